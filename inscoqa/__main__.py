@@ -1,0 +1,5 @@
+import sys
+
+from inscoqa.cli import main
+
+sys.exit(main())

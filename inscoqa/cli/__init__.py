@@ -1,0 +1,44 @@
+"""The ``inscoqa`` command: one entry point, one module per subcommand group.
+
+Each module in this package exposes ``register(subparsers)``; commands import upper layers
+(procmem, eval, app) only inside their functions so ``inscoqa --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+GROUPS = ["data", "config", "serve", "memory", "answer", "bench", "demo"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="inscoqa",
+        description="Conversational how-to QA over instructional documents, and its benchmark.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for group in GROUPS:
+        try:
+            module = importlib.import_module(f"inscoqa.cli.{group}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"inscoqa.cli.{group}":
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

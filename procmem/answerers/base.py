@@ -1,0 +1,150 @@
+"""The one answerer interface: (history, question[, documents | memory]) -> Answer with a trace.
+
+Answerers are registered by name with :func:`register` and built with :func:`make_answerer`,
+so the CLI, the benchmark and the demo all choose them by name.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from inscoqa.corpus.document import Document
+from serving.types import ChatModel, ChatResult, Usage
+
+
+@dataclass
+class AnswerRequest:
+    question: str
+    history: list[tuple[str, str]] = field(default_factory=list)
+    # given-documents setting (InsCoQA protocol); None in the open (memory) setting
+    documents: list[Document] | None = None
+
+
+@dataclass
+class Source:
+    doc_id: str
+    title: str
+    snippet: str = ""
+    unit_id: str = ""
+    score: float | None = None
+
+
+@dataclass
+class StageRecord:
+    """One stage of an answerer: what it did, what it cost."""
+
+    name: str
+    seconds: float = 0.0
+    usage: Usage = field(default_factory=Usage)
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Trace:
+    stages: list[StageRecord] = field(default_factory=list)
+    prompt_hashes: dict[str, str] = field(default_factory=dict)
+
+    @contextmanager
+    def stage(self, name: str, **details: Any) -> Iterator[StageRecord]:
+        record = StageRecord(name=name, details=dict(details))
+        start = time.perf_counter()
+        try:
+            yield record
+        finally:
+            record.seconds = time.perf_counter() - start
+            self.stages.append(record)
+
+    @property
+    def usage(self) -> Usage:
+        total = Usage()
+        for s in self.stages:
+            total = total + s.usage
+        return total
+
+    @property
+    def seconds(self) -> float:
+        return sum(s.seconds for s in self.stages)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "stages": [
+                {"name": s.name, "seconds": round(s.seconds, 4), "usage": s.usage.to_dict(),
+                 "details": s.details}
+                for s in self.stages
+            ],
+            "prompt_hashes": dict(self.prompt_hashes),
+            "usage": self.usage.to_dict(),
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass
+class Answer:
+    answer: str
+    procedures: list[str]
+    sources: list[Source] = field(default_factory=list)
+    trace: Trace = field(default_factory=Trace)
+    # logic-unit mode: outcomes the user can report next ("that worked", "I still get error X")
+    follow_ups: list[str] = field(default_factory=list)
+    # logic-unit mode: a question back to the user about an unmet prerequisite
+    clarification: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "answer": self.answer,
+            "procedures": list(self.procedures),
+            "sources": [asdict(s) for s in self.sources],
+            "follow_ups": list(self.follow_ups),
+            "clarification": self.clarification,
+            "trace": self.trace.to_dict(),
+        }
+
+
+class Answerer(Protocol):
+    name: str
+
+    def answer(self, request: AnswerRequest) -> Answer: ...
+
+    def config(self) -> dict[str, Any]:
+        """Everything that determines its output (params + prompt hashes), for run keys."""
+        ...
+
+
+AnswererFactory = Callable[..., Answerer]
+_REGISTRY: dict[str, AnswererFactory] = {}
+
+
+def register(name: str) -> Callable[[AnswererFactory], AnswererFactory]:
+    def deco(factory: AnswererFactory) -> AnswererFactory:
+        _REGISTRY[name] = factory
+        return factory
+
+    return deco
+
+
+def answerer_names() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def make_answerer(name: str, *, llm: ChatModel | None = None, memory: Any = None,
+                  **params: Any) -> Answerer:
+    """Build a registered answerer. ``memory`` is a ``procmem.memory.Memory`` (open setting)."""
+    _load_builtin()
+    if name not in _REGISTRY:
+        raise KeyError(f"unknown answerer {name!r}; choose one of {sorted(_REGISTRY)}")
+    return _REGISTRY[name](llm=llm, memory=memory, **params)
+
+
+def _load_builtin() -> None:
+    import procmem.answerers  # noqa: F401  (registers the built-in answerers)
+
+
+def record_call(stage: StageRecord, result: ChatResult) -> ChatResult:
+    """Add one LLM call's usage to a stage."""
+    stage.usage = stage.usage + result.usage
+    return result

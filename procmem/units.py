@@ -1,0 +1,153 @@
+"""What a procedural memory holds: procedures (AAG), logic units (THREAD) and baseline units.
+
+Every unit has a stable ``id`` (derived from its source and content), a ``kind``, the text that
+is indexed for retrieval (``index_text``), the text shown to a generator (``render``), and
+``meta`` with at least ``doc_id``, ``title``, ``date`` and ``content_hash`` of its source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+UnitKind = Literal["procedure", "logic_unit", "chunk", "document"]
+LogicUnitType = Literal["Step", "Terminology", "FAQ", "Appendix"]
+LinkerTag = Literal["CONTINUE", "CROSS", "MITIGATE"]
+
+
+def stable_id(prefix: str, *parts: str) -> str:
+    h = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+    return f"{prefix}-{h}"
+
+
+@dataclass
+class Procedure:
+    """``(input, output, steps)``: the resources available, the goal, the ordered steps."""
+
+    input: str
+    output: str
+    steps: list[str]
+    meta: dict[str, Any] = field(default_factory=dict)
+    kind: UnitKind = field(default="procedure", init=False)
+
+    @property
+    def id(self) -> str:
+        return stable_id("proc", self.meta.get("doc_id", ""), self.input, self.output, *self.steps)
+
+    def __add__(self, other: Procedure) -> Procedure:
+        """``(x, y, s) + (y, z, t) -> (x, z, s + t)``."""
+        if not isinstance(other, Procedure):
+            return NotImplemented
+        if self.output.strip().casefold() != other.input.strip().casefold():
+            raise ValueError(
+                f"cannot compose: output {self.output!r} is not the next input {other.input!r}"
+            )
+        return Procedure(self.input, other.output, self.steps + other.steps, dict(self.meta))
+
+    @property
+    def query(self) -> str:
+        """The AAG query form: ``<output> using <input>``."""
+        return f"{self.output} using {self.input}" if self.input else self.output
+
+    @property
+    def index_text(self) -> str:
+        """All three fields together as one natural text (AAG embeds procedures this way)."""
+        steps = " ".join(f"{i}. {s}" for i, s in enumerate(self.steps, 1))
+        return f"Goal: {self.output}. Using: {self.input or 'nothing specific'}. Steps: {steps}"
+
+    def render(self) -> str:
+        lines = [f"Goal: {self.output}", f"Input: {self.input or '-'}", "Steps:"]
+        lines += [f"{i}. {s}" for i, s in enumerate(self.steps, 1)]
+        return "\n".join(lines)
+
+
+@dataclass
+class Linker:
+    """``if <condition> then <next intent>``, tagged CONTINUE (same guide), CROSS (another guide)
+    or MITIGATE (done / escalate)."""
+
+    condition: str
+    next: str
+    tag: LinkerTag = "CONTINUE"
+    target: str = ""  # doc_id or unit header the link points to, when known
+
+    def render(self) -> str:
+        return f"[{self.tag}] if {self.condition} then {self.next}"
+
+
+@dataclass
+class LogicUnit:
+    type: LogicUnitType
+    prerequisite: str
+    header: str
+    body: str
+    linker: list[Linker] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    kind: UnitKind = field(default="logic_unit", init=False)
+
+    @property
+    def id(self) -> str:
+        return stable_id("lu", self.meta.get("doc_id", ""), self.type, self.header, self.body)
+
+    @property
+    def index_text(self) -> str:
+        """THREAD indexes the header only."""
+        return self.header
+
+    def render(self) -> str:
+        parts = [f"[{self.type}] {self.header}"]
+        if self.prerequisite:
+            parts.append(f"Prerequisite: {self.prerequisite}")
+        parts.append(self.body)
+        parts += [link.render() for link in self.linker]
+        return "\n".join(parts)
+
+
+@dataclass
+class Chunk:
+    """A baseline retrieval unit: a fixed-size chunk or a whole document."""
+
+    text: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    kind: UnitKind = "chunk"
+
+    @property
+    def id(self) -> str:
+        return stable_id(self.kind[:3], self.meta.get("doc_id", ""), str(self.meta.get("start", 0)), self.text)
+
+    @property
+    def index_text(self) -> str:
+        return self.text
+
+    def render(self) -> str:
+        return self.text
+
+
+Unit = Procedure | LogicUnit | Chunk
+
+
+def unit_to_dict(unit: Unit) -> dict[str, Any]:
+    data = asdict(unit)
+    data["kind"] = unit.kind
+    data["id"] = unit.id
+    return data
+
+
+def unit_from_dict(data: dict[str, Any]) -> Unit:
+    data = dict(data)
+    kind = data.pop("kind")
+    data.pop("id", None)
+    if kind == "procedure":
+        return Procedure(**data)
+    if kind == "logic_unit":
+        data["linker"] = [Linker(**link) for link in data.get("linker", [])]
+        return LogicUnit(**data)
+    if kind in ("chunk", "document"):
+        return Chunk(text=data["text"], meta=data.get("meta", {}), kind=kind)
+    raise ValueError(f"unknown unit kind {kind!r}")
+
+
+def units_to_jsonl(units: list[Unit]) -> str:
+    return "".join(json.dumps(unit_to_dict(u), ensure_ascii=False) + "\n" for u in units)

@@ -1,0 +1,45 @@
+"""Typed failures of an LLM call. Each carries what is needed to diagnose it, never a default."""
+
+from __future__ import annotations
+
+
+class LLMError(Exception):
+    """Base class of every failure raised by the serving layer."""
+
+
+class LLMConnectionError(LLMError):
+    """The engine could not be reached (refused, reset, DNS) after all retries."""
+
+    def __init__(self, message: str, *, url: str = "") -> None:
+        super().__init__(message)
+        self.url = url
+
+
+class LLMTimeoutError(LLMError):
+    """The request did not complete within the configured timeout after all retries."""
+
+
+class LLMHTTPError(LLMError):
+    """The engine answered with an HTTP error status (after retries for 429 and 5xx)."""
+
+    def __init__(self, message: str, *, status: int, body: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+class LLMResponseError(LLMError):
+    """The engine answered 200 but the body was not a valid chat completion."""
+
+    def __init__(self, message: str, *, raw: str = "") -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class LLMSchemaError(LLMError):
+    """The reply did not validate against the requested JSON schema after all re-asks."""
+
+    def __init__(self, message: str, *, raw: str = "", errors: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.raw = raw
+        self.errors = errors or []
