@@ -33,3 +33,12 @@ class Document:
     @property
     def n_words(self) -> int:
         return len(self.text.split())
+
+
+class DocumentError(ValueError):
+    """A document that cannot be read: names the file and what is wrong with it."""
+
+    def __init__(self, path: object, problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")

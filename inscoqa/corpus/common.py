@@ -1,0 +1,138 @@
+"""Helpers shared by the readers: decoding, YAML front matter, dates and Markdown tidying."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from inscoqa.corpus.document import DocumentError
+
+_FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
+_FENCE = re.compile(r"^ *(```+|~~~+)")
+_US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+
+
+def read_text(path: Path) -> str:
+    """The file's text as UTF-8 (a BOM is dropped); a file that is not UTF-8 is a DocumentError."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(path, f"cannot read file: {exc.strerror or exc}") from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DocumentError(path, f"not UTF-8 text (byte {exc.start}, line {line})") from exc
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def split_front_matter(text: str, path: Path) -> tuple[dict[str, Any], str, int]:
+    """Split ``---`` YAML front matter from the body: ``(fields, body, body_start_line)``."""
+    if not text.startswith("---\n"):
+        return {}, text, 1
+    end = _FRONT_MATTER_END.search(text, 4)
+    if end is None:
+        raise DocumentError(path, "front matter opened with '---' on line 1 is never closed")
+    raw = text[4 : end.start()]
+    try:
+        fields = _load_yaml(raw)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise DocumentError(path, f"invalid YAML front matter{where}: {problem}") from exc
+    if not isinstance(fields, dict):
+        raise DocumentError(path, "front matter is not a mapping of fields")
+    body = text[end.end() :].lstrip("\n")
+    body_line = text[: len(text) - len(body)].count("\n") + 1
+    return {str(k): plain_value(v) for k, v in fields.items()}, body, body_line
+
+
+def _load_yaml(raw: str) -> Any:
+    """YAML, forgiving the common hand-edit of a tab after ``key:`` (YAML forbids tabs there)."""
+    if not raw.strip():
+        return {}
+    try:
+        return yaml.safe_load(raw)
+    except yaml.YAMLError:
+        relaxed = re.sub(r"^([\w.-]+:)\t+", r"\1 ", raw, flags=re.MULTILINE)
+        if relaxed == raw:
+            raise
+        return yaml.safe_load(relaxed)
+
+
+def plain_value(value: Any) -> Any:
+    """Front-matter values made JSON-friendly (dates become ISO strings)."""
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, list):
+        return [plain_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain_value(v) for k, v in value.items()}
+    return value
+
+
+def iso_date(value: Any) -> str | None:
+    """An ISO ``YYYY-MM-DD`` date from front-matter styles (``2024-01-24``, ``01/24/2024``)."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    us = _US_DATE.match(text)
+    if us:
+        month, day, year = (int(g) for g in us.groups())
+        try:
+            return dt.date(year, month, day).isoformat()
+        except ValueError:
+            return text
+    return text[:10] if re.match(r"^\d{4}-\d{2}-\d{2}", text) else text or None
+
+
+def map_outside_code(text: str, transform: Any) -> str:
+    """Apply ``transform`` to the prose of a Markdown text, leaving fenced code blocks as they are.
+
+    A fence opened inside an indented list item also ends where that item ends (a non-blank line
+    indented less than the fence), as in CommonMark, so one unclosed fence cannot swallow the rest.
+    """
+    out: list[str] = []
+    prose: list[str] = []
+    fence: str | None = None
+    fence_indent = 0
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
+        if fence is not None and line.strip() and indent < fence_indent:
+            fence = None
+        match = _FENCE.match(line)
+        if fence is None and match:
+            out.append(transform("\n".join(prose)))
+            prose = []
+            fence, fence_indent = match.group(1), indent
+            out.append(line)
+        elif fence is not None:
+            out.append(line)
+            if match and match.group(1) == fence and not line.strip().lstrip("`~"):
+                fence = None
+        else:
+            prose.append(line)
+    out.append(transform("\n".join(prose)))
+    return "\n".join(out)
+
+
+def tidy_markdown(text: str) -> str:
+    """Trailing spaces off, tabs to spaces, at most one blank line in a row, one final newline."""
+    lines = [line.replace("\t", "    ").rstrip() for line in text.split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if not line and (not out or not out[-1]):
+            continue
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
+
+
+def collapse_spaces(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()

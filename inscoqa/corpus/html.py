@@ -1,0 +1,238 @@
+"""HTML pages rendered as Markdown with the standard library's ``html.parser``.
+
+``h1``-``h6`` become headings, ``ol``/``li`` numbered items, ``ul``/``li`` bullets, ``a`` links,
+``pre`` code fences, ``table`` rows pipe tables; ``script``, ``style`` and other non-content
+elements are dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+from inscoqa.corpus.common import collapse_spaces, read_text, tidy_markdown
+from inscoqa.corpus.document import Document
+
+_DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "canvas", "nav",
+                      "button", "select", "form"})
+_BLOCK = frozenset({"p", "div", "section", "article", "main", "header", "footer", "aside", "dl",
+                    "dt", "dd", "figure", "figcaption", "details", "summary", "address", "hr",
+                    "tr", "table", "thead", "tbody"})
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", "area", "col"})
+_WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
+
+
+@dataclass
+class _ListLevel:
+    numbered: bool
+    count: int = 0
+
+
+class _MarkdownBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[tuple[str, bool]] = []  # (markdown, is a list line)
+        self.title = ""
+        self.h1 = ""
+        self._spans: list[list[str]] = [[]]  # inline buffers; nested for a/strong/em/...
+        self._span_tags: list[tuple[str, str]] = []  # (tag, href) for each open inline wrapper
+        self._lists: list[_ListLevel] = []
+        self._prefix = ""  # marker for the next flushed line (list item) or heading hashes
+        self._continuation = ""
+        self._skip_depth = 0
+        self._in_title = False
+        self._in_head = False
+        self._pre: list[str] | None = None
+        self._row: list[str] | None = None
+        self._table: list[list[str]] = []
+
+    # -- buffers
+    def _text(self) -> str:
+        return collapse_spaces("".join(self._spans[0]))
+
+    def _flush(self) -> None:
+        while len(self._spans) > 1:  # unclosed inline elements: keep their text
+            inner = "".join(self._spans.pop())
+            self._span_tags.pop()
+            self._spans[-1].append(inner)
+        text = self._text()
+        self._spans = [[]]
+        if self._row is not None:
+            if text:
+                self._row.append(text)
+            return
+        if not text:
+            return
+        in_list = bool(self._lists)
+        if self._prefix:
+            self.blocks.append((self._prefix + text, in_list and not self._prefix.startswith("#")))
+            self._prefix = ""
+        else:
+            self.blocks.append((self._continuation + text, in_list))
+
+    # -- parser callbacks
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._skip_depth:
+            if tag in _DROPPED:
+                self._skip_depth += 1
+            return
+        if tag in _DROPPED:
+            self._skip_depth = 1
+            return
+        if tag == "head":
+            self._in_head = True
+        elif tag == "title":
+            self._in_title = True
+        elif self._pre is not None:
+            return
+        elif tag == "pre":
+            self._flush()
+            self._pre = []
+        elif tag in _HEADINGS:
+            self._flush()
+            self._prefix = "#" * _HEADINGS[tag] + " "
+            self._continuation = ""
+        elif tag in ("ul", "ol"):
+            self._flush()
+            self._lists.append(_ListLevel(numbered=tag == "ol"))
+        elif tag == "li":
+            self._flush()
+            level = self._lists[-1] if self._lists else _ListLevel(numbered=False)
+            level.count += 1
+            indent = "   " * (len(self._lists) - 1)
+            self._prefix = indent + (f"{level.count}. " if level.numbered else "- ")
+            self._continuation = indent + "   "
+        elif tag == "br":
+            self._spans[-1].append("\n")
+        elif tag == "blockquote":
+            self._flush()
+            self._continuation = "> "
+        elif tag in ("td", "th"):
+            self._flush()
+            if self._row is None:
+                self._row = []
+        elif tag == "tr":
+            self._flush()
+            self._row = []
+        elif tag in _BLOCK:
+            self._flush()
+        elif tag == "a":
+            self._spans.append([])
+            self._span_tags.append(("a", dict(attrs).get("href") or ""))
+        elif tag in _WRAP:
+            self._spans.append([])
+            self._span_tags.append((tag, ""))
+        elif tag == "img":
+            alt = dict(attrs).get("alt")
+            if alt:
+                self._spans[-1].append(alt)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._skip_depth:
+            if tag in _DROPPED:
+                self._skip_depth -= 1
+            return
+        if tag == "head":
+            self._in_head = False
+        elif tag == "title":
+            self._in_title = False
+        elif tag == "pre" and self._pre is not None:
+            code = "".join(self._pre).strip("\n")
+            self._pre = None
+            if code.strip():
+                self.blocks.append((f"```\n{code}\n```", False))
+        elif self._pre is not None:
+            return
+        elif tag in _HEADINGS:
+            if tag == "h1" and not self.h1:
+                self.h1 = self._text()
+            self._flush()
+            self._prefix = ""
+        elif tag in ("ul", "ol"):
+            self._flush()
+            if self._lists:
+                self._lists.pop()
+            depth = len(self._lists)
+            self._continuation = "   " * depth if depth else ""
+            self._prefix = ""
+        elif tag == "li":
+            self._flush()
+        elif tag == "blockquote":
+            self._flush()
+            self._continuation = ""
+        elif tag in ("td", "th"):
+            self._flush()
+        elif tag == "tr":
+            self._flush()
+            if self._row:
+                self._table.append(self._row)
+            self._row = None
+        elif tag == "table":
+            self._flush_table()
+        elif tag in _BLOCK:
+            self._flush()
+        elif (tag == "a" or tag in _WRAP) and self._span_tags and self._span_tags[-1][0] == tag:
+            _, href = self._span_tags.pop()
+            raw = "".join(self._spans.pop())
+            inner = collapse_spaces(raw)
+            lead = " " if raw[:1].isspace() else ""
+            trail = " " if raw[-1:].isspace() else ""
+            if tag == "a":
+                inner = f"[{inner or href}]({href})" if href else inner
+            elif inner:
+                inner = f"{_WRAP[tag]}{inner}{_WRAP[tag]}"
+            self._spans[-1].append(f"{lead}{inner}{trail}")
+
+    def handle_data(self, data: str) -> None:
+        if self._skip_depth:
+            return
+        if self._in_title:
+            self.title += data
+        elif self._in_head:
+            return
+        elif self._pre is not None:
+            self._pre.append(data)
+        else:
+            self._spans[-1].append(data)
+
+    def _flush_table(self) -> None:
+        self._flush()
+        rows, self._table = self._table, []
+        if not rows:
+            return
+        width = max(len(r) for r in rows)
+        rows = [[c.replace("|", "\\|") for c in r] + [""] * (width - len(r)) for r in rows]
+        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+        lines.extend("| " + " | ".join(r) + " |" for r in rows[1:])
+        self.blocks.append(("\n".join(lines), False))
+
+    def markdown(self) -> str:
+        self._flush()
+        if self._table:
+            self._flush_table()
+        out: list[str] = []
+        previous_is_list = False
+        for block, is_list in self.blocks:
+            if out:
+                out.append("\n" if is_list and previous_is_list else "\n\n")
+            out.append(block)
+            previous_is_list = is_list
+        return "".join(out)
+
+
+def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
+    builder = _MarkdownBuilder()
+    builder.feed(source)
+    builder.close()
+    body = builder.markdown()
+    title = collapse_spaces(builder.title) or builder.h1 or path.stem
+    first = body.lstrip().split("\n", 1)[0]
+    text = tidy_markdown(body if first.startswith("# ") else f"# {title}\n\n{body}")
+    meta = {"format": "html", "path": str(path), "date": None}
+    return Document(doc_id=doc_id, title=title, text=text, meta=meta)
+
+
+def read_html(path: Path, *, doc_id: str) -> Document:
+    return parse_html(read_text(path), path, doc_id=doc_id)

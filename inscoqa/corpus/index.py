@@ -1,0 +1,135 @@
+"""Resolve ``<corpus>/<path inside that corpus>`` document ids against corpus directories."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from inscoqa.corpus.document import Document, DocumentError
+from inscoqa.corpus.readers import FORMAT_BY_SUFFIX, read_document
+
+if TYPE_CHECKING:
+    from inscoqa.records import Conversation
+
+LICENSE_FILES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "COPYRIGHT", "COPYING")
+# Recognised licence texts: a phrase in the licence file -> the licence's short name.
+LICENSE_PHRASES = (
+    ("Attribution-ShareAlike 3.0", "CC BY-SA 3.0"),
+    ("CC-BY-SA-3.0", "CC BY-SA 3.0"),
+    ("Attribution-ShareAlike 4.0", "CC BY-SA 4.0"),
+    ("Attribution 4.0", "CC BY 4.0"),
+    ("released into the public domain", "Public domain (Unlicense)"),
+    ("Apache License", "Apache-2.0"),
+    ("MIT License", "MIT"),
+)
+# Files that are not documents on their own: fragments included by others, site index pages.
+SKIPPED_DIRS = frozenset({"includes", "media", "figures", ".git"})
+
+
+class DocumentNotFound(DocumentError, KeyError):
+    """A ``doc_id`` that does not name a document in the known corpora."""
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
+
+
+def detect_license(root: Path) -> str | None:
+    """The short licence name from a corpus's licence file, or None when there is none."""
+    for name in LICENSE_FILES:
+        path = root / name
+        if path.is_file():
+            text = re.sub(r"\s+", " ", path.read_text(encoding="utf-8", errors="replace"))
+            for phrase, short in LICENSE_PHRASES:
+                if phrase.lower() in text.lower():
+                    return short
+            return f"see {name}"
+    return None
+
+
+class CorpusIndex:
+    """Named corpus directories; documents are read on first use and kept."""
+
+    def __init__(self, roots: Mapping[str, str | Path]) -> None:
+        self.roots: dict[str, Path] = {name: Path(root) for name, root in roots.items()}
+        for name in self.roots:
+            if not name or "/" in name:
+                raise ValueError(f"corpus name {name!r} must be non-empty and contain no '/'")
+        self.licenses: dict[str, str | None] = {n: detect_license(r) for n, r in self.roots.items()}
+        self._cache: dict[str, Document] = {}
+
+    def __repr__(self) -> str:
+        return f"CorpusIndex({', '.join(self.roots)})"
+
+    def path(self, doc_id: str) -> Path:
+        """The file behind a ``doc_id``; DocumentNotFound for an unknown corpus or a missing file."""
+        corpus, _, inner = doc_id.partition("/")
+        root = self.roots.get(corpus)
+        if root is None:
+            raise DocumentNotFound(doc_id, f"unknown corpus '{corpus}' (known: {', '.join(self.roots)})")
+        parts = PurePosixPath(inner).parts
+        if not inner or ".." in parts or inner.startswith("/"):
+            raise DocumentNotFound(doc_id, "doc_id must be '<corpus>/<path inside that corpus>'")
+        path = root.joinpath(*parts)
+        if not path.is_file():
+            raise DocumentNotFound(doc_id, f"no file '{inner}' in corpus '{corpus}' ({root})")
+        return path
+
+    def __contains__(self, doc_id: object) -> bool:
+        if not isinstance(doc_id, str):
+            return False
+        try:
+            self.path(doc_id)
+        except DocumentNotFound:
+            return False
+        return True
+
+    def get(self, doc_id: str) -> Document:
+        """The document for ``doc_id`` (DocumentNotFound / DocumentError when it cannot be read)."""
+        doc = self._cache.get(doc_id)
+        if doc is None:
+            doc = read_document(self.path(doc_id), doc_id=doc_id)
+            corpus = doc_id.split("/", 1)[0]
+            doc.meta["corpus"] = corpus
+            doc.meta["license"] = self.licenses.get(corpus)
+            self._cache[doc_id] = doc
+        return doc
+
+    def resolve(self, conv: Conversation) -> list[Document]:
+        """The conversation's documents in order; an inlined text is used as given."""
+        docs: list[Document] = []
+        for ref in conv.documents:
+            if ref.text is not None:
+                corpus = ref.doc_id.split("/", 1)[0] if "/" in ref.doc_id else None
+                meta = {"format": "inline", "corpus": corpus, "date": None,
+                        "license": self.licenses.get(corpus or "")}
+                docs.append(Document(doc_id=ref.doc_id, title=ref.title, text=ref.text, meta=meta))
+            else:
+                docs.append(self.get(ref.doc_id))
+        return docs
+
+    def missing(self, conv: Conversation) -> list[str]:
+        """The conversation's referenced (not inlined) doc_ids that do not resolve to a file."""
+        return [ref.doc_id for ref in conv.documents if ref.text is None and ref.doc_id not in self]
+
+    def doc_ids(self, corpus: str | None = None) -> list[str]:
+        """Every document id of one corpus (or all), sorted."""
+        names = [corpus] if corpus is not None else list(self.roots)
+        ids: list[str] = []
+        for name in names:
+            root = self.roots.get(name)
+            if root is None:
+                raise KeyError(f"unknown corpus '{name}' (known: {', '.join(self.roots)})")
+            for path in sorted(root.rglob("*")):
+                rel = path.relative_to(root)
+                if (path.is_file() and path.suffix.lower() in FORMAT_BY_SUFFIX
+                        and not rel.name.startswith(("_", "."))
+                        and not SKIPPED_DIRS.intersection(rel.parts[:-1])):
+                    ids.append(f"{name}/{rel.as_posix()}")
+        return ids
+
+    def iter_documents(self, corpus: str | None = None) -> Iterator[Document]:
+        """Every readable document of one corpus (or all)."""
+        for doc_id in self.doc_ids(corpus):
+            yield self.get(doc_id)

@@ -1,0 +1,60 @@
+"""Which reader handles which file: a registry by format name and by file suffix."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from inscoqa.corpus.common import read_text
+from inscoqa.corpus.document import Document, DocumentError
+from inscoqa.corpus.html import read_html
+from inscoqa.corpus.mallard import read_mallard
+from inscoqa.corpus.markdown import read_markdown
+from inscoqa.corpus.recipe import looks_like_recipe, read_recipe
+from inscoqa.corpus.text import read_text_document
+
+Reader = Callable[..., Document]
+
+READERS: dict[str, Reader] = {
+    "markdown": read_markdown,
+    "recipe": read_recipe,
+    "mallard": read_mallard,
+    "text": read_text_document,
+    "html": read_html,
+}
+
+FORMAT_BY_SUFFIX: dict[str, str] = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".page": "mallard",
+    ".txt": "text",
+    ".text": "text",
+    ".html": "html",
+    ".htm": "html",
+}
+
+
+def detect_format(path: Path) -> str:
+    """The reader for a file: by suffix, and Markdown with Ingredients + Directions is a recipe."""
+    fmt = FORMAT_BY_SUFFIX.get(path.suffix.lower())
+    if fmt is None:
+        known = ", ".join(sorted(FORMAT_BY_SUFFIX))
+        raise DocumentError(path, f"unknown document format '{path.suffix}' (known: {known})")
+    if fmt == "markdown" and looks_like_recipe(read_text(path)):
+        return "recipe"
+    return fmt
+
+
+def read_document(path: str | Path, *, doc_id: str | None = None, format: str | None = None) -> Document:
+    """Read one document with the reader for its format (given, or detected from the file).
+
+    ``doc_id`` defaults to the file name. Raises ``DocumentError`` naming the file and the problem.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise DocumentError(path, "no such file")
+    fmt = format or detect_format(path)
+    reader = READERS.get(fmt)
+    if reader is None:
+        raise DocumentError(path, f"unknown document format '{fmt}' (known: {', '.join(READERS)})")
+    return reader(path, doc_id=doc_id or path.name)
