@@ -4,7 +4,12 @@ vLLM, or any external endpoint, with a response cache and typed configuration.
 This package knows nothing of memories, answers or benchmarks.
 """
 
+from serving.cache import ResponseCache
+from serving.client import LLMClient
+from serving.config import ServingConfig, load_serving_config
+from serving.connect import connect
 from serving.errors import (
+    EngineStartError,
     LLMConnectionError,
     LLMError,
     LLMHTTPError,
@@ -17,6 +22,12 @@ from serving.types import ChatModel, ChatResult, Message, Usage
 __all__ = [
     "ChatModel",
     "ChatResult",
+    "EngineStartError",
+    "LLMClient",
+    "ResponseCache",
+    "ServingConfig",
+    "connect",
+    "load_serving_config",
     "LLMConnectionError",
     "LLMError",
     "LLMHTTPError",

