@@ -1,0 +1,636 @@
+"""The Gradio chat demo: a multi-turn how-to chat over a procedural memory.
+
+``python app.py`` (or ``inscoqa demo``) opens a chat over the bundled sample memory (built on the
+first start) or over ``--memory DIR``. Every reply shows the plain answer, the numbered steps,
+the sources with the snippets that support them, and an expandable trace. In logic-unit mode the
+linker's outcomes appear as buttons that continue the conversation. Documents uploaded in the
+page are added to the memory; a failed upload leaves the memory as it was.
+
+The page is a thin layer over :class:`DemoService`, whose methods are plain Python (tested
+without a browser): :meth:`DemoService.respond` streams :class:`ChatState` snapshots and
+:meth:`DemoService.upload` adds files to the memory.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def _set_offline_environment() -> None:
+    """No telemetry, no model hub, no proxy for the local engine and the local page."""
+    os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    for name in ("NO_PROXY", "no_proxy"):
+        hosts = [h for h in os.environ.get(name, "").split(",") if h]
+        os.environ[name] = ",".join(dict.fromkeys([*hosts, "127.0.0.1", "localhost"]))
+
+
+_set_offline_environment()  # before gradio is imported: it reads these at import time
+
+import argparse  # noqa: E402
+import dataclasses  # noqa: E402
+import logging  # noqa: E402
+import re  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+from collections import Counter  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
+from contextlib import AbstractContextManager, ExitStack  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import gradio as gr  # noqa: E402
+
+from inscoqa.cli.demo import add_arguments  # noqa: E402
+from inscoqa.corpus import FORMAT_BY_SUFFIX, read_document  # noqa: E402
+from procmem.answerers.base import Answer, AnswerRequest, answerer_names, make_answerer  # noqa: E402
+from serving.config import ServingConfig, load_section  # noqa: E402
+from serving.errors import LLMConnectionError, LLMError, LLMTimeoutError  # noqa: E402
+from serving.types import ChatModel, ChatResult, Message, Usage  # noqa: E402
+
+log = logging.getLogger("inscoqa.demo")
+
+DEFAULT_MEMORY_DIR = "~/.cache/inscoqa/memories/demo"
+N_FOLLOW_UP_BUTTONS = 4
+
+
+@dataclass
+class DemoConfig:
+    """The ``[demo]`` section: ``INSCOQA_DEMO_<FIELD>`` or ``inscoqa.toml`` or the flags."""
+
+    memory: str = ""  # empty: a working copy of the bundled sample memory (DEFAULT_MEMORY_DIR)
+    host: str = "127.0.0.1"
+    port: int = 7860
+    answerer: str = "extractive"
+    temperature: float = 0.0
+    max_upload_kb: int = 2048
+    stream_delay_s: float = 0.02  # pause between streamed pieces of a reply
+
+    def memory_dir(self) -> Path:
+        return Path(self.memory or DEFAULT_MEMORY_DIR).expanduser()
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+class EngineProvider:
+    """Opens chat clients on demand (starting the embedded engine on first use) and keeps them
+    open for the app's lifetime; one client per (base URL, model) chosen in the page."""
+
+    def __init__(self, base: ServingConfig,
+                 connect: Callable[[ServingConfig], AbstractContextManager[ChatModel]] | None = None):
+        self.base = base
+        self._connect = connect
+        self._stack = ExitStack()
+        self._clients: dict[tuple[str, str], ChatModel] = {}
+        self._lock = threading.Lock()
+        self.status = f"{base.engine} engine: starts with the first question to a model-based answerer"
+
+    def config_for(self, base_url: str, model: str) -> ServingConfig:
+        if base_url:
+            return dataclasses.replace(self.base, engine="external", base_url=base_url,
+                                       model=model or self.base.model)
+        return dataclasses.replace(self.base, model=model or self.base.model)
+
+    def client(self, base_url: str = "", model: str = "") -> ChatModel:
+        key = (base_url.strip(), model.strip())
+        with self._lock:
+            if key not in self._clients:
+                config = self.config_for(*key)
+                where = config.base_url or f"the {config.engine} engine"
+                try:
+                    self._clients[key] = self._stack.enter_context(self._open(config))
+                except LLMError as exc:
+                    self.status = f"⚠ {where} is not available: {exc}"
+                    raise
+                except Exception as exc:  # an engine that cannot start is an engine that is down
+                    self.status = f"⚠ {where} could not be started: {exc}"
+                    raise LLMConnectionError(f"cannot start or reach {where}: {exc}",
+                                             url=config.base_url) from exc
+                client = self._clients[key]
+                self.status = f"engine: {getattr(client, 'model', '') or config.engine} at {where}"
+            return self._clients[key]
+
+    def _open(self, config: ServingConfig) -> AbstractContextManager[ChatModel]:
+        if self._connect is not None:
+            return self._connect(config)
+        import serving
+
+        return serving.connect(config)
+
+    def close(self) -> None:
+        with self._lock:
+            self._clients.clear()
+            self._stack.close()
+
+
+class SessionLLM:
+    """The model one reply uses: connects on its first call (so the extractive answerer never
+    starts an engine) and samples every call at the temperature chosen in the page."""
+
+    def __init__(self, provider: EngineProvider, *, base_url: str = "", model: str = "",
+                 temperature: float | None = None):
+        self._provider = provider
+        self._base_url = base_url
+        self._model = model
+        self.temperature = temperature
+        self._client: ChatModel | None = None
+
+    @property
+    def client(self) -> ChatModel:
+        if self._client is None:
+            self._client = self._provider.client(self._base_url, self._model)
+        return self._client
+
+    @property
+    def connected(self) -> bool:
+        return self._client is not None
+
+    @property
+    def model(self) -> str:
+        if self._client is not None:
+            return self._client.model
+        return self._model or self._provider.config_for(self._base_url, self._model).model
+
+    @property
+    def usage(self) -> Usage:
+        return self._client.usage if self._client is not None else Usage()
+
+    def _temperature(self, requested: float | None) -> float | None:
+        return requested if self.temperature is None else self.temperature
+
+    def chat(self, messages: list[Message], *, temperature: float | None = None,
+             **kwargs: Any) -> ChatResult:
+        return self.client.chat(messages, temperature=self._temperature(temperature), **kwargs)
+
+    async def achat(self, messages: list[Message], *, temperature: float | None = None,
+                    **kwargs: Any) -> ChatResult:
+        return await self.client.achat(messages, temperature=self._temperature(temperature),
+                                       **kwargs)
+
+    def stream(self, messages: list[Message], *, temperature: float | None = None,
+               **kwargs: Any) -> Iterator[str]:
+        return self.client.stream(messages, temperature=self._temperature(temperature), **kwargs)
+
+    def astream(self, messages: list[Message], *, temperature: float | None = None,
+                **kwargs: Any) -> Any:
+        return self.client.astream(messages, temperature=self._temperature(temperature),
+                                   **kwargs)
+
+
+def engine_down_message(exc: LLMError, answerer: str) -> str:
+    what = "did not answer in time" if isinstance(exc, LLMTimeoutError) else "is not reachable"
+    return (f"⚠ **The chat engine {what}**, so the `{answerer}` answerer cannot reply.\n\n"
+            f"Details: {exc}\n\nThe `extractive` answerer works without an engine: choose it in "
+            "*Settings*, or set a working base URL there.")
+
+
+# --------------------------------------------------------------------------- the memory
+
+
+class MemoryHolder:
+    """The memory the chat uses: loaded (or built from the bundled sample) in the background,
+    replaced as a whole when an upload succeeds, so readers never see a half-updated memory."""
+
+    def __init__(self, path: Path, loader: Callable[[Path], Any]):
+        self.path = path
+        self._loader = loader
+        self._memory: Any = None
+        self._error: str | None = None
+        self._started = time.monotonic()
+        self._ready = threading.Event()
+        self._write_lock = threading.Lock()
+
+    @classmethod
+    def of(cls, memory: Any, path: Path, loader: Callable[[Path], Any] | None = None) -> MemoryHolder:
+        """A holder over an already loaded memory."""
+        holder = cls(path, loader or load_memory)
+        holder._memory = memory
+        holder._ready.set()
+        return holder
+
+    def start(self) -> threading.Thread:
+        thread = threading.Thread(target=self._load, name="memory-loader", daemon=True)
+        thread.start()
+        return thread
+
+    def _load(self) -> None:
+        try:
+            self._memory = self._loader(self.path)
+        except Exception as exc:
+            log.exception("cannot load the memory at %s", self.path)
+            self._error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._ready.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._ready.wait(timeout)
+
+    @property
+    def memory(self) -> Any:
+        """The current memory, or None while it loads or when it failed to load."""
+        return self._memory
+
+    def status(self) -> str:
+        if not self._ready.is_set():
+            seconds = int(time.monotonic() - self._started)
+            return (f"⏳ Loading the memory at `{self.path}` ({seconds} s; on the first start the "
+                    "bundled sample memory is built, with progress in the console) …")
+        if self._error is not None:
+            return f"⚠ The memory at `{self.path}` could not be loaded: {self._error}"
+        return describe_memory(self._memory, self.path)
+
+    def replace_with(self, update: Callable[[Any], Any]) -> Any:
+        """Apply ``update`` to a fresh copy of the saved memory, save it, then swap it in.
+
+        If anything fails, the memory in use and the one on disk stay as they were.
+        """
+        with self._write_lock:
+            copy = self._loader(self.path)
+            result = update(copy)
+            copy.save(self.path)
+            self._memory = copy
+            return result
+
+
+def load_memory(path: Path) -> Any:
+    """The memory saved at ``path``; for the default directory, a copy of the bundled sample
+    memory (built and saved there on the first start)."""
+    if not has_memory(path) and path != Path(DEFAULT_MEMORY_DIR).expanduser():
+        raise FileNotFoundError(f"{path}: no memory here; build one with "
+                                f"`inscoqa memory build --out {path}`")
+    from procmem.memory import Memory, sample_memory
+
+    if has_memory(path):
+        return Memory.load(path)
+    memory = sample_memory(progress=True)
+    memory.save(path)
+    return memory
+
+
+def has_memory(path: Path) -> bool:
+    return path.is_dir() and any(path.iterdir())
+
+
+def describe_memory(memory: Any, path: Path) -> str:
+    kinds = Counter(unit.kind for unit in memory.units())
+    per_kind = ", ".join(f"{n} {kind.replace('_', ' ')}s" for kind, n in sorted(kinds.items()))
+    return f"Memory `{path}`: {len(memory.doc_ids())} documents ({per_kind or 'no units'})."
+
+
+# --------------------------------------------------------------------------- rendering
+
+_NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
+
+
+def render_steps(steps: list[str]) -> str:
+    return "\n".join(f"{i}. {_NUMBERED.sub('', step).strip()}" for i, step in enumerate(steps, 1))
+
+
+def source_titles(answer: Answer) -> list[str]:
+    return list(dict.fromkeys(s.title or s.doc_id for s in answer.sources))
+
+
+def render_reply(answer: Answer) -> str:
+    """The assistant's message: answer, numbered steps, source titles, question back."""
+    parts = [answer.answer.strip() or "_(no plain answer)_"]
+    if answer.procedures:
+        parts.append("**Steps**\n\n" + render_steps(answer.procedures))
+    titles = source_titles(answer)
+    if titles:
+        parts.append("**Sources:** " + " · ".join(f"[{i}] {t}" for i, t in enumerate(titles, 1)))
+    if answer.clarification:
+        parts.append(f"**Question for you:** {answer.clarification}")
+    if answer.follow_ups:
+        parts.append("_How did it go? Pick an outcome below, or type your own._")
+    return "\n\n".join(parts)
+
+
+def render_sources(answer: Answer, snippet_chars: int = 400) -> str:
+    """Document titles, each with the snippets that support the steps."""
+    by_doc: dict[str, list[str]] = {}
+    titles: dict[str, str] = {}
+    for source in answer.sources:
+        titles.setdefault(source.doc_id, source.title or source.doc_id)
+        snippets = by_doc.setdefault(source.doc_id, [])
+        snippet = " ".join(source.snippet.split())
+        if snippet and snippet not in snippets:
+            snippets.append(snippet)
+    blocks = []
+    for i, (doc_id, snippets) in enumerate(by_doc.items(), 1):
+        lines = [f"**[{i}] {titles[doc_id]}** · `{doc_id}`"]
+        for snippet in snippets:
+            cut = snippet if len(snippet) <= snippet_chars else snippet[:snippet_chars] + " …"
+            lines.append(f"> {cut}")
+        blocks.append("\n\n".join(lines))
+    return "\n\n".join(blocks) or "_No sources._"
+
+
+def stream_pieces(text: str, words_per_piece: int = 4) -> Iterator[str]:
+    """Growing prefixes of ``text``, a few words longer each time; the last one is ``text``."""
+    tokens = re.findall(r"\s*\S+", text)
+    for end in range(words_per_piece, len(tokens), words_per_piece):
+        yield "".join(tokens[:end])
+    yield text
+
+
+# --------------------------------------------------------------------------- the chat
+
+
+@dataclass
+class Settings:
+    """What the page's settings panel chooses for the next reply."""
+
+    answerer: str = "extractive"
+    temperature: float | None = None
+    base_url: str = ""
+    model: str = ""
+
+
+@dataclass
+class ChatState:
+    """One browser session's conversation and what the side panels show for the last reply."""
+
+    messages: list[dict[str, str]] = field(default_factory=list)  # the chat, Gradio's format
+    turns: list[tuple[str, str]] = field(default_factory=list)  # (question, answer) history
+    steps: str = ""
+    sources: str = ""
+    trace: dict[str, Any] = field(default_factory=dict)
+    follow_ups: list[str] = field(default_factory=list)
+
+
+class DemoService:
+    """Everything the page does, as plain Python."""
+
+    def __init__(self, memory: MemoryHolder, engines: EngineProvider, *,
+                 config: DemoConfig | None = None,
+                 answerer_factory: Callable[..., Any] = make_answerer):
+        self.memory = memory
+        self.engines = engines
+        self.config = config or DemoConfig()
+        self._make_answerer = answerer_factory
+
+    # -- chat
+
+    def respond(self, question: str, state: ChatState, settings: Settings) -> Iterator[ChatState]:
+        """Answer ``question`` in the conversation ``state``; yields the state as the reply grows."""
+        question = (question or "").strip()
+        if not question:
+            yield state
+            return
+        state.follow_ups = []
+        state.messages.append({"role": "user", "content": question})
+        reply = {"role": "assistant", "content": "_Thinking …_"}
+        state.messages.append(reply)
+        yield state
+
+        memory = self.memory.memory
+        if memory is None:
+            reply["content"] = f"The memory is not ready yet. {self.memory.status()}"
+            yield state
+            return
+        started = time.perf_counter()
+        try:
+            llm = SessionLLM(self.engines, base_url=settings.base_url, model=settings.model,
+                             temperature=settings.temperature)
+            answerer = self._make_answerer(settings.answerer, llm=llm, memory=memory)
+            answer: Answer = answerer.answer(AnswerRequest(question, history=list(state.turns)))
+        except LLMError as exc:
+            log.warning("engine failure with %s: %s", settings.answerer, exc)
+            reply["content"] = engine_down_message(exc, settings.answerer)
+            yield state
+            return
+        except Exception as exc:
+            log.exception("the %s answerer failed", settings.answerer)
+            reply["content"] = (f"⚠ **The `{settings.answerer}` answerer failed:** "
+                                f"{type(exc).__name__}: {exc}")
+            yield state
+            return
+
+        for piece in stream_pieces(render_reply(answer)):
+            reply["content"] = piece
+            yield state
+            if self.config.stream_delay_s:
+                time.sleep(self.config.stream_delay_s)
+        said = answer.answer if not answer.clarification else f"{answer.answer}\n{answer.clarification}"
+        state.turns.append((question, said.strip()))
+        state.steps = render_steps(answer.procedures) or "_No steps in this reply._"
+        state.sources = render_sources(answer)
+        state.follow_ups = list(answer.follow_ups)
+        state.trace = {"answerer": settings.answerer, "model": llm.model if llm.connected else None,
+                       "seconds_total": round(time.perf_counter() - started, 3),
+                       **answer.trace.to_dict()}
+        yield state
+
+    # -- uploads
+
+    def upload(self, paths: list[str]) -> str:
+        """Add uploaded files to the memory; returns the message shown under the upload box."""
+        if not paths:
+            return ""
+        if self.memory.memory is None:
+            return f"⚠ Nothing added: the memory is not ready. {self.memory.status()}"
+        documents, problems = [], []
+        for path in map(Path, paths):
+            try:
+                documents.append(self._check_and_read(path))
+            except UploadRejected as exc:
+                problems.append(f"⚠ `{path.name}`: {exc}")
+        lines = []
+        if documents:
+            try:
+                report = self.memory.replace_with(
+                    lambda memory: memory.add_documents(documents, progress=False))
+            except Exception as exc:
+                log.exception("cannot add uploaded documents")
+                problems.append(f"⚠ Nothing added, the memory is unchanged: "
+                                f"{type(exc).__name__}: {exc}")
+            else:
+                titles = ", ".join(f"“{d.title}”" for d in documents)
+                lines.append(f"✅ Added {len(documents)} document(s) to the memory: {titles}."
+                             + _report_summary(report))
+        return "\n\n".join(lines + problems)
+
+    def _check_and_read(self, path: Path) -> Any:
+        limit_kb = self.config.max_upload_kb
+        suffix = path.suffix.lower()
+        if suffix not in FORMAT_BY_SUFFIX:
+            kinds = ", ".join(sorted(FORMAT_BY_SUFFIX))
+            raise UploadRejected(f"unsupported file type {suffix or '(none)'!r}; upload one of {kinds}")
+        size = path.stat().st_size
+        if size > limit_kb * 1024:
+            raise UploadRejected(f"{size / 1024:.0f} KB is over the {limit_kb} KB limit")
+        if size == 0:
+            raise UploadRejected("the file is empty")
+        try:
+            document = read_document(path, doc_id=f"upload/{path.name}")
+        except (ValueError, UnicodeError, OSError) as exc:  # DocumentError is a ValueError
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise UploadRejected(f"cannot read it as {FORMAT_BY_SUFFIX[suffix]}: {problem}") from exc
+        if not document.text.strip():
+            raise UploadRejected(f"no text found in it as {FORMAT_BY_SUFFIX[suffix]}")
+        return document
+
+
+class UploadRejected(ValueError):
+    """An uploaded file that is not added, with the reason shown to the user."""
+
+
+def _report_summary(report: Any) -> str:
+    counts = {k: v for k, v in vars(report).items() if isinstance(v, int | list)} if hasattr(
+        report, "__dict__") else {}
+    parts = [f"{len(v) if isinstance(v, list) else v} {k.replace('_', ' ')}"
+             for k, v in counts.items()]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+# --------------------------------------------------------------------------- the page
+
+CSS = """
+#steps, #sources { min-height: 3em; }
+#upload-status { font-size: 0.95em; }
+"""
+
+
+def _theme() -> gr.themes.Base:
+    # system fonts only: the page must not fetch fonts from the network
+    return gr.themes.Soft(font=["ui-sans-serif", "system-ui", "sans-serif"],
+                          font_mono=["ui-monospace", "monospace"])
+
+
+def follow_up_buttons(follow_ups: list[str]) -> list[dict[str, Any]]:
+    """Updates of the fixed follow-up button slots: the first ones labelled, the rest hidden."""
+    labels = follow_ups[:N_FOLLOW_UP_BUTTONS]
+    return [gr.update(visible=i < len(labels), value=labels[i] if i < len(labels) else "")
+            for i in range(N_FOLLOW_UP_BUTTONS)]
+
+
+def page_outputs(state: ChatState, engine_status: str) -> tuple[Any, ...]:
+    """What a chat event shows: chat, state, emptied question box, steps, sources, trace,
+    engine status, follow-up buttons (in the order of ``build_app``'s outputs)."""
+    return (state.messages, state, "", state.steps, state.sources, state.trace, engine_status,
+            *follow_up_buttons(state.follow_ups))
+
+
+def build_app(service: DemoService) -> gr.Blocks:
+    config = service.config
+    names = answerer_names()
+    default = config.answerer if config.answerer in names else next(iter(names), None)
+
+    with gr.Blocks(title="inscoqa — how-to chat") as page:
+        gr.Markdown("## How-to chat over a procedural memory\nAsk how to do something; "
+                    "follow up in the same conversation.")
+        memory_status = gr.Markdown(service.memory.status(), elem_id="memory-status")
+        engine_status = gr.Markdown(service.engines.status, elem_id="engine-status")
+        state = gr.State(ChatState())
+        with gr.Row():
+            with gr.Column(scale=3):
+                chat = gr.Chatbot(elem_id="chat", label="Conversation", height=520,
+                                  feedback_options=None)
+                with gr.Row():
+                    follow_ups = [gr.Button(visible=False, size="sm", elem_id=f"followup-{i}")
+                                  for i in range(N_FOLLOW_UP_BUTTONS)]
+                with gr.Row():
+                    question = gr.Textbox(elem_id="question", show_label=False, scale=6,
+                                          placeholder="How do I …?", lines=1, max_lines=4)
+                    send = gr.Button("Send", elem_id="send", variant="primary", scale=1)
+                    new = gr.Button("New conversation", elem_id="new-conversation", scale=1)
+            with gr.Column(scale=2):
+                gr.Markdown("#### Steps")
+                steps = gr.Markdown(elem_id="steps")
+                gr.Markdown("#### Sources")
+                sources = gr.Markdown(elem_id="sources")
+                with gr.Accordion("Trace (queries, critic rounds, selector, timings, tokens)",
+                                  open=False, elem_id="trace-accordion"):
+                    trace = gr.JSON(elem_id="trace")
+                with gr.Accordion("Settings", open=False, elem_id="settings"):
+                    answerer = gr.Dropdown(names, value=default, label="Answerer",
+                                           elem_id="answerer")
+                    temperature = gr.Slider(0.0, 1.5, value=config.temperature, step=0.05,
+                                            label="Temperature (every model call)",
+                                            elem_id="temperature")
+                    base_url = gr.Textbox(label="Engine base URL (empty: the configured engine)",
+                                          placeholder="http://host:8000/v1", elem_id="base-url")
+                    model = gr.Textbox(label="Model (empty: the engine's default)",
+                                       elem_id="model")
+                with gr.Accordion("Add documents", open=False, elem_id="add-documents"):
+                    upload = gr.File(file_count="multiple", elem_id="upload",
+                                     label="Markdown, Mallard .page, HTML or text "
+                                           f"(up to {config.max_upload_kb} KB each)")
+                    upload_status = gr.Markdown(elem_id="upload-status")
+
+        outputs = [chat, state, question, steps, sources, trace, engine_status, *follow_ups]
+        settings_inputs = [answerer, temperature, base_url, model]
+
+        def show(s: ChatState) -> tuple[Any, ...]:
+            return page_outputs(s, service.engines.status)
+
+        def on_question(text: str, s: ChatState, name: str, temp: float, url: str,
+                        model_name: str) -> Iterator[tuple[Any, ...]]:
+            settings = Settings(name, temp, url, model_name)
+            for snapshot in service.respond(text, s, settings):
+                yield show(snapshot)
+
+        for trigger in (send.click, question.submit):
+            trigger(on_question, [question, state, *settings_inputs], outputs)
+        for button in follow_ups:
+            button.click(on_question, [button, state, *settings_inputs], outputs)
+        new.click(lambda: show(ChatState()), None, outputs)
+
+        def on_upload(files: list[Any] | None) -> tuple[str, None, str]:
+            paths = [getattr(f, "name", f) for f in (files or [])]
+            return service.upload(paths), None, service.memory.status()
+
+        upload.upload(on_upload, upload, [upload_status, upload, memory_status])
+
+        timer = gr.Timer(1.0, active=service.memory.memory is None)
+
+        def on_tick() -> tuple[str, Any]:
+            loading = not service.memory.wait(0)
+            return service.memory.status(), gr.Timer(active=loading)
+
+        timer.tick(on_tick, None, [memory_status, timer])
+        page.load(on_tick, None, [memory_status, timer])
+    return page
+
+
+# --------------------------------------------------------------------------- start-up
+
+
+def run(args: argparse.Namespace) -> int:
+    _set_offline_environment()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    import serving
+
+    values = vars(args)
+    config = load_section(DemoConfig, "demo", cli={k: values.get(k) for k in (
+        "memory", "host", "port", "answerer", "max_upload_kb")})
+    serving_config = serving.load_serving_config(cli={k: values.get(k) for k in (
+        "engine", "base_url", "model")})
+    path = config.memory_dir()
+    if config.memory and not has_memory(path):
+        print(f"error: {path}: no memory here; build one with "
+              f"`inscoqa memory build --out {path}`")
+        return 2
+    memory = MemoryHolder(path, load_memory)
+    memory.start()
+    engines = EngineProvider(serving_config)
+    service = DemoService(memory, engines, config=config)
+    try:
+        build_app(service).launch(
+            server_name=config.host, server_port=config.port, theme=_theme(), css=CSS,
+            max_file_size=f"{config.max_upload_kb * 4}kb", footer_links=[])
+    finally:
+        engines.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="app.py", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,400 @@
+"""The demo's callbacks, without a browser: replies, streaming, engine failures, follow-ups,
+uploads.
+
+Fast tests use the scripted model and a small file-backed memory double (so a failed upload can
+be checked against what is on disk); the slow ones use the real memory and answerers.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import app
+from procmem.answerers.base import Answer, AnswerRequest, Source, Trace, record_call
+from serving.config import ServingConfig
+from serving.errors import LLMConnectionError
+from serving.scripted import ScriptedLLM, unreachable_llm
+
+FIXTURES = Path(__file__).parent / "app_fixtures"
+
+
+# --------------------------------------------------------------------------- doubles
+
+
+@dataclass
+class FileMemory:
+    """A memory double that keeps documents in a JSON file, like a saved memory directory."""
+
+    documents: dict[str, dict[str, str]] = field(default_factory=dict)
+    fail_on_add: bool = False
+
+    @classmethod
+    def load(cls, path: Path) -> FileMemory:
+        return cls(json.loads((path / "docs.json").read_text()))
+
+    def save(self, path: Path) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        (path / "docs.json").write_text(json.dumps(self.documents))
+
+    def doc_ids(self) -> list[str]:
+        return sorted(self.documents)
+
+    def units(self, kind: str | None = None) -> list[Any]:
+        return []
+
+    def add_documents(self, docs: list[Any], *, llm: Any = None, progress: bool = False) -> Any:
+        for doc in docs:
+            self.documents[doc.doc_id] = {"title": doc.title, "text": doc.text}
+            if FileMemory.fail_on_add:
+                raise RuntimeError("index write failed")
+        return None
+
+
+@dataclass
+class StepsAnswerer:
+    """Asks the model once and returns its reply as the answer, with fixed steps and sources."""
+
+    llm: Any
+    memory: Any
+    name: str = "steps"
+    follow_ups: list[str] = field(default_factory=list)
+    clarification: str | None = None
+    requests: list[AnswerRequest] = field(default_factory=list)
+
+    def answer(self, request: AnswerRequest) -> Answer:
+        self.requests.append(request)
+        trace = Trace()
+        with trace.stage("generate", rewritten_queries=[request.question]) as stage:
+            result = record_call(stage, self.llm.chat(
+                [{"role": "user", "content": request.question}]))
+        return Answer(
+            answer=result.text,
+            procedures=["Open Settings.", "2. Choose Wi-Fi.", "Pick the network."],
+            sources=[Source("net-wireless-connect.page", "Connect to a wireless network",
+                            "Open the system menu and select Wi-Fi.", "lu-1", 0.9),
+                     Source("net-wireless-connect.page", "Connect to a wireless network",
+                            "Click the name of the network you want.", "lu-2", 0.8)],
+            trace=trace, follow_ups=list(self.follow_ups), clarification=self.clarification)
+
+    def config(self) -> dict[str, Any]:
+        return {"name": self.name}
+
+
+class Factory:
+    """An answerer factory that remembers the answerers it made."""
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+        self.made: list[StepsAnswerer] = []
+
+    def __call__(self, name: str, *, llm: Any, memory: Any) -> StepsAnswerer:
+        answerer = StepsAnswerer(llm, memory, name=name, **self.params)
+        self.made.append(answerer)
+        return answerer
+
+
+def make_service(tmp_path: Path, llm: Any = None, *, factory: Any = None,
+                 connect: Any = None) -> app.DemoService:
+    path = tmp_path / "memory"
+    FileMemory({"kept.md": {"title": "Kept", "text": "# Kept"}}).save(path)
+    memory = app.MemoryHolder.of(FileMemory.load(path), path, loader=FileMemory.load)
+    engines = app.EngineProvider(ServingConfig(), connect=connect or (lambda c: nullcontext(llm)))
+    config = app.DemoConfig(stream_delay_s=0.0, max_upload_kb=4)
+    return app.DemoService(memory, engines, config=config, answerer_factory=factory or Factory())
+
+
+def final(states: Any) -> app.ChatState:
+    *_, last = list(states)
+    return last
+
+
+# --------------------------------------------------------------------------- replies
+
+
+def test_reply_streams_answer_then_shows_steps_sources_and_trace(tmp_path: Path) -> None:
+    llm = ScriptedLLM(["Open the Wi-Fi menu in Settings and pick your network from the list."])
+    service = make_service(tmp_path, llm)
+    state = app.ChatState()
+    settings = app.Settings("steps", temperature=0.3)
+
+    replies = [s.messages[-1]["content"] for s in service.respond("How do I join Wi-Fi?", state,
+                                                                  settings)]
+
+    assert replies[0] == "_Thinking …_"
+    streamed = replies[1:-1]
+    assert len(streamed) > 2 and all(a != b for a, b in zip(streamed, streamed[1:], strict=False))
+    assert all(replies[-1].startswith(piece) for piece in streamed)
+    reply = replies[-1]
+    assert reply.startswith("Open the Wi-Fi menu")
+    assert "1. Open Settings.\n2. Choose Wi-Fi.\n3. Pick the network." in reply
+    assert "[1] Connect to a wireless network" in reply
+    assert state.steps == "1. Open Settings.\n2. Choose Wi-Fi.\n3. Pick the network."
+    assert "**[1] Connect to a wireless network**" in state.sources
+    assert "> Open the system menu and select Wi-Fi." in state.sources
+    assert "> Click the name of the network you want." in state.sources
+    assert state.trace["answerer"] == "steps"
+    assert state.trace["model"] == "scripted"
+    assert state.trace["stages"][0]["details"]["rewritten_queries"] == ["How do I join Wi-Fi?"]
+    assert state.trace["usage"]["calls"] == 1
+    assert llm.calls[0].params["temperature"] == 0.3  # the temperature chosen in the page
+    assert state.messages[0] == {"role": "user", "content": "How do I join Wi-Fi?"}
+
+
+def test_second_turn_sees_the_first_one_as_history(tmp_path: Path) -> None:
+    factory = Factory()
+    service = make_service(tmp_path, ScriptedLLM(["First answer.", "Second answer."]),
+                           factory=factory)
+    state = app.ChatState()
+    final(service.respond("How do I join Wi-Fi?", state, app.Settings("steps")))
+    final(service.respond("And a hidden network?", state, app.Settings("steps")))
+
+    assert factory.made[1].requests[0].history == [("How do I join Wi-Fi?", "First answer.")]
+    assert [m["role"] for m in state.messages] == ["user", "assistant"] * 2
+    assert state.turns[-1] == ("And a hidden network?", "Second answer.")
+
+
+def test_empty_question_changes_nothing(tmp_path: Path) -> None:
+    service = make_service(tmp_path, ScriptedLLM([]))
+    state = app.ChatState()
+    assert final(service.respond("   ", state, app.Settings("steps"))).messages == []
+
+
+def test_page_outputs_follow_the_order_of_the_page(tmp_path: Path) -> None:
+    state = app.ChatState(messages=[{"role": "user", "content": "q"}], steps="1. a",
+                          sources="**[1] T**", trace={"stages": []}, follow_ups=["It worked"])
+    outputs = app.page_outputs(state, "engine: ok")
+    assert outputs[:7] == (state.messages, state, "", "1. a", "**[1] T**", {"stages": []},
+                           "engine: ok")
+    assert len(outputs) == 7 + app.N_FOLLOW_UP_BUTTONS
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+def test_engine_down_gives_a_clear_message_not_a_stack_trace(tmp_path: Path) -> None:
+    service = make_service(tmp_path, unreachable_llm())
+    state = final(service.respond("How do I join Wi-Fi?", app.ChatState(), app.Settings("rag")))
+    reply = state.messages[-1]["content"]
+    assert "chat engine is not reachable" in reply
+    assert "`extractive` answerer works without an engine" in reply
+    assert "Traceback" not in reply
+    assert state.turns == []  # a failed reply is not history
+
+
+def test_engine_that_cannot_start_is_reported_as_down(tmp_path: Path) -> None:
+    def cannot_start(config: ServingConfig) -> Any:
+        raise RuntimeError("llama.cpp server exited with status 1")
+
+    service = make_service(tmp_path, connect=cannot_start)
+    state = final(service.respond("How do I join Wi-Fi?", app.ChatState(), app.Settings("aag")))
+    assert "chat engine is not reachable" in state.messages[-1]["content"]
+    assert "llama.cpp server exited with status 1" in state.messages[-1]["content"]
+    assert service.engines.status.startswith("⚠")
+
+
+def test_answerer_without_a_model_never_starts_the_engine(tmp_path: Path) -> None:
+    started: list[ServingConfig] = []
+
+    def connect(config: ServingConfig) -> Any:
+        started.append(config)
+        raise LLMConnectionError("engine unreachable")
+
+    @dataclass
+    class NoModel:
+        name: str = "no-model"
+
+        def answer(self, request: AnswerRequest) -> Answer:
+            return Answer("Found it in the documents.", ["Do this."])
+
+    service = make_service(tmp_path, connect=connect,
+                           factory=lambda name, *, llm, memory: NoModel())
+    state = final(service.respond("How?", app.ChatState(), app.Settings("no-model")))
+    assert state.messages[-1]["content"].startswith("Found it in the documents.")
+    assert started == []
+
+
+def test_base_url_from_the_page_opens_an_external_client(tmp_path: Path) -> None:
+    opened: list[ServingConfig] = []
+
+    def connect(config: ServingConfig) -> Any:
+        opened.append(config)
+        return nullcontext(ScriptedLLM(["ok"]))
+
+    service = make_service(tmp_path, connect=connect)
+    settings = app.Settings("steps", base_url="http://gpu-host:8000/v1", model="qwen")
+    final(service.respond("How?", app.ChatState(), settings))
+    final(service.respond("And then?", app.ChatState(), settings))  # the client is reused
+    assert [(c.engine, c.base_url, c.model) for c in opened] == [
+        ("external", "http://gpu-host:8000/v1", "qwen")]
+
+
+# --------------------------------------------------------------------------- logic-unit mode
+
+
+def test_follow_ups_become_buttons_that_continue_the_conversation(tmp_path: Path) -> None:
+    factory = Factory(follow_ups=["That worked", "I still get error 0x80070005"])
+    service = make_service(tmp_path, ScriptedLLM(["Restart the service.", "Then reinstall."]),
+                           factory=factory)
+    state = final(service.respond("Update fails", app.ChatState(), app.Settings("logic-units")))
+
+    buttons = app.follow_up_buttons(state.follow_ups)
+    assert [(b["visible"], b["value"]) for b in buttons] == [
+        (True, "That worked"), (True, "I still get error 0x80070005"), (False, ""), (False, "")]
+    assert "Pick an outcome below" in state.messages[-1]["content"]
+
+    clicked = buttons[1]["value"]  # a button's click sends its label as the next question
+    state = final(service.respond(clicked, state, app.Settings("logic-units")))
+    request = factory.made[1].requests[0]
+    assert request.question == "I still get error 0x80070005"
+    assert request.history == [("Update fails", "Restart the service.")]
+    assert state.messages[-2] == {"role": "user", "content": "I still get error 0x80070005"}
+
+
+def test_more_outcomes_than_slots_fill_every_slot() -> None:
+    labels = [f"outcome {i}" for i in range(app.N_FOLLOW_UP_BUTTONS + 2)]
+    buttons = app.follow_up_buttons(labels)
+    assert [b["value"] for b in buttons] == labels[: app.N_FOLLOW_UP_BUTTONS]
+    assert all(b["visible"] for b in buttons)
+    assert not any(b["visible"] for b in app.follow_up_buttons([]))
+
+
+def test_clarification_is_asked_and_kept_in_history(tmp_path: Path) -> None:
+    factory = Factory(clarification="Are you signed in as an administrator?")
+    service = make_service(tmp_path, ScriptedLLM(["Installing needs admin rights."]),
+                           factory=factory)
+    state = final(service.respond("Install the printer", app.ChatState(),
+                                  app.Settings("logic-units")))
+    assert ("**Question for you:** Are you signed in as an administrator?"
+            in state.messages[-1]["content"])
+    assert state.turns[-1][1].endswith("Are you signed in as an administrator?")
+
+
+# --------------------------------------------------------------------------- uploads
+
+
+def saved_doc_ids(service: app.DemoService) -> list[str]:
+    return FileMemory.load(service.memory.path).doc_ids()
+
+
+def test_upload_of_a_good_file_adds_it_and_saves_the_memory(tmp_path: Path) -> None:
+    service = make_service(tmp_path)
+    message = service.upload([str(FIXTURES / "descale-espresso-machine.md")])
+    assert message.startswith("✅ Added 1 document(s)")
+    assert "Descale an espresso machine" in message
+    expected = ["kept.md", "upload/descale-espresso-machine.md"]
+    assert service.memory.memory.doc_ids() == expected
+    assert saved_doc_ids(service) == expected
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("manual.pdf", "unsupported file type '.pdf'"),
+    ("broken.page", "cannot read it as mallard: XML parse error"),
+])
+def test_upload_of_a_bad_file_is_explained_and_changes_nothing(tmp_path: Path, name: str,
+                                                               reason: str) -> None:
+    service = make_service(tmp_path)
+    before = service.memory.memory
+    message = service.upload([str(FIXTURES / name)])
+    assert message.startswith(f"⚠ `{name}`: {reason}")
+    assert service.memory.memory is before
+    assert before.doc_ids() == saved_doc_ids(service) == ["kept.md"]
+
+
+def test_upload_over_the_size_limit_or_empty_is_refused(tmp_path: Path) -> None:
+    service = make_service(tmp_path)  # limit: 4 KB
+    big = tmp_path / "big.md"
+    big.write_text("# Big\n\n" + "word " * 2000)
+    empty = tmp_path / "empty.txt"
+    empty.touch()
+    message = service.upload([str(big), str(empty)])
+    assert "`big.md`: 10 KB is over the 4 KB limit" in message
+    assert "`empty.txt`: the file is empty" in message
+    assert saved_doc_ids(service) == ["kept.md"]
+
+
+def test_good_files_are_added_even_when_another_one_is_refused(tmp_path: Path) -> None:
+    service = make_service(tmp_path)
+    message = service.upload([str(FIXTURES / "manual.pdf"),
+                              str(FIXTURES / "descale-espresso-machine.md")])
+    assert "✅ Added 1 document(s)" in message and "⚠ `manual.pdf`" in message
+    assert "upload/descale-espresso-machine.md" in saved_doc_ids(service)
+
+
+def test_failure_while_adding_leaves_memory_in_use_and_on_disk_unchanged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    service = make_service(tmp_path)
+    before = service.memory.memory
+    monkeypatch.setattr(FileMemory, "fail_on_add", True)
+    message = service.upload([str(FIXTURES / "descale-espresso-machine.md")])
+    assert message == ("⚠ Nothing added, the memory is unchanged: RuntimeError: "
+                       "index write failed")
+    assert service.memory.memory is before
+    assert before.doc_ids() == saved_doc_ids(service) == ["kept.md"]
+
+
+# --------------------------------------------------------------------------- memory loading
+
+
+def test_chat_and_upload_wait_for_the_memory(tmp_path: Path) -> None:
+    import threading
+
+    release = threading.Event()
+
+    def slow_loader(path: Path) -> FileMemory:
+        release.wait(10)
+        return FileMemory({"a.md": {"title": "A", "text": "# A"}})
+
+    holder = app.MemoryHolder(tmp_path, slow_loader)
+    service = app.DemoService(holder, app.EngineProvider(ServingConfig()),
+                              answerer_factory=Factory())
+    holder.start()
+    assert holder.status().startswith("⏳ Loading the memory")
+    state = final(service.respond("How?", app.ChatState(), app.Settings("steps")))
+    assert state.messages[-1]["content"].startswith("The memory is not ready yet.")
+    assert service.upload([str(FIXTURES / "descale-espresso-machine.md")]).startswith(
+        "⚠ Nothing added: the memory is not ready.")
+    release.set()
+    assert holder.wait(10)
+    assert holder.status().startswith(f"Memory `{tmp_path}`: 1 documents")
+
+
+def test_a_memory_that_cannot_load_is_reported(tmp_path: Path) -> None:
+    holder = app.MemoryHolder(tmp_path / "nowhere", app.load_memory)
+    holder.start()
+    assert holder.wait(60)
+    assert holder.memory is None
+    assert "no memory here; build one with `inscoqa memory build" in holder.status()
+
+
+# --------------------------------------------------------------------------- the page and start-up
+
+
+def test_page_has_the_stable_element_ids(tmp_path: Path) -> None:
+    page = app.build_app(make_service(tmp_path))
+    ids = {block.elem_id for block in page.blocks.values() if block.elem_id}
+    expected = {"question", "send", "answerer", "chat", "steps", "sources", "trace", "upload",
+                "upload-status", "memory-status", "engine-status", "temperature", "base-url",
+                "model", *(f"followup-{i}" for i in range(app.N_FOLLOW_UP_BUTTONS))}
+    assert expected <= ids
+
+
+def test_start_up_switches_off_telemetry_and_the_hub() -> None:
+    import os
+
+    assert os.environ["GRADIO_ANALYTICS_ENABLED"] == "False"
+    assert os.environ["HF_HUB_OFFLINE"] == "1"
+    assert {"127.0.0.1", "localhost"} <= set(os.environ["NO_PROXY"].split(","))
+
+
+def test_missing_memory_dir_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                             ) -> None:
+    from inscoqa.cli import main
+
+    assert main(["demo", "--memory", str(tmp_path / "none")]) == 2
+    assert "no memory here; build one with `inscoqa memory build" in capsys.readouterr().out
