@@ -31,8 +31,9 @@ _IMAGE = r"!\[[^\]]*\]\([^)]*\)"
 _LINKED_IMAGE = rf"\[{_IMAGE}\]\([^)]*\)"
 _IMAGE_ONLY_LINE = re.compile(rf"^[ \t>]*(?:{_LINKED_IMAGE}|{_IMAGE})[ \t]*$", re.MULTILINE)
 _INLINE_IMAGE = re.compile(rf"{_LINKED_IMAGE}|{_IMAGE}")
+_IMAGE_BEFORE_PUNCTUATION = re.compile(rf"[ \t]+(?:{_LINKED_IMAGE}|{_IMAGE})(?=[,.;:])")
 _SHORTCODE = re.compile(r"\{\{[<%].*?[>%]\}\}", re.DOTALL)
-_INLINE_DIRECTIVE = re.compile(r"\(\s*:::image\b.*?:::\s*\)|:::image\b.*?:::")
+_INLINE_DIRECTIVE = re.compile(r"\(\s*:::image\b.*?:::\s*\)|[ \t]*:::image\b.*?:::(?=[,.;:])|:::image\b.*?:::")
 _DIV_DIRECTIVE_LINE = re.compile(r"^[ \t]*>[ \t]*\[!div\b[^\]]*\][ \t]*$", re.MULTILINE | re.IGNORECASE)
 _ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"'][^\"']*[\"']\s*/?>\s*(?:</a>)?", re.IGNORECASE)
 _HTML_LINK = re.compile(r"<a\s+[^>]*?href\s*=\s*[\"']?([^\"'\s>]*)[\"']?[^>]*>(.*?)</a>", re.IGNORECASE | re.DOTALL)
@@ -79,6 +80,7 @@ def clean_markdown(body: str, path: Path, *, depth: int = 0) -> str:
 def _clean_html(text: str) -> str:
     """Inline images and the few HTML tags used in Markdown articles, outside inline code."""
     text = _INLINE_DIRECTIVE.sub("", text)
+    text = _IMAGE_BEFORE_PUNCTUATION.sub("", text)
     text = _INLINE_IMAGE.sub("", text)
     text = _ANCHOR.sub("", text)
     text = _HTML_LINK.sub(lambda m: f"[{m.group(2).strip() or m.group(1)}]({m.group(1)})", text)

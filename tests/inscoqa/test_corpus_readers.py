@@ -1,0 +1,255 @@
+"""Each corpus reader on real files of its corpus, plus broken files and doc_id resolution."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from inscoqa.bundled import CORPORA_DIR, corpus_index
+from inscoqa.corpus import (
+    CorpusIndex,
+    DocumentError,
+    DocumentNotFound,
+    detect_format,
+    read_document,
+)
+
+NUMBERED = re.compile(r"^\d+\. \S", re.MULTILINE)
+
+
+def numbered_steps(text: str) -> list[str]:
+    return [line for line in text.splitlines() if NUMBERED.match(line)]
+
+
+# ---------------------------------------------------------------- gnome-help (Mallard)
+
+
+def test_mallard_steps_page_gives_numbered_steps_and_links() -> None:
+    doc = read_document(CORPORA_DIR / "gnome-help/net-wireless-connect.page",
+                        doc_id="gnome-help/net-wireless-connect.page")
+    assert doc.doc_id == "gnome-help/net-wireless-connect.page"
+    assert doc.title == "Connect to a wireless network"
+    assert doc.text.startswith("# Connect to a wireless network\n")
+    steps = numbered_steps(doc.text)
+    assert [s.split(" ", 1)[0] for s in steps] == ["1.", "2.", "3.", "4.", "5.", "6."]
+    assert steps[0] == "1. Open the **system menu** from the right side of the top bar."
+    # <link xref> with a label, and an empty <link xref/> labelled by its target
+    assert "[might be hidden](net-wireless-hidden)" in doc.text
+    assert "[net-wireless-troubleshooting](net-wireless-troubleshooting)" in doc.text
+    # if:choose resolved for the standard desktop: one copy of the success step, not two
+    assert doc.text.count("If the connection is successful") == 1
+    assert doc.meta["format"] == "mallard"
+    assert doc.meta["date"] == "2022-09-10"
+    assert "net-wireless-troubleshooting" in doc.meta["links"]["seealso"]
+    assert "<" not in doc.text
+
+
+def test_mallard_sections_become_headings_and_notes_are_kept() -> None:
+    doc = read_document(CORPORA_DIR / "gnome-help/files-delete.page")
+    assert doc.doc_id == "files-delete.page"
+    assert "\n## Permanently delete a file\n" in doc.text
+    assert "2. Press and hold the Shift key, then press the Delete key on your keyboard." in doc.text
+    assert "> **Note:** Deleted files on a [removable device](files#removable)" in doc.text
+
+
+def test_mallard_list_becomes_bullets() -> None:
+    doc = read_document(CORPORA_DIR / "gnome-help/backup-what.page")
+    bullets = [line for line in doc.text.splitlines() if line.startswith("- ")]
+    assert len(bullets) == 4
+    assert bullets[0].startswith("- **Your personal files**")
+
+
+def test_mallard_code_block_inside_step_is_fenced() -> None:
+    doc = read_document(CORPORA_DIR / "gnome-help/net-wireless-troubleshooting-hardware-check.page")
+    assert "1. Open a Terminal window, type `lshw -C network` and press Enter." in doc.text
+    assert "   ```\n   *-network" in doc.text
+
+
+def test_mallard_parse_error_names_file_and_line(tmp_path: Path) -> None:
+    page = tmp_path / "broken.page"
+    page.write_text('<page xmlns="http://projectmallard.org/1.0/" id="x">\n<title>T</title>\n'
+                    "<p>unclosed\n</page>\n", encoding="utf-8")
+    with pytest.raises(DocumentError) as info:
+        read_document(page)
+    message = str(info.value)
+    assert str(page) in message
+    assert "XML parse error at line 4" in message
+
+
+def test_mallard_wrong_root_is_an_error(tmp_path: Path) -> None:
+    page = tmp_path / "other.page"
+    page.write_text("<html><body/></html>", encoding="utf-8")
+    with pytest.raises(DocumentError, match="not a Mallard page"):
+        read_document(page)
+
+
+# ---------------------------------------------------------------- officedocs (Markdown)
+
+SENT_ITEMS = "officedocs/Exchange/ExchangeOnline/user-and-shared-mailboxes/sent-mail-is-not-saved.md"
+
+
+def test_markdown_article_keeps_headings_and_numbered_resolution_steps() -> None:
+    doc = corpus_index().get(SENT_ITEMS)
+    assert doc.title == "Messages sent from a shared mailbox aren't saved to the Sent Items folder"
+    assert doc.text.startswith("# Messages sent from a shared mailbox aren't saved")
+    for heading in ("## Problem", "## Cause", "## Solution",
+                    "### Method 2: Set the DelegateSentItemsStyle registry value on the Outlook client"):
+        assert f"\n{heading}\n" in doc.text
+    steps = numbered_steps(doc.text)
+    assert steps[0] == "1. Click **Start**, click **Run**, type regedit, and then click **OK**."
+    assert steps[-1] == "7. Exit Registry Editor."
+    assert "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in doc.text
+    assert "> **Note:**" in doc.text and "[!NOTE]" not in doc.text
+    assert doc.meta["date"] == "2024-01-24"
+    assert doc.meta["ms.topic"] == "troubleshooting"
+    assert doc.meta["corpus"] == "officedocs"
+    assert doc.meta["license"] == "CC BY 4.0"
+
+
+def test_markdown_drops_images_comments_and_resolves_includes() -> None:
+    index = corpus_index()
+    delivery = index.get("officedocs/Exchange/ExchangeOnline/email-delivery/email-delivery-issues.md")
+    assert ":::image" not in delivery.text
+    mapi = "officedocs/SkypeforBusiness/SkypeServer/server-exchange-integration/mapi-unavailable.md"
+    assert "[!INCLUDE [Third-party information disclaimer]" in index.path(mapi).read_text(encoding="utf-8")
+    article = index.get(mapi)
+    assert "[!INCLUDE" not in article.text
+    assert "The third-party products that this article discusses" in article.text
+    assert "If you click the Conversations tab, and then you click" in article.text
+    out_of_storage = "officedocs/SharePoint/SharePointOnline/administration/out-of-storage.md"
+    assert "<!-- This article has been reviewed" in index.path(out_of_storage).read_text(encoding="utf-8")
+    assert "<!--" not in index.get(out_of_storage).text
+    doc = read_document(CORPORA_DIR / "officedocs/Exchange/ExchangeOnline/administration/"
+                        "access-denied-connect-powershell.md")
+    assert "5. To add the user to the list, click **Add** under **Members**." in doc.text
+
+
+def test_unclosed_fence_inside_a_list_item_ends_with_the_item() -> None:
+    doc = corpus_index().get("officedocs/Exchange/ExchangeServer/client-connectivity/"
+                             "troubleshoot-activesync-with-exchange-server.md")
+    assert "[!NOTE]" not in doc.text
+    assert ":::image" not in doc.text
+
+
+def test_broken_front_matter_names_file_and_line(tmp_path: Path) -> None:
+    article = tmp_path / "bad.md"
+    article.write_text("---\ntitle: ok\nms.date: [unclosed\n---\n# Body\n", encoding="utf-8")
+    with pytest.raises(DocumentError) as info:
+        read_document(article)
+    assert str(article) in str(info.value)
+    assert "invalid YAML front matter" in str(info.value)
+
+
+def test_non_utf8_document_is_an_error(tmp_path: Path) -> None:
+    article = tmp_path / "latin1.md"
+    article.write_bytes("# Caf\u00e9\n".encode("latin-1"))
+    with pytest.raises(DocumentError, match=r"not UTF-8 text .*line 1"):
+        read_document(article)
+
+
+# ---------------------------------------------------------------- based-cooking (recipes)
+
+
+def test_recipe_has_ingredients_and_directions() -> None:
+    path = CORPORA_DIR / "based-cooking/aglio-e-olio.md"
+    assert detect_format(path) == "recipe"
+    doc = read_document(path, doc_id="based-cooking/aglio-e-olio.md")
+    assert doc.title == "Spaghetti aglio e olio"
+    assert doc.text.startswith("# Spaghetti aglio e olio\n")
+    assert "## Ingredients\n\n- 1 pound (500g) spaghetti" in doc.text
+    assert "## Directions\n\n1. Heat a large skillet on medium-high heat" in doc.text
+    assert len(doc.meta["ingredients"]) == 5
+    assert doc.meta["directions"][-1].startswith("At the very last second add the parsley")
+    assert doc.meta["tags"] == ["italian", "pasta"]
+    assert doc.meta["date"] == "2021-03-21"
+    assert doc.meta["format"] == "recipe"
+
+
+def test_recipe_with_tabs_in_front_matter_is_read() -> None:
+    doc = read_document(CORPORA_DIR / "based-cooking/zaatar.md")
+    assert doc.title == "Zaatar"
+    assert "palestinian" in doc.meta["tags"]
+
+
+# ---------------------------------------------------------------- plain text and HTML
+
+
+def test_plain_text_reader(tmp_path: Path) -> None:
+    path = tmp_path / "eggs.txt"
+    path.write_text("How to boil eggs\n\nPut the eggs in cold water.\n1) Bring to a boil\n"
+                    "2) Wait 8 minutes\n* Cool them in cold water\n", encoding="utf-8")
+    doc = read_document(path)
+    assert doc.title == "How to boil eggs"
+    assert doc.text == ("# How to boil eggs\n\nPut the eggs in cold water.\n1. Bring to a boil\n"
+                        "2. Wait 8 minutes\n- Cool them in cold water\n")
+    assert doc.meta["format"] == "text"
+
+
+def test_html_reader_converts_structure_and_drops_scripts(tmp_path: Path) -> None:
+    path = tmp_path / "reset.html"
+    path.write_text(
+        "<html><head><title>Reset a password</title><style>p {color: red}</style></head><body>"
+        "<script>alert('x')</script><h1>Reset a password</h1>"
+        "<p>Do this <b>carefully</b>, see <a href='help.html'>the help</a>.</p>"
+        "<h2>Steps</h2><ol><li>Open <em>Settings</em>.</li><li>Click <a href='#users'>Users</a>."
+        "<ul><li>for you</li><li>for others</li></ul></li><li>Choose a new password.</li></ol>"
+        "<pre>passwd\n  --help</pre></body></html>", encoding="utf-8")
+    doc = read_document(path)
+    assert doc.title == "Reset a password"
+    assert doc.text == (
+        "# Reset a password\n\nDo this **carefully**, see [the help](help.html).\n\n## Steps\n\n"
+        "1. Open *Settings*.\n2. Click [Users](#users).\n   - for you\n   - for others\n"
+        "3. Choose a new password.\n\n```\npasswd\n  --help\n```\n")
+    assert "alert" not in doc.text and "color" not in doc.text
+
+
+def test_unknown_suffix_and_missing_file(tmp_path: Path) -> None:
+    odd = tmp_path / "notes.docx"
+    odd.write_bytes(b"PK")
+    with pytest.raises(DocumentError, match="unknown document format '.docx'"):
+        read_document(odd)
+    with pytest.raises(DocumentError, match="no such file"):
+        read_document(tmp_path / "missing.md")
+
+
+# ---------------------------------------------------------------- CorpusIndex
+
+
+def test_corpus_index_resolves_and_rejects_doc_ids() -> None:
+    index = corpus_index()
+    assert set(index.roots) == {"officedocs", "gnome-help", "based-cooking"}
+    assert "gnome-help/net-wireless-connect.page" in index
+    assert "gnome-help/no-such-page.page" not in index
+    with pytest.raises(DocumentNotFound, match="unknown corpus 'wikihow'"):
+        index.get("wikihow/x.md")
+    with pytest.raises(DocumentNotFound, match="no file 'nope.page'"):
+        index.get("gnome-help/nope.page")
+    with pytest.raises(DocumentNotFound):
+        index.get("gnome-help/../officedocs/LICENSE")
+    assert index.licenses == {"officedocs": "CC BY 4.0", "gnome-help": "CC BY-SA 3.0",
+                              "based-cooking": "Public domain (Unlicense)"}
+
+
+def test_every_document_of_every_bundled_corpus_reads() -> None:
+    index = CorpusIndex({name: CORPORA_DIR / name for name in ("gnome-help", "based-cooking")})
+    docs = list(index.iter_documents())
+    assert len(docs) == len(index.doc_ids()) > 600
+    assert all(d.text.startswith("# ") and d.title for d in docs)
+    assert not any(d.doc_id.endswith("_index.md") for d in docs)
+    assert sum(1 for d in docs if numbered_steps(d.text)) > 300
+
+
+def test_resolve_uses_inlined_text() -> None:
+    from inscoqa.records import Conversation, DocRef
+
+    conv = Conversation(
+        id="c1", domain="Gourmet",
+        documents=[DocRef("based-cooking/aglio-e-olio.md", "Aglio e olio"),
+                   DocRef("my/own.md", "Mine", text="# Mine\n\n1. Do it.\n")],
+        history=[], question="How?", answer="Like this.", procedures=["Do it."])
+    docs = corpus_index().resolve(conv)
+    assert [d.doc_id for d in docs] == ["based-cooking/aglio-e-olio.md", "my/own.md"]
+    assert docs[1].text == "# Mine\n\n1. Do it.\n" and docs[1].meta["format"] == "inline"
+    assert corpus_index().missing(conv) == []
