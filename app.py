@@ -29,6 +29,7 @@ _set_offline_environment()  # before gradio is imported: it reads these at impor
 
 import argparse  # noqa: E402
 import dataclasses  # noqa: E402
+import json  # noqa: E402
 import logging  # noqa: E402
 import re  # noqa: E402
 import threading  # noqa: E402
@@ -327,6 +328,28 @@ def render_sources(answer: Answer, snippet_chars: int = 400) -> str:
     return "\n\n".join(blocks) or "_No sources._"
 
 
+def render_trace_summary(trace: dict[str, Any], detail_chars: int = 160) -> str:
+    """One table row per stage: time, model calls, tokens and what the stage decided."""
+    if not trace.get("stages"):
+        return ""
+    rows = ["| stage | seconds | calls | tokens | details |", "|---|---:|---:|---:|---|"]
+    for stage in trace["stages"]:
+        usage = stage.get("usage", {})
+        tokens = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+        details = "; ".join(f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}"
+                            for key, value in stage.get("details", {}).items())
+        if len(details) > detail_chars:
+            details = details[:detail_chars] + " …"
+        details = details.replace("|", "\\|").replace("\n", " ")
+        rows.append(f"| {stage['name']} | {stage.get('seconds', 0):.2f} | {usage.get('calls', 0)} "
+                    f"| {tokens} | {details} |")
+    usage = trace.get("usage", {})
+    tokens = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+    rows.append(f"| **total** | {trace.get('seconds_total', trace.get('seconds', 0)):.2f} "
+                f"| {usage.get('calls', 0)} | {tokens} | |")
+    return "\n".join(rows)
+
+
 def stream_pieces(text: str, words_per_piece: int = 4) -> Iterator[str]:
     """Growing prefixes of ``text``, a few words longer each time; the last one is ``text``."""
     tokens = re.findall(r"\s*\S+", text)
@@ -507,9 +530,10 @@ def follow_up_buttons(follow_ups: list[str]) -> list[dict[str, Any]]:
 
 
 def page_outputs(state: ChatState, engine_status: str) -> tuple[Any, ...]:
-    """What a chat event shows: chat, state, emptied question box, steps, sources, trace,
-    engine status, follow-up buttons (in the order of ``build_app``'s outputs)."""
-    return (state.messages, state, "", state.steps, state.sources, state.trace, engine_status,
+    """What a chat event shows: chat, state, emptied question box, steps, sources, trace
+    summary, trace, engine status, follow-up buttons (in the order of ``build_app``'s outputs)."""
+    return (state.messages, state, "", state.steps, state.sources,
+            render_trace_summary(state.trace), state.trace, engine_status,
             *follow_up_buttons(state.follow_ups))
 
 
@@ -532,10 +556,12 @@ def build_app(service: DemoService) -> gr.Blocks:
                     follow_ups = [gr.Button(visible=False, size="sm", elem_id=f"followup-{i}")
                                   for i in range(N_FOLLOW_UP_BUTTONS)]
                 with gr.Row():
-                    question = gr.Textbox(elem_id="question", show_label=False, scale=6,
+                    question = gr.Textbox(elem_id="question", show_label=False, scale=8,
                                           placeholder="How do I …?", lines=1, max_lines=4)
-                    send = gr.Button("Send", elem_id="send", variant="primary", scale=1)
-                    new = gr.Button("New conversation", elem_id="new-conversation", scale=1)
+                    send = gr.Button("Send", elem_id="send", variant="primary", scale=1,
+                                     min_width=80)
+                    new = gr.Button("New chat", elem_id="new-conversation", scale=1,
+                                    min_width=80)
             with gr.Column(scale=2):
                 gr.Markdown("#### Steps")
                 steps = gr.Markdown(elem_id="steps")
@@ -543,8 +569,9 @@ def build_app(service: DemoService) -> gr.Blocks:
                 sources = gr.Markdown(elem_id="sources")
                 with gr.Accordion("Trace (queries, critic rounds, selector, timings, tokens)",
                                   open=False, elem_id="trace-accordion"):
+                    trace_summary = gr.Markdown(elem_id="trace-summary")
                     trace = gr.JSON(elem_id="trace")
-                with gr.Accordion("Settings", open=False, elem_id="settings"):
+                with gr.Accordion("Settings", open=True, elem_id="settings"):
                     answerer = gr.Dropdown(names, value=default, label="Answerer",
                                            elem_id="answerer")
                     temperature = gr.Slider(0.0, 1.5, value=config.temperature, step=0.05,
@@ -560,7 +587,8 @@ def build_app(service: DemoService) -> gr.Blocks:
                                            f"(up to {config.max_upload_kb} KB each)")
                     upload_status = gr.Markdown(elem_id="upload-status")
 
-        outputs = [chat, state, question, steps, sources, trace, engine_status, *follow_ups]
+        outputs = [chat, state, question, steps, sources, trace_summary, trace, engine_status,
+                   *follow_ups]
         settings_inputs = [answerer, temperature, base_url, model]
 
         def show(s: ChatState) -> tuple[Any, ...]:
@@ -568,7 +596,9 @@ def build_app(service: DemoService) -> gr.Blocks:
 
         def on_question(text: str, s: ChatState, name: str, temp: float, url: str,
                         model_name: str) -> Iterator[tuple[Any, ...]]:
-            settings = Settings(name, temp, url, model_name)
+            # fields of a panel that was never opened arrive as None
+            settings = Settings(name or default or "", temp, (url or "").strip(),
+                                (model_name or "").strip())
             for snapshot in service.respond(text, s, settings):
                 yield show(snapshot)
 

@@ -169,9 +169,20 @@ def test_page_outputs_follow_the_order_of_the_page(tmp_path: Path) -> None:
     state = app.ChatState(messages=[{"role": "user", "content": "q"}], steps="1. a",
                           sources="**[1] T**", trace={"stages": []}, follow_ups=["It worked"])
     outputs = app.page_outputs(state, "engine: ok")
-    assert outputs[:7] == (state.messages, state, "", "1. a", "**[1] T**", {"stages": []},
+    assert outputs[:8] == (state.messages, state, "", "1. a", "**[1] T**", "", {"stages": []},
                            "engine: ok")
-    assert len(outputs) == 7 + app.N_FOLLOW_UP_BUTTONS
+    assert len(outputs) == 8 + app.N_FOLLOW_UP_BUTTONS
+
+
+def test_trace_summary_has_a_row_per_stage_and_a_total(tmp_path: Path) -> None:
+    service = make_service(tmp_path, ScriptedLLM(["Use the menu."]))
+    state = final(service.respond("How?", app.ChatState(), app.Settings("steps")))
+    summary = app.render_trace_summary(state.trace).splitlines()
+    assert summary[0].startswith("| stage | seconds | calls | tokens |")
+    assert summary[2].startswith("| generate |")
+    assert 'rewritten_queries: ["How?"]' in summary[2]
+    assert summary[-1].startswith("| **total** |")
+    assert len(summary) == 4
 
 
 # --------------------------------------------------------------------------- the engine
