@@ -431,19 +431,20 @@ class DemoService:
             yield state
             return
 
+        # the side panels show the whole reply at once; the chat streams it
+        state.steps = render_steps(answer.procedures) or "_No steps in this reply._"
+        state.sources = render_sources(answer)
+        state.trace = {"answerer": settings.answerer, "model": llm.model if llm.connected else None,
+                       "seconds_total": round(time.perf_counter() - started, 3),
+                       **answer.trace.to_dict()}
         for piece in stream_pieces(render_reply(answer)):
             reply["content"] = piece
             yield state
             if self.config.stream_delay_s:
                 time.sleep(self.config.stream_delay_s)
-        said = answer.answer if not answer.clarification else f"{answer.answer}\n{answer.clarification}"
-        state.turns.append((question, said.strip()))
-        state.steps = render_steps(answer.procedures) or "_No steps in this reply._"
-        state.sources = render_sources(answer)
+        said = f"{answer.answer}\n{answer.clarification or ''}".strip()
+        state.turns.append((question, said))
         state.follow_ups = list(answer.follow_ups)
-        state.trace = {"answerer": settings.answerer, "model": llm.model if llm.connected else None,
-                       "seconds_total": round(time.perf_counter() - started, 3),
-                       **answer.trace.to_dict()}
         yield state
 
     # -- uploads
