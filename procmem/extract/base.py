@@ -1,0 +1,61 @@
+"""What an extractor returns for one document, and the metadata every unit carries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from procmem.units import LogicUnit, Procedure, Unit
+
+if TYPE_CHECKING:
+    from inscoqa.corpus.document import Document
+
+ExtractionMethod = Literal["rules", "llm"]
+
+
+@dataclass
+class Extraction:
+    """Procedures and logic units found in one document.
+
+    ``structured`` is True when the rules found steps (a numbered list, a recipe's directions or a
+    resolution's methods); documents without structure are the ones LLM extraction is for.
+    """
+
+    doc_id: str
+    procedures: list[Procedure] = field(default_factory=list)
+    logic_units: list[LogicUnit] = field(default_factory=list)
+    method: ExtractionMethod = "rules"
+    structured: bool = False
+
+    @property
+    def units(self) -> list[Unit]:
+        return [*self.procedures, *self.logic_units]
+
+
+@dataclass
+class ExtractionFailure:
+    """A document whose extraction failed; recorded in the build report, nothing stored."""
+
+    doc_id: str
+    stage: str
+    error: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"doc_id": self.doc_id, "stage": self.stage, "error": self.error}
+
+
+def unit_meta(doc: Document, *, method: ExtractionMethod, section: str = "", order: int = 0,
+              **extra: Any) -> dict[str, Any]:
+    """``doc_id``, ``title``, ``date``, ``content_hash`` of the source, and where the unit sits."""
+    meta: dict[str, Any] = {
+        "doc_id": doc.doc_id,
+        "title": doc.title,
+        "date": str(doc.meta.get("date", "") or ""),
+        "content_hash": doc.content_hash,
+        "corpus": doc.meta.get("corpus", doc.doc_id.split("/", 1)[0] if "/" in doc.doc_id else ""),
+        "extraction": method,
+        "section": section,
+        "order": order,
+    }
+    meta.update(extra)
+    return meta

@@ -1,0 +1,274 @@
+"""Rule-based extraction of procedures and logic units from a normalised Markdown document.
+
+- A numbered list becomes a :class:`Procedure` (output = the goal: the list's "To ..." lead-in,
+  else its specific heading, else the title; input = what applies and what must hold first:
+  "applies to", prerequisite sections and sentences, the symptom; steps = the items) and a Step
+  :class:`LogicUnit` (header = the goal with the title as context, prerequisite = the input, body
+  = the lead-in, the list and its notes, Markdown and code kept).
+- In a resolution section without a numbered list, the bullet items are alternative methods: one
+  procedure over them and one Step unit each, chained by CONTINUE linkers ("if this does not
+  resolve the problem then <next method>"); numbered sibling sections (Method 1, Method 2 ...)
+  are chained the same way.
+- Other sections map to unit types by heading (see :mod:`procmem.extract.roles`).
+- Recipes are handled by :mod:`procmem.extract.recipe`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from procmem.extract.base import Extraction, unit_meta
+from procmem.extract.linkers import anchor_slug, find_linkers
+from procmem.extract.markdown import (
+    Block,
+    Section,
+    first_sentence,
+    one_line,
+    parse_sections,
+    summary_sentence,
+)
+from procmem.extract.recipe import extract_recipe, is_recipe
+from procmem.extract.roles import Role, heading_rest, heading_role, is_question, term_of
+from procmem.units import Linker, LogicUnit, LogicUnitType, Procedure
+
+if TYPE_CHECKING:
+    from inscoqa.corpus.document import Document
+
+MIN_SECTION_WORDS = 8
+LEAD_IN_GOAL = re.compile(r"^(?:to|in order to)\s+(?P<goal>[^,:]{3,160})\s*[,:]", re.I)
+FOLLOW_GOAL = re.compile(r"(?:follow these steps|as follows|do the following)\s+to\s+(?P<goal>[^.:]{3,160})", re.I)
+GENERIC_GOAL = re.compile(r"^(?:do (?:this|so|that)|resolve (?:this|the) (?:issue|problem)|fix (?:this|the) "
+                          r"(?:issue|problem)|work around (?:this|the) (?:issue|problem)|verify|check)\b", re.I)
+ALTERNATIVES_LEAD_IN = re.compile(
+    r"following (?:methods|solutions|options|workarounds|resolutions)|one of the following|"
+    r"(?:doesn'?t|does not) work,? try the next|try the next", re.I)
+REQUIREMENT = re.compile(r"\b(?:must|need to|requires?|required|make sure|before you|prerequisite|"
+                         r"you have to|only if|only when)\b", re.I)
+ALTERNATIVE_FAILED = "this does not resolve the problem"
+SEQUENCE_DONE = "this part is done"
+
+
+@dataclass
+class _Context:
+    doc: Document
+    sections: list[Section]
+    applies_to: str = ""
+    prerequisites: list[str] = field(default_factory=list)
+    symptom: str = ""
+    anchors: dict[str, str] = field(default_factory=dict)
+    order: int = 0
+
+    def next_order(self) -> int:
+        self.order += 1
+        return self.order
+
+
+def extract_rules(doc: Document) -> Extraction:
+    """Procedures and logic units the document's structure gives, without a model."""
+    sections = parse_sections(doc.text)
+    if is_recipe(doc, sections):
+        return extract_recipe(doc, sections)
+    ctx = _context(doc, sections)
+    extraction = Extraction(doc_id=doc.doc_id, method="rules")
+    chains: dict[tuple[str, ...], list[tuple[Role, list[LogicUnit]]]] = {}
+    for section in sections:
+        role = _effective_role(section, sections)
+        units = _section_units(ctx, section, role, extraction)
+        if role in ("alternative", "sequence") and units:
+            chains.setdefault(tuple(section.path[:-1]), []).append((role, units))
+    for chain in chains.values():
+        for (role, units), (_, following) in zip(chain, chain[1:], strict=False):
+            condition = ALTERNATIVE_FAILED if role == "alternative" else SEQUENCE_DONE
+            units[-1].linker.append(Linker(condition, following[0].header, "CONTINUE",
+                                           following[0].header))
+    extraction.structured = bool(extraction.procedures)
+    return extraction
+
+
+def _context(doc: Document, sections: list[Section]) -> _Context:
+    applies = doc.meta.get("appliesto") or doc.meta.get("applies_to") or ""
+    if isinstance(applies, list):
+        applies = ", ".join(str(a) for a in applies[:4])
+    ctx = _Context(doc=doc, sections=sections, applies_to=f"Applies to: {applies}" if applies else "")
+    for section in sections:
+        role = heading_role(section.heading)
+        if role == "prerequisite" and section.text.strip():
+            ctx.prerequisites.append(summary_sentence(section.text))
+        if role == "symptom" and not ctx.symptom and section.text.strip():
+            ctx.symptom = summary_sentence(section.text)
+        if section.heading:
+            ctx.anchors[anchor_slug(section.heading)] = _header(ctx, section.heading)
+    return ctx
+
+
+def _effective_role(section: Section, sections: list[Section]) -> Role:
+    own = heading_role(section.heading)
+    if own != "other" or section.level <= 1:
+        return own
+    for parent_heading in reversed(section.path[1:-1]):
+        inherited = heading_role(parent_heading)
+        if inherited in ("alternative", "sequence"):
+            return "resolution"
+        if inherited != "other":
+            return inherited
+    return "other"
+
+
+def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction) -> list[LogicUnit]:
+    """Units of one section's own blocks (subsections are separate sections)."""
+    if len(section.text.split()) < MIN_SECTION_WORDS or role == "prerequisite" and not _lists(section):
+        return []
+    numbered = _lists(section, ordered=True)
+    if numbered:
+        return [_procedure_unit(ctx, section, role, block, out, part=i if len(numbered) > 1 else 0)
+                for i, block in enumerate(numbered, 1)]
+    bullets = _lists(section, ordered=False)
+    if role in ("resolution", "alternative") and bullets and _lists_alternatives(section):
+        return _alternatives(ctx, section, role, bullets[0], out)
+    unit_type, header = _typed_header(ctx, section, role)
+    unit = LogicUnit(
+        type=unit_type,
+        prerequisite=_prerequisite(ctx, role, section.text),
+        header=header,
+        body=section.text,
+        meta=unit_meta(ctx.doc, method="rules", section=" > ".join(section.path),
+                       order=ctx.next_order()),
+    )
+    unit.linker = find_linkers(section.text, doc_id=ctx.doc.doc_id, anchors=ctx.anchors)
+    out.logic_units.append(unit)
+    return [unit]
+
+
+def _typed_header(ctx: _Context, section: Section, role: Role) -> tuple[LogicUnitType, str]:
+    title = ctx.doc.title
+    if role == "symptom":
+        return "FAQ", f"{title}: {summary_sentence(section.text, 30)}"
+    if role == "cause":
+        return "FAQ", f"What causes this: {title}"
+    if role == "info":
+        return "Appendix", _header(ctx, section.heading or title)
+    if term := term_of(section.heading):
+        return "Terminology", term
+    if is_question(section.heading):
+        return "FAQ", _header(ctx, section.heading)
+    if role in ("resolution", "alternative", "sequence") or _lists(section):
+        return "Step", _header(ctx, _goal(ctx, section, role, None))
+    return "Appendix", _header(ctx, section.heading or title)
+
+
+def _procedure_unit(ctx: _Context, section: Section, role: Role, block: Block, out: Extraction,
+                    *, part: int) -> LogicUnit:
+    goal = _goal(ctx, section, role, block)
+    if part and not _lead_in_goal(_lead_in(section, block)):
+        goal = f"{goal} (part {part})"
+    body = _list_body(section, block)
+    prerequisite = _prerequisite(ctx, role, body)
+    meta = unit_meta(ctx.doc, method="rules", section=" > ".join(section.path), order=ctx.next_order())
+    steps = [one_line(item.text) for item in block.items if one_line(item.text)]
+    out.procedures.append(Procedure(input=prerequisite, output=goal, steps=steps, meta=dict(meta)))
+    unit = LogicUnit("Step", prerequisite, _header(ctx, goal), body, meta=meta)
+    unit.linker = find_linkers(body, doc_id=ctx.doc.doc_id, anchors=ctx.anchors)
+    out.logic_units.append(unit)
+    return unit
+
+
+def _alternatives(ctx: _Context, section: Section, role: Role, block: Block,
+                  out: Extraction) -> list[LogicUnit]:
+    goal = _goal(ctx, section, role, block)
+    prerequisite = _prerequisite(ctx, role, section.text)
+    section_path = " > ".join(section.path)
+    steps = [one_line(item.text) for item in block.items if one_line(item.text)]
+    out.procedures.append(Procedure(prerequisite, goal, steps, meta=unit_meta(
+        ctx.doc, method="rules", section=section_path, order=ctx.next_order())))
+    units = []
+    for item in block.items:
+        header = _header(ctx, f"{goal}: {first_sentence(item.text, 16)}")
+        unit = LogicUnit("Step", prerequisite, header, item.text, meta=unit_meta(
+            ctx.doc, method="rules", section=section_path, order=ctx.next_order()))
+        unit.linker = find_linkers(item.text, doc_id=ctx.doc.doc_id, anchors=ctx.anchors)
+        units.append(unit)
+    for unit, following in zip(units, units[1:], strict=False):
+        unit.linker.append(Linker(ALTERNATIVE_FAILED, following.header, "CONTINUE", following.header))
+    escalation = find_linkers(section.text, doc_id=ctx.doc.doc_id)
+    units[-1].linker += [link for link in escalation if link.tag == "MITIGATE"]
+    out.logic_units += units
+    return units
+
+
+def _goal(ctx: _Context, section: Section, role: Role, block: Block | None) -> str:
+    if block is not None and (goal := _lead_in_goal(_lead_in(section, block))):
+        return goal
+    specific = heading_rest(section.heading) if role in ("alternative", "sequence") else section.heading
+    if specific and heading_role(specific) == "other" and section.level > 1:
+        return specific
+    if role in ("resolution", "alternative") and not _looks_like_task(ctx.doc.title):
+        return f"Resolve: {ctx.doc.title}"
+    return ctx.doc.title
+
+
+def _lead_in_goal(lead_in: str) -> str:
+    plain = one_line(lead_in)
+    for pattern in (LEAD_IN_GOAL, FOLLOW_GOAL):
+        m = pattern.search(plain)
+        if m and not GENERIC_GOAL.match(m.group("goal")):
+            goal = m.group("goal").strip()
+            return goal[0].upper() + goal[1:]
+    return ""
+
+
+def _looks_like_task(title: str) -> bool:
+    """"How to ...", "Set up ...", "Use ..." titles name a task; "Error ..." titles a problem."""
+    return bool(re.match(r"^(?:how to|set|use|enable|disable|create|add|change|configure|manage|"
+                         r"print|connect|install|choose|find|start|make|get|turn|share|restore)\b",
+                         title.strip(), re.I))
+
+
+def _header(ctx: _Context, goal: str) -> str:
+    title = ctx.doc.title
+    return goal if title.casefold() in goal.casefold() else f"{goal} ({title})"
+
+
+def _prerequisite(ctx: _Context, role: Role, text: str) -> str:
+    parts = [ctx.applies_to] if ctx.applies_to else []
+    parts += ctx.prerequisites
+    if role in ("resolution", "alternative", "sequence", "cause") and ctx.symptom:
+        parts.append(f"Problem: {ctx.symptom}")
+    requirement = next((first_sentence(p, 40) for p in re.split(r"(?<=[.!?])\s+", one_line(text, max_words=400))
+                        if REQUIREMENT.search(p)), "")
+    if requirement:
+        parts.append(requirement)
+    return "; ".join(dict.fromkeys(p for p in parts if p))
+
+
+def _lists(section: Section, *, ordered: bool | None = None) -> list[Block]:
+    return [b for b in section.blocks if b.kind == "list" and (ordered is None or b.ordered == ordered)]
+
+
+def _lists_alternatives(section: Section) -> bool:
+    return bool(ALTERNATIVES_LEAD_IN.search(one_line(section.text, max_words=2000)))
+
+
+def _lead_in(section: Section, block: Block) -> str:
+    i = section.blocks.index(block)
+    for previous in reversed(section.blocks[:i]):
+        if previous.kind == "paragraph":
+            return previous.text
+        if previous.kind == "list":
+            return ""
+    return ""
+
+
+def _list_body(section: Section, block: Block) -> str:
+    """The lead-in paragraph, the list, and the notes and paragraphs up to the next list."""
+    i = section.blocks.index(block)
+    start = i
+    if i > 0 and section.blocks[i - 1].kind == "paragraph":
+        start = i - 1
+    end = i + 1
+    while end < len(section.blocks) and section.blocks[end].kind != "list":
+        end += 1
+    if end < len(section.blocks) and end - 1 > i and section.blocks[end - 1].kind == "paragraph":
+        end -= 1  # that paragraph leads in to the next list
+    return "\n\n".join(b.text for b in section.blocks[start:end])

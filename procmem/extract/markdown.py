@@ -1,0 +1,232 @@
+"""A small block parser for the normalised Markdown of :class:`inscoqa.corpus.Document`.
+
+It understands what the corpus readers produce: ``#`` headings, ordered and bullet lists (nested
+by indentation, continuation paragraphs indented under their item), fenced code, ``>`` quotes,
+``|`` tables and paragraphs. Sections form a flat list in document order, each with its heading
+path, so extraction can look at a section's own blocks and at its parents.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+BlockKind = Literal["paragraph", "list", "code", "quote", "table"]
+
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+FENCE = re.compile(r"^\s{0,12}(```|~~~)")
+MARKER = re.compile(r"^(?P<indent>\s*)(?P<marker>\d{1,3}[.)]|[-*+])\s+(?P<rest>.*)$")
+LINK = re.compile(r"\[(?P<label>[^\]]*)\]\((?P<target>[^()\s]*(?:\([^()]*\)[^()\s]*)*)(?:\s+\"[^\"]*\")?\)")
+HTML_TAG = re.compile(r"</?(?:br|b|i|u|em|strong|sup|sub|span|kbd|a|p|div|img)\b[^>]*>", re.I)
+
+
+@dataclass
+class ListItem:
+    text: str  # the item's Markdown, dedented (first line + continuation + nested lists)
+
+    @property
+    def first_paragraph(self) -> str:
+        return self.text.split("\n\n", 1)[0].strip()
+
+
+@dataclass
+class Block:
+    kind: BlockKind
+    text: str
+    ordered: bool = False
+    items: list[ListItem] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    level: int  # 0 for text before the first heading
+    heading: str
+    path: list[str]  # headings of the parents, outermost first, then this heading
+    blocks: list[Block] = field(default_factory=list)
+    order: int = 0
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(b.text for b in self.blocks)
+
+
+def indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def parse_sections(text: str) -> list[Section]:
+    """Split ``text`` into sections at headings (headings inside code fences do not count)."""
+    sections = [Section(level=0, heading="", path=[], order=0)]
+    stack: list[tuple[int, str]] = []
+    lines: list[str] = []
+    in_fence = False
+    chunks: list[list[str]] = []
+    for line in text.replace("\t", "    ").splitlines():
+        if FENCE.match(line):
+            in_fence = not in_fence
+        match = None if in_fence else HEADING.match(line)
+        if match and not line.startswith(" "):
+            chunks.append(lines)
+            lines = []
+            level, heading = len(match.group(1)), strip_inline(match.group(2))
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, heading))
+            sections.append(Section(level=level, heading=heading, path=[h for _, h in stack],
+                                    order=len(sections)))
+        else:
+            lines.append(line)
+    chunks.append(lines)
+    for section, section_lines in zip(sections, chunks, strict=True):
+        section.blocks = parse_blocks(section_lines)
+    return sections
+
+
+def parse_blocks(lines: list[str]) -> list[Block]:
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        if FENCE.match(line):
+            end = _fence_end(lines, i)
+            blocks.append(Block("code", "\n".join(lines[i : end + 1])))
+            i = end + 1
+        elif (m := MARKER.match(line)) and indent_of(line) < 4:
+            i = _parse_list(lines, i, m, blocks)
+        elif line.lstrip().startswith(">"):
+            end = i
+            while end < len(lines) and lines[end].lstrip().startswith(">"):
+                end += 1
+            blocks.append(Block("quote", "\n".join(lines[i:end])))
+            i = end
+        elif line.lstrip().startswith("|"):
+            end = i
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                end += 1
+            blocks.append(Block("table", "\n".join(lines[i:end])))
+            i = end
+        else:
+            end = i
+            while end < len(lines) and lines[end].strip() and not FENCE.match(lines[end]) and not (
+                end > i and MARKER.match(lines[end]) and indent_of(lines[end]) < 4
+            ):
+                end += 1
+            blocks.append(Block("paragraph", "\n".join(x.strip() for x in lines[i:end])))
+            i = end
+    return blocks
+
+
+def _fence_end(lines: list[str], start: int) -> int:
+    for j in range(start + 1, len(lines)):
+        if FENCE.match(lines[j]):
+            return j
+    return len(lines) - 1
+
+
+def _parse_list(lines: list[str], start: int, first: re.Match[str], blocks: list[Block]) -> int:
+    base = len(first.group("indent"))
+    ordered = first.group("marker")[0].isdigit()
+    items: list[list[str]] = []
+    content_indent = 0
+    i = start
+    blank_before = False
+    in_fence = False
+    while i < len(lines):
+        line = lines[i]
+        m = MARKER.match(line)
+        if in_fence:
+            items[-1].append(_dedent(line, content_indent))
+            if FENCE.match(line):
+                in_fence = False
+        elif not line.strip():
+            blank_before = True
+            items[-1].append("")
+        elif m and len(m.group("indent")) <= base + 1 and (m.group("marker")[0].isdigit()) == ordered:
+            items.append([m.group("rest")])
+            content_indent = len(m.group("indent")) + len(m.group("marker")) + 1
+            blank_before = False
+        elif indent_of(line) > base:
+            items[-1].append(_dedent(line, content_indent))
+            in_fence = bool(FENCE.match(line))
+            blank_before = False
+        elif not blank_before and not m and not line.lstrip().startswith((">", "|", "#")):
+            items[-1].append(line.strip())  # lazy continuation
+        else:
+            break
+        i += 1
+    list_items = [ListItem("\n".join(item).strip()) for item in items]
+    text = "\n".join(
+        f"{n}. {_indent_rest(it.text)}" if ordered else f"- {_indent_rest(it.text)}"
+        for n, it in enumerate(list_items, 1)
+    )
+    blocks.append(Block("list", text, ordered=ordered, items=list_items))
+    return i
+
+
+def _dedent(line: str, width: int) -> str:
+    return line[min(width, indent_of(line)) :]
+
+
+def _indent_rest(text: str) -> str:
+    return text.replace("\n", "\n   ")
+
+
+def strip_inline(text: str) -> str:
+    """Plain text of an inline Markdown fragment: links to labels, no emphasis markers."""
+    text = LINK.sub(lambda m: m.group("label"), text)
+    text = re.sub(r"(\*\*|__)(.+?)\1", r"\2", text)
+    text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?!\w)", r"\1", text)
+    text = re.sub(r"(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)", r"\1", text)
+    text = HTML_TAG.sub(" ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def one_line(markdown: str, *, max_words: int = 120) -> str:
+    """A list item or paragraph as one plain line: notes dropped, code inline, sub-items joined."""
+    parts: list[str] = []
+    in_fence = False
+    code: list[str] = []
+    for line in markdown.splitlines():
+        if FENCE.match(line):
+            if in_fence and code:
+                parts.append("`" + "; ".join(code) + "`")
+            in_fence, code = not in_fence, []
+            continue
+        if in_fence:
+            if line.strip():
+                code.append(line.strip())
+            continue
+        stripped = line.strip()
+        if not stripped or stripped.startswith(">") or stripped.startswith("|"):
+            continue
+        m = MARKER.match(stripped)
+        parts.append(strip_inline(m.group("rest") if m else stripped))
+    text = " ".join(p for p in parts if p)
+    text = re.sub(r"\s+([,.;:])", r"\1", text)
+    words = text.split()
+    return " ".join(words[:max_words]) + (" ..." if len(words) > max_words else "")
+
+
+def first_sentence(text: str, max_words: int = 24) -> str:
+    plain = strip_inline(text)
+    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", plain, maxsplit=1)[0]
+    words = sentence.split()
+    return " ".join(words[:max_words]).rstrip(".:") + (" ..." if len(words) > max_words else "")
+
+
+BOILERPLATE = re.compile(r"^(?:consider the following scenario|assume the following|the following|"
+                         r"in this scenario|original kb number)\b", re.I)
+
+
+def summary_sentence(text: str, max_words: int = 40) -> str:
+    """The first informative sentence of a section ("Consider the following scenario" skipped)."""
+    plain = one_line(text, max_words=400)
+    for sentence in re.split(r"(?<=[.!?:])\s+", plain):
+        if len(sentence.split()) >= 3 and not BOILERPLATE.match(sentence):
+            words = sentence.split()
+            return " ".join(words[:max_words]).rstrip(".:") + (" ..." if len(words) > max_words else "")
+    return first_sentence(text, max_words)

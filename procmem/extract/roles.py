@@ -1,0 +1,82 @@
+"""What a section is for, read from its heading.
+
+| heading (case-insensitive)                         | role          | becomes                                  |
+|----------------------------------------------------|---------------|------------------------------------------|
+| Symptoms, Problem, Issue                           | symptom       | FAQ unit (the problem as the user sees it)|
+| Cause, Causes, Why this happens                    | cause         | FAQ unit ("what causes ...")             |
+| Resolution, Solution(s), Workaround(s), Procedure  | resolution    | Procedure + Step units                   |
+| Method/Resolution/Solution/Option/Workaround N: x  | alternative   | Step unit "x", chained CONTINUE to N+1   |
+| Step/Part/Phase N: x                               | sequence      | Step unit "x", chained CONTINUE to N+1   |
+| More information, References, See also, Status ... | info          | Appendix unit                            |
+| Before you start, Prerequisites, Requirements      | prerequisite  | folded into prerequisites / inputs       |
+| Ingredients / Directions (recipes)                 | ingredients / directions | Procedure input / steps       |
+| What is X? / What are X? / What do X mean?         | (terminology) | Terminology unit with header X           |
+| any other question                                 | (question)    | FAQ unit                                 |
+
+Symptoms and Cause become FAQ units rather than Terminology: they answer "why does this happen /
+what is wrong", which is what users ask, and they supply the prerequisite of the resolution steps.
+A section without a role inherits its nearest parent's role (the document title does not count).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Role = Literal["symptom", "cause", "resolution", "alternative", "sequence", "info", "prerequisite",
+               "ingredients", "directions", "other"]
+
+ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
+    "symptom": re.compile(r"^(?:symptoms?|the problem|problem|issue|problem description)$"),
+    "cause": re.compile(r"^(?:causes?|the cause|why (?:does )?this happens?|reason)$"),
+    "resolution": re.compile(
+        r"^(?:resolution|resolutions|solutions?|workarounds?|fix|how to fix(?: it)?|procedure|"
+        r"steps|to resolve this (?:issue|problem)|troubleshooting steps)$"
+    ),
+    "alternative": re.compile(
+        r"^(?:method|resolution|solution|option|workaround|fix)\s*(?:[0-9]+|[a-z])\b\s*[:.\-–—]?\s*(?P<rest>.*)$"
+    ),
+    "sequence": re.compile(r"^(?:step|part|phase|stage)\s*[0-9]+\b\s*[:.\-–—]?\s*(?P<rest>.*)$"),
+    "info": re.compile(
+        r"^(?:more information|additional information|references|see also|related (?:articles|topics|"
+        r"content|information)|status|notes?|tips?|learn more|next steps|introduction|overview|summary|"
+        r"background|contribution|remarks)$"
+    ),
+    "prerequisite": re.compile(
+        r"^(?:before you (?:start|begin)|prerequisites?|requirements?|what you (?:need|will need)|"
+        r"applies to)$"
+    ),
+    "ingredients": re.compile(r"^ingredients?$"),
+    "directions": re.compile(r"^(?:directions|instructions|preparation|method)$"),
+}
+TERM_QUESTION = re.compile(
+    r"^(?:what (?:is|are) (?:an? |the )?(?P<a>.+?)|what (?:does|do) (?P<b>.+?) mean)\s*\??$", re.I
+)
+
+
+def heading_role(heading: str) -> Role:
+    key = re.sub(r"\s+", " ", heading.strip().rstrip(":").casefold())
+    for role, pattern in ROLE_HEADINGS.items():
+        if pattern.match(key):
+            return role
+    return "other"
+
+
+def heading_rest(heading: str) -> str:
+    """``Method 2: Set the value`` -> ``Set the value`` (the heading itself otherwise)."""
+    key = heading.strip()
+    for role in ("alternative", "sequence"):
+        m = ROLE_HEADINGS[role].match(key.casefold())
+        if m and m.group("rest"):
+            return key[len(key) - len(m.group("rest")) :].strip()
+    return key
+
+
+def term_of(heading: str) -> str:
+    """The term a "What is X?" heading defines, or ``""``."""
+    m = TERM_QUESTION.match(heading.strip())
+    return (m.group("a") or m.group("b") or "").strip() if m else ""
+
+
+def is_question(heading: str) -> bool:
+    return heading.strip().endswith("?")
