@@ -32,6 +32,7 @@ class DatasetError(ValueError):
         *,
         record_id: str | None = None,
         got: str | None = None,
+        also: list[str] | None = None,
     ) -> None:
         self.file = str(file)
         self.line = line
@@ -39,6 +40,7 @@ class DatasetError(ValueError):
         self.expected = expected
         self.record_id = record_id
         self.got = got
+        self.also = list(also or [])  # other invalid fields of the same record
         super().__init__(self.message)
 
     @property
@@ -52,12 +54,13 @@ class DatasetError(ValueError):
     def message(self) -> str:
         field = f"field '{self.field}': " if self.field else ""
         got = f"; got {self.got}" if self.got else ""
-        return f"{self.location}: {field}expected {self.expected}{got}"
+        also = f" (also invalid: {', '.join(self.also)})" if self.also else ""
+        return f"{self.location}: {field}expected {self.expected}{got}{also}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "record_id": self.record_id,
                 "field": self.field, "expected": self.expected, "got": self.got,
-                "message": self.message}
+                "also": self.also, "message": self.message}
 
 
 @cache
@@ -179,5 +182,6 @@ def validate_record(data: Any, *, where: str = "<record>", line: int | None = No
     if problems:
         field, expected, got = problems[0]
         record_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
-        raise DatasetError(where, line, field or None, expected, record_id=record_id, got=got)
+        also = list(dict.fromkeys(p[0] or "(record)" for p in problems[1:] if p[0] != field))
+        raise DatasetError(where, line, field or None, expected, record_id=record_id, got=got, also=also)
     return Conversation.from_dict(data)

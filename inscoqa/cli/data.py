@@ -20,10 +20,15 @@ from inscoqa.io import load_conversations
 from inscoqa.records import Conversation
 from inscoqa.schema import DatasetError, validate_record
 
+DESCRIPTION = """Validate conversation files and print their statistics.
+
+PATH is 'sample' (every bundled file), a bundled name (dev-officedocs, dev-gnome-cooking),
+a .jsonl/.json file, or hf:<dir saved with datasets>[:split]."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("data", help="validate InsCoQA-format data and print its statistics",
-                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="data_command", required=True)
 
     validate = commands.add_parser(

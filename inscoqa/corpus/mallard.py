@@ -22,6 +22,8 @@ IF_NS = "http://projectmallard.org/if/1.0/"
 TRUE_CONDITIONS = frozenset({"platform:gnome", "target:desktop"})
 
 _SKIP = frozenset({"info", "comment", "links", "media", "rules", "thumb", "include", "title", "subtitle"})
+_INLINE = frozenset({"gui", "guiseq", "keyseq", "key", "link", "em", "app", "span", "cite", "hi",
+                     "date"})
 _CODE_INLINE = frozenset({"code", "cmd", "file", "sys", "input", "output", "var"})
 _NOTE_LABELS = {"tip": "Tip", "warning": "Warning", "important": "Important", "caution": "Caution",
                 "bug": "Bug", "danger": "Danger", "advanced": "Advanced"}
@@ -174,8 +176,7 @@ def _block(el: ET.Element, depth: int) -> list[str] | None:
         return renderer(el, depth)
     if name in _SKIP:
         return []
-    if name in ("gui", "guiseq", "keyseq", "key", "link", "em", "app", "span", "cite", "em",
-                "sys", "file", "cmd", "input", "output", "var") or name in _CODE_INLINE:
+    if name in _INLINE or name in _CODE_INLINE:
         return None
     # Containers (example, div, synopsis, item outside lists, ...) and unknown elements.
     return blocks(el, depth)

@@ -211,3 +211,12 @@ def test_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Monk
 def test_missing_file_is_a_dataset_error(tmp_path: Path) -> None:
     error = load_error(tmp_path / "absent.jsonl")
     assert str(tmp_path / "absent.jsonl") in str(error)
+
+
+def test_other_invalid_fields_of_the_record_are_named(real_records: list[dict[str, Any]]) -> None:
+    record = broken(real_records[0], lambda r: r.update(domain="IT", procedures=[]))
+    with pytest.raises(DatasetError) as info:
+        validate_record(record, where="f.jsonl", line=9)
+    assert info.value.field in ("domain", "procedures")
+    assert info.value.also == [{"domain": "procedures", "procedures": "domain"}[info.value.field]]
+    assert str(info.value).endswith(f"(also invalid: {info.value.also[0]})")
