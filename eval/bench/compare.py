@@ -1,0 +1,92 @@
+"""Pairwise comparison of two systems' procedures (AAG's protocol, via ``eval.pairwise``).
+
+For each sample both systems answered, the pairwise judge compares system A's steps with system
+B's for the conversation's task (10 calls, order swapped in half, fixed seeds, reference steps
+not shown) and a majority vote gives A's ``win``, ``loss`` or ``tie``. A sample where either
+system failed to answer is recorded as ``skipped``; a comparison that raised as ``failed``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from eval.bench.llm import open_tab
+from eval.bench.sample import error_text, is_transient, now_iso
+from inscoqa.records import Conversation
+from serving.types import ChatModel
+
+RESULTS = ("win", "loss", "tie")
+
+
+def task_of(conv: Conversation) -> tuple[str, str]:
+    """(task input, task output) of a conversation: what the user has, and what they want."""
+    lines = [f"Q: {q}\nA: {a}" for q, a in conv.history]
+    titles = "; ".join(d.title for d in conv.documents)
+    context = "\n".join(lines) if lines else "(no earlier turns)"
+    task_input = f"Conversation so far:\n{context}\nDocuments available: {titles}"
+    return task_input, conv.question
+
+
+def compare_sample(conv: Conversation, a: dict[str, Any], b: dict[str, Any],
+                   judge: Any) -> dict[str, Any]:
+    """One pairwise record for ``conv`` from the two systems' result records."""
+    record: dict[str, Any] = {"sample_id": conv.id, "domain": conv.domain,
+                              "a": a["system"], "b": b["system"], "status": "skipped",
+                              "result": None, "votes": None, "error": None, "transient": False}
+    missing = [r["system"] for r in (a, b) if r.get("answer") is None]
+    if missing:
+        record["error"] = f"no answer from {', '.join(missing)}"
+        record["finished_at"] = now_iso()
+        return record
+    task_input, task_output = task_of(conv)
+    with open_tab() as tab:
+        try:
+            outcome = judge.compare(task_input, task_output, list(a["procedures"] or []),
+                                    list(b["procedures"] or []))
+            record.update(status="ok", result=str(outcome.result),
+                          votes=[_plain(v) for v in outcome.votes])
+        except Exception as exc:  # recorded and counted, never dropped
+            record.update(status="failed", error=error_text(exc), transient=is_transient(exc))
+    record["cost"] = tab.to_dict()
+    record["finished_at"] = now_iso()
+    return record
+
+
+def _plain(vote: Any) -> Any:
+    if isinstance(vote, str | int | float | bool) or vote is None:
+        return vote
+    for attr in ("value", "name"):
+        if hasattr(vote, attr):
+            return getattr(vote, attr)
+    return str(vote)
+
+
+def tally(records: list[dict[str, Any]]) -> dict[str, int]:
+    """Win / loss / tie counts (from A's side) plus skipped and failed samples."""
+    counts = Counter({k: 0 for k in (*RESULTS, "skipped", "failed")})
+    for r in records:
+        if r["status"] == "ok" and r["result"] in RESULTS:
+            counts[r["result"]] += 1
+        elif r["status"] == "skipped":
+            counts["skipped"] += 1
+        else:
+            counts["failed"] += 1
+    counts["n"] = len(records)
+    return dict(counts)
+
+
+def make_pairwise_judge(llm: ChatModel) -> Any:
+    from eval.pairwise import PairwiseJudge
+
+    return PairwiseJudge(llm)
+
+
+def pairwise_config(judge: Any, llm: ChatModel) -> dict[str, Any]:
+    """What determines the pairwise verdicts, for the pairwise store's key."""
+    config = getattr(judge, "config", None)
+    if callable(config):
+        return dict(config())
+    return {"n_calls": getattr(judge, "n_calls", None),
+            "temperature": getattr(judge, "temperature", None),
+            "seeds": list(getattr(judge, "seeds", ()) or ()), "model": llm.model}

@@ -1,0 +1,130 @@
+"""Answer and score one conversation: the unit of work (and of resumption) of a run.
+
+A result record is plain JSON. ``status`` says how far the sample got:
+
+* ``ok``: answered and judged;
+* ``judge_failed``: answered, but the judge's reply had no valid score (the raw reply is kept;
+  nothing is coerced to a number);
+* ``answer_failed``: the answerer raised (the error is kept).
+
+Failures caused by the infrastructure (engine unreachable, timeout, HTTP 429/5xx) are marked
+``transient`` and are tried again when the run is resumed; all other failures are final.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from eval.bench.llm import open_tab
+from eval.bench.retrieval import retrieval_scores
+from inscoqa.corpus.document import Document
+from inscoqa.records import Conversation
+from procmem.answerers.base import Answer, Answerer, AnswerRequest
+from serving.errors import EngineStartError, LLMConnectionError, LLMHTTPError, LLMTimeoutError
+from serving.types import ChatModel
+
+DocumentSource = Callable[[Conversation], list[Document]]
+STATUSES = ("ok", "judge_failed", "answer_failed")
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Failures of the infrastructure rather than of the system under test."""
+    if isinstance(exc, LLMConnectionError | LLMTimeoutError | EngineStartError):
+        return True
+    return isinstance(exc, LLMHTTPError) and (exc.status == 429 or exc.status >= 500)
+
+
+def error_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def run_sample(conv: Conversation, system: str, answerer: Answerer, judge_llm: ChatModel,
+               documents: DocumentSource | None) -> dict[str, Any]:
+    """Answer ``conv`` with ``answerer``, then score the answer. Never raises for a failure
+    of the answerer or the judge: the failure is the record."""
+    record: dict[str, Any] = {
+        "sample_id": conv.id, "system": system, "domain": conv.domain,
+        "status": "answer_failed", "transient": False, "error": None,
+        "answer": None, "procedures": None, "sources": [], "trace": None,
+        "judge": None, "rouge": None, "retrieval": None,
+        "cost": {"answer": None, "judge": None},
+    }
+    answer = _answer(conv, answerer, documents, record)
+    if answer is not None:
+        _score(conv, answer, judge_llm, documents is None, record)
+    record["finished_at"] = now_iso()
+    return record
+
+
+def _answer(conv: Conversation, answerer: Answerer, documents: DocumentSource | None,
+            record: dict[str, Any]) -> Answer | None:
+    start = time.perf_counter()
+    with open_tab() as tab:
+        try:
+            docs = documents(conv) if documents is not None else None
+            request = AnswerRequest(question=conv.question, history=list(conv.history),
+                                    documents=docs)
+            answer = answerer.answer(request)
+        except Exception as exc:  # the failure is recorded, counted and reported
+            record["error"] = error_text(exc)
+            record["transient"] = is_transient(exc)
+            record["traceback"] = traceback.format_exc(limit=6)
+            answer = None
+    seconds = time.perf_counter() - start
+    cost = {**tab.to_dict(), "seconds": round(seconds, 4)}
+    if answer is not None:
+        traced = answer.trace.usage
+        if traced.calls + traced.cached_calls > tab.usage.calls + tab.usage.cached_calls:
+            # the answerer made calls outside this thread; its trace has the full account
+            cost.update(traced.to_dict())
+        record.update(
+            answer=answer.answer,
+            procedures=list(answer.procedures),
+            sources=[_source_dict(s) for s in answer.sources],
+            trace=answer.trace.to_dict(),
+            clarification=answer.clarification,
+        )
+    record["cost"]["answer"] = cost
+    return answer
+
+
+def _source_dict(source: Any) -> dict[str, Any]:
+    return {"doc_id": source.doc_id, "title": source.title, "unit_id": source.unit_id,
+            "score": source.score}
+
+
+def _score(conv: Conversation, answer: Answer, judge_llm: ChatModel, open_setting: bool,
+           record: dict[str, Any]) -> None:
+    from eval.inseval import InsEvalJudge
+    from eval.rouge import rouge_l
+
+    record["rouge"] = {
+        "word": rouge_l(answer.answer, conv.answer, level="word").fmeasure,
+        "char": rouge_l(answer.answer, conv.answer, level="char").fmeasure,
+    }
+    if open_setting:
+        record["retrieval"] = retrieval_scores(answer, [d.doc_id for d in conv.documents])
+    start = time.perf_counter()
+    with open_tab() as tab:
+        try:
+            verdict = InsEvalJudge(judge_llm).score(conv, answer.answer, list(answer.procedures))
+            record["judge"] = {"score": verdict.score, "tcr": verdict.tcr, "ok": verdict.ok,
+                               "error": verdict.error, "raw": verdict.raw}
+            record["status"] = "ok" if verdict.ok else "judge_failed"
+            if not verdict.ok:
+                record["error"] = f"judge reply not parsed: {verdict.error}"
+        except Exception as exc:  # a judge that cannot be reached or raises is a failure too
+            record["status"] = "judge_failed"
+            record["error"] = error_text(exc)
+            record["transient"] = is_transient(exc)
+            record["judge"] = {"score": None, "tcr": None, "ok": False, "error": error_text(exc),
+                               "raw": getattr(exc, "raw", "")}
+    record["cost"]["judge"] = {**tab.to_dict(), "seconds": round(time.perf_counter() - start, 4)}

@@ -1,0 +1,444 @@
+"""Benchmark reports: a JSON summary, a Markdown report and PNG plots from a run's records.
+
+The main table has InsCoQA's Table 3 columns per system (Judge Score, Task Completion Rate,
+word- and character-level ROUGE-L) with coverage and failures beside them, and the cost. Means
+are over the samples that have the value: JS and TCR over judged samples, ROUGE-L and retrieval
+over answered ones; coverage says how many that is, so a failure is never silently dropped.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from eval.bench.compare import tally
+from eval.bench.keys import stable_hash
+from eval.bench.runner import BenchOutcome
+from eval.bench.store import write_json_atomic
+
+TABLE3 = (("js", "JS"), ("tcr", "TCR"), ("w_rouge_l", "W-ROUGE-L"), ("c_rouge_l", "C-ROUGE-L"))
+COST_FIELDS = ("calls", "cached_calls", "prompt_tokens", "completion_tokens", "seconds")
+FAILURE_EXAMPLES = 5
+
+
+@dataclass
+class ReportFiles:
+    dir: Path
+    markdown: Path
+    json: Path
+    plots: list[Path] = field(default_factory=list)
+
+
+# -- numbers ---------------------------------------------------------------------------------
+
+
+def mean(values: list[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def stdev(values: list[float]) -> float | None:
+    return statistics.stdev(values) if len(values) > 1 else None
+
+
+def _judge_values(records: list[dict[str, Any]], field_name: str) -> list[float]:
+    return [float(r["judge"][field_name]) for r in records
+            if r.get("status") == "ok" and r.get("judge") and r["judge"].get(field_name) is not None]
+
+
+def _rouge_values(records: list[dict[str, Any]], level: str) -> list[float]:
+    return [float(r["rouge"][level]) for r in records if r.get("rouge")]
+
+
+def _cost(records: list[dict[str, Any]], part: str) -> dict[str, float]:
+    total = dict.fromkeys(COST_FIELDS, 0.0)
+    for r in records:
+        cost = (r.get("cost") or {}).get(part) or {}
+        for name in COST_FIELDS:
+            total[name] += float(cost.get(name) or 0)
+    total["seconds"] = round(total["seconds"], 3)
+    return {k: (v if k == "seconds" else int(v)) for k, v in total.items()}
+
+
+def score_summary(records: list[dict[str, Any]], n: int) -> dict[str, Any]:
+    """Table-3 scores, coverage and failures of one system over ``n`` selected samples."""
+    statuses = Counter(r.get("status") for r in records)
+    js, tcr = _judge_values(records, "score"), _judge_values(records, "tcr")
+    answered = sum(1 for r in records if r.get("answer") is not None)
+    return {
+        "n": n,
+        "answered": answered,
+        "judged": statuses.get("ok", 0),
+        "coverage": statuses.get("ok", 0) / n if n else 0.0,
+        "failures": {
+            "answer_failed": statuses.get("answer_failed", 0),
+            "judge_failed": statuses.get("judge_failed", 0),
+            "transient": sum(1 for r in records if r.get("transient")),
+            "not_run": n - len(records),
+        },
+        "js": mean(js), "js_std": stdev(js),
+        "tcr": mean(tcr), "tcr_std": stdev(tcr),
+        "w_rouge_l": mean(_rouge_values(records, "word")),
+        "c_rouge_l": mean(_rouge_values(records, "char")),
+    }
+
+
+def system_summary(records: list[dict[str, Any]], n: int) -> dict[str, Any]:
+    summary = score_summary(records, n)
+    retrieval = [r["retrieval"] for r in records if r.get("retrieval")]
+    if retrieval:
+        keys = [k for k in retrieval[0] if k != "n_retrieved"]
+        summary["retrieval"] = {k: mean([float(x[k]) for x in retrieval if x.get(k) is not None])
+                                for k in keys}
+    else:
+        summary["retrieval"] = None
+    answer_cost, judge_cost = _cost(records, "answer"), _cost(records, "judge")
+    summary["cost"] = {
+        "answer": answer_cost, "judge": judge_cost,
+        "answer_calls_per_sample": answer_cost["calls"] / len(records) if records else None,
+        "answer_seconds_per_sample": answer_cost["seconds"] / len(records) if records else None,
+    }
+    summary["failure_examples"] = [
+        {"sample_id": r["sample_id"], "status": r["status"], "error": str(r.get("error"))[:300],
+         "raw": ((r.get("judge") or {}).get("raw") or "")[:300]}
+        for r in records if r.get("status") != "ok"][:FAILURE_EXAMPLES]
+    return summary
+
+
+def domain_summary(outcome: BenchOutcome) -> dict[str, dict[str, Any]]:
+    domains: dict[str, int] = Counter(c.domain for c in outcome.conversations)
+    order = list(dict.fromkeys(c.domain for c in outcome.conversations))
+    table: dict[str, dict[str, Any]] = {}
+    for domain in order:
+        table[domain] = {
+            name: score_summary([r for r in records if r.get("domain") == domain], domains[domain])
+            for name, records in outcome.results.items()}
+    return table
+
+
+def pairwise_summary(outcome: BenchOutcome) -> list[dict[str, Any]]:
+    n = len(outcome.conversations)
+    rows = []
+    for pair in outcome.pairs:
+        counts = tally(outcome.pairwise.get((pair.a, pair.b), []))
+        counts["skipped"] += n - counts["n"]  # a system had no answer for these samples
+        counts["n"] = n
+        rows.append({"a": pair.a, "b": pair.b, "key": pair.key, **counts})
+    return rows
+
+
+def agreement_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
+    """Judge agreement: system ranking correlation and per-sample agreement of two judges."""
+    if outcome.second_judge is None:
+        return None
+    from eval.agreement import per_sample_agreement, system_rank_agreement
+
+    first: dict[str, float] = {}
+    second: dict[str, float] = {}
+    pairs_a: list[float] = []
+    pairs_b: list[float] = []
+    per_system: dict[str, Any] = {}
+    for name, records in outcome.results.items():
+        other = {r["sample_id"]: r for r in outcome.second_judge.get(name, [])
+                 if r.get("status") == "ok"}
+        both = [(float(r["judge"]["score"]), float(other[r["sample_id"]]["judge"]["score"]))
+                for r in records if r.get("status") == "ok" and r["sample_id"] in other]
+        per_system[name] = {"n": len(both), "judged_by_second": len(other)}
+        if both:
+            first[name] = statistics.fmean(a for a, _ in both)
+            second[name] = statistics.fmean(b for _, b in both)
+            per_system[name].update(first=first[name], second=second[name])
+            pairs_a += [a for a, _ in both]
+            pairs_b += [b for _, b in both]
+    result: dict[str, Any] = {"judge": outcome.judge_config,
+                              "second_judge": outcome.second_judge_config,
+                              "systems": per_system, "n_samples": len(pairs_a)}
+    result["system_rank"] = (_plain(system_rank_agreement(first, second))
+                             if len(first) >= 2 else None)
+    result["per_sample"] = _plain(per_sample_agreement(pairs_a, pairs_b)) if pairs_a else None
+    return result
+
+
+def howto_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
+    if outcome.howto is None:
+        return None
+    table: dict[str, Any] = {}
+    for name, records in outcome.howto.items():
+        scored = [r["howto"] for r in records if r.get("status") == "ok" and r.get("howto")]
+        table[name] = {
+            "n": len(scored), "failed": sum(1 for r in records if r.get("status") != "ok"),
+            **{k: mean([float(s[k]) for s in scored if s.get(k) is not None])
+               for k in ("precision", "recall", "f1", "success")}}
+    return table
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if hasattr(value, "_asdict"):
+        return _plain(value._asdict())
+    if hasattr(value, "__dataclass_fields__"):
+        import dataclasses
+
+        return _plain(dataclasses.asdict(value))
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    return value
+
+
+def _extra_cost(outcome: BenchOutcome) -> dict[str, Any]:
+    parts: dict[str, list[dict[str, Any]]] = {
+        "pairwise": [r for recs in outcome.pairwise.values() for r in recs],
+        "second_judge": [r for recs in (outcome.second_judge or {}).values() for r in recs],
+        "howto": [r for recs in (outcome.howto or {}).values() for r in recs],
+    }
+    out = {}
+    for name, records in parts.items():
+        if records:
+            total = Counter()
+            for r in records:
+                for k, v in (r.get("cost") or {}).items():
+                    total[k] += v
+            out[name] = {k: round(v, 3) if isinstance(v, float) else v for k, v in total.items()}
+    return out
+
+
+def summarize(outcome: BenchOutcome) -> dict[str, Any]:
+    """The whole report as plain JSON data."""
+    n = len(outcome.conversations)
+    systems = {name: system_summary(records, n) for name, records in outcome.results.items()}
+    distributions = {
+        name: {"js": _judge_values(records, "score"), "tcr": _judge_values(records, "tcr"),
+               "w_rouge_l": _rouge_values(records, "word"),
+               "c_rouge_l": _rouge_values(records, "char")}
+        for name, records in outcome.results.items()}
+    meta = {
+        "data_id": outcome.data_id,
+        "setting": outcome.setting,
+        "n_conversations": n,
+        "conversation_ids": [c.id for c in outcome.conversations],
+        "judge": outcome.judge_config,
+        "judge_hash": stable_hash(outcome.judge_config),
+        "systems": {
+            name: {"run_key": run.key, "dir": str(run.dir),
+                   "config_hash": stable_hash(run.spec.get("answerer")),
+                   "config": run.spec.get("answerer")}
+            for name, run in outcome.runs.items()},
+        "pairwise_runs": [p.key for p in outcome.pairs],
+        "second_judge": outcome.second_judge_config,
+        "howto": outcome.howto_config,
+        "started_at": outcome.started_at,
+        "finished_at": outcome.finished_at,
+        "new_samples": dict(outcome.work),
+        **outcome.metadata,
+    }
+    meta["report_key"] = report_key(outcome)
+    return {
+        "meta": meta,
+        "systems": systems,
+        "domains": domain_summary(outcome),
+        "pairwise": pairwise_summary(outcome),
+        "agreement": agreement_summary(outcome),
+        "howto": howto_summary(outcome),
+        "extra_cost": _extra_cost(outcome),
+        "distributions": distributions,
+    }
+
+
+def report_key(outcome: BenchOutcome) -> str:
+    return stable_hash({
+        "runs": sorted(run.key for run in outcome.runs.values()),
+        "pairs": [p.key for p in outcome.pairs],
+        "second_judge": outcome.second_judge_config, "howto": outcome.howto_config,
+        "ids": [c.id for c in outcome.conversations]})
+
+
+# -- Markdown --------------------------------------------------------------------------------
+
+
+def _num(value: float | None, digits: int = 2, suffix: str = "") -> str:
+    return "–" if value is None else f"{value:.{digits}f}{suffix}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _failures(s: dict[str, Any]) -> str:
+    f = s["failures"]
+    parts = [f"{f[k]} {label}" for k, label in (("answer_failed", "answer"),
+                                               ("judge_failed", "judge"),
+                                               ("not_run", "not run")) if f[k]]
+    return ", ".join(parts) if parts else "0"
+
+
+def summary_table(summary: dict[str, Any]) -> str:
+    """The main table: Table-3 scores, coverage, failures and cost per system."""
+    rows = []
+    for name, s in summary["systems"].items():
+        cost = s["cost"]
+        rows.append([
+            name, _num(s["js"]), _num(s["tcr"], 1, "%"), _num(s["w_rouge_l"], 3),
+            _num(s["c_rouge_l"], 3), f"{s['judged']}/{s['n']}", _failures(s),
+            str(cost["answer"]["calls"] + cost["judge"]["calls"]),
+            str(cost["answer"]["prompt_tokens"] + cost["answer"]["completion_tokens"]
+                + cost["judge"]["prompt_tokens"] + cost["judge"]["completion_tokens"]),
+            f"{cost['answer']['seconds'] + cost['judge']['seconds']:.1f}",
+        ])
+    return _table(["system", "JS", "TCR", "W-ROUGE-L", "C-ROUGE-L", "judged", "failures",
+                   "LLM calls", "tokens", "seconds"], rows)
+
+
+def pairwise_table(summary: dict[str, Any]) -> str:
+    rows = [[r["a"], r["b"], str(r["win"]), str(r["loss"]), str(r["tie"]), str(r["skipped"]),
+             str(r["failed"])] for r in summary["pairwise"]]
+    return _table(["system A", "vs system B", "A wins", "A losses", "ties", "skipped", "failed"],
+                  rows)
+
+
+def render_markdown(summary: dict[str, Any], plots: list[Path] | None = None) -> str:
+    meta = summary["meta"]
+    out = [
+        "# Benchmark report",
+        "",
+        f"Data `{meta['data_id']}` ({meta['n_conversations']} conversations), "
+        f"setting **{meta['setting']}**, judge `{meta['judge'].get('model', '?')}` "
+        f"(config `{meta['judge_hash']}`). Started {meta['started_at']}, finished "
+        f"{meta['finished_at']}.",
+        "",
+        "## Scores (InsCoQA Table 3 columns)",
+        "",
+        "JS = Judge Score (1-10), TCR = Task Completion Rate, both from the InsEval judge over the "
+        "judged samples; ROUGE-L F1 over answered samples. *judged* is the coverage: samples "
+        "the judge scored out of all selected; failures are counted, never dropped.",
+        "",
+        summary_table(summary),
+        "",
+    ]
+    if any(s.get("retrieval") for s in summary["systems"].values()):
+        keys = next(s["retrieval"] for s in summary["systems"].values() if s.get("retrieval"))
+        rows = [[name] + [_num((s.get("retrieval") or {}).get(k), 3) for k in keys]
+                for name, s in summary["systems"].items()]
+        out += ["## Retrieval of the reference documents", "",
+                _table(["system", *keys], rows), ""]
+    out += ["## Per domain", ""]
+    systems = list(summary["systems"])
+    rows = []
+    for domain, by_system in summary["domains"].items():
+        first = next(iter(by_system.values()))
+        rows.append([domain, str(first["n"])] + [
+            f"{_num(by_system[s]['js'])} / {_num(by_system[s]['tcr'], 1, '%')}" for s in systems])
+    out += ["JS / TCR per domain.", "", _table(["domain", "n", *systems], rows), ""]
+    if summary["pairwise"]:
+        out += ["## Pairwise comparison", "",
+                "Majority of 10 judge calls per sample (order swapped in half, fixed seeds, "
+                "reference steps not shown), counted from system A's side.", "",
+                pairwise_table(summary), ""]
+    if summary["agreement"]:
+        a = summary["agreement"]
+        out += ["## Judge agreement", "",
+                f"Second judge `{(a['second_judge'] or {}).get('model', '?')}` on "
+                f"{a['n_samples']} samples judged by both.", ""]
+        rows = [[name, str(v["n"]), _num(v.get("first")), _num(v.get("second"))]
+                for name, v in a["systems"].items()]
+        out += [_table(["system", "n", "JS judge 1", "JS judge 2"], rows), ""]
+        out += [f"- system ranking: {_kv(a['system_rank'])}",
+                f"- per sample: {_kv(a['per_sample'])}", ""]
+    if summary["howto"]:
+        rows = [[name, str(v["n"]), str(v["failed"])] + [_num(v[k], 3) for k in
+                                                         ("precision", "recall", "f1", "success")]
+                for name, v in summary["howto"].items()]
+        out += ["## Linear how-to metrics", "",
+                _table(["system", "n", "failed", "precision", "recall", "F1", "success"], rows), ""]
+    out += _cost_section(summary)
+    examples = [(name, e) for name, s in summary["systems"].items() for e in s["failure_examples"]]
+    if examples:
+        out += ["## Failures (first examples)", ""]
+        out += [f"- `{name}` `{e['sample_id']}` {e['status']}: {e['error']}"
+                + (f" — raw reply: `{_oneline(e['raw'])}`" if e["raw"] else "")
+                for name, e in examples]
+        out.append("")
+    if plots:
+        out += ["## Plots", ""]
+        out += [f"![{p.stem}](plots/{p.name})" for p in plots]
+        out.append("")
+    out += _meta_section(meta)
+    return "\n".join(out)
+
+
+def _kv(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_num(v, 3) if isinstance(v, float) else v}"
+                         for k, v in value.items())
+    return str(value)
+
+
+def _oneline(text: str) -> str:
+    return " ".join(text.split()).replace("`", "'")[:160]
+
+
+def _cost_section(summary: dict[str, Any]) -> list[str]:
+    rows = []
+    for name, s in summary["systems"].items():
+        for part in ("answer", "judge"):
+            c = s["cost"][part]
+            rows.append([name, part, str(c["calls"]), str(c["cached_calls"]),
+                         str(c["prompt_tokens"]), str(c["completion_tokens"]),
+                         f"{c['seconds']:.1f}"])
+    out = ["## Cost", "", "Calls answered by the engine (cache hits counted apart), tokens and "
+           "wall-clock seconds, summed over samples.", "",
+           _table(["system", "part", "LLM calls", "cache hits", "prompt tokens",
+                   "completion tokens", "seconds"], rows), ""]
+    if summary["extra_cost"]:
+        out += [f"- {name}: {_kv(cost)}" for name, cost in summary["extra_cost"].items()]
+        out.append("")
+    return out
+
+
+def _meta_section(meta: dict[str, Any]) -> list[str]:
+    rows = [[name, f"`{m['run_key']}`", f"`{m['config_hash']}`",
+             f"`{(m.get('config') or {}).get('model', '')}`"]
+            for name, m in meta["systems"].items()]
+    out = ["## Run metadata", "",
+           _table(["system", "run key", "config hash", "model"], rows), "",
+           f"- data id: `{meta['data_id']}`",
+           f"- judge config: `{meta['judge_hash']}` {_kv(meta['judge'])}",
+           f"- report key: `{meta['report_key']}`",
+           f"- new samples this run: {_kv(meta['new_samples'])}"]
+    for key in ("data", "limit", "command", "memory"):
+        if meta.get(key) is not None:
+            out.append(f"- {key}: `{meta[key]}`")
+    out.append("")
+    return out
+
+
+# -- files -----------------------------------------------------------------------------------
+
+
+def write_report(outcome: BenchOutcome, out_dir: str | Path | None = None, *,
+                 plots: bool = True) -> tuple[dict[str, Any], ReportFiles]:
+    """Write ``report.json``, ``report.md`` and ``plots/*.png``; return the summary and paths."""
+    summary = summarize(outcome)
+    base = Path(out_dir) if out_dir is not None else (
+        next(iter(outcome.runs.values())).dir.parent / f"report-{summary['meta']['report_key']}")
+    base.mkdir(parents=True, exist_ok=True)
+    pngs: list[Path] = []
+    if plots:
+        from eval.plots import write_plots
+
+        pngs = write_plots(summary, base / "plots")
+    files = ReportFiles(dir=base, markdown=base / "report.md", json=base / "report.json",
+                        plots=pngs)
+    write_json_atomic(files.json, summary)
+    tmp = files.markdown.with_suffix(".md.tmp")
+    tmp.write_text(render_markdown(summary, pngs), encoding="utf-8")
+    tmp.replace(files.markdown)
+    return summary, files

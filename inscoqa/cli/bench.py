@@ -1,0 +1,138 @@
+"""``inscoqa bench``: score answerers on InsCoQA-format conversations with the InsEval judge.
+
+Runs are resumable: results go to ``<out>/<run key>/results.jsonl`` as each sample finishes, so
+running the same command again continues an interrupted run, or just prints the report of a
+finished one without calling any model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+DEFAULT_SYSTEMS = "extractive,inscoqa"
+DEFAULT_LIMIT = 6
+
+
+def _engine_flags(parser: argparse.ArgumentParser, prefix: str, dest: str, who: str) -> None:
+    dash = f"--{prefix}-" if prefix else "--"
+    parser.add_argument(f"{dash}engine", dest=f"{dest}engine",
+                        choices=["embedded", "vllm", "external"],
+                        help=f"{who}'s engine (default: configured, else embedded; "
+                             f"'external' when only a base URL is given)")
+    parser.add_argument(f"{dash}base-url", dest=f"{dest}base_url",
+                        help=f"{who}'s OpenAI-compatible endpoint")
+    parser.add_argument(f"{dash}model", dest=f"{dest}model", help=f"{who}'s model name")
+    parser.add_argument(f"{dash}max-tokens", dest=f"{dest}max_tokens", type=int,
+                        help=f"{who}'s max tokens per reply")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "bench", help="benchmark answerers with the InsEval judge (resumable)",
+        description="Answer conversations with named systems, score every answer with the "
+                    "InsEval judge (JS, TCR), W/C-ROUGE-L, retrieval and cost, optionally compare "
+                    "systems pairwise; writes report.md, report.json and PNG plots.")
+    parser.add_argument("--systems", default=DEFAULT_SYSTEMS,
+                        help=f"comma-separated answerer names (default {DEFAULT_SYSTEMS})")
+    parser.add_argument("--data", default="sample",
+                        help="'sample' (bundled), a bundled name, a .jsonl/.json file, or "
+                             "hf:<dir>[:split]")
+    parser.add_argument("--split", help="split of an hf: dataset")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--limit", type=int, default=DEFAULT_LIMIT,
+                      help=f"conversations to run, domains taken in turn (default {DEFAULT_LIMIT})")
+    size.add_argument("--all", action="store_true", help="run every conversation")
+    parser.add_argument("--setting", choices=["given", "memory"], default="given",
+                        help="'given' documents (InsCoQA protocol) or open 'memory' setting")
+    parser.add_argument("--memory", help="memory directory (memory setting; default: the "
+                                         "bundled sample memory)")
+    parser.add_argument("--out", default="runs", help="runs directory (default ./runs)")
+    parser.add_argument("--report-dir", help="where to write the report (default: "
+                                             "<out>/report-<key>)")
+    parser.add_argument("--concurrency", type=int, default=4,
+                        help="samples in flight at once (the client bounds requests too)")
+    parser.add_argument("--pairwise", action="store_true",
+                        help="compare the systems' procedures pairwise (10 judge calls each)")
+    parser.add_argument("--howto", action="store_true",
+                        help="linear how-to metrics: action-item precision/recall/F1/success")
+    parser.add_argument("--retry-failed", action="store_true",
+                        help="run failed samples again (infrastructure failures always are)")
+    parser.add_argument("--param", action="append", default=[], metavar="SYSTEM.KEY=VALUE",
+                        help="answerer parameter (JSON value or string), repeatable")
+    _engine_flags(parser, "", "", "the answerers")
+    _engine_flags(parser, "judge", "judge_", "the judge")
+    _engine_flags(parser, "second-judge", "second_judge_",
+                  "a second judge (enables judge agreement)")
+    parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(func=cmd_bench)
+
+
+def engine_overrides(args: argparse.Namespace, dest: str) -> dict[str, Any]:
+    """The serving fields given on the command line for one role (answerers, judge, ...)."""
+    values = {name: getattr(args, f"{dest}{name}")
+              for name in ("engine", "base_url", "model", "max_tokens")}
+    if values["base_url"] and not values["engine"]:
+        values["engine"] = "external"
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def parse_params(items: list[str]) -> dict[str, dict[str, Any]]:
+    params: dict[str, dict[str, Any]] = {}
+    for item in items:
+        head, sep, raw = item.partition("=")
+        system, dot, key = head.partition(".")
+        if not sep or not dot or not system or not key:
+            raise ValueError(f"--param {item!r}: expected SYSTEM.KEY=VALUE")
+        try:
+            value: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        params.setdefault(system, {})[key] = value
+    return params
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from eval.bench.session import BenchOptions, run_bench
+    from eval.report import pairwise_table, summary_table
+
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    try:
+        options = BenchOptions(
+            systems=systems, data=args.data, split=args.split,
+            limit=None if args.all else args.limit, setting=args.setting, memory=args.memory,
+            out=args.out, report_dir=args.report_dir, concurrency=args.concurrency,
+            pairwise=args.pairwise, howto=args.howto,
+            serving=engine_overrides(args, ""), judge=engine_overrides(args, "judge_"),
+            second_judge=engine_overrides(args, "second_judge_"),
+            params=parse_params(args.param), retry_failed=args.retry_failed,
+            progress=not args.no_progress and not args.json, plots=not args.no_plots)
+        result = run_bench(options)
+    except (ValueError, KeyError, OSError) as exc:
+        print(f"inscoqa bench: {exc}", file=sys.stderr)
+        return 2
+    summary, files = result.summary, result.files
+    if args.json:
+        out = {k: v for k, v in summary.items() if k != "distributions"}
+        out["report"] = {"markdown": str(files.markdown), "json": str(files.json),
+                         "plots": [str(p) for p in files.plots]}
+        print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+        return 0
+    meta = summary["meta"]
+    print(f"\n{meta['n_conversations']} conversations of {meta['data_id']}, setting "
+          f"{meta['setting']}, judge {meta['judge'].get('model', '?')}; "
+          f"new samples this run: {sum(meta['new_samples'].values())}\n")
+    print(summary_table(summary))
+    if summary["pairwise"]:
+        print()
+        print(pairwise_table(summary))
+    failed = sum(s["n"] - s["judged"] for s in summary["systems"].values())
+    if failed:
+        print(f"\n{failed} sample(s) not judged: see the failures in the report "
+              f"(--retry-failed runs them again)")
+    print(f"\nreport: {files.markdown}")
+    return 0
