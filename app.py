@@ -110,7 +110,8 @@ class EngineProvider:
                     raise LLMConnectionError(f"cannot start or reach {where}: {exc}",
                                              url=config.base_url) from exc
                 client = self._clients[key]
-                self.status = f"engine: {getattr(client, 'model', '') or config.engine} at {where}"
+                url = getattr(client, "base_url", "") or where
+                self.status = f"engine: {getattr(client, 'model', '') or config.engine} at {url}"
             return self._clients[key]
 
     def _open(self, config: ServingConfig) -> AbstractContextManager[ChatModel]:

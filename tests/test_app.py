@@ -409,3 +409,22 @@ def test_missing_memory_dir_is_a_clear_error(tmp_path: Path, capsys: pytest.Capt
 
     assert main(["demo", "--memory", str(tmp_path / "none")]) == 2
     assert "no memory here; build one with `inscoqa memory build" in capsys.readouterr().out
+
+
+def test_engine_down_with_the_real_client_on_a_closed_port(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    config = ServingConfig(engine="external", base_url=f"http://127.0.0.1:{port}/v1", model="m",
+                           retries=0, cache_dir=str(tmp_path / "cache"))
+    service = make_service(tmp_path)
+    service.engines = app.EngineProvider(config)
+    try:
+        state = final(service.respond("How?", app.ChatState(), app.Settings("rag")))
+    finally:
+        service.engines.close()
+    reply = state.messages[-1]["content"]
+    assert "chat engine is not reachable" in reply
+    assert f"127.0.0.1:{port}" in reply
