@@ -1,4 +1,4 @@
-"""In-memory form of one InsCoQA conversation (see schema/conversation.schema.json)."""
+"""In-memory form of one InsCoQA conversation (see conversation.schema.json)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ class Conversation:
     answer: str
     procedures: list[str]
     evidence: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Conversation:
@@ -49,6 +50,7 @@ class Conversation:
             answer=data["answer"],
             procedures=list(data["procedures"]),
             evidence=list(data.get("evidence", [])),
+            meta=dict(data.get("meta", {})),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,4 +65,6 @@ class Conversation:
         }
         if self.evidence:
             out["evidence"] = list(self.evidence)
+        if self.meta:
+            out["meta"] = dict(self.meta)
         return out
