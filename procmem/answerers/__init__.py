@@ -1,5 +1,11 @@
-"""Built-in answerers; importing this package registers them by name."""
+"""Built-in answerers; importing this package registers them by name.
 
+Names: ``inscoqa`` (the answering protocol, given documents or memory), ``aag`` and its ablations
+``aag-nosum``, ``aag-nocr``, ``aag-nosum-nocr``, ``aag-noqr``, the baselines ``zero-shot``,
+``few-shot`` and ``rag``, ``logic-units``, and ``extractive`` (no model).
+"""
+
+from procmem.answerers import aag, baselines, extractive, logic_units, protocol  # noqa: F401  (register)
 from procmem.answerers.base import (
     Answer,
     Answerer,
@@ -10,14 +16,22 @@ from procmem.answerers.base import (
     make_answerer,
     register,
 )
+from procmem.answerers.extractive import answer_with_fallback
+from procmem.answerers.parsing import ReplyParseError
+from procmem.answerers.rewrite import StandaloneQuery, heuristic_query, standalone_query
 
 __all__ = [
     "Answer",
     "AnswerRequest",
     "Answerer",
+    "ReplyParseError",
     "Source",
+    "StandaloneQuery",
     "Trace",
+    "answer_with_fallback",
     "answerer_names",
+    "heuristic_query",
     "make_answerer",
     "register",
+    "standalone_query",
 ]

@@ -1,0 +1,228 @@
+"""Readers of model replies: JSON (validated, truncated JSON repaired) and the plain-text forms
+that engines without constrained decoding produce.
+
+Every reader returns plain data shaped like the matching JSON schema, or raises
+:class:`ReplyParseError` naming what it expected; nothing half-read is ever returned.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import jsonschema
+
+NO_UPDATE = "NO UPDATE REQUIRED"
+
+_STEP_RE = re.compile(r"^\s*(?:\d+\s*[.):]|[-*•])\s+(.*\S)\s*$")
+_NUMBERED_RE = re.compile(r"^\s*\d+\s*[.):]\s+(.*\S)\s*$")
+
+
+class ReplyParseError(ValueError):
+    """A model reply could not be read as the expected structure."""
+
+    def __init__(self, what: str, raw: str) -> None:
+        excerpt = raw.strip().replace("\n", " ")[:160]
+        super().__init__(f"cannot read {what} from the reply: {excerpt!r}")
+        self.what = what
+        self.raw = raw
+
+
+def _clean_label(line: str) -> str:
+    """A line without markdown decoration, for label matching (``**Answer:**`` -> ``answer:``)."""
+    return re.sub(r"^[#>*_\s]+|[*_]+", "", line).strip().casefold()
+
+
+def _sections(text: str, labels: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
+    """Split ``text`` into labelled sections; a label line may carry content after its colon."""
+    found: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in text.splitlines():
+        cleaned = _clean_label(line)
+        hit = None
+        for key, names in labels.items():
+            for name in names:
+                if cleaned.startswith(name + ":") or cleaned == name:
+                    hit = key
+                    rest = line.split(":", 1)[1] if ":" in line else ""
+                    break
+            if hit:
+                break
+        if hit:
+            current = hit
+            found.setdefault(hit, [])
+            rest = re.sub(r"^[*_\s]+", "", rest).strip()
+            if rest:
+                found[hit].append(rest)
+        elif current is not None:
+            found[current].append(line)
+    return found
+
+
+def parse_steps(lines: list[str] | str, *, numbered_only: bool = False) -> list[str]:
+    """Numbered (``1. x``) or bulleted (``- x``) items; continuation lines join their item."""
+    if isinstance(lines, str):
+        lines = lines.splitlines()
+    pattern = _NUMBERED_RE if numbered_only else _STEP_RE
+    steps: list[str] = []
+    for line in lines:
+        match = pattern.match(line)
+        if match:
+            steps.append(match.group(1).strip())
+        elif steps and line.strip() and line.startswith((" ", "\t")):
+            steps[-1] = f"{steps[-1]} {line.strip()}"
+    return [s for s in steps if s]
+
+
+# --------------------------------------------------------------------------- protocol reply
+
+
+def parse_protocol_text(text: str) -> dict[str, Any]:
+    """``Answer: ...`` then ``Procedural instructions:`` with ``1. ...`` steps (both mandatory)."""
+    sections = _sections(text, {
+        "answer": ("answer",),
+        "procedures": ("procedural instructions", "procedure", "procedures", "steps", "instructions"),
+    })
+    answer = " ".join(line.strip() for line in sections.get("answer", []) if line.strip())
+    steps = parse_steps(sections.get("procedures", []))
+    if not answer:
+        raise ReplyParseError("an 'Answer:' section", text)
+    if not steps:
+        raise ReplyParseError("numbered 'Procedural instructions:'", text)
+    return {"answer": answer, "procedures": steps}
+
+
+def parse_protocol_lenient(text: str) -> dict[str, Any]:
+    """Unlabelled replies: the numbered lines are the steps, the other lines the answer."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    steps = parse_steps(lines, numbered_only=True)
+    prose = [line.strip() for line in lines if not _NUMBERED_RE.match(line)]
+    prose = [p for p in prose if _clean_label(p).rstrip(":") not in
+             {"answer", "procedural instructions", "steps"}]
+    answer = re.sub(r"^(?:\**answer\**\s*:\s*)", "", " ".join(prose), flags=re.I).strip()
+    if not steps:
+        raise ReplyParseError("numbered steps", text)
+    return {"answer": answer or steps[0], "procedures": steps}
+
+
+# --------------------------------------------------------------------------- AAG rewriting
+
+
+def parse_rewrite_text(text: str, n_queries: int) -> dict[str, Any]:
+    """``steps:`` bullets (an outline) then ``queries:`` bullets, capped at ``n_queries``."""
+    sections = _sections(text, {"steps": ("steps", "outline"), "queries": ("queries", "questions")})
+    queries = parse_steps(sections.get("queries", []))
+    if not queries:
+        raise ReplyParseError("'queries:' bullets", text)
+    return {"steps": parse_steps(sections.get("steps", [])), "queries": queries[:n_queries]}
+
+
+# --------------------------------------------------------------------------- AAG critic
+
+
+def _is_no_update(text: str) -> bool:
+    return re.sub(r"[^A-Z ]", "", text.upper()).split() == NO_UPDATE.split()
+
+
+def parse_critic_text(text: str) -> dict[str, Any]:
+    """Exactly ``NO UPDATE REQUIRED``, or bullet edits."""
+    if _is_no_update(text.strip()):
+        return {"verdict": NO_UPDATE, "edits": []}
+    edits = parse_steps(text)
+    if edits:
+        return {"verdict": "EDITS", "edits": edits}
+    if NO_UPDATE in text.upper():
+        return {"verdict": NO_UPDATE, "edits": []}
+    raise ReplyParseError(f"'{NO_UPDATE}' or bullet edits", text)
+
+
+# --------------------------------------------------------------------------- LU selector
+
+
+def parse_select_text(text: str, n_units: int) -> dict[str, Any]:
+    """``Keep: 1, 3`` and ``Ask: <question>`` (or ``Ask: none``)."""
+    sections = _sections(text, {"keep": ("keep",), "ask": ("ask", "clarification")})
+    if "keep" not in sections:
+        raise ReplyParseError("a 'Keep:' line", text)
+    numbers = [int(n) for n in re.findall(r"\d+", " ".join(sections["keep"]))]
+    keep = list(dict.fromkeys(n for n in numbers if 1 <= n <= n_units))
+    ask = " ".join(line.strip() for line in sections.get("ask", [])).strip()
+    if ask.casefold().strip(". ") in {"none", "no", "n/a", "nothing", ""}:
+        ask = ""
+    return {"keep": keep, "ask": ask}
+
+
+# --------------------------------------------------------------------------- standalone query
+
+
+def parse_query_text(text: str) -> dict[str, Any]:
+    """``Query: ...`` or else the first non-empty line."""
+    sections = _sections(text, {"query": ("query", "standalone query", "search query")})
+    lines = sections.get("query") or [line for line in text.splitlines() if line.strip()][:1]
+    query = " ".join(line.strip() for line in lines).strip().strip('"').strip()
+    if not query:
+        raise ReplyParseError("a query", text)
+    return {"query": query}
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _close_json(text: str) -> str:
+    """``text`` with an open string and every open bracket closed."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            stack.append("]" if char == "[" else "}")
+        elif char in "]}" and stack:
+            stack.pop()
+    out = text + ('\\"' if escaped else "") + ('"' if in_string else "")
+    out = re.sub(r"[,:\s]+$", "", out)
+    return out + "".join(reversed(stack))
+
+
+def repair_json(raw: str, schema: dict[str, Any]) -> Any:
+    """Read a reply cut off by the token limit: close it, or cut back to an earlier comma.
+
+    Returns schema-valid data or raises :class:`ReplyParseError`.
+    """
+    text = raw.strip()
+    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    if start < 0:
+        raise ReplyParseError("JSON", raw)
+    text = text[start:]
+    candidates = [text] + [text[:i] for i in range(len(text) - 1, 0, -1) if text[i] == ","][:40]
+    for candidate in candidates:
+        try:
+            data = json.loads(_close_json(candidate))
+            jsonschema.validate(data, schema)
+        except (json.JSONDecodeError, jsonschema.ValidationError):
+            continue
+        return data
+    raise ReplyParseError("JSON matching the schema", raw)
+
+
+def fit_to_schema(data: Any, schema: dict[str, Any]) -> Any:
+    """Text-read data trimmed to a schema's caps (items beyond ``maxItems``, characters beyond
+    ``maxLength``), so that a long but well-formed plain-text reply is not rejected."""
+    kind = schema.get("type")
+    if kind == "object" and isinstance(data, dict):
+        props = schema.get("properties", {})
+        return {k: fit_to_schema(v, props[k]) if k in props else v for k, v in data.items()}
+    if kind == "array" and isinstance(data, list):
+        items = data[: schema["maxItems"]] if "maxItems" in schema else data
+        return [fit_to_schema(v, schema.get("items", {})) for v in items]
+    if kind == "string" and isinstance(data, str) and "maxLength" in schema:
+        return data[: schema["maxLength"]]
+    return data
