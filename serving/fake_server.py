@@ -181,6 +181,7 @@ def stream_chunks(text: str, body: dict[str, Any]) -> list[dict[str, Any]]:
 def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out as separate writes
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             pass

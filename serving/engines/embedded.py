@@ -71,6 +71,8 @@ class EmbeddedEngine(Engine):
             "--n_ctx", str(config.n_ctx),
             "--n_threads", str(threads),
             "--n_threads_batch", str(threads),
+            # never cut a streamed reply short because another request is waiting
+            "--interrupt_requests", "False",
         ]
         if config.api_key:
             argv += ["--api_key", config.api_key]

@@ -67,3 +67,23 @@ def test_repeated_request_is_served_from_cache(embedded_llm: LLMClient, tmp_path
 def test_streaming_yields_the_reply(embedded_llm: LLMClient) -> None:
     pieces = list(embedded_llm.stream([{"role": "user", "content": "Count to three."}], max_tokens=12))
     assert len(pieces) > 1 and "".join(pieces).strip()
+
+
+def test_a_stream_is_not_cut_short_by_a_concurrent_request(embedded_llm: LLMClient) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    ask = [{"role": "user", "content": "List three fruits."}]
+    whole = embedded_llm.chat(ask, max_tokens=24, seed=1, use_cache=False)
+    with ThreadPoolExecutor(2) as pool:
+        streamed = pool.submit(lambda: "".join(embedded_llm.stream(ask, max_tokens=24, seed=1)))
+        others = [pool.submit(embedded_llm.chat, [{"role": "user", "content": f"Say {i}."}],
+                              max_tokens=8, use_cache=False) for i in range(2)]
+        assert all(o.result().text for o in others)
+        assert streamed.result() == whole.text
+
+
+def test_client_is_a_chat_model(embedded_llm: LLMClient) -> None:
+    from serving import ChatModel
+
+    assert isinstance(embedded_llm, ChatModel)
+    assert embedded_llm.model == "SmolLM2-135M-Instruct.Q4_1"

@@ -274,3 +274,11 @@ def test_concurrency_is_bounded_across_threads(make_client) -> None:
 def test_client_needs_a_base_url() -> None:
     with pytest.raises(ValueError, match="base_url"):
         LLMClient(ServingConfig(engine="external"))
+
+
+def test_a_stream_cut_short_is_an_error(fake_server: FakeLLMServer, make_client) -> None:
+    cut = 'data: {"choices": [{"index": 0, "delta": {"content": "partial"}, "finish_reason": null}]}\n\ndata: [DONE]\n\n'
+    fake_server.script(malformed(cut))
+    with pytest.raises(LLMResponseError) as info:
+        list(make_client().stream(ASK))
+    assert info.value.raw == "partial"
