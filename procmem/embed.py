@@ -68,7 +68,9 @@ class Embedder:
                     os.environ.setdefault("HF_HUB_OFFLINE", "1")
                     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                     from sentence_transformers import SentenceTransformer
+                    from transformers.utils import logging as hf_logging
 
+                    hf_logging.disable_progress_bar()
                     self._model = SentenceTransformer(str(self.path), device=self.device)
         return self._model
 

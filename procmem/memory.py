@@ -1,0 +1,509 @@
+"""The procedural memory: units from many documents, kept searchable, updatable and on disk.
+
+A :class:`Memory` holds, per source document, the units extracted from it (procedures, logic
+units) and its baseline units (fixed-size chunks, the whole document). Logic units with
+near-identical headers are served merged (:mod:`procmem.merge`). Every served unit has a vector
+(kept by unit id) and sits in a BM25 index of its kind (:mod:`procmem.retrieval.index`).
+
+``add_documents`` is also the update: a document with a new content hash has exactly its units
+replaced, an unchanged one is skipped (neither extracted nor embedded again).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from procmem.chunking import chunk_units, document_unit
+from procmem.embed import DEFAULT_EMBEDDER, Embedder
+from procmem.extract.base import ExtractionFailure
+from procmem.extract.llm import LLMExtractionSettings
+from procmem.extract.pipeline import ExtractMode, extract_documents
+from procmem.merge import MergeGroups, llm_merge, merge_units
+from procmem.retrieval.bm25 import TOKENIZER_NAME, BM25Index, tokenize
+from procmem.retrieval.index import KIND_ORDER, Method, SearchIndex, SearchSettings
+from procmem.retrieval.query import conversation_query
+from procmem.retrieval.vectors import VectorTable
+from procmem.store import MemoryStoreError, open_version, pause_between_writes, save_version
+from procmem.units import LogicUnit, Unit, unit_from_dict, unit_to_dict
+from serving.config import load_section
+
+if TYPE_CHECKING:
+    from inscoqa.corpus.document import Document
+    from serving.types import ChatModel
+
+ALL_KINDS: tuple[str, ...] = KIND_ORDER
+DEFAULT_SAMPLE_DIR = "~/.cache/inscoqa/memories/sample"
+
+__all__ = ["ALL_KINDS", "Hit", "Memory", "MemoryConfig", "MemoryStoreError", "UpdateReport",
+           "build_memory", "load_memory_config", "sample_memory"]
+
+
+@dataclass
+class MemoryConfig:
+    """The ``[memory]`` section (env ``INSCOQA_MEMORY_<FIELD>``)."""
+
+    embedder: str = DEFAULT_EMBEDDER
+    chunk_words: int = 200
+    merge_threshold: float = 92.0  # rapidfuzz token_sort_ratio of headers; 0 turns merging off
+    llm_merge: bool = False
+    llm_extract: str = "fallback"  # fallback | all | never
+    reformulate: bool = True
+    llm_workers: int = 4
+    method: str = "hybrid"
+    fusion: str = "rrf"  # rrf | weighted
+    rrf_k: int = 60
+    dense_weight: float = 0.5
+    candidates: int = 100
+    history_turns: int = 2
+    dir: str = ""  # where sample_memory() keeps the bundled sample memory
+
+
+def load_memory_config(cli: dict[str, Any] | None = None) -> MemoryConfig:
+    return load_section(MemoryConfig, "memory", cli=cli)
+
+
+@dataclass
+class Hit:
+    unit: Unit
+    score: float
+    rank: int
+    method: str
+
+    @property
+    def doc_id(self) -> str:
+        return str(self.unit.meta.get("doc_id", ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "score": round(self.score, 6), "method": self.method,
+                "id": self.unit.id, "kind": self.unit.kind, "doc_id": self.doc_id,
+                "title": self.unit.meta.get("title", ""), "unit": unit_to_dict(self.unit)}
+
+
+@dataclass
+class DocumentRecord:
+    doc_id: str
+    title: str
+    content_hash: str
+    date: str = ""
+    n_words: int = 0
+    extraction: str = "rules"
+    part_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UpdateReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    units_added: int = 0
+    units_removed: int = 0
+    embedded: int = 0
+    merged: int = 0
+    llm_extracted: list[str] = field(default_factory=list)
+    failures: list[ExtractionFailure] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["failures"] = [f.to_dict() for f in self.failures]
+        return data
+
+    def summary(self) -> str:
+        return (f"{len(self.added)} added, {len(self.updated)} updated, {len(self.unchanged)} unchanged, "
+                f"{len(self.removed)} removed documents; +{self.units_added}/-{self.units_removed} units, "
+                f"{self.embedded} embedded, {self.merged} merged units changed, "
+                f"{len(self.failures)} extraction failures, {self.seconds:.1f}s")
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for package in ("inscoqa", "bm25s", "PyStemmer", "sentence-transformers", "numpy", "rapidfuzz"):
+        try:
+            out[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            out[package] = ""
+    return out
+
+
+class Memory:
+    def __init__(self, *, kinds: Sequence[str] = ALL_KINDS, embedder: Embedder | str | None = None,
+                 config: MemoryConfig | None = None, path: str | Path | None = None):
+        unknown = set(kinds) - set(ALL_KINDS)
+        if unknown:
+            raise ValueError(f"unknown unit kinds {sorted(unknown)}; known: {list(ALL_KINDS)}")
+        self.config = config or load_memory_config()
+        self.kinds = tuple(k for k in ALL_KINDS if k in kinds)
+        self._embedder = embedder if isinstance(embedder, Embedder) else None
+        self.embedder_name = embedder.name if isinstance(embedder, Embedder) else (embedder or self.config.embedder)
+        self.path = Path(path) if path else None
+        self.failures: list[ExtractionFailure] = []
+        self._docs: dict[str, DocumentRecord] = {}
+        self._parts: dict[str, Unit] = {}
+        self._groups = MergeGroups(self.config.merge_threshold)
+        self._vectors = VectorTable()
+        self._tokens: dict[str, list[str]] = {}
+        self._index: SearchIndex | None = None
+        self._loaded_manifest: dict[str, Any] = {}
+        self.last_report: UpdateReport | None = None
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = Embedder(self.embedder_name)
+        return self._embedder
+
+    def units(self, kind: str | None = None) -> list[Unit]:
+        return [u for u in self._active() if kind is None or u.kind == kind]
+
+    def get(self, unit_id: str) -> Unit | None:
+        return self._groups.merged.get(unit_id) or self._parts.get(unit_id)
+
+    def doc_ids(self) -> list[str]:
+        return sorted(self._docs)
+
+    def document(self, doc_id: str) -> DocumentRecord | None:
+        return self._docs.get(doc_id)
+
+    def __len__(self) -> int:
+        return len(self._active())
+
+    def _active(self) -> list[Unit]:
+        if self._index is not None:
+            return self._index.units
+        active = [u for i, u in self._parts.items() if not self._groups.is_hidden(i)]
+        active += list(self._groups.merged.values())
+        rank = {k: i for i, k in enumerate(KIND_ORDER)}
+        return sorted(active, key=lambda u: rank[u.kind])  # stable: document order within a kind
+
+    # -- search ------------------------------------------------------------------------------
+    def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
+               method: Method | None = None, types: Sequence[str] | None = None,
+               doc_ids: Sequence[str] | None = None, fusion: str | None = None) -> list[Hit]:
+        """The ``k`` best units for ``query``. ``kind`` None searches every kind held; ``types``
+        keeps logic units of those types; ``doc_ids`` keeps units from those documents."""
+        method = method or self.config.method  # type: ignore[assignment]
+        if method not in ("hybrid", "bm25", "dense"):
+            raise ValueError(f"unknown method {method!r}: use hybrid, bm25 or dense")
+        kinds = self.kinds if kind is None else (kind,) if isinstance(kind, str) else tuple(kind)
+        index = self.index()
+        settings = SearchSettings(candidates=self.config.candidates, fusion=fusion or self.config.fusion,  # type: ignore[arg-type]
+                                  rrf_k=self.config.rrf_k, dense_weight=self.config.dense_weight)
+        found = index.search(tokenize(query), lambda: self.embedder.encode([query])[0], k=k,
+                             kinds=kinds, method=method, types=types, doc_ids=doc_ids, settings=settings)
+        return [Hit(index.units[row], score, rank, method) for rank, (row, score) in enumerate(found, 1)]
+
+    def search_conversation(self, history: Sequence[Sequence[str]], question: str, **kwargs: Any) -> list[Hit]:
+        """Search with a query built from the last question and the recent history."""
+        query = conversation_query(history, question, turns=self.config.history_turns)
+        return self.search(query, **kwargs)
+
+    def index(self) -> SearchIndex:
+        if self._index is None:
+            self._index = self._build_index()
+        return self._index
+
+    def _build_index(self, bm25: dict[str, BM25Index] | None = None) -> SearchIndex:
+        units = self._active()
+        missing = [u for u in units if u.id not in self._vectors]
+        if missing:
+            self._embed(missing, progress=False)
+        matrix = self._vectors.gather(u.id for u in units) if units else None
+        return SearchIndex.build(units, matrix, self._tokens_of, bm25)
+
+    def _tokens_of(self, unit: Unit) -> list[str]:
+        tokens = self._tokens.get(unit.id)
+        if tokens is None:
+            tokens = self._tokens[unit.id] = tokenize(unit.index_text)
+        return tokens
+
+    def _embed(self, units: list[Unit], *, progress: bool) -> int:
+        if not units:
+            return 0
+        vectors = self.embedder.encode_unique([u.index_text for u in units], progress=progress)
+        self._vectors.add([u.id for u in units], vectors)
+        return len(units)
+
+    # -- building and updating ---------------------------------------------------------------
+    def add_documents(self, docs: Iterable[Document], *, llm: ChatModel | None = None,
+                      progress: bool = False, mode: ExtractMode | None = None) -> UpdateReport:
+        """Add new documents, replace changed ones (by ``doc_id``), skip unchanged ones."""
+        started = time.perf_counter()
+        report = UpdateReport()
+        todo: list[Document] = []
+        seen: set[str] = set()
+        for doc in docs:
+            record = self._docs.get(doc.doc_id)
+            if doc.doc_id in seen or record and record.content_hash == doc.content_hash:
+                report.unchanged.append(doc.doc_id)
+                continue
+            (report.updated if record else report.added).append(doc.doc_id)
+            seen.add(doc.doc_id)
+            todo.append(doc)
+        removed: set[str] = set()
+        for doc_id in report.updated:
+            removed |= self._drop(doc_id)
+        new_ids: list[str] = []
+        settings = LLMExtractionSettings(reformulate=self.config.reformulate)
+        mode = mode or self.config.llm_extract  # type: ignore[assignment]
+        for doc, extraction, failure in extract_documents(todo, llm=llm, mode=mode, settings=settings,
+                                                          workers=self.config.llm_workers, progress=progress):
+            if failure:
+                report.failures.append(failure)
+            if extraction.method == "llm":
+                report.llm_extracted.append(doc.doc_id)
+            new_ids += self._add(doc, extraction.procedures, extraction.logic_units, extraction.method)
+        self.failures = [f for f in self.failures if f.doc_id not in seen]
+        self.failures += report.failures
+        report.units_removed = len(removed - set(new_ids))
+        report.units_added = len(set(new_ids) - removed)
+        report.merged = self._remerge(new_ids, removed, llm)
+        report.embedded = self._refresh(progress)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def remove_document(self, doc_id: str) -> int:
+        """Take a document and exactly its units out; returns how many units it had."""
+        if doc_id not in self._docs:
+            raise KeyError(f"document {doc_id!r} is not in this memory")
+        removed = self._drop(doc_id)
+        self._remerge([], removed, None)
+        self._refresh(False)
+        return len(removed)
+
+    def _drop(self, doc_id: str) -> set[str]:
+        record = self._docs.pop(doc_id)
+        for part_id in record.part_ids:
+            self._parts.pop(part_id, None)
+            self._tokens.pop(part_id, None)
+        self.failures = [f for f in self.failures if f.doc_id != doc_id]
+        return set(record.part_ids)
+
+    def _add(self, doc: Document, procedures: list, logic_units: list, method: str) -> list[str]:
+        units: list[Unit] = []
+        if "procedure" in self.kinds:
+            units += procedures
+        if "logic_unit" in self.kinds:
+            units += logic_units
+        base = {"date": str(doc.meta.get("date", "") or ""), "content_hash": doc.content_hash,
+                "corpus": doc.meta.get("corpus", "")}
+        if "chunk" in self.kinds:
+            units += chunk_units(doc.doc_id, doc.title, doc.text, base, self.config.chunk_words)
+        if "document" in self.kinds:
+            units.append(document_unit(doc.doc_id, doc.title, doc.text, base))
+        ids = []
+        for unit in units:
+            if unit.id not in self._parts:
+                self._parts[unit.id] = unit
+                ids.append(unit.id)
+        self._docs[doc.doc_id] = DocumentRecord(doc.doc_id, doc.title, doc.content_hash,
+                                                base["date"], doc.n_words, method, ids)
+        return ids
+
+    def _remerge(self, new_ids: list[str], removed: set[str], llm: ChatModel | None) -> int:
+        if "logic_unit" not in self.kinds:
+            return 0
+        if llm is not None and self.config.llm_merge:
+            self._groups.merger = lambda parts: llm_merge(parts, llm)
+        else:
+            self._groups.merger = merge_units
+        logic_units = {i: u for i, u in self._parts.items() if isinstance(u, LogicUnit)}
+        return self._groups.update(logic_units, [i for i in new_ids if i in logic_units], removed)
+
+    def _refresh(self, progress: bool) -> int:
+        """Embed units not seen before, drop vectors of units gone, rebuild the search index."""
+        self._index = None
+        active = self._active()
+        missing = [u for u in active if u.id not in self._vectors]
+        embedded = self._embed(missing, progress=progress)
+        if len(self._vectors) > 1.5 * max(1, len(active)):
+            self._vectors.keep_only([u.id for u in active])
+        self._index = self._build_index()
+        return embedded
+
+    # -- persistence -------------------------------------------------------------------------
+    @property
+    def manifest(self) -> dict[str, Any]:
+        active = self._active()
+        counts: dict[str, Any] = {k: sum(1 for u in active if u.kind == k) for k in self.kinds}
+        counts["logic_unit_types"] = _type_counts(active)
+        counts["documents"] = len(self._docs)
+        counts["merged_units"] = len(self._groups.merged)
+        return {
+            **{k: v for k, v in self._loaded_manifest.items() if k in ("saved_at", "files", "format_version")},
+            "embedding": {"model": self.embedder_name, "dim": int(self._vectors.dim)},
+            "tokenizer": TOKENIZER_NAME,
+            "kinds": list(self.kinds),
+            "counts": counts,
+            "documents": {d.doc_id: d.content_hash for d in self._docs.values()},
+            "failures": [f.to_dict() for f in self.failures],
+            "config": {k: v for k, v in asdict(self.config).items() if k != "dir"},
+            "versions": _versions(),
+        }
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Save atomically (see :mod:`procmem.store`); returns the memory directory."""
+        target = Path(path) if path else self.path
+        if target is None:
+            raise ValueError("no path: give save() a directory")
+        index = self.index()
+        units = index.units
+
+        def write(directory: Path) -> dict[str, Any]:
+            (directory / "units.jsonl").write_text(
+                "".join(json.dumps(unit_to_dict(u), ensure_ascii=False) + "\n" for u in units), encoding="utf-8")
+            pause_between_writes()
+            hidden = [u for i, u in self._parts.items() if self._groups.is_hidden(i)]
+            (directory / "parts.jsonl").write_text(
+                "".join(json.dumps(unit_to_dict(u), ensure_ascii=False) + "\n" for u in hidden), encoding="utf-8")
+            (directory / "documents.json").write_text(
+                json.dumps([asdict(d) for d in self._docs.values()], ensure_ascii=False), encoding="utf-8")
+            pause_between_writes()
+            np.save(directory / "embeddings.npy", self._vectors.gather(u.id for u in units))
+            pause_between_writes()
+            for kind, kind_index in index.kinds.items():
+                kind_index.bm25.save(directory / "bm25" / kind)
+                pause_between_writes()
+            return self.manifest
+
+        self.path = Path(target)
+        version = save_version(self.path, write)
+        self._loaded_manifest = json.loads((version / "manifest.json").read_text(encoding="utf-8"))
+        return self.path
+
+    @classmethod
+    def load(cls, path: str | Path, *, embedder: Embedder | str | None = None,
+             config: MemoryConfig | None = None, verify: bool = True) -> Memory:
+        """Load a saved memory; raises :class:`MemoryStoreError` saying what is wrong."""
+        version, manifest = open_version(Path(path), verify=verify)
+        built_with = manifest.get("embedding", {}).get("model", "")
+        wanted = embedder.name if isinstance(embedder, Embedder) else embedder
+        if wanted and wanted != built_with:
+            raise MemoryStoreError(
+                f"{path}: built with embedding model {built_with!r} "
+                f"({manifest.get('embedding', {}).get('dim')}-d), not {wanted!r}: load it with "
+                f"{built_with!r} or rebuild it with the model you want"
+            )
+        memory = cls(kinds=manifest.get("kinds", ALL_KINDS), embedder=embedder or built_with,
+                     config=config, path=path)
+        units = _read_units(version / "units.jsonl")
+        hidden = _read_units(version / "parts.jsonl")
+        try:
+            records = [DocumentRecord(**d) for d in json.loads((version / "documents.json").read_text("utf-8"))]
+            matrix = np.load(version / "embeddings.npy")
+        except (OSError, ValueError, TypeError) as exc:
+            raise MemoryStoreError(f"{version}: corrupted memory data: {exc}") from exc
+        if matrix.shape[0] != len(units):
+            raise MemoryStoreError(f"{version}/embeddings.npy: {matrix.shape[0]} rows for {len(units)} units")
+        merged = [u for u in units if isinstance(u, LogicUnit) and u.meta.get("merged_from")]
+        merged_ids = {u.id for u in merged}
+        for unit in [*units, *hidden]:
+            if unit.id not in merged_ids:
+                memory._parts[unit.id] = unit
+        memory._groups.restore(merged)
+        memory._docs = {r.doc_id: r for r in records}
+        memory._vectors.add([u.id for u in units], matrix)
+        memory.failures = [ExtractionFailure(**f) for f in manifest.get("failures", [])]
+        memory._loaded_manifest = manifest
+        bm25 = {}
+        for kind in {u.kind for u in units}:
+            size = sum(1 for u in units if u.kind == kind)
+            try:
+                bm25[kind] = BM25Index.load(version / "bm25" / kind, size)
+            except (OSError, ValueError, KeyError) as exc:
+                raise MemoryStoreError(f"{version}/bm25/{kind}: cannot load the BM25 index: {exc}") from exc
+        memory._index = SearchIndex.build(units, matrix, memory._tokens_of, bm25)
+        return memory
+
+    # -- statistics --------------------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        """Units per kind and type, and THREAD's efficiency measure: mean tokens per unit."""
+        active = self._active()
+        tokens: dict[str, float] = {}
+        for kind in self.kinds:
+            sizes = [len(TOKEN_COUNT.findall(u.render())) for u in active if u.kind == kind]
+            tokens[kind] = round(float(np.mean(sizes)), 1) if sizes else 0.0
+        return {
+            "documents": len(self._docs),
+            "units": {k: sum(1 for u in active if u.kind == k) for k in self.kinds},
+            "logic_unit_types": _type_counts(active),
+            "merged_units": len(self._groups.merged),
+            "extraction": {m: sum(1 for d in self._docs.values() if d.extraction == m) for m in ("rules", "llm")},
+            "structured_documents": len({u.meta.get("doc_id") for u in active if u.kind == "procedure"}),
+            "failures": len(self.failures),
+            "avg_tokens_per_unit": tokens,
+            "embedding": {"model": self.embedder_name, "dim": int(self._vectors.dim)},
+        }
+
+
+TOKEN_COUNT = re.compile(r"\w+|[^\w\s]")
+
+
+def _type_counts(units: list[Unit]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for unit in units:
+        if isinstance(unit, LogicUnit):
+            counts[unit.type] = counts.get(unit.type, 0) + 1
+    return counts
+
+
+def _read_units(path: Path) -> list[Unit]:
+    units = []
+    with open(path, encoding="utf-8") as fh:
+        for line_no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                units.append(unit_from_dict(json.loads(line)))
+            except (json.JSONDecodeError, TypeError, ValueError, KeyError) as exc:
+                raise MemoryStoreError(f"{path}:{line_no}: corrupted unit record: {exc}") from exc
+    return units
+
+
+def build_memory(documents: Iterable[Document], *, kinds: Sequence[str] = ALL_KINDS,
+                 embedder: Embedder | str | None = None, llm: ChatModel | None = None,
+                 progress: bool = True, config: MemoryConfig | None = None) -> Memory:
+    """A new memory over ``documents`` (``memory.last_report`` says what happened)."""
+    memory = Memory(kinds=kinds, embedder=embedder, config=config)
+    memory.last_report = memory.add_documents(list(documents), llm=llm, progress=progress)
+    return memory
+
+
+def sample_memory(path: str | Path | None = None, *, progress: bool = True) -> Memory:
+    """The memory over the bundled sample documents, built and saved on first use.
+
+    Kept in ``path``, else ``$INSCOQA_MEMORY_DIR`` / ``[memory] dir``, else
+    ``~/.cache/inscoqa/memories/sample``. A saved memory whose documents changed is updated.
+    """
+    from inscoqa.bundled import sample_documents
+
+    config = load_memory_config()
+    target = Path(path or config.dir or DEFAULT_SAMPLE_DIR).expanduser()
+    documents = sample_documents()
+    try:
+        memory = Memory.load(target, embedder=config.embedder, config=config)
+    except MemoryStoreError:
+        memory = None
+    if memory is None:
+        memory = build_memory(documents, progress=progress, config=config)
+        memory.save(target)
+        return memory
+    wanted = {d.doc_id for d in documents}
+    stale = [d for d in memory.doc_ids() if d not in wanted]
+    for doc_id in stale:
+        memory.remove_document(doc_id)
+    report = memory.add_documents(documents, progress=progress)
+    if stale or report.added or report.updated:
+        memory.save(target)
+    return memory

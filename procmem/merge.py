@@ -1,0 +1,186 @@
+"""Merging logic units whose headers are near-identical (THREAD's merge step).
+
+Two units of the same type are merged when their headers score at least ``threshold`` (0-100)
+under rapidfuzz's ``token_sort_ratio`` on case-folded text; merging is transitive (union-find).
+A merged unit keeps the first header, the distinct prerequisites, the bodies labelled with their
+source titles and the union of linkers; its ``meta`` lists every source (``doc_ids``) and the ids
+of its parts (``merged_from``), so a document revision can take exactly its parts out again.
+With a chat model, :func:`llm_merge` writes the merged prerequisite/body instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from procmem.extract.llm import LLMExtractionError, merge_with_llm
+from procmem.units import Linker, LogicUnit
+
+DEFAULT_THRESHOLD = 92.0
+
+
+def _key(unit: LogicUnit) -> str:
+    return " ".join(unit.header.casefold().split())
+
+
+class UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def similar_pairs(new: list[LogicUnit], pool: list[LogicUnit],
+                  threshold: float = DEFAULT_THRESHOLD) -> list[tuple[str, str]]:
+    """``(new id, pool id)`` pairs of the same type whose headers are near-identical."""
+    pairs: list[tuple[str, str]] = []
+    if not new or not pool or threshold <= 0:
+        return pairs
+    for unit_type in {u.type for u in new}:
+        a = [u for u in new if u.type == unit_type]
+        b = [u for u in pool if u.type == unit_type]
+        if not b:
+            continue
+        scores = process.cdist([_key(u) for u in a], [_key(u) for u in b], scorer=fuzz.token_sort_ratio,
+                               score_cutoff=threshold, dtype=np.uint8, workers=-1)
+        for i, j in zip(*np.nonzero(scores), strict=True):
+            if a[i].id != b[j].id:
+                pairs.append((a[i].id, b[j].id))
+    return pairs
+
+
+def group_units(units: list[LogicUnit], threshold: float = DEFAULT_THRESHOLD,
+                *, seed_pairs: Iterable[tuple[str, str]] = ()) -> list[list[LogicUnit]]:
+    """Connected groups of near-identical headers, in first-seen order (singletons included)."""
+    uf = UnionFind()
+    for a, b in [*seed_pairs, *similar_pairs(units, units, threshold)]:
+        uf.union(a, b)
+    groups: dict[str, list[LogicUnit]] = {}
+    for unit in units:
+        groups.setdefault(uf.find(unit.id), []).append(unit)
+    return list(groups.values())
+
+
+def merge_units(parts: list[LogicUnit]) -> LogicUnit:
+    """One unit from several (a single part comes back unchanged)."""
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    prerequisites = list(dict.fromkeys(p.prerequisite for p in parts if p.prerequisite))
+    bodies: dict[str, str] = {}
+    for part in parts:
+        bodies.setdefault(part.body.strip(), part.meta.get("title", ""))
+    body = "\n\n".join(f"From {title}:\n{text}" if title else text for text, title in bodies.items())
+    linkers: list[Linker] = []
+    seen: set[tuple[str, str, str, str]] = set()
+    for link in (link for p in parts for link in p.linker):
+        key = (link.condition, link.next, link.tag, link.target)
+        if key not in seen:
+            seen.add(key)
+            linkers.append(link)
+    return LogicUnit(first.type, "; ".join(prerequisites), first.header, body, linkers,
+                     merged_meta(parts))
+
+
+def merged_meta(parts: list[LogicUnit]) -> dict[str, Any]:
+    meta = dict(parts[0].meta)
+    meta["doc_ids"] = list(dict.fromkeys(p.meta.get("doc_id", "") for p in parts))
+    meta["merged_from"] = [p.id for p in parts]
+    meta["date"] = max(str(p.meta.get("date", "")) for p in parts)
+    meta["content_hash"] = hashlib.sha256(
+        "".join(str(p.meta.get("content_hash", "")) for p in parts).encode()
+    ).hexdigest()[:16]
+    return meta
+
+
+def llm_merge(parts: list[LogicUnit], llm: Any) -> LogicUnit:
+    """Merge with a chat model (prerequisite, body, linkers); falls back to the rule merge on error."""
+    merged = merge_units(parts)
+    try:
+        return merge_with_llm(parts, merged, llm)
+    except LLMExtractionError:
+        return merged
+
+
+class MergeGroups:
+    """Which logic units are merged into which, kept up to date as documents come and go.
+
+    Only the units a change touches are compared again: new units against all units of their
+    type, and the remaining parts of any merged unit that lost a part.
+    """
+
+    def __init__(self, threshold: float = DEFAULT_THRESHOLD,
+                 merger: Callable[[list[LogicUnit]], LogicUnit] = merge_units):
+        self.threshold = threshold
+        self.merger = merger
+        self.merged: dict[str, LogicUnit] = {}
+        self.parts_of: dict[str, list[str]] = {}
+        self.group_of: dict[str, str] = {}
+
+    def is_hidden(self, part_id: str) -> bool:
+        return part_id in self.group_of
+
+    def restore(self, merged_units: list[LogicUnit]) -> None:
+        for unit in merged_units:
+            self._register(unit, list(unit.meta.get("merged_from", [])))
+
+    def _register(self, unit: LogicUnit, part_ids: list[str]) -> None:
+        self.merged[unit.id] = unit
+        self.parts_of[unit.id] = part_ids
+        for p in part_ids:
+            self.group_of[p] = unit.id
+
+    def _dissolve(self, merged_id: str) -> list[str]:
+        self.merged.pop(merged_id, None)
+        part_ids = self.parts_of.pop(merged_id, [])
+        for p in part_ids:
+            self.group_of.pop(p, None)
+        return part_ids
+
+    def update(self, parts: Mapping[str, LogicUnit], new_ids: list[str], removed_ids: set[str]) -> int:
+        """Regroup after ``removed_ids`` left and ``new_ids`` arrived; returns merged units changed."""
+        if self.threshold <= 0:
+            return 0
+        uf = UnionFind()
+        touched: set[str] = set(new_ids)
+        for merged_id in {self.group_of[p] for p in removed_ids if p in self.group_of}:
+            remaining = [parts[p] for p in self._dissolve(merged_id) if p in parts]
+            touched |= {u.id for u in remaining}
+            for a, b in similar_pairs(remaining, remaining, self.threshold):
+                uf.union(a, b)
+        new_units = [parts[i] for i in new_ids]
+        pool = [u for i, u in parts.items() if i not in touched]
+        for a, b in similar_pairs(new_units, pool + new_units, self.threshold):
+            uf.union(a, b)
+            touched.add(b)
+        for p in list(touched):
+            for q in self.parts_of.get(self.group_of.get(p, ""), []):
+                uf.union(p, q)
+                touched.add(q)
+        components: dict[str, list[str]] = {}
+        for p in touched:
+            components.setdefault(uf.find(p), []).append(p)
+        changed = 0
+        order = {part_id: i for i, part_id in enumerate(parts)}
+        for members in components.values():
+            for merged_id in {self.group_of[p] for p in members if p in self.group_of}:
+                self._dissolve(merged_id)
+            if len(members) >= 2:
+                members.sort(key=lambda p: order.get(p, 0))
+                self._register(self.merger([parts[p] for p in members]), members)
+                changed += 1
+        return changed

@@ -1,0 +1,147 @@
+"""The search structure of a memory: per kind of unit, a BM25 index and a slice of the vectors.
+
+Units are held in one list sorted by kind, so each kind is a contiguous block of rows of the
+embedding matrix (a view, no copy). A query scores every row of the wanted kinds on each side
+(BM25 via bm25s, cosine via one matrix product), keeps the top-N candidates of each side and
+fuses them in numpy (reciprocal rank by default); filters are boolean masks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from procmem.retrieval.bm25 import BM25Index
+from procmem.retrieval.dense import DenseIndex
+from procmem.retrieval.fusion import RRF_K, rrf, top_n, weighted
+from procmem.units import Unit
+
+Method = Literal["hybrid", "bm25", "dense"]
+Fusion = Literal["rrf", "weighted"]
+KIND_ORDER = ("procedure", "logic_unit", "chunk", "document")
+
+
+def unit_doc_ids(unit: Unit) -> list[str]:
+    return list(unit.meta.get("doc_ids") or [unit.meta.get("doc_id", "")])
+
+
+@dataclass
+class KindIndex:
+    kind: str
+    start: int
+    stop: int
+    bm25: BM25Index
+    dense: DenseIndex | None
+    types: np.ndarray  # logic-unit type per row ("" for other kinds)
+    doc_rows: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+    def mask(self, types: Sequence[str] | None, doc_ids: Sequence[str] | None) -> np.ndarray | None:
+        if not types and doc_ids is None:
+            return None
+        mask = np.ones(self.size, dtype=bool)
+        if types:
+            mask &= np.isin(self.types, list(types))
+        if doc_ids is not None:
+            wanted = np.zeros(self.size, dtype=bool)
+            for doc_id in doc_ids:
+                rows = self.doc_rows.get(doc_id)
+                if rows is not None:
+                    wanted[rows] = True
+            mask &= wanted
+        return mask
+
+
+@dataclass
+class SearchSettings:
+    candidates: int = 100
+    fusion: Fusion = "rrf"
+    rrf_k: int = RRF_K
+    dense_weight: float = 0.5
+
+
+class SearchIndex:
+    def __init__(self, units: list[Unit], kinds: dict[str, KindIndex]):
+        self.units = units
+        self.kinds = kinds
+
+    @classmethod
+    def build(cls, units: list[Unit], matrix: np.ndarray | None,
+              tokens: Callable[[Unit], list[str]],
+              bm25: dict[str, BM25Index] | None = None) -> SearchIndex:
+        """``units`` sorted by kind (see :data:`KIND_ORDER`); ``matrix`` rows aligned with them."""
+        kinds: dict[str, KindIndex] = {}
+        start = 0
+        while start < len(units):
+            kind = units[start].kind
+            stop = start
+            while stop < len(units) and units[stop].kind == kind:
+                stop += 1
+            block = units[start:stop]
+            index = (bm25 or {}).get(kind) or BM25Index.build([tokens(u) for u in block])
+            doc_rows: dict[str, list[int]] = {}
+            for row, unit in enumerate(block):
+                for doc_id in unit_doc_ids(unit):
+                    doc_rows.setdefault(doc_id, []).append(row)
+            kinds[kind] = KindIndex(
+                kind, start, stop, index,
+                DenseIndex(matrix[start:stop]) if matrix is not None else None,
+                np.array([getattr(u, "type", "") for u in block], dtype=object),
+                {d: np.array(r, dtype=np.int64) for d, r in doc_rows.items()},
+            )
+            start = stop
+        return cls(units, kinds)
+
+    def search(self, query_tokens: list[str], query_vector: Callable[[], np.ndarray], *, k: int,
+               kinds: Sequence[str], method: Method, types: Sequence[str] | None = None,
+               doc_ids: Sequence[str] | None = None,
+               settings: SearchSettings | None = None) -> list[tuple[int, float]]:
+        """``(global row, score)`` of the best ``k`` units, best first."""
+        settings = settings or SearchSettings()
+        vector = query_vector() if method in ("dense", "hybrid") else None
+        results: list[tuple[int, float]] = []
+        for kind in kinds:
+            index = self.kinds.get(kind)
+            if index is None or index.size == 0:
+                continue
+            if types and kind != "logic_unit":
+                continue
+            rows, scores = self._search_kind(index, query_tokens, vector, k, method,
+                                             index.mask(types, doc_ids), settings)
+            results += [(index.start + int(r), float(s)) for r, s in zip(rows, scores, strict=True)]
+        results.sort(key=lambda rs: -rs[1])
+        return results[:k]
+
+    @staticmethod
+    def _search_kind(index: KindIndex, query_tokens: list[str], vector: np.ndarray | None, k: int,
+                     method: Method, mask: np.ndarray | None,
+                     settings: SearchSettings) -> tuple[np.ndarray, np.ndarray]:
+        n = max(settings.candidates, k)
+        lexical = index.bm25.scores(query_tokens) if method in ("bm25", "hybrid") else None
+        semantic = None
+        if method in ("dense", "hybrid"):
+            if index.dense is None:
+                raise ValueError(f"no embeddings for {index.kind!r} units: dense search unavailable")
+            semantic = index.dense.scores(vector)
+        if method == "bm25":
+            rows = top_n(lexical, k, mask, positive_only=True)
+            return rows, lexical[rows]
+        if method == "dense":
+            rows = top_n(semantic, k, mask)
+            return rows, semantic[rows]
+        lexical_rows = top_n(lexical, n, mask, positive_only=True)
+        semantic_rows = top_n(semantic, n, mask)
+        weights = [1.0 - settings.dense_weight, settings.dense_weight]
+        if settings.fusion == "weighted":
+            candidates = np.union1d(lexical_rows, semantic_rows)
+            rows, scores = weighted(candidates, [lexical, semantic], weights)
+        else:
+            rows, scores = rrf([lexical_rows, semantic_rows], k=settings.rrf_k,
+                               weights=[2 * w for w in weights])
+        return rows[:k], scores[:k]

@@ -1,0 +1,36 @@
+"""History-aware queries: a conversation is retrieved with its context, not only its last question.
+
+The last question leads (repeated ``question_weight`` times, which weighs it for BM25 and pulls
+the embedding towards it), followed by the earlier questions, most recent first, then the most
+recent answer, each trimmed; answers are long, so only the last one's opening words count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+HISTORY_TURNS = 2
+QUESTION_WEIGHT = 2
+MAX_HISTORY_WORDS = 80
+LAST_ANSWER_WORDS = 25
+
+
+def _trim(text: str, words: int) -> str:
+    parts = text.split()
+    return " ".join(parts[:words])
+
+
+def conversation_query(history: Sequence[Sequence[str]], question: str, *,
+                       turns: int = HISTORY_TURNS, question_weight: int = QUESTION_WEIGHT,
+                       max_history_words: int = MAX_HISTORY_WORDS,
+                       last_answer_words: int = LAST_ANSWER_WORDS) -> str:
+    """One query text from the chat history (``[(question, answer), ...]``) and the last question."""
+    question = question.strip()
+    context: list[str] = []
+    recent = list(history)[-turns:] if turns > 0 else []
+    for q, _ in reversed(recent):
+        context.append(q.strip())
+    if recent and last_answer_words > 0:
+        context.append(_trim(recent[-1][1], last_answer_words))
+    context_text = _trim(" ".join(c for c in context if c), max_history_words)
+    return " ".join([question] * max(1, question_weight) + ([context_text] if context_text else []))
