@@ -14,8 +14,9 @@ finished run does no work at all (no engine started, no LLM call). Phases:
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,9 @@ from procmem.answerers.base import Answerer
 from serving.types import ChatModel
 
 RESULT_FORMAT = 1
+# At most one durable write (fsync) per store per interval: results finishing in between are
+# saved together. A kill loses only results not yet saved, which a resumed run redoes.
+COMMIT_INTERVAL_S = 0.02
 
 
 @dataclass
@@ -285,13 +289,30 @@ class BenchRunner:
         try:
             futures: dict[Future[dict[str, Any]], _Task] = {
                 pool.submit(task.fn, *task.args): task for task in tasks}
-            for future in as_completed(futures):
-                futures[future].store.append(future.result())
-                bar.update(1)
+            pending = set(futures)
+            last_commit = 0.0
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                gap = COMMIT_INTERVAL_S - (time.monotonic() - last_commit)
+                if gap > 0 and pending:  # gather what finishes meanwhile into the same commit
+                    more, pending = wait(pending, timeout=gap)
+                    done |= more
+                self._save([(futures[f].store, f.result()) for f in done])
+                last_commit = time.monotonic()
+                bar.update(len(done))
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             bar.close()
         return len(tasks)
+
+    @staticmethod
+    def _save(finished: list[tuple[ResultStore, dict[str, Any]]]) -> None:
+        """Save every result finished so far, one durable write per store (a group commit)."""
+        by_store: dict[int, tuple[ResultStore, list[dict[str, Any]]]] = {}
+        for store, record in finished:
+            by_store.setdefault(id(store), (store, []))[1].append(record)
+        for store, records in by_store.values():
+            store.append_many(records)
 
     def _write_run_meta(self, directory: Path, key: str, spec: dict[str, Any]) -> None:
         path = directory / "run.json"
