@@ -16,10 +16,9 @@ produces the whole plan at once, following the kept units' CONTINUE linkers.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
-
-from rapidfuzz import fuzz
 
 from procmem.answerers.base import Answer, AnswerRequest, StageRecord, Trace, register
 from procmem.answerers.common import (
@@ -41,7 +40,6 @@ from procmem.answerers.schemas import select_schema
 from procmem.units import Linker, Unit
 
 MODES = ("multi", "single")
-TOKEN_MATCH = 85.0  # rapidfuzz ratio for two words to count as the same (inflections)
 
 
 @dataclass
@@ -63,13 +61,21 @@ class OutcomeMatch:
     score: float
 
 
+def same_word(a: str, b: str) -> bool:
+    """Equal, or inflections of one stem (``installs`` / ``installed``, ``error`` / ``errors``)."""
+    if a == b:
+        return True
+    stem = len(os.path.commonprefix([a, b]))
+    return stem >= max(4, min(len(a), len(b)) - 2)
+
+
 def outcome_score(message: str, condition: str) -> float:
     """How much of a linker condition the user's message states (0-100)."""
     wanted = tokens(condition)
     said = tokens(message)
     if not wanted or not said:
         return 0.0
-    found = sum(1 for w in wanted if any(fuzz.ratio(w, s) >= TOKEN_MATCH for s in said))
+    found = sum(1 for w in wanted if any(same_word(w, s) for s in said))
     return 100.0 * found / len(wanted)
 
 

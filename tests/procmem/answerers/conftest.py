@@ -1,0 +1,135 @@
+"""Fixtures of the answerer tests: a minimal memory double, a small unit world, and a router
+that gives a scripted reply per prompt (recognised by its system text)."""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from procmem.answerers.retrieval import Hit, tokens
+from procmem.units import Chunk, Linker, LogicUnit, Procedure, Unit
+from serving.prompts import load_prompt
+from serving.scripted import ScriptedLLM
+
+
+@dataclass
+class MemoryDouble:
+    """Only what answerers use: ``search``, ``search_conversation`` and ``units``.
+
+    Scores are word overlap with the unit's index text; every search is recorded."""
+
+    all_units: list[Unit]
+    searches: list[dict[str, Any]] = field(default_factory=list)
+
+    def units(self, kind: str | None = None) -> list[Unit]:
+        return [u for u in self.all_units if kind is None or u.kind == kind]
+
+    def search(self, query: str, *, k: int = 5, kind: str | None = None,
+               doc_ids: list[str] | None = None, **_: Any) -> list[Hit]:
+        self.searches.append({"query": query, "k": k, "kind": kind, "doc_ids": doc_ids})
+        words = set(tokens(query))
+        scored = []
+        for i, unit in enumerate(self.units(kind)):
+            if doc_ids is not None and unit.meta["doc_id"] not in doc_ids:
+                continue
+            overlap = len(words & set(tokens(unit.index_text)))
+            if overlap:
+                scored.append((overlap, -i, unit))
+        scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+        return [Hit(u, float(s), r, "overlap") for r, (s, _, u) in enumerate(scored[:k], 1)]
+
+    def search_conversation(self, history: list[tuple[str, str]], question: str,
+                            **kwargs: Any) -> list[Hit]:
+        return self.search(" ".join([q for q, _ in history] + [question]), **kwargs)
+
+
+def _meta(doc_id: str, title: str, order: int) -> dict[str, Any]:
+    return {"doc_id": doc_id, "title": title, "order": order, "date": "", "content_hash": doc_id}
+
+
+def unit_world() -> list[Unit]:
+    tea, coffee, printer = "cooking/tea.md", "cooking/coffee.md", "help/printer.page"
+    return [
+        Procedure("green tea leaves, kettle, cup", "brew green tea",
+                  ["Heat water to 80 C in the kettle", "Put the green tea leaves in the cup",
+                   "Pour the water and steep for 2 minutes"], _meta(tea, "Green tea", 0)),
+        Procedure("black tea bag, kettle, cup", "steep black tea",
+                  ["Boil water in the kettle", "Pour the water over the tea bag",
+                   "Steep for 4 minutes and remove the bag"], _meta(tea, "Green tea", 1)),
+        Procedure("ground coffee, filter, kettle", "make pour-over coffee",
+                  ["Boil water in the kettle", "Rinse the filter", "Pour water over the coffee slowly"],
+                  _meta(coffee, "Pour-over coffee", 0)),
+        Procedure("printer, paper", "clear a printer paper jam",
+                  ["Turn the printer off", "Open the rear cover", "Pull the jammed paper out gently"],
+                  _meta(printer, "Printer problems", 3)),
+        LogicUnit("Step", "", "Install the printer driver",
+                  "1. Open Settings > Printers.\n2. Choose Add printer and pick the model.",
+                  [Linker("the driver installs", "Print a test page", "CONTINUE"),
+                   Linker("the installer reports an error", "Troubleshoot printer driver errors", "CROSS")],
+                  _meta(printer, "Printer problems", 0)),
+        LogicUnit("Step", "The printer driver is installed", "Print a test page",
+                  "1. Open the printer properties.\n2. Press Print test page.",
+                  [Linker("the test page prints", "Done", "MITIGATE")],
+                  _meta(printer, "Printer problems", 1)),
+        LogicUnit("FAQ", "The computer runs Windows", "Troubleshoot printer driver errors",
+                  "Run the printer troubleshooter from Settings, then reinstall the driver.",
+                  [], _meta(printer, "Printer problems", 2)),
+        Chunk("Green tea tastes bitter when the water is too hot. Use water at 80 C.",
+              _meta(tea, "Green tea", 5)),
+    ]
+
+
+@pytest.fixture
+def memory() -> MemoryDouble:
+    return MemoryDouble(unit_world())
+
+
+# --------------------------------------------------------------------------- scripted replies
+
+
+def _prompt_names() -> list[str]:
+    root = os.path.join(os.path.dirname(__import__("procmem").__file__), "prompts")
+    return sorted(os.path.relpath(p, root)[:-4].replace(os.sep, "/")
+                  for p in glob.glob(os.path.join(root, "*", "*.txt")))
+
+
+SYSTEM_TO_PROMPT = {load_prompt("procmem", n).system: n for n in _prompt_names()
+                    if load_prompt("procmem", n).system}
+
+Reply = Any
+
+
+@dataclass
+class Router:
+    """Replies per prompt name: a list (consumed in order) or a function of the call."""
+
+    replies: dict[str, list[Reply] | Callable[[list[dict[str, str]], Any], Reply]]
+    names: list[str] = field(default_factory=list)
+
+    def __call__(self, messages: list[dict[str, str]], schema: Any) -> Reply:
+        name = SYSTEM_TO_PROMPT.get(messages[0]["content"], "?")
+        self.names.append(name)
+        source = self.replies.get(name)
+        if source is None:
+            raise AssertionError(f"no scripted reply for prompt {name!r}")
+        if callable(source):
+            return source(messages, schema)
+        if not source:
+            raise AssertionError(f"scripted replies for {name!r} ran out")
+        return source.pop(0) if len(source) > 1 else source[0]
+
+
+def scripted(replies: dict[str, Any]) -> tuple[ScriptedLLM, Router]:
+    router = Router(replies)
+    return ScriptedLLM(replies=router), router
+
+
+@pytest.fixture
+def script() -> Callable[[dict[str, Any]], tuple[ScriptedLLM, Router]]:
+    """``llm, router = script({"aag/critic": [...], ...})``."""
+    return scripted

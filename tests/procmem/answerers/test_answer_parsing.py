@@ -1,0 +1,118 @@
+"""Readers of model replies: plain-text forms, truncated JSON, and malformed replies."""
+
+from __future__ import annotations
+
+import pytest
+
+from procmem.answerers.parsing import (
+    NO_UPDATE,
+    ReplyParseError,
+    fit_to_schema,
+    parse_critic_text,
+    parse_protocol_lenient,
+    parse_protocol_text,
+    parse_query_text,
+    parse_rewrite_text,
+    parse_select_text,
+    parse_steps,
+    repair_json,
+)
+from procmem.answerers.schemas import critic_schema, protocol_schema
+
+
+def test_protocol_reply_with_both_sections():
+    text = ("Answer: Give her Send As permission.\n\nProcedural instructions:\n"
+            "1. Open PowerShell.\n2. Run Add-RecipientPermission\n   with -AccessRights SendAs.\n"
+            "3. Wait an hour.")
+    assert parse_protocol_text(text) == {
+        "answer": "Give her Send As permission.",
+        "procedures": ["Open PowerShell.", "Run Add-RecipientPermission with -AccessRights SendAs.",
+                       "Wait an hour."],
+    }
+
+
+def test_protocol_reply_with_markdown_labels_and_multiline_answer():
+    text = ("**Answer:**\nIt needs a driver.\nInstall it first.\n\n"
+            "**Procedural instructions:**\n1) Download the driver\n2) Run the installer")
+    data = parse_protocol_text(text)
+    assert data["answer"] == "It needs a driver. Install it first."
+    assert data["procedures"] == ["Download the driver", "Run the installer"]
+
+
+@pytest.mark.parametrize("text, missing", [
+    ("Procedural instructions:\n1. Do it", "Answer"),
+    ("Answer: just do it", "Procedural instructions"),
+    ("Answer: x\nProcedural instructions:\nnothing numbered here", "Procedural instructions"),
+    ("", "Answer"),
+])
+def test_protocol_reply_missing_a_section_is_a_typed_error(text, missing):
+    with pytest.raises(ReplyParseError, match=missing) as info:
+        parse_protocol_text(text)
+    assert info.value.raw == text
+
+
+def test_lenient_protocol_reader_takes_numbered_lines_as_steps():
+    data = parse_protocol_lenient("You need a kettle.\n1. Boil water\n2. Pour it")
+    assert data == {"answer": "You need a kettle.", "procedures": ["Boil water", "Pour it"]}
+    with pytest.raises(ReplyParseError):
+        parse_protocol_lenient("no steps at all")
+
+
+def test_steps_reader_joins_continuations_and_accepts_bullets():
+    assert parse_steps("- one\n  more\n* two\n3. three") == ["one more", "two", "three"]
+    assert parse_steps("- bullet\n1. number", numbered_only=True) == ["number"]
+
+
+def test_rewrite_reply_outline_then_queries_capped_at_n():
+    text = "steps:\n- Heat water\n- Steep\nqueries:\n- q1?\n- q2?\n- q3?\n- q4?\n- q5?"
+    assert parse_rewrite_text(text, 4) == {"steps": ["Heat water", "Steep"],
+                                           "queries": ["q1?", "q2?", "q3?", "q4?"]}
+    with pytest.raises(ReplyParseError, match="queries"):
+        parse_rewrite_text("steps:\n- only an outline", 4)
+
+
+@pytest.mark.parametrize("text", [NO_UPDATE, "no update required.", '"NO UPDATE REQUIRED"',
+                                  "**NO UPDATE REQUIRED**"])
+def test_critic_no_update_variants(text):
+    assert parse_critic_text(text) == {"verdict": NO_UPDATE, "edits": []}
+
+
+def test_critic_bullet_edits_and_garbage():
+    assert parse_critic_text("- Add step 2\n- Remove step 4") == {
+        "verdict": "EDITS", "edits": ["Add step 2", "Remove step 4"]}
+    with pytest.raises(ReplyParseError, match="NO UPDATE REQUIRED"):
+        parse_critic_text("The steps look mostly fine I think")
+
+
+def test_select_reply():
+    assert parse_select_text("Keep: 1, 3, 9\nAsk: none", 3) == {"keep": [1, 3], "ask": ""}
+    assert parse_select_text("keep: 2\nask: Are you on Windows?", 2) == {
+        "keep": [2], "ask": "Are you on Windows?"}
+    with pytest.raises(ReplyParseError, match="Keep"):
+        parse_select_text("all of them", 3)
+
+
+def test_query_reply():
+    assert parse_query_text("Query: send as shared mailbox") == {"query": "send as shared mailbox"}
+    assert parse_query_text('"reset a printer"\nbecause ...') == {"query": "reset a printer"}
+    with pytest.raises(ReplyParseError):
+        parse_query_text("  \n ")
+
+
+def test_truncated_json_is_closed_or_cut_back():
+    schema = protocol_schema()
+    raw = '{"answer": "Boil water", "procedures": ["Fill the kettle", "Switch it o'
+    assert repair_json(raw, schema) == {"answer": "Boil water",
+                                        "procedures": ["Fill the kettle", "Switch it o"]}
+    # cut inside a key: fall back to the last complete item
+    raw = '{"answer": "Boil", "procedures": ["Fill the kettle"], "ext'
+    assert repair_json(raw, schema)["procedures"] == ["Fill the kettle"]
+    with pytest.raises(ReplyParseError):
+        repair_json('{"answer": "only an answer"', schema)
+    with pytest.raises(ReplyParseError):
+        repair_json("plain words", schema)
+
+
+def test_fit_to_schema_trims_to_caps():
+    data = {"verdict": "EDITS", "edits": [f"edit {i}" for i in range(9)]}
+    assert len(fit_to_schema(data, critic_schema())["edits"]) == 5
