@@ -348,8 +348,8 @@ def render_markdown(summary: dict[str, Any], plots: list[Path] | None = None) ->
         rows = [[name, str(v["n"]), _num(v.get("first")), _num(v.get("second"))]
                 for name, v in a["systems"].items()]
         out += [_table(["system", "n", "JS judge 1", "JS judge 2"], rows), ""]
-        out += [f"- system ranking: {_kv(a['system_rank'])}",
-                f"- per sample: {_kv(a['per_sample'])}", ""]
+        out += [f"- system ranking: {_kv(_pick(a['system_rank'], RANK_KEYS))}",
+                f"- per sample: {_kv(_pick(a['per_sample'], SAMPLE_KEYS))}", ""]
     if summary["howto"]:
         rows = [[name, str(v["n"]), str(v["failed"])] + [_num(v[k], 3) for k in
                                                          ("precision", "recall", "f1", "success")]
@@ -372,13 +372,26 @@ def render_markdown(summary: dict[str, Any], plots: list[Path] | None = None) ->
     return "\n".join(out)
 
 
+RANK_KEYS = ("n_systems", "kendall", "spearman", "ranking_a", "ranking_b")
+SAMPLE_KEYS = ("n", "exact", "within_tolerance", "mean_abs_diff", "pairwise_concordance",
+               "kendall", "spearman")
+
+
+def _pick(value: dict[str, Any] | None, keys: tuple[str, ...]) -> dict[str, Any] | None:
+    return None if value is None else {k: value[k] for k in keys if k in value}
+
+
 def _kv(value: Any) -> str:
     if value is None:
         return "–"
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_num(v, 3) if isinstance(v, float) else v}"
+        return ", ".join(f"{k} {_num(v, 3) if isinstance(v, float) else _list(v)}"
                          for k, v in value.items())
     return str(value)
+
+
+def _list(value: Any) -> str:
+    return " > ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def _oneline(text: str) -> str:

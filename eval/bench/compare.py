@@ -13,6 +13,7 @@ from typing import Any
 
 from eval.bench.llm import open_tab
 from eval.bench.sample import error_text, is_transient, now_iso
+from eval.pairwise import PairwiseJudge
 from inscoqa.records import Conversation
 from serving.types import ChatModel
 
@@ -45,7 +46,8 @@ def compare_sample(conv: Conversation, a: dict[str, Any], b: dict[str, Any],
             outcome = judge.compare(task_input, task_output, list(a["procedures"] or []),
                                     list(b["procedures"] or []))
             record.update(status="ok", result=str(outcome.result),
-                          votes=[_plain(v) for v in outcome.votes])
+                          votes=[str(v) for v in outcome.votes],
+                          call_errors=[c.error for c in outcome.calls if c.error])
         except Exception as exc:  # recorded and counted, never dropped
             record.update(status="failed", error=error_text(exc), transient=is_transient(exc))
     record["cost"] = tab.to_dict()
@@ -53,17 +55,9 @@ def compare_sample(conv: Conversation, a: dict[str, Any], b: dict[str, Any],
     return record
 
 
-def _plain(vote: Any) -> Any:
-    if isinstance(vote, str | int | float | bool) or vote is None:
-        return vote
-    for attr in ("value", "name"):
-        if hasattr(vote, attr):
-            return getattr(vote, attr)
-    return str(vote)
-
-
 def tally(records: list[dict[str, Any]]) -> dict[str, int]:
-    """Win / loss / tie counts (from A's side) plus skipped and failed samples."""
+    """Win / loss / tie counts (from A's side) plus skipped and failed samples (a comparison
+    that raised, or whose votes were all invalid)."""
     counts = Counter({k: 0 for k in (*RESULTS, "skipped", "failed")})
     for r in records:
         if r["status"] == "ok" and r["result"] in RESULTS:
@@ -76,17 +70,5 @@ def tally(records: list[dict[str, Any]]) -> dict[str, int]:
     return dict(counts)
 
 
-def make_pairwise_judge(llm: ChatModel) -> Any:
-    from eval.pairwise import PairwiseJudge
-
+def make_pairwise_judge(llm: ChatModel) -> PairwiseJudge:
     return PairwiseJudge(llm)
-
-
-def pairwise_config(judge: Any, llm: ChatModel) -> dict[str, Any]:
-    """What determines the pairwise verdicts, for the pairwise store's key."""
-    config = getattr(judge, "config", None)
-    if callable(config):
-        return dict(config())
-    return {"n_calls": getattr(judge, "n_calls", None),
-            "temperature": getattr(judge, "temperature", None),
-            "seeds": list(getattr(judge, "seeds", ()) or ()), "model": llm.model}

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from eval.bench.llm import open_tab
-from eval.bench.sample import error_text, is_transient, now_iso
+from eval.bench.sample import error_text, is_transient, now_iso, verdict_dict
+from eval.howto import HowToScorer
+from eval.inseval import InsEvalJudge
 from inscoqa.records import Conversation
 from serving.types import ChatModel
 
@@ -20,8 +22,6 @@ def _base(conv: Conversation, result: dict[str, Any]) -> dict[str, Any]:
 def second_judge_sample(conv: Conversation, result: dict[str, Any],
                         llm: ChatModel) -> dict[str, Any]:
     """Score the stored answer of ``result`` again with another judge."""
-    from eval.inseval import InsEvalJudge
-
     record = _base(conv, result)
     record["judge"] = None
     if result.get("answer") is None:
@@ -31,8 +31,7 @@ def second_judge_sample(conv: Conversation, result: dict[str, Any],
             try:
                 verdict = InsEvalJudge(llm).score(conv, result["answer"],
                                                   list(result["procedures"] or []))
-                record["judge"] = {"score": verdict.score, "tcr": verdict.tcr, "ok": verdict.ok,
-                                   "error": verdict.error, "raw": verdict.raw}
+                record["judge"] = verdict_dict(verdict)
                 record["status"] = "ok" if verdict.ok else "judge_failed"
                 record["error"] = None if verdict.ok else verdict.error
             except Exception as exc:
@@ -45,8 +44,6 @@ def second_judge_sample(conv: Conversation, result: dict[str, Any],
 
 def howto_sample(conv: Conversation, result: dict[str, Any], llm: ChatModel) -> dict[str, Any]:
     """Action-item precision / recall / F1 / success of the stored procedure vs the reference."""
-    from eval.howto import HowToScorer
-
     record = _base(conv, result)
     record["howto"] = None
     if result.get("answer") is None:
@@ -57,7 +54,9 @@ def howto_sample(conv: Conversation, result: dict[str, Any], llm: ChatModel) -> 
                 score = HowToScorer(llm).score(conv.question, list(result["procedures"] or []),
                                                list(conv.procedures))
                 record["howto"] = {"precision": score.precision, "recall": score.recall,
-                                   "f1": score.f1, "success": _plain_success(score.success)}
+                                   "f1": score.f1, "success": float(score.success),
+                                   "generated_items": list(score.generated_items),
+                                   "matches": [list(m) for m in score.matches]}
                 record["status"] = "ok"
             except Exception as exc:
                 record.update(status="failed", error=error_text(exc), transient=is_transient(exc))
@@ -66,15 +65,9 @@ def howto_sample(conv: Conversation, result: dict[str, Any], llm: ChatModel) -> 
     return record
 
 
-def _plain_success(value: Any) -> Any:
-    return float(value) if isinstance(value, bool | int | float) else value
+def second_judge_config(llm: ChatModel) -> dict[str, Any]:
+    return dict(InsEvalJudge(llm).config())
 
 
-def scorer_config(factory_module: str, factory: str, llm: ChatModel) -> dict[str, Any]:
-    """The configuration of a scorer class built on ``llm`` (its ``config()`` when it has one)."""
-    import importlib
-
-    cls = getattr(importlib.import_module(factory_module), factory)
-    scorer = cls(llm)
-    config = getattr(scorer, "config", None)
-    return dict(config()) if callable(config) else {"scorer": factory, "model": llm.model}
+def howto_config(llm: ChatModel) -> dict[str, Any]:
+    return dict(HowToScorer(llm).config())

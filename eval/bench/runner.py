@@ -28,6 +28,7 @@ from eval.bench.keys import run_key, slug, stable_hash
 from eval.bench.llm import tapped
 from eval.bench.sample import DocumentSource, now_iso, run_sample
 from eval.bench.store import ResultStore, write_json_atomic
+from eval.inseval import InsEvalJudge
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answerer
 from serving.types import ChatModel
@@ -148,8 +149,6 @@ class BenchRunner:
     # -- keys ----------------------------------------------------------------------------------
 
     def judge_config(self) -> dict[str, Any]:
-        from eval.inseval import InsEvalJudge
-
         return dict(InsEvalJudge(self.judge_llm).config())
 
     def plan(self) -> dict[str, SystemRun]:
@@ -169,8 +168,7 @@ class BenchRunner:
     def plan_pairs(self, runs: dict[str, SystemRun]) -> list[PairRun]:
         if self.pairwise_llm is None:
             return []
-        judge = compare.make_pairwise_judge(self.pairwise_llm)
-        config = compare.pairwise_config(judge, self.pairwise_llm)
+        config = dict(compare.make_pairwise_judge(self.pairwise_llm).config())
         pairs = []
         for a, b in itertools.combinations(list(runs), 2):
             spec = {"format": RESULT_FORMAT, "a": runs[a].key, "b": runs[b].key,
@@ -229,15 +227,16 @@ class BenchRunner:
         # extra scores only exist for answered samples; the others are reported as skipped
         by_id = {name: {r["sample_id"]: r for r in recs if r.get("answer") is not None}
                  for name, recs in outcome.results.items()}
-        scorers: list[tuple[str, ChatModel | None, Callable[..., dict[str, Any]], str, str]] = [
-            ("judge2", self.second_judge_llm, extras.second_judge_sample, "eval.inseval",
-             "InsEvalJudge"),
-            ("howto", self.howto_llm, extras.howto_sample, "eval.howto", "HowToScorer"),
+        scorers: list[tuple[str, ChatModel | None, Callable[..., dict[str, Any]],
+                            Callable[[ChatModel], dict[str, Any]]]] = [
+            ("judge2", self.second_judge_llm, extras.second_judge_sample,
+             extras.second_judge_config),
+            ("howto", self.howto_llm, extras.howto_sample, extras.howto_config),
         ]
-        for prefix, llm, fn, module, cls in scorers:
+        for prefix, llm, fn, config_of in scorers:
             if llm is None:
                 continue
-            config = extras.scorer_config(module, cls, llm)
+            config = config_of(llm)
             setattr(outcome, "second_judge_config" if prefix == "judge2" else "howto_config",
                     config)
             for run in runs.values():

@@ -21,6 +21,8 @@ from typing import Any
 
 from eval.bench.llm import open_tab
 from eval.bench.retrieval import retrieval_scores
+from eval.inseval import InsEvalJudge, JudgeVerdict
+from eval.rouge import rouge_l
 from inscoqa.corpus.document import Document
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answer, Answerer, AnswerRequest
@@ -40,6 +42,12 @@ def is_transient(exc: BaseException) -> bool:
 
 def error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
+
+
+def verdict_dict(verdict: JudgeVerdict) -> dict[str, Any]:
+    """A judge verdict as stored: score and TCR only when parsed, the raw reply always."""
+    return {"score": verdict.score, "tcr": verdict.tcr, "ok": verdict.ok,
+            "error": verdict.error, "raw": verdict.raw, "evaluation": verdict.evaluation}
 
 
 def now_iso() -> str:
@@ -103,9 +111,6 @@ def _source_dict(source: Any) -> dict[str, Any]:
 
 def _score(conv: Conversation, answer: Answer, judge_llm: ChatModel, open_setting: bool,
            record: dict[str, Any]) -> None:
-    from eval.inseval import InsEvalJudge
-    from eval.rouge import rouge_l
-
     record["rouge"] = {
         "word": rouge_l(answer.answer, conv.answer, level="word").fmeasure,
         "char": rouge_l(answer.answer, conv.answer, level="char").fmeasure,
@@ -116,8 +121,7 @@ def _score(conv: Conversation, answer: Answer, judge_llm: ChatModel, open_settin
     with open_tab() as tab:
         try:
             verdict = InsEvalJudge(judge_llm).score(conv, answer.answer, list(answer.procedures))
-            record["judge"] = {"score": verdict.score, "tcr": verdict.tcr, "ok": verdict.ok,
-                               "error": verdict.error, "raw": verdict.raw}
+            record["judge"] = verdict_dict(verdict)
             record["status"] = "ok" if verdict.ok else "judge_failed"
             if not verdict.ok:
                 record["error"] = f"judge reply not parsed: {verdict.error}"
@@ -125,6 +129,6 @@ def _score(conv: Conversation, answer: Answer, judge_llm: ChatModel, open_settin
             record["status"] = "judge_failed"
             record["error"] = error_text(exc)
             record["transient"] = is_transient(exc)
-            record["judge"] = {"score": None, "tcr": None, "ok": False, "error": error_text(exc),
-                               "raw": getattr(exc, "raw", "")}
+            record["judge"] = verdict_dict(
+                JudgeVerdict.failed(error_text(exc), str(getattr(exc, "raw", "") or "")))
     record["cost"]["judge"] = {**tab.to_dict(), "seconds": round(time.perf_counter() - start, 4)}

@@ -203,7 +203,8 @@ def run_bench(options: BenchOptions) -> BenchResult:
             pairwise_llm=judge_llm if options.pairwise else None,
             second_judge_llm=clients.get(second) if second is not None else None,
             howto_llm=judge_llm if options.howto else None,
-            key_extras={"sampling": sampling(serving), "judge_sampling": sampling(judge)},
+            # the judges pass their own sampling parameters; the answerers may rely on defaults
+            key_extras={"sampling": sampling(serving)},
             retry_failed=options.retry_failed,
             progress=options.progress,
             metadata={"data": spec, "limit": options.limit,

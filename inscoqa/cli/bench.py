@@ -25,8 +25,6 @@ def _engine_flags(parser: argparse.ArgumentParser, prefix: str, dest: str, who: 
     parser.add_argument(f"{dash}base-url", dest=f"{dest}base_url",
                         help=f"{who}'s OpenAI-compatible endpoint")
     parser.add_argument(f"{dash}model", dest=f"{dest}model", help=f"{who}'s model name")
-    parser.add_argument(f"{dash}max-tokens", dest=f"{dest}max_tokens", type=int,
-                        help=f"{who}'s max tokens per reply")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,6 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--param", action="append", default=[], metavar="SYSTEM.KEY=VALUE",
                         help="answerer parameter (JSON value or string), repeatable")
     _engine_flags(parser, "", "", "the answerers")
+    parser.add_argument("--max-tokens", dest="max_tokens", type=int,
+                        help="the answerers' default max tokens per reply")
     _engine_flags(parser, "judge", "judge_", "the judge")
     _engine_flags(parser, "second-judge", "second_judge_",
                   "a second judge (enables judge agreement)")
@@ -74,7 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def engine_overrides(args: argparse.Namespace, dest: str) -> dict[str, Any]:
     """The serving fields given on the command line for one role (answerers, judge, ...)."""
-    values = {name: getattr(args, f"{dest}{name}")
+    values = {name: getattr(args, f"{dest}{name}", None)
               for name in ("engine", "base_url", "model", "max_tokens")}
     if values["base_url"] and not values["engine"]:
         values["engine"] = "external"

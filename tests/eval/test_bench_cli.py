@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_runner_support import ANSWERER, reply_for
+from test_runner_support import ANSWERER, make_echo, reply_for
 
 from inscoqa.cli import main
+from procmem.answerers.base import register
 from serving.fake_server import FakeLLMServer
 
 
@@ -52,9 +53,6 @@ def test_bench_runs_resumes_and_reports(clean_env: Path, server: FakeLLMServer,
     argv = ["bench", "--systems", f"{ANSWERER},{ANSWERER}-b", "--limit", "3",
             "--base-url", server.base_url, "--model", "fake-model", "--pairwise",
             "--param", f"{ANSWERER}-b.variant=b", "--out", str(clean_env / "runs"), "--json"]
-    from procmem.answerers.base import register
-    from test_runner_support import make_echo
-
     register(f"{ANSWERER}-b")(make_echo)
     first = run_cli(argv, capsys)
     assert set(first["systems"]) == {ANSWERER, f"{ANSWERER}-b"}

@@ -224,7 +224,7 @@ class VotingJudge:
         result = self.results[task_output]
         votes = {"win": ["A"] * 6 + ["B"] * 4, "loss": ["A"] * 3 + ["B"] * 7,
                  "tie": ["A"] * 5 + ["B"] * 5}[result]
-        return SimpleNamespace(votes=votes, result=result)
+        return SimpleNamespace(votes=votes, result=result, calls=[])
 
     def config(self) -> dict[str, Any]:
         return {"judge": "voting"}
