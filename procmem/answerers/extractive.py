@@ -24,6 +24,7 @@ from procmem.units import Procedure, Unit
 from serving.errors import LLMError
 
 DUPLICATE_SIMILARITY = 90.0
+MAX_LEAD_INPUT_WORDS = 10  # longer inputs (prerequisite sentences) stay out of the lead
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -32,7 +33,8 @@ class ExtractiveParams:
     k: int = 6
     unit_kind: str = "procedure"
     max_steps: int = 12
-    max_docs: int = 2  # steps come from the units of at most this many documents
+    max_docs: int = 2  # steps come from the units of at most this many documents,
+    min_steps: int = 3  # ... the next document only while fewer steps than this were found
     cite: bool = True  # end every step with "[n]", n = its source's position in Answer.sources
     query_rewrite: str = "heuristic"  # "heuristic" or "none" (there is no model to rewrite)
 
@@ -56,12 +58,14 @@ def unit_lead(unit: Unit) -> str:
     """One plain sentence saying what a unit is about."""
     title = str(unit.meta.get("title", "")).strip()
     if isinstance(unit, Procedure):
-        lead = f"To {unit.output.strip().rstrip('.')}"
-        lead += f" using {unit.input.strip().rstrip('.')}" if unit.input.strip() else ""
-        return f"{lead}, follow these steps."
+        lead = f"Follow the steps for “{unit.output.strip().rstrip('.')}”"
+        resources = unit.input.strip().rstrip(".")
+        if resources and len(resources.split()) <= MAX_LEAD_INPUT_WORDS:
+            lead += f", with {resources}"
+        return f"{lead}."
     header = getattr(unit, "header", "")
     if header:
-        return f"{header.strip().rstrip('.')}: follow these steps."
+        return f"Follow the steps for “{header.strip().rstrip('.')}”."
     sentences = _sentences(getattr(unit, "text", ""))
     return sentences[0] if sentences else (f"See “{title}”." if title else "See the steps below.")
 
@@ -71,7 +75,7 @@ def _is_duplicate(step: str, kept: list[str]) -> bool:
     return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY for other in kept)
 
 
-def compose(hits: list[Any], *, max_steps: int = 12, max_docs: int = 2,
+def compose(hits: list[Any], *, max_steps: int = 12, max_docs: int = 2, min_steps: int = 3,
             cite: bool = True) -> tuple[str, list[str], dict[str, Any]]:
     """Answer text, steps and what was used, from ranked hits (no model)."""
     if not hits:
@@ -87,6 +91,8 @@ def compose(hits: list[Any], *, max_steps: int = 12, max_docs: int = 2,
     plain: list[str] = []
     used: list[str] = []
     for hit in chosen:
+        if steps and len(steps) >= min_steps and hit.unit.meta.get("doc_id") != chosen[0].unit.meta.get("doc_id"):
+            break
         for step in unit_steps(hit.unit):
             if len(steps) >= max_steps or _is_duplicate(step, plain):
                 continue
@@ -97,7 +103,8 @@ def compose(hits: list[Any], *, max_steps: int = 12, max_docs: int = 2,
     top = hits[0].unit
     title = str(top.meta.get("title", "")).strip()
     answer = unit_lead(top) + (f" (from “{title}”)" if title else "")
-    return answer, steps, {"used_units": used, "documents": list(doc_rank)[:max_docs]}
+    used_docs = list(dict.fromkeys(str(h.unit.meta.get("doc_id", "")) for h in chosen if h.unit.id in used))
+    return answer, steps, {"used_units": used, "documents": used_docs}
 
 
 class ExtractiveAnswerer:
@@ -123,7 +130,8 @@ class ExtractiveAnswerer:
             hits, kind = retriever.search(query.query, k=p.k, kind=p.unit_kind)
             stage.details.update(kind=kind, hits=[hit_record(h) for h in hits])
         with trace.stage("compose") as stage:
-            answer, steps, used = compose(hits, max_steps=p.max_steps, max_docs=p.max_docs, cite=p.cite)
+            answer, steps, used = compose(hits, max_steps=p.max_steps, max_docs=p.max_docs,
+                                            min_steps=p.min_steps, cite=p.cite)
             stage.details.update(used)
         return Answer(answer=answer, procedures=steps, sources=sources_from_hits(hits), trace=trace)
 

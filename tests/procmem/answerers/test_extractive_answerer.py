@@ -28,7 +28,8 @@ def test_steps_from_the_best_units_in_document_order_with_citations(memory):
         source = answer.sources[index - 1]
         unit = next(u for u in memory.units() if u.id == source.unit_id)
         assert step.rsplit(" [", 1)[0] in unit.steps
-    assert answer.answer.startswith("To brew green tea") or answer.answer.startswith("To steep black tea")
+    assert answer.answer.startswith("Follow the steps for “brew green tea”")
+    assert answer.answer.endswith("(from “Green tea”)")
     assert [s.name for s in answer.trace.stages] == ["standalone_query", "retrieve", "compose"]
     assert answer.trace.usage.calls == 0 and answer.trace.prompt_hashes == {}
 

@@ -1,0 +1,155 @@
+"""``inscoqa answer``: answer one how-to question with a chosen answerer over a memory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "answer", help="answer a how-to question with a chosen answerer",
+        description="Answer the last question of a conversation from a procedural memory and "
+                    "print the answer, the steps and the sources (--json: everything, with the "
+                    "trace of every stage).")
+    parser.add_argument("question", nargs="?", help="the (last) question")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--memory", type=Path, metavar="DIR", help="memory directory")
+    source.add_argument("--sample", action="store_true",
+                        help="the bundled sample memory, built on first use (the default)")
+    parser.add_argument("--system", default="extractive", metavar="NAME",
+                        help="answerer (default extractive, which needs no engine); --list shows all")
+    parser.add_argument("--history", type=Path, metavar="FILE",
+                        help='earlier rounds: a JSON list of [question, answer] pairs')
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="answerer parameter, value read as JSON when it can be "
+                             "(e.g. --param k=5 --param critique=false); repeatable")
+    parser.add_argument("--fallback", action="store_true",
+                        help="answer extractively (and say so in the trace) when the engine fails")
+    parser.add_argument("--engine", choices=["embedded", "vllm", "external"],
+                        help="chat engine (default from the configuration: embedded)")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint of a running engine")
+    parser.add_argument("--model", help="model name at the engine")
+    parser.add_argument("--list", action="store_true", help="list the answerers and exit")
+    parser.add_argument("--json", action="store_true", help="print the answer and its trace as JSON")
+    parser.set_defaults(func=_run)
+
+
+def read_history(path: Path) -> list[tuple[str, str]]:
+    """A JSON list of ``[question, answer]`` pairs; errors name the file and the entry."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SystemExit(f"--history {path}: cannot read JSON: {exc}") from exc
+    if not isinstance(data, list):
+        raise SystemExit(f"--history {path}: expected a list of [question, answer] pairs")
+    history = []
+    for i, pair in enumerate(data):
+        if not (isinstance(pair, list | tuple) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            raise SystemExit(f"--history {path}: entry {i}: expected [question, answer] strings, got {pair!r}")
+        history.append((pair[0], pair[1]))
+    return history
+
+
+def parse_params(items: list[str]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise SystemExit(f"--param {item!r}: expected KEY=VALUE")
+        try:
+            params[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key.strip()] = value
+    return params
+
+
+def _memory(args: argparse.Namespace) -> Any:
+    from procmem.memory import Memory, MemoryStoreError, sample_memory
+
+    if args.memory is None:
+        return sample_memory(progress=True)
+    try:
+        return Memory.load(args.memory)
+    except (MemoryStoreError, FileNotFoundError) as exc:
+        raise SystemExit(f"--memory {args.memory}: {exc}") from exc
+
+
+def format_answer(answer: Any) -> str:
+    lines = [f"Answer: {answer.answer}", "", "Procedural instructions:"]
+    lines += [f"{i}. {step}" for i, step in enumerate(answer.procedures, 1)] or ["(none)"]
+    if answer.clarification:
+        lines += ["", f"Question for you: {answer.clarification}"]
+    if answer.follow_ups:
+        lines += ["", "You can tell me:"] + [f"- {f}" for f in answer.follow_ups]
+    lines += ["", "Sources:"]
+    for i, source in enumerate(answer.sources, 1):
+        score = "" if source.score is None else f"  (score {source.score:.4f})"
+        lines.append(f"[{i}] {source.title or source.doc_id} — {source.doc_id}{score}")
+    if not answer.sources:
+        lines.append("(none)")
+    usage = answer.trace.usage
+    lines += ["", f"{len(answer.trace.stages)} stages, {usage.calls} model calls, "
+                  f"{usage.total_tokens} tokens, {answer.trace.seconds:.1f} s"]
+    return "\n".join(lines)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+
+    from procmem.answerers import AnswerRequest, answer_with_fallback, answerer_names, make_answerer
+    from serving import LLMError, connect, load_serving_config
+
+    if args.list:
+        print("\n".join(answerer_names()))
+        return 0
+    if not args.question or not args.question.strip():
+        raise SystemExit("inscoqa answer: give the question (or --list)")
+    if args.system not in answerer_names():
+        raise SystemExit(f"--system {args.system!r}: unknown answerer; choose one of {answerer_names()}")
+    params = parse_params(args.param)
+    request = AnswerRequest(args.question, history=read_history(args.history) if args.history else [])
+    memory = _memory(args)
+    needs_engine = args.system != "extractive"
+    config = load_serving_config({"engine": args.engine, "base_url": args.base_url, "model": args.model})
+    try:
+        with (connect(config) if needs_engine else nullcontext()) as llm:
+            try:
+                answerer = make_answerer(args.system, llm=llm, memory=memory, **params)
+            except TypeError as exc:
+                raise SystemExit(f"--param: {exc}") from exc
+            if args.fallback and needs_engine:
+                answer = answer_with_fallback(answerer, make_answerer("extractive", memory=memory), request)
+            else:
+                answer = answerer.answer(request)
+    except LLMError as exc:
+        if args.fallback:
+            answer = answer_with_fallback(_Failed(args.system, exc), make_answerer("extractive", memory=memory),
+                                          request)
+        else:
+            print(f"inscoqa answer: the {args.system} answerer's engine failed: {exc}\n"
+                  "(--system extractive needs no engine; --fallback uses it automatically)",
+                  file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(format_answer(answer))
+    return 0
+
+
+class _Failed:
+    """An answerer whose engine could not even be started (for the fallback's trace)."""
+
+    def __init__(self, name: str, error: Exception) -> None:
+        self.name = name
+        self.error = error
+
+    def answer(self, request: Any) -> Any:
+        raise self.error
+
+    def config(self) -> dict[str, Any]:
+        return {"answerer": self.name}
