@@ -45,7 +45,13 @@ import gradio as gr  # noqa: E402
 
 from inscoqa.cli.demo import add_arguments  # noqa: E402
 from inscoqa.corpus import FORMAT_BY_SUFFIX, read_document  # noqa: E402
-from procmem.answerers.base import Answer, AnswerRequest, answerer_names, make_answerer  # noqa: E402
+from procmem.answerers.base import (  # noqa: E402
+    Answer,
+    AnswerRequest,
+    Source,
+    answerer_names,
+    make_answerer,
+)
 from serving.config import ServingConfig, load_section  # noqa: E402
 from serving.errors import LLMConnectionError, LLMError, LLMTimeoutError  # noqa: E402
 from serving.types import ChatModel, ChatResult, Message, Usage  # noqa: E402
@@ -54,6 +60,7 @@ log = logging.getLogger("inscoqa.demo")
 
 DEFAULT_MEMORY_DIR = "~/.cache/inscoqa/memories/demo"
 N_FOLLOW_UP_BUTTONS = 4
+FALLBACK_ANSWERER = "extractive"  # needs no engine: answers when the engine is down
 
 
 @dataclass
@@ -181,11 +188,15 @@ class SessionLLM:
                                    **kwargs)
 
 
-def engine_down_message(exc: LLMError, answerer: str) -> str:
+def engine_down_message(exc: LLMError, answerer: str, *, fallback: bool = True) -> str:
     what = "did not answer in time" if isinstance(exc, LLMTimeoutError) else "is not reachable"
-    return (f"⚠ **The chat engine {what}**, so the `{answerer}` answerer cannot reply.\n\n"
-            f"Details: {exc}\n\nThe `extractive` answerer works without an engine: choose it in "
-            "*Settings*, or set a working base URL there.")
+    head = (f"⚠ **The chat engine {what}**, so the `{answerer}` answerer cannot reply.\n\n"
+            f"Details: {exc}\n\n")
+    if fallback:
+        return head + (f"Below is the `{FALLBACK_ANSWERER}` answer, taken from the documents "
+                       "without a model. Set a working base URL in *Settings* to use a model.")
+    return head + (f"The `{FALLBACK_ANSWERER}` answerer works without an engine: choose it in "
+                   "*Settings*, or set a working base URL there.")
 
 
 # --------------------------------------------------------------------------- the memory
@@ -290,8 +301,32 @@ def render_steps(steps: list[str]) -> str:
     return "\n".join(f"{i}. {_NUMBERED.sub('', step).strip()}" for i, step in enumerate(steps, 1))
 
 
-def source_titles(answer: Answer) -> list[str]:
-    return list(dict.fromkeys(s.title or s.doc_id for s in answer.sources))
+_CITATION = re.compile(r"\[(\d+)\]")
+
+
+def cited_sources(answer: Answer) -> tuple[list[tuple[int, Source]], list[tuple[int, Source]]]:
+    """The sources as ``(n, source)`` (``[n]`` in the steps cites the n-th), split into those the
+    reply cites and the others retrieved; with no citations at all, every source counts as cited."""
+    numbered = list(enumerate(answer.sources, 1))
+    text = "\n".join([answer.answer, *answer.procedures])
+    cited = {int(n) for n in _CITATION.findall(text)}
+    if not cited & {n for n, _ in numbered}:
+        return numbered, []
+    return ([(n, s) for n, s in numbered if n in cited],
+            [(n, s) for n, s in numbered if n not in cited])
+
+
+def _by_document(sources: list[tuple[int, Source]]) -> dict[str, list[tuple[int, Source]]]:
+    groups: dict[str, list[tuple[int, Source]]] = {}
+    for n, source in sources:
+        groups.setdefault(source.doc_id, []).append((n, source))
+    return groups
+
+
+def _title(group: list[tuple[int, Source]]) -> str:
+    numbers = "".join(f"[{n}]" for n, _ in group)
+    source = group[0][1]
+    return f"{numbers} {source.title or source.doc_id}"
 
 
 def render_reply(answer: Answer) -> str:
@@ -299,9 +334,9 @@ def render_reply(answer: Answer) -> str:
     parts = [answer.answer.strip() or "_(no plain answer)_"]
     if answer.procedures:
         parts.append("**Steps**\n\n" + render_steps(answer.procedures))
-    titles = source_titles(answer)
-    if titles:
-        parts.append("**Sources:** " + " · ".join(f"[{i}] {t}" for i, t in enumerate(titles, 1)))
+    cited, _ = cited_sources(answer)
+    if cited:
+        parts.append("**Sources:** " + " · ".join(map(_title, _by_document(cited).values())))
     if answer.clarification:
         parts.append(f"**Question for you:** {answer.clarification}")
     if answer.follow_ups:
@@ -310,22 +345,20 @@ def render_reply(answer: Answer) -> str:
 
 
 def render_sources(answer: Answer, snippet_chars: int = 400) -> str:
-    """Document titles, each with the snippets that support the steps."""
-    by_doc: dict[str, list[str]] = {}
-    titles: dict[str, str] = {}
-    for source in answer.sources:
-        titles.setdefault(source.doc_id, source.title or source.doc_id)
-        snippets = by_doc.setdefault(source.doc_id, [])
-        snippet = " ".join(source.snippet.split())
-        if snippet and snippet not in snippets:
-            snippets.append(snippet)
+    """Each cited document's title with the numbered snippets that support the steps; then the
+    titles of the other retrieved documents."""
+    cited, others = cited_sources(answer)
     blocks = []
-    for i, (doc_id, snippets) in enumerate(by_doc.items(), 1):
-        lines = [f"**[{i}] {titles[doc_id]}** · `{doc_id}`"]
-        for snippet in snippets:
-            cut = snippet if len(snippet) <= snippet_chars else snippet[:snippet_chars] + " …"
-            lines.append(f"> {cut}")
+    for doc_id, group in _by_document(cited).items():
+        lines = [f"**{group[0][1].title or doc_id}** · `{doc_id}`"]
+        for n, source in group:
+            snippet = " ".join(source.snippet.split())
+            if len(snippet) > snippet_chars:
+                snippet = snippet[:snippet_chars] + " …"
+            lines.append(f"> **[{n}]** {snippet}")
         blocks.append("\n\n".join(lines))
+    if others:
+        blocks.append("_Also retrieved:_ " + " · ".join(map(_title, _by_document(others).values())))
     return "\n\n".join(blocks) or "_No sources._"
 
 
@@ -415,31 +448,24 @@ class DemoService:
             yield state
             return
         started = time.perf_counter()
-        try:
-            llm = SessionLLM(self.engines, base_url=settings.base_url, model=settings.model,
-                             temperature=settings.temperature)
-            answerer = self._make_answerer(settings.answerer, llm=llm, memory=memory)
-            answer: Answer = answerer.answer(AnswerRequest(question, history=list(state.turns)))
-        except LLMError as exc:
-            log.warning("engine failure with %s: %s", settings.answerer, exc)
-            reply["content"] = engine_down_message(exc, settings.answerer)
-            yield state
-            return
-        except Exception as exc:
-            log.exception("the %s answerer failed", settings.answerer)
-            reply["content"] = (f"⚠ **The `{settings.answerer}` answerer failed:** "
-                                f"{type(exc).__name__}: {exc}")
+        llm = SessionLLM(self.engines, base_url=settings.base_url, model=settings.model,
+                         temperature=settings.temperature)
+        request = AnswerRequest(question, history=list(state.turns))
+        answer, used, notice = self._answer(request, settings.answerer, llm, memory)
+        if answer is None:
+            reply["content"] = notice
             yield state
             return
 
         # the side panels show the whole reply at once; the chat streams it
         state.steps = render_steps(answer.procedures) or "_No steps in this reply._"
         state.sources = render_sources(answer)
-        state.trace = {"answerer": settings.answerer, "model": llm.model if llm.connected else None,
+        state.trace = {"answerer": used, "model": llm.model if llm.connected else None,
                        "seconds_total": round(time.perf_counter() - started, 3),
                        **answer.trace.to_dict()}
+        lead = f"{notice}\n\n---\n\n" if notice else ""
         for piece in stream_pieces(render_reply(answer)):
-            reply["content"] = piece
+            reply["content"] = lead + piece
             yield state
             if self.config.stream_delay_s:
                 time.sleep(self.config.stream_delay_s)
@@ -447,6 +473,27 @@ class DemoService:
         state.turns.append((question, said))
         state.follow_ups = list(answer.follow_ups)
         yield state
+
+    def _answer(self, request: AnswerRequest, name: str, llm: SessionLLM,
+                memory: Any) -> tuple[Answer | None, str, str]:
+        """``(answer, answerer used, notice)``: when the engine fails, the answer comes from the
+        extractive answerer and the notice says why; when nothing can answer, only the notice."""
+        try:
+            return self._make_answerer(name, llm=llm, memory=memory).answer(request), name, ""
+        except LLMError as exc:
+            log.warning("engine failure with the %s answerer: %s", name, exc)
+            if name == FALLBACK_ANSWERER:
+                return None, name, engine_down_message(exc, name, fallback=False)
+            try:
+                fallback = self._make_answerer(FALLBACK_ANSWERER, llm=None, memory=memory)
+                answer = fallback.answer(request)
+            except Exception:
+                log.exception("the %s answerer failed too", FALLBACK_ANSWERER)
+                return None, name, engine_down_message(exc, name, fallback=False)
+            return answer, f"{FALLBACK_ANSWERER} (for {name})", engine_down_message(exc, name)
+        except Exception as exc:
+            log.exception("the %s answerer failed", name)
+            return None, name, f"⚠ **The `{name}` answerer failed:** {type(exc).__name__}: {exc}"
 
     # -- uploads
 
@@ -472,9 +519,7 @@ class DemoService:
                 problems.append(f"⚠ Nothing added, the memory is unchanged: "
                                 f"{type(exc).__name__}: {exc}")
             else:
-                titles = ", ".join(f"“{d.title}”" for d in documents)
-                lines.append(f"✅ Added {len(documents)} document(s) to the memory: {titles}."
-                             + _report_summary(report))
+                lines += upload_outcome(documents, report)
         return "\n\n".join(lines + problems)
 
     def _check_and_read(self, path: Path) -> Any:
@@ -502,12 +547,26 @@ class UploadRejected(ValueError):
     """An uploaded file that is not added, with the reason shown to the user."""
 
 
-def _report_summary(report: Any) -> str:
-    counts = {k: v for k, v in vars(report).items() if isinstance(v, int | list)} if hasattr(
-        report, "__dict__") else {}
-    parts = [f"{len(v) if isinstance(v, list) else v} {k.replace('_', ' ')}"
-             for k, v in counts.items()]
-    return f" ({', '.join(parts)})" if parts else ""
+UPLOAD_OUTCOMES = {  # what the memory's update report says of a document -> how we say it
+    "added": "✅ Added to the memory",
+    "updated": "✅ Updated in the memory",
+    "unchanged": "ℹ Already in the memory, unchanged",
+}
+
+
+def upload_outcome(documents: list[Any], report: Any) -> list[str]:
+    """One line per outcome (added / updated / unchanged), naming the documents, from the
+    memory's update report; documents the report does not mention count as added."""
+    outcome_of = {doc_id: outcome for outcome in UPLOAD_OUTCOMES
+                  for doc_id in getattr(report, outcome, None) or []}
+    by_outcome: dict[str, list[str]] = {}
+    for doc in documents:
+        by_outcome.setdefault(outcome_of.get(doc.doc_id, "added"), []).append(f"“{doc.title}”")
+    lines = [f"{UPLOAD_OUTCOMES[outcome]}: {', '.join(titles)}."
+             for outcome, titles in by_outcome.items()]
+    lines += [f"⚠ `{f.doc_id}`: extraction failed at {f.stage}: {f.error}"
+              for f in getattr(report, "failures", None) or []]
+    return lines
 
 
 # --------------------------------------------------------------------------- the page

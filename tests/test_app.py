@@ -75,9 +75,10 @@ class StepsAnswerer:
                 [{"role": "user", "content": request.question}]))
         return Answer(
             answer=result.text,
-            procedures=["Open Settings.", "2. Choose Wi-Fi.", "Pick the network."],
+            procedures=["Open Settings. [1]", "2. Choose Wi-Fi. [1]", "Pick the network. [3]"],
             sources=[Source("net-wireless-connect.page", "Connect to a wireless network",
                             "Open the system menu and select Wi-Fi.", "lu-1", 0.9),
+                     Source("banana-bread.md", "Banana Bread", "Mash the bananas.", "p-1", 0.2),
                      Source("net-wireless-connect.page", "Connect to a wireless network",
                             "Click the name of the network you want.", "lu-2", 0.8)],
             trace=trace, follow_ups=list(self.follow_ups), clarification=self.clarification)
@@ -86,14 +87,28 @@ class StepsAnswerer:
         return {"name": self.name}
 
 
+@dataclass
+class FromDocuments:
+    """An answerer that needs no model (like the extractive one)."""
+
+    name: str = "extractive"
+
+    def answer(self, request: AnswerRequest) -> Answer:
+        return Answer("Found it in the documents.", ["Do this. [1]"],
+                      [Source("doc.md", "The document", "Do this.")])
+
+
 class Factory:
-    """An answerer factory that remembers the answerers it made."""
+    """An answerer factory that remembers the model-based answerers it made; "extractive"
+    makes one that needs no model."""
 
     def __init__(self, **params: Any) -> None:
         self.params = params
         self.made: list[StepsAnswerer] = []
 
-    def __call__(self, name: str, *, llm: Any, memory: Any) -> StepsAnswerer:
+    def __call__(self, name: str, *, llm: Any, memory: Any) -> Any:
+        if name == "extractive":
+            return FromDocuments()
         answerer = StepsAnswerer(llm, memory, name=name, **self.params)
         self.made.append(answerer)
         return answerer
@@ -132,12 +147,16 @@ def test_reply_streams_answer_then_shows_steps_sources_and_trace(tmp_path: Path)
     assert all(replies[-1].startswith(piece) for piece in streamed)
     reply = replies[-1]
     assert reply.startswith("Open the Wi-Fi menu")
-    assert "1. Open Settings.\n2. Choose Wi-Fi.\n3. Pick the network." in reply
-    assert "[1] Connect to a wireless network" in reply
-    assert state.steps == "1. Open Settings.\n2. Choose Wi-Fi.\n3. Pick the network."
-    assert "**[1] Connect to a wireless network**" in state.sources
-    assert "> Open the system menu and select Wi-Fi." in state.sources
-    assert "> Click the name of the network you want." in state.sources
+    steps = "1. Open Settings. [1]\n2. Choose Wi-Fi. [1]\n3. Pick the network. [3]"
+    assert steps in reply
+    assert state.steps == steps
+    # sources are numbered as the steps cite them, grouped by document; uncited ones come last
+    assert reply.endswith("**Sources:** [1][3] Connect to a wireless network")
+    assert state.sources.splitlines() == [
+        "**Connect to a wireless network** · `net-wireless-connect.page`", "",
+        "> **[1]** Open the system menu and select Wi-Fi.", "",
+        "> **[3]** Click the name of the network you want.", "",
+        "_Also retrieved:_ [2] Banana Bread"]
     assert state.trace["answerer"] == "steps"
     assert state.trace["model"] == "scripted"
     assert state.trace["stages"][0]["details"]["rewritten_queries"] == ["How do I join Wi-Fi?"]
@@ -188,14 +207,43 @@ def test_trace_summary_has_a_row_per_stage_and_a_total(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- the engine
 
 
-def test_engine_down_gives_a_clear_message_not_a_stack_trace(tmp_path: Path) -> None:
+def test_engine_down_gives_a_clear_message_and_the_extractive_answer(tmp_path: Path) -> None:
     service = make_service(tmp_path, unreachable_llm())
     state = final(service.respond("How do I join Wi-Fi?", app.ChatState(), app.Settings("rag")))
     reply = state.messages[-1]["content"]
-    assert "chat engine is not reachable" in reply
-    assert "`extractive` answerer works without an engine" in reply
+    assert reply.startswith("⚠ **The chat engine is not reachable**, so the `rag` answerer "
+                            "cannot reply.")
+    assert "Details: engine unreachable" in reply
+    assert "Below is the `extractive` answer" in reply
+    assert reply.endswith("Found it in the documents.\n\n**Steps**\n\n1. Do this. [1]\n\n"
+                          "**Sources:** [1] The document")
     assert "Traceback" not in reply
+    assert state.trace["answerer"] == "extractive (for rag)"
+    assert state.turns == [("How do I join Wi-Fi?", "Found it in the documents.")]
+
+
+def test_engine_down_without_a_fallback_still_explains(tmp_path: Path) -> None:
+    def no_extractive(name: str, *, llm: Any, memory: Any) -> Any:
+        if name == "extractive":
+            raise KeyError("unknown answerer 'extractive'")
+        return StepsAnswerer(llm, memory, name=name)
+
+    service = make_service(tmp_path, unreachable_llm(), factory=no_extractive)
+    state = final(service.respond("How do I join Wi-Fi?", app.ChatState(), app.Settings("rag")))
+    reply = state.messages[-1]["content"]
+    assert reply.startswith("⚠ **The chat engine is not reachable**")
+    assert "`extractive` answerer works without an engine: choose it" in reply
     assert state.turns == []  # a failed reply is not history
+
+
+def test_a_failing_answerer_is_reported_in_the_chat(tmp_path: Path) -> None:
+    def broken(name: str, *, llm: Any, memory: Any) -> Any:
+        raise KeyError("unknown answerer 'nope'")
+
+    service = make_service(tmp_path, factory=broken)
+    state = final(service.respond("How?", app.ChatState(), app.Settings("nope")))
+    assert state.messages[-1]["content"] == (
+        "⚠ **The `nope` answerer failed:** KeyError: \"unknown answerer 'nope'\"")
 
 
 def test_engine_that_cannot_start_is_reported_as_down(tmp_path: Path) -> None:
@@ -204,7 +252,7 @@ def test_engine_that_cannot_start_is_reported_as_down(tmp_path: Path) -> None:
 
     service = make_service(tmp_path, connect=cannot_start)
     state = final(service.respond("How do I join Wi-Fi?", app.ChatState(), app.Settings("aag")))
-    assert "chat engine is not reachable" in state.messages[-1]["content"]
+    assert state.messages[-1]["content"].startswith("⚠ **The chat engine is not reachable**")
     assert "llama.cpp server exited with status 1" in state.messages[-1]["content"]
     assert service.engines.status.startswith("⚠")
 
@@ -216,16 +264,8 @@ def test_answerer_without_a_model_never_starts_the_engine(tmp_path: Path) -> Non
         started.append(config)
         raise LLMConnectionError("engine unreachable")
 
-    @dataclass
-    class NoModel:
-        name: str = "no-model"
-
-        def answer(self, request: AnswerRequest) -> Answer:
-            return Answer("Found it in the documents.", ["Do this."])
-
-    service = make_service(tmp_path, connect=connect,
-                           factory=lambda name, *, llm, memory: NoModel())
-    state = final(service.respond("How?", app.ChatState(), app.Settings("no-model")))
+    service = make_service(tmp_path, connect=connect)
+    state = final(service.respond("How?", app.ChatState(), app.Settings("extractive")))
     assert state.messages[-1]["content"].startswith("Found it in the documents.")
     assert started == []
 
@@ -296,8 +336,7 @@ def saved_doc_ids(service: app.DemoService) -> list[str]:
 def test_upload_of_a_good_file_adds_it_and_saves_the_memory(tmp_path: Path) -> None:
     service = make_service(tmp_path)
     message = service.upload([str(FIXTURES / "descale-espresso-machine.md")])
-    assert message.startswith("✅ Added 1 document(s)")
-    assert "Descale an espresso machine" in message
+    assert message == "✅ Added to the memory: “Descale an espresso machine”."
     expected = ["kept.md", "upload/descale-espresso-machine.md"]
     assert service.memory.memory.doc_ids() == expected
     assert saved_doc_ids(service) == expected
@@ -333,7 +372,8 @@ def test_good_files_are_added_even_when_another_one_is_refused(tmp_path: Path) -
     service = make_service(tmp_path)
     message = service.upload([str(FIXTURES / "manual.pdf"),
                               str(FIXTURES / "descale-espresso-machine.md")])
-    assert "✅ Added 1 document(s)" in message and "⚠ `manual.pdf`" in message
+    assert message.splitlines()[0] == "✅ Added to the memory: “Descale an espresso machine”."
+    assert "⚠ `manual.pdf`: unsupported file type '.pdf'" in message
     assert "upload/descale-espresso-machine.md" in saved_doc_ids(service)
 
 
@@ -428,3 +468,113 @@ def test_engine_down_with_the_real_client_on_a_closed_port(tmp_path: Path) -> No
     reply = state.messages[-1]["content"]
     assert "chat engine is not reachable" in reply
     assert f"127.0.0.1:{port}" in reply
+
+
+# --------------------------------------------------------------------------- the real memory
+
+REAL_DOCS = ["gnome-help/net-wireless-connect.page", "gnome-help/net-wireless-hidden.page",
+             "based-cooking/banana-bread.md"]
+
+
+@pytest.fixture(scope="module")
+def saved_memory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real memory over three bundled documents, saved once; tests work on copies."""
+    from inscoqa.bundled import corpus_index
+    from procmem.memory import build_memory
+
+    index = corpus_index()
+    path = tmp_path_factory.mktemp("app-memory") / "memory"
+    build_memory([index.get(d) for d in REAL_DOCS], progress=False).save(path)
+    return path
+
+
+@pytest.fixture
+def real_service(saved_memory: Path, tmp_path: Path) -> app.DemoService:
+    import shutil
+
+    from procmem.memory import Memory
+
+    path = tmp_path / "memory"
+    shutil.copytree(saved_memory, path)
+    holder = app.MemoryHolder.of(Memory.load(path), path)
+    engines = app.EngineProvider(ServingConfig(), connect=lambda c: nullcontext(unreachable_llm()))
+    return app.DemoService(holder, engines, config=app.DemoConfig(stream_delay_s=0.0))
+
+
+def unit_ids_on_disk(path: Path) -> list[str]:
+    from procmem.memory import Memory
+
+    return sorted(u.id for u in Memory.load(path).units())
+
+
+@pytest.mark.slow
+def test_real_extractive_answerer_over_a_real_memory_two_turns(
+        real_service: app.DemoService) -> None:
+    state = app.ChatState()
+    first = final(real_service.respond("How do I connect to a wireless network?", state,
+                                       app.Settings("extractive"))).messages[-1]["content"]
+    assert "**Steps**\n\n1. " in first
+    assert "Connect to a wireless network" in state.sources
+    second = final(real_service.respond("What if the network is hidden?", state,
+                                        app.Settings("extractive"))).messages[-1]["content"]
+    assert "**Steps**\n\n1. " in second
+    assert "Connect to a hidden wireless network" in state.sources
+    assert [q for q, _ in state.turns] == ["How do I connect to a wireless network?",
+                                           "What if the network is hidden?"]
+    assert [s["name"] for s in state.trace["stages"]][:2] == ["standalone_query", "retrieve"]
+
+
+@pytest.mark.slow
+def test_real_model_answerer_with_the_engine_down_falls_back(
+        real_service: app.DemoService) -> None:
+    state = final(real_service.respond("How do I connect to a wireless network?",
+                                       app.ChatState(), app.Settings("rag")))
+    reply = state.messages[-1]["content"]
+    assert reply.startswith("⚠ **The chat engine is not reachable**, so the `rag` answerer")
+    assert "**Steps**\n\n1. " in reply
+    assert state.trace["answerer"] == "extractive (for rag)"
+
+
+@pytest.mark.slow
+def test_real_upload_is_searchable_and_saved(real_service: app.DemoService) -> None:
+    message = real_service.upload([str(FIXTURES / "descale-espresso-machine.md")])
+    assert message == "✅ Added to the memory: “Descale an espresso machine”."
+    doc_id = "upload/descale-espresso-machine.md"
+    assert doc_id in real_service.memory.memory.doc_ids()
+    from procmem.memory import Memory
+
+    assert doc_id in Memory.load(real_service.memory.path).doc_ids()
+    state = final(real_service.respond("How do I descale an espresso machine?", app.ChatState(),
+                                       app.Settings("extractive")))
+    assert "Descale an espresso machine" in state.sources
+    assert "citric acid" in state.steps
+    again = real_service.upload([str(FIXTURES / "descale-espresso-machine.md")])
+    assert again == "ℹ Already in the memory, unchanged: “Descale an espresso machine”."
+
+
+@pytest.mark.slow
+def test_real_failed_uploads_leave_the_memory_as_it_was(
+        real_service: app.DemoService, monkeypatch: pytest.MonkeyPatch) -> None:
+    from procmem.memory import Memory
+
+    path = real_service.memory.path
+    before_units = sorted(u.id for u in real_service.memory.memory.units())
+    before_docs = real_service.memory.memory.doc_ids()
+
+    message = real_service.upload([str(FIXTURES / "broken.page"), str(FIXTURES / "manual.pdf")])
+    assert "⚠ `broken.page`: cannot read it as mallard: XML parse error" in message
+    assert "⚠ `manual.pdf`: unsupported file type '.pdf'" in message
+
+    def embedding_fails(self: Memory, units: list[Any], *, progress: bool) -> int:
+        raise MemoryError("no room for the embeddings")
+
+    monkeypatch.setattr(Memory, "_embed", embedding_fails)  # fails after extraction
+    message = real_service.upload([str(FIXTURES / "descale-espresso-machine.md")])
+    assert message == ("⚠ Nothing added, the memory is unchanged: MemoryError: "
+                       "no room for the embeddings")
+    monkeypatch.undo()
+
+    in_use = real_service.memory.memory
+    assert sorted(u.id for u in in_use.units()) == before_units == unit_ids_on_disk(path)
+    assert in_use.doc_ids() == before_docs == Memory.load(path).doc_ids()
+    assert in_use.search("descale espresso machine", k=3)[0].unit.meta["doc_id"] in before_docs
