@@ -31,6 +31,22 @@ class Extraction:
     def units(self) -> list[Unit]:
         return [*self.procedures, *self.logic_units]
 
+    def dedupe(self) -> Extraction:
+        """Drop repeated units (a document may repeat a section word for word)."""
+        self.procedures = _first_of_each(self.procedures)
+        self.logic_units = _first_of_each(self.logic_units)
+        return self
+
+
+def _first_of_each(units: list[Any]) -> list[Any]:
+    seen: set[str] = set()
+    out = []
+    for unit in units:
+        if unit.id not in seen:
+            seen.add(unit.id)
+            out.append(unit)
+    return out
+
 
 @dataclass
 class ExtractionFailure:

@@ -84,7 +84,7 @@ def extract_rules(doc: Document) -> Extraction:
             units[-1].linker.append(Linker(condition, following[0].header, "CONTINUE",
                                            following[0].header))
     extraction.structured = bool(extraction.procedures)
-    return extraction
+    return extraction.dedupe()
 
 
 def _context(doc: Document, sections: list[Section]) -> _Context:

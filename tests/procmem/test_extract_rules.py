@@ -1,0 +1,154 @@
+"""Rule-based extraction on real bundled documents of each corpus."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from inscoqa.bundled import sample_documents
+from procmem.extract.deterministic import extract_rules
+from procmem.extract.linkers import resolve_link
+from procmem.extract.markdown import one_line, parse_sections
+
+MALLARD = "{http://projectmallard.org/1.0/}"
+
+
+def numbered_items(text: str, heading: str) -> list[str]:
+    """The top-level numbered items under a ``## heading`` of the Markdown text."""
+    section = text.split(f"## {heading}", 1)[1]
+    section = re.split(r"\n## ", section, maxsplit=1)[0]
+    return re.findall(r"^\d+\. (.*)$", section, re.M)
+
+
+def test_recipe_ingredients_are_the_input_and_directions_the_steps(corpus):
+    doc = corpus.get("based-cooking/lasagna.md")
+    extraction = extract_rules(doc)
+    main = extraction.procedures[0]
+    assert main.output == doc.title
+    ingredients = re.findall(r"^- (.*)$", doc.text.split("## Ingredients", 1)[1].split("## Directions")[0], re.M)
+    for item in ingredients:
+        assert one_line(item) in main.input
+    assert main.steps == [one_line(i) for i in numbered_items(doc.text, "Directions")]
+    step_unit = next(u for u in extraction.logic_units if u.type == "Step")
+    assert step_unit.header == f"How to make {doc.title}"
+    assert step_unit.prerequisite.startswith("Ingredients: ")
+    assert "1. Prepare the bolognese" in step_unit.body
+    # the ingredient list links to the sauce recipes: CROSS linkers to those documents
+    ingredients_unit = next(u for u in extraction.logic_units if u.header.startswith("Ingredients for"))
+    targets = {link.target for link in ingredients_unit.linker if link.tag == "CROSS"}
+    assert "based-cooking/bolognese-sauce.md" in targets
+    assert all(t in corpus for t in targets)
+    assert extraction.structured
+
+
+def test_office_article_resolution_steps_and_if_that_does_not_work_branch(corpus):
+    doc = corpus.get("officedocs/Microsoft365/admin/active-directory/restore-deleted-user-accounts.md")
+    extraction = extract_rules(doc)
+    by_output = {p.output: p for p in extraction.procedures}
+    manual = by_output["Recover a user account that was deleted manually"]
+    assert manual.steps[0].startswith("Use the Microsoft 365 portal to recover the user account")
+    assert "Applies to: Microsoft 365" in manual.input
+    powershell = next(u for u in extraction.logic_units if "Use the Azure Active Directory module" in u.header)
+    branch = next(link for link in powershell.linker if "doesn't work" in link.condition)
+    assert branch.condition == "this command doesn't work"
+    assert branch.tag == "CONTINUE"
+    assert "Restore-MsolUser -UserPrincipalName" in branch.next
+    # the alternative resolutions are chained: if one does not resolve the problem, the next one
+    first_resolution = next(u for u in extraction.logic_units if "Use the Microsoft 365 portal" in u.header)
+    assert any(link.condition == "this does not resolve the problem" and link.target == powershell.header
+               for link in first_resolution.linker)
+    # escalation: "contact Microsoft 365 Support"
+    assert any(link.tag == "MITIGATE" and "contact Microsoft 365 Support" in link.next
+               for u in extraction.logic_units for link in u.linker)
+    types = {u.header.split(" (")[0]: u.type for u in extraction.logic_units}
+    assert types["More information"] == "Appendix"
+    assert any(u.type == "FAQ" and u.body.startswith("A user account that was accidentally deleted")
+               for u in extraction.logic_units)
+
+
+def test_office_methods_chain_and_symptoms_cause_sections(corpus):
+    doc = corpus.get("officedocs/SharePoint/OneDrive/sync/sign-into-onedrive-error-0x8004def7.md")
+    extraction = extract_rules(doc)
+    steps = [u for u in extraction.logic_units if u.type == "Step"]
+    bullets = re.findall(r"^- (.*)$", doc.text.split("## Resolution", 1)[1], re.M)
+    assert len(steps) == len(bullets)
+    for unit, following in zip(steps, steps[1:], strict=False):
+        assert any(link.tag == "CONTINUE" and link.target == following.header for link in unit.linker)
+    assert extraction.procedures[0].output == f"Resolve: {doc.title}"
+    faq = [u for u in extraction.logic_units if u.type == "FAQ"]
+    assert [u.body.split()[0] for u in faq] == ["When", "This"]  # Symptoms, then Cause
+    assert all("Problem: When you try to sign in" in u.prerequisite for u in steps)
+
+
+def test_otherwise_wording_gives_a_continue_linker(corpus):
+    doc = corpus.get(
+        "officedocs/SharePoint/SharePointHybrid/search/online-content-not-displayed-in-on-premises-search.md")
+    unit = next(u for u in extract_rules(doc).logic_units if u.type == "Step")
+    link = next(link for link in unit.linker if "step 5" in link.next)
+    assert (link.condition, link.tag) == ("the issue is not resolved", "CONTINUE")
+
+
+def test_gnome_steps_page(corpus):
+    doc = corpus.get("gnome-help/printing-2sided.page")
+    root = ET.parse(corpus.path(doc.doc_id)).getroot()
+    steps_xml = root.find(f".//{MALLARD}steps")
+    items = [" ".join("".join(item.itertext()).split()[:4]) for item in steps_xml.findall(f"{MALLARD}item")]
+    procedure = extract_rules(doc).procedures[0]
+    assert procedure.output == "Print on both sides of each sheet of paper"  # from "To print on both sides ...:"
+    assert len(procedure.steps) == len(items)
+    for step, item in zip(procedure.steps, items, strict=True):
+        assert step.startswith(item)
+
+
+def test_gnome_links_become_cross_linkers_to_real_pages(corpus):
+    doc = corpus.get("gnome-help/shell-apps-open.page")
+    extraction = extract_rules(doc)
+    assert not extraction.structured  # bullets of alternatives, no steps: a case for LLM extraction
+    cross = [link for u in extraction.logic_units for link in u.linker if link.tag == "CROSS"]
+    assert {"gnome-help/shell-apps-favorites.page", "gnome-help/shell-workspaces.page"} <= {c.target for c in cross}
+    assert all(c.target in corpus for c in cross)
+
+
+def test_every_sample_document_extracts_with_complete_metadata():
+    docs = sample_documents()
+    structured = 0
+    for doc in docs:
+        extraction = extract_rules(doc)
+        structured += extraction.structured
+        ids = [u.id for u in extraction.units]
+        assert len(ids) == len(set(ids)), doc.doc_id
+        for unit in extraction.units:
+            assert unit.meta["doc_id"] == doc.doc_id
+            assert unit.meta["content_hash"] == doc.content_hash
+            assert unit.meta["title"] == doc.title
+        for unit in extraction.logic_units:
+            assert unit.header.strip() and unit.body.strip(), doc.doc_id
+        for procedure in extraction.procedures:
+            assert procedure.output and procedure.steps and all(procedure.steps), doc.doc_id
+        if doc.meta.get("format") == "recipe":
+            assert extraction.structured, doc.doc_id
+    assert structured > len(docs) / 2
+
+
+def test_parser_keeps_nested_items_and_code_inside_their_step(corpus):
+    doc = corpus.get(
+        "officedocs/SharePoint/SharePointHybrid/search/online-content-not-displayed-in-on-premises-search.md")
+    solution = next(s for s in parse_sections(doc.text) if s.heading == "Solution")
+    numbered = next(b for b in solution.blocks if b.kind == "list" and b.ordered)
+    assert len(numbered.items) == len(numbered_items(doc.text, "Solution"))
+    assert "```powershell" in numbered.items[0].text
+    assert "`$ssa=Get-SPEnterpriseSearchServiceApplication`" in one_line(numbered.items[0].text)
+
+
+@pytest.mark.parametrize(("doc_id", "target", "expected"), [
+    ("gnome-help/shell-apps-open.page", "shell-workspaces", ("document", "gnome-help/shell-workspaces.page")),
+    ("gnome-help/printing.page", "printing#paper", ("document", "gnome-help/printing.page")),
+    ("officedocs/Exchange/ExchangeOnline/a/b.md", "../c/d.md", ("document", "officedocs/Exchange/ExchangeOnline/c/d.md")),
+    ("based-cooking/lasagna.md", "/bolognese-sauce", ("document", "based-cooking/bolognese-sauce.md")),
+    ("officedocs/x/y.md", "https://answers.microsoft.com/", ("external", "https://answers.microsoft.com/")),
+    ("officedocs/x/y.md", "#cause", ("anchor", "cause")),
+])
+def test_resolve_link(doc_id, target, expected):
+    assert resolve_link(doc_id, target) == expected

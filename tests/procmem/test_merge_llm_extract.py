@@ -1,0 +1,126 @@
+"""Merging near-identical logic units, and LLM extraction's control flow with a scripted model."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from inscoqa.corpus.document import Document
+from procmem.extract.deterministic import extract_rules
+from procmem.extract.llm import LLMExtractionSettings
+from procmem.extract.pipeline import extract_document
+from procmem.merge import MergeGroups, llm_merge, merge_units
+from procmem.units import LogicUnit
+from serving.errors import LLMSchemaError
+from serving.scripted import ScriptedLLM
+
+PAGE = "gnome-help/printing-2sided.page"
+
+
+def revised(doc: Document, doc_id: str, extra: str) -> Document:
+    """Another document with the same page plus a note (as a mirror or an edited copy would be)."""
+    return dataclasses.replace(doc, doc_id=doc_id, text=doc.text + f"\n\n{extra}\n", meta=dict(doc.meta))
+
+
+def step_unit(doc: Document) -> LogicUnit:
+    return next(u for u in extract_rules(doc).logic_units if u.type == "Step")
+
+
+def test_near_identical_headers_merge_with_prerequisites_bodies_and_linkers(corpus):
+    original = corpus.get(PAGE)
+    mirror = revised(original, "gnome-help/mirror/printing-2sided.page",
+                     "If two-sided printing is still not offered, see [printer settings](printing-setup).")
+    a, b = step_unit(original), step_unit(mirror)
+    b.header = b.header.replace("each sheet", "each  sheet").lower()  # near-identical, not equal
+    b.prerequisite = "A printer is set up"
+    groups = MergeGroups(threshold=92)
+    parts = {a.id: a, b.id: b}
+    assert groups.update(parts, [a.id, b.id], set()) == 1
+    merged = next(iter(groups.merged.values()))
+    assert merged.meta["doc_ids"] == [original.doc_id, mirror.doc_id]
+    assert merged.meta["merged_from"] == [a.id, b.id]
+    assert merged.header == a.header and merged.prerequisite == "A printer is set up"
+    assert f"From {original.title}:" in merged.body and "still not offered" in merged.body
+    assert {link.target for link in merged.linker} >= {link.target for link in b.linker}
+    # the mirror is withdrawn: exactly its part leaves, the original unit stands alone again
+    del parts[b.id]
+    groups.update(parts, [], {b.id})
+    assert not groups.merged and not groups.is_hidden(a.id)
+
+
+def test_different_headers_do_not_merge(corpus):
+    units = [u for u in extract_rules(corpus.get("based-cooking/lasagna.md")).logic_units]
+    groups = MergeGroups(threshold=92)
+    assert groups.update({u.id: u for u in units}, [u.id for u in units], set()) == 0
+
+
+def test_llm_merge_uses_the_model_reply_and_falls_back_on_an_invalid_one(corpus):
+    a = step_unit(corpus.get(PAGE))
+    b = step_unit(revised(corpus.get(PAGE), "gnome-help/copy.page", "Note: duplex units may jam."))
+    reply = {"prerequisite": "", "body": "1. Press Ctrl+P. 2. Choose Two-sided.", "linker": [
+        {"condition": "the option is disabled", "next": "check the printer", "tag": "MITIGATE"}]}
+    llm = ScriptedLLM([reply])
+    merged = llm_merge([a, b], llm)
+    assert merged.body == reply["body"] and merged.linker[0].tag == "MITIGATE"
+    assert merged.meta["merged_from"] == [a.id, b.id]
+    assert "Unit 2:" in llm.calls[0].prompt and llm.calls[0].schema is not None
+    fallback = llm_merge([a, b], ScriptedLLM([LLMSchemaError("bad", raw="{")]))
+    assert fallback.body == merge_units([a, b]).body
+
+
+UNITS_REPLY = {
+    "units": [
+        {"type": "Terminology", "header": "IP address", "prerequisite": "",
+         "body": "A number that identifies a device on a network.", "linker": []},
+        {"type": "Step", "header": "Find your IP address", "prerequisite": "Network settings open",
+         "body": "Open Settings, then Network.",
+         "linker": [{"condition": "it is not shown", "next": "check the cable", "tag": "CONTINUE"}]},
+    ],
+    "procedure": {"input": "a connected computer", "output": "Find your IP address",
+                  "steps": ["Open Settings", "Click Network"]},
+}
+
+
+def test_llm_extraction_two_stages_for_an_unstructured_document(corpus):
+    doc = corpus.get("gnome-help/shell-apps-open.page")
+    llm = ScriptedLLM([{"structured_text": "# Start applications\n## Steps\n1. Press Super."}, UNITS_REPLY])
+    extraction, failure = extract_document(doc, llm=llm)
+    assert failure is None and extraction.method == "llm"
+    assert [c.schema is not None for c in llm.calls] == [True, True]
+    assert doc.title in llm.calls[0].prompt
+    assert "1. Press Super." in llm.calls[1].prompt  # stage 2 reads the reformulation
+    assert [u.type for u in extraction.logic_units] == ["Terminology", "Step"]
+    assert extraction.logic_units[1].linker[0].condition == "it is not shown"
+    assert extraction.procedures[0].steps == ["Open Settings", "Click Network"]
+    assert all(u.meta["doc_id"] == doc.doc_id and u.meta["extraction"] == "llm" for u in extraction.units)
+
+
+def test_structured_documents_do_not_call_the_model(corpus):
+    llm = ScriptedLLM([])  # any call would fail the test
+    extraction, failure = extract_document(corpus.get(PAGE), llm=llm)
+    assert extraction.method == "rules" and failure is None and not llm.calls
+
+
+def test_invalid_reply_is_a_recorded_failure_and_rule_units_are_kept(corpus):
+    doc = corpus.get("gnome-help/shell-apps-open.page")
+    llm = ScriptedLLM(["not json at all"])
+    extraction, failure = extract_document(doc, llm=llm, settings=LLMExtractionSettings(reformulate=False))
+    assert failure is not None and failure.stage == "units" and failure.doc_id == doc.doc_id
+    assert "LLMSchemaError" in failure.error
+    assert extraction.method == "rules" and extraction.units == extract_rules(doc).units
+
+
+@pytest.mark.parametrize("bad_unit", [
+    {"type": "Step", "header": "   ", "prerequisite": "", "body": "x", "linker": []},
+    {"type": "FAQ", "header": "Why", "prerequisite": "", "body": "y",
+     "linker": [{"condition": " ", "next": "z", "tag": "CROSS"}]},
+])
+def test_one_unusable_unit_rejects_the_whole_reply(corpus, bad_unit):
+    doc = corpus.get("gnome-help/shell-apps-open.page")
+    reply = {**UNITS_REPLY, "units": [UNITS_REPLY["units"][0], bad_unit]}
+    extraction, failure = extract_document(doc, llm=ScriptedLLM([reply]),
+                                           settings=LLMExtractionSettings(reformulate=False))
+    assert failure is not None and "units[1]" in failure.error
+    assert extraction.method == "rules"
+    assert not any(u.header == "IP address" for u in extraction.logic_units)
