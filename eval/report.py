@@ -85,11 +85,18 @@ def score_summary(records: list[dict[str, Any]], n: int) -> dict[str, Any]:
     }
 
 
+def _retrieval_order(key: str) -> tuple[int, int, str]:
+    """recall@1, recall@3, ... recall, mrr."""
+    if key.startswith("recall@") and key[7:].isdigit():
+        return (0, int(key[7:]), key)
+    return (1 if key == "recall" else 2, 0, key)
+
+
 def system_summary(records: list[dict[str, Any]], n: int) -> dict[str, Any]:
     summary = score_summary(records, n)
     retrieval = [r["retrieval"] for r in records if r.get("retrieval")]
     if retrieval:
-        keys = [k for k in retrieval[0] if k != "n_retrieved"]
+        keys = sorted((k for k in retrieval[0] if k != "n_retrieved"), key=_retrieval_order)
         summary["retrieval"] = {k: mean([float(x[k]) for x in retrieval if x.get(k) is not None])
                                 for k in keys}
     else:

@@ -11,7 +11,6 @@ from eval.bench.sample import error_text, is_transient, now_iso, verdict_dict
 from eval.howto import HowToScorer
 from eval.inseval import InsEvalJudge
 from inscoqa.records import Conversation
-from serving.types import ChatModel
 
 
 def _base(conv: Conversation, result: dict[str, Any]) -> dict[str, Any]:
@@ -20,7 +19,7 @@ def _base(conv: Conversation, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def second_judge_sample(conv: Conversation, result: dict[str, Any],
-                        llm: ChatModel) -> dict[str, Any]:
+                        judge: InsEvalJudge) -> dict[str, Any]:
     """Score the stored answer of ``result`` again with another judge."""
     record = _base(conv, result)
     record["judge"] = None
@@ -29,7 +28,7 @@ def second_judge_sample(conv: Conversation, result: dict[str, Any],
     else:
         with open_tab() as tab:
             try:
-                verdict = InsEvalJudge(llm).score(conv, result["answer"],
+                verdict = judge.score(conv, result["answer"],
                                                   list(result["procedures"] or []))
                 record["judge"] = verdict_dict(verdict)
                 record["status"] = "ok" if verdict.ok else "judge_failed"
@@ -42,7 +41,8 @@ def second_judge_sample(conv: Conversation, result: dict[str, Any],
     return record
 
 
-def howto_sample(conv: Conversation, result: dict[str, Any], llm: ChatModel) -> dict[str, Any]:
+def howto_sample(conv: Conversation, result: dict[str, Any],
+                 scorer: HowToScorer) -> dict[str, Any]:
     """Action-item precision / recall / F1 / success of the stored procedure vs the reference."""
     record = _base(conv, result)
     record["howto"] = None
@@ -51,7 +51,7 @@ def howto_sample(conv: Conversation, result: dict[str, Any], llm: ChatModel) -> 
     else:
         with open_tab() as tab:
             try:
-                score = HowToScorer(llm).score(conv.question, list(result["procedures"] or []),
+                score = scorer.score(conv.question, list(result["procedures"] or []),
                                                list(conv.procedures))
                 record["howto"] = {"precision": score.precision, "recall": score.recall,
                                    "f1": score.f1, "success": float(score.success),
@@ -63,11 +63,3 @@ def howto_sample(conv: Conversation, result: dict[str, Any], llm: ChatModel) -> 
         record["cost"] = tab.to_dict()
     record["finished_at"] = now_iso()
     return record
-
-
-def second_judge_config(llm: ChatModel) -> dict[str, Any]:
-    return dict(InsEvalJudge(llm).config())
-
-
-def howto_config(llm: ChatModel) -> dict[str, Any]:
-    return dict(HowToScorer(llm).config())

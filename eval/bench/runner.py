@@ -28,6 +28,7 @@ from eval.bench.keys import run_key, slug, stable_hash
 from eval.bench.llm import tapped
 from eval.bench.sample import DocumentSource, now_iso, run_sample
 from eval.bench.store import ResultStore, write_json_atomic
+from eval.howto import HowToScorer
 from eval.inseval import InsEvalJudge
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answerer
@@ -118,6 +119,7 @@ class BenchRunner:
         pairwise_llm: ChatModel | None = None,
         second_judge_llm: ChatModel | None = None,
         howto_llm: ChatModel | None = None,
+        judge_options: dict[str, Any] | None = None,
         key_extras: dict[str, Any] | None = None,
         retry_failed: bool = False,
         progress: bool = True,
@@ -133,6 +135,7 @@ class BenchRunner:
         self.data_id = data_id
         self.answerers = answerers
         self.judge_llm = tapped(judge_llm)
+        self.judge_options = dict(judge_options or {})  # InsEvalJudge keywords (mode, max_tokens)
         self.out_dir = Path(out_dir)
         self.documents = documents
         self.setting = "given" if documents is not None else "memory"
@@ -148,12 +151,12 @@ class BenchRunner:
 
     # -- keys ----------------------------------------------------------------------------------
 
-    def judge_config(self) -> dict[str, Any]:
-        return dict(InsEvalJudge(self.judge_llm).config())
+    def judge(self, llm: ChatModel) -> InsEvalJudge:
+        return InsEvalJudge(llm, **self.judge_options)
 
     def plan(self) -> dict[str, SystemRun]:
         """Each system's run key and directory (computed without any LLM call)."""
-        judge = self.judge_config()
+        judge = dict(self.judge(self.judge_llm).config())
         runs: dict[str, SystemRun] = {}
         for name, answerer in self.answerers.items():
             spec = {
@@ -189,9 +192,10 @@ class BenchRunner:
         for run in runs.values():
             self._write_run_meta(run.dir, run.key, run.spec)
 
+        judge = self.judge(self.judge_llm)
         answer_tasks = [
             _Task("answer", store, run_sample,
-                  (conv, run.name, run.answerer, self.judge_llm, self.documents))
+                  (conv, run.name, run.answerer, judge, self.documents))
             for run in runs.values()
             for store in [run.store]
             for conv in self._pending(store)
@@ -227,22 +231,16 @@ class BenchRunner:
         # extra scores only exist for answered samples; the others are reported as skipped
         by_id = {name: {r["sample_id"]: r for r in recs if r.get("answer") is not None}
                  for name, recs in outcome.results.items()}
-        scorers: list[tuple[str, ChatModel | None, Callable[..., dict[str, Any]],
-                            Callable[[ChatModel], dict[str, Any]]]] = [
-            ("judge2", self.second_judge_llm, extras.second_judge_sample,
-             extras.second_judge_config),
-            ("howto", self.howto_llm, extras.howto_sample, extras.howto_config),
-        ]
-        for prefix, llm, fn, config_of in scorers:
-            if llm is None:
-                continue
-            config = config_of(llm)
-            setattr(outcome, "second_judge_config" if prefix == "judge2" else "howto_config",
-                    config)
-            for run in runs.values():
-                store = self._extra_store(run, prefix, config)
-                tasks += [_Task(prefix, store, fn, (conv, by_id[run.name][conv.id], llm))
-                          for conv in self._pending(store) if conv.id in by_id[run.name]]
+        if self.second_judge_llm is not None:
+            judge2 = self.judge(self.second_judge_llm)
+            outcome.second_judge_config = dict(judge2.config())
+            tasks += self._scorer_tasks("judge2", judge2, outcome.second_judge_config,
+                                        extras.second_judge_sample, runs, by_id)
+        if self.howto_llm is not None:
+            scorer = HowToScorer(self.howto_llm)
+            outcome.howto_config = dict(scorer.config())
+            tasks += self._scorer_tasks("howto", scorer, outcome.howto_config,
+                                        extras.howto_sample, runs, by_id)
         outcome.pairs = self.plan_pairs(runs)
         if outcome.pairs:
             assert self.pairwise_llm is not None
@@ -256,6 +254,17 @@ class BenchRunner:
                     for conv in self._pending(store)
                     if conv.id in by_id[pair.a] and conv.id in by_id[pair.b]
                 ]
+        return tasks
+
+    def _scorer_tasks(self, prefix: str, scorer: Any, config: dict[str, Any],
+                      fn: Callable[..., dict[str, Any]], runs: dict[str, SystemRun],
+                      by_id: dict[str, dict[str, dict[str, Any]]]) -> list[_Task]:
+        """One task per answered sample of every run not yet scored by ``scorer``."""
+        tasks = []
+        for run in runs.values():
+            store = self._extra_store(run, prefix, config)
+            tasks += [_Task(prefix, store, fn, (conv, by_id[run.name][conv.id], scorer))
+                      for conv in self._pending(store) if conv.id in by_id[run.name]]
         return tasks
 
     def _extra_store(self, run: SystemRun, prefix: str, config: dict[str, Any]) -> ResultStore:

@@ -27,7 +27,6 @@ from inscoqa.corpus.document import Document
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answer, Answerer, AnswerRequest
 from serving.errors import EngineStartError, LLMConnectionError, LLMHTTPError, LLMTimeoutError
-from serving.types import ChatModel
 
 DocumentSource = Callable[[Conversation], list[Document]]
 STATUSES = ("ok", "judge_failed", "answer_failed")
@@ -54,7 +53,7 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def run_sample(conv: Conversation, system: str, answerer: Answerer, judge_llm: ChatModel,
+def run_sample(conv: Conversation, system: str, answerer: Answerer, judge: InsEvalJudge,
                documents: DocumentSource | None) -> dict[str, Any]:
     """Answer ``conv`` with ``answerer``, then score the answer. Never raises for a failure
     of the answerer or the judge: the failure is the record."""
@@ -67,7 +66,7 @@ def run_sample(conv: Conversation, system: str, answerer: Answerer, judge_llm: C
     }
     answer = _answer(conv, answerer, documents, record)
     if answer is not None:
-        _score(conv, answer, judge_llm, documents is None, record)
+        _score(conv, answer, judge, documents is None, record)
     record["finished_at"] = now_iso()
     return record
 
@@ -109,7 +108,7 @@ def _source_dict(source: Any) -> dict[str, Any]:
             "score": source.score}
 
 
-def _score(conv: Conversation, answer: Answer, judge_llm: ChatModel, open_setting: bool,
+def _score(conv: Conversation, answer: Answer, judge: InsEvalJudge, open_setting: bool,
            record: dict[str, Any]) -> None:
     record["rouge"] = {
         "word": rouge_l(answer.answer, conv.answer, level="word").fmeasure,
@@ -120,7 +119,7 @@ def _score(conv: Conversation, answer: Answer, judge_llm: ChatModel, open_settin
     start = time.perf_counter()
     with open_tab() as tab:
         try:
-            verdict = InsEvalJudge(judge_llm).score(conv, answer.answer, list(answer.procedures))
+            verdict = judge.score(conv, answer.answer, list(answer.procedures))
             record["judge"] = verdict_dict(verdict)
             record["status"] = "ok" if verdict.ok else "judge_failed"
             if not verdict.ok:

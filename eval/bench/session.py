@@ -27,6 +27,7 @@ DEFAULT_SYSTEMS = ("extractive", "inscoqa")
 DEFAULT_LIMIT = 6
 # serving fields that change what a model replies (part of the run key)
 SAMPLING_FIELDS = ("temperature", "max_tokens", "seed")
+VOLATILE_MANIFEST_KEYS = ("saved_at", "files")
 
 
 @dataclass
@@ -46,6 +47,7 @@ class BenchOptions:
     judge: dict[str, Any] = field(default_factory=dict)  # CLI overrides of [judge]
     second_judge: dict[str, Any] = field(default_factory=dict)  # CLI overrides of [second_judge]
     params: dict[str, dict[str, Any]] = field(default_factory=dict)  # answerer params by system
+    judge_options: dict[str, Any] = field(default_factory=dict)  # InsEvalJudge: mode, max_tokens
     retry_failed: bool = False
     progress: bool = True
     plots: bool = True
@@ -156,7 +158,9 @@ def _memory(options: BenchOptions) -> tuple[Any, str | None]:
 
     memory = (Memory.load(options.memory) if options.memory
               else sample_memory(progress=options.progress))
-    return memory, stable_hash(getattr(memory, "manifest", {}) or {})
+    # what the memory holds, not when it was saved
+    manifest = {k: v for k, v in memory.manifest.items() if k not in VOLATILE_MANIFEST_KEYS}
+    return memory, stable_hash(manifest)
 
 
 def _documents(options: BenchOptions) -> Callable[[Conversation], list[Any]] | None:
@@ -203,6 +207,7 @@ def run_bench(options: BenchOptions) -> BenchResult:
             pairwise_llm=judge_llm if options.pairwise else None,
             second_judge_llm=clients.get(second) if second is not None else None,
             howto_llm=judge_llm if options.howto else None,
+            judge_options=options.judge_options,
             # the judges pass their own sampling parameters; the answerers may rely on defaults
             key_extras={"sampling": sampling(serving)},
             retry_failed=options.retry_failed,

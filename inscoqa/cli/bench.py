@@ -64,6 +64,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-tokens", dest="max_tokens", type=int,
                         help="the answerers' default max tokens per reply")
     _engine_flags(parser, "judge", "judge_", "the judge")
+    parser.add_argument("--judge-mode", choices=["json", "text"],
+                        help="judge replies as schema-constrained JSON (default) or as "
+                             "'Total rating:' / 'Task completion rate:' text")
+    parser.add_argument("--judge-max-tokens", type=int, help="max tokens of a judge reply")
     _engine_flags(parser, "second-judge", "second_judge_",
                   "a second judge (enables judge agreement)")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
@@ -110,6 +114,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             serving=engine_overrides(args, ""), judge=engine_overrides(args, "judge_"),
             second_judge=engine_overrides(args, "second_judge_"),
             params=parse_params(args.param), retry_failed=args.retry_failed,
+            judge_options={k: v for k, v in (("mode", args.judge_mode),
+                                             ("max_tokens", args.judge_max_tokens))
+                           if v is not None},
             progress=not args.no_progress and not args.json, plots=not args.no_plots)
         result = run_bench(options)
     except (ValueError, KeyError, OSError) as exc:

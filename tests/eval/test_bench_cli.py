@@ -109,10 +109,15 @@ def test_bench_with_the_embedded_engine(embedded_llm: Any, tmp_path: Path) -> No
     from procmem.answerers import make_answerer
 
     convs = select(load_sample(), 2)
-    answerers = {name: make_answerer(name, llm=embedded_llm) for name in ("extractive", "inscoqa")}
+    # short documents and replies keep the run to a few minutes on 2 cores
+    answerers = {"extractive": make_answerer("extractive"),
+                 "inscoqa": make_answerer("inscoqa", llm=embedded_llm, context_words=300,
+                                          max_tokens=128)}
+    judge = {"max_tokens": 160}
     outcome = BenchRunner(conversations=convs, data_id="sample-e2e", answerers=answerers,
-                          judge_llm=embedded_llm, documents=corpus_index().resolve,
-                          out_dir=tmp_path / "runs", concurrency=2, progress=False).run()
+                          judge_llm=embedded_llm, judge_options=judge,
+                          documents=corpus_index().resolve, out_dir=tmp_path / "runs",
+                          concurrency=2, progress=False).run()
     summary, files = write_report(outcome, tmp_path / "report")
     for name in answerers:
         records = outcome.results[name]
@@ -129,6 +134,7 @@ def test_bench_with_the_embedded_engine(embedded_llm: Any, tmp_path: Path) -> No
         summary["systems"]["inscoqa"]["cost"]["answer"]["cached_calls"] >= 2
     calls = embedded_llm.usage.calls
     again = BenchRunner(conversations=convs, data_id="sample-e2e", answerers=answerers,
-                        judge_llm=embedded_llm, documents=corpus_index().resolve,
-                        out_dir=tmp_path / "runs", progress=False).run()
+                        judge_llm=embedded_llm, judge_options=judge,
+                        documents=corpus_index().resolve, out_dir=tmp_path / "runs",
+                        progress=False).run()
     assert again.new_samples == 0 and embedded_llm.usage.calls == calls
