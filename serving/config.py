@@ -63,7 +63,9 @@ class ServingConfig:
     log_dir: str = "~/.cache/inscoqa/logs"
     # embedded engine (llama.cpp)
     n_ctx: int = 8192
-    n_threads: int = 0  # 0: all cores
+    # 0: half the cores, at least 1 (llama.cpp slows down sharply when its threads compete for
+    # cores with other work, e.g. 22 vs 1 tokens/s on a busy 2-core machine)
+    n_threads: int = 0
     # vLLM engine
     tensor_parallel_size: int = 1
     max_model_len: int = 0  # 0: the model's own

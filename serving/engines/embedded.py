@@ -47,6 +47,11 @@ def model_path(config: ServingConfig) -> Path:
     return path
 
 
+def default_threads() -> int:
+    """Half the cores, at least one: a spinning llama.cpp thread pool collapses when oversubscribed."""
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
 def model_alias(path: Path) -> str:
     return path.stem
 
@@ -61,7 +66,7 @@ class EmbeddedEngine(Engine):
 
     def command(self, config: ServingConfig, port: int) -> list[str]:
         path = model_path(config)
-        threads = config.n_threads or os.cpu_count() or 1
+        threads = config.n_threads or default_threads()
         argv = [
             sys.executable, "-m", "llama_cpp.server",
             "--model", str(path),
