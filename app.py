@@ -297,8 +297,15 @@ def describe_memory(memory: Any, path: Path) -> str:
 _NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
 
 
+def shown(text: str) -> str:
+    """Text from documents or a model, safe to put in Markdown: angle brackets stay visible
+    instead of being taken (and dropped) as HTML tags."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def render_steps(steps: list[str]) -> str:
-    return "\n".join(f"{i}. {_NUMBERED.sub('', step).strip()}" for i, step in enumerate(steps, 1))
+    return "\n".join(f"{i}. {shown(_NUMBERED.sub('', step).strip())}"
+                     for i, step in enumerate(steps, 1))
 
 
 _CITATION = re.compile(r"\[(\d+)\]")
@@ -326,19 +333,19 @@ def _by_document(sources: list[tuple[int, Source]]) -> dict[str, list[tuple[int,
 def _title(group: list[tuple[int, Source]]) -> str:
     numbers = "".join(f"[{n}]" for n, _ in group)
     source = group[0][1]
-    return f"{numbers} {source.title or source.doc_id}"
+    return f"{numbers} {shown(source.title or source.doc_id)}"
 
 
 def render_reply(answer: Answer) -> str:
     """The assistant's message: answer, numbered steps, source titles, question back."""
-    parts = [answer.answer.strip() or "_(no plain answer)_"]
+    parts = [shown(answer.answer.strip()) or "_(no plain answer)_"]
     if answer.procedures:
         parts.append("**Steps**\n\n" + render_steps(answer.procedures))
     cited, _ = cited_sources(answer)
     if cited:
         parts.append("**Sources:** " + " · ".join(map(_title, _by_document(cited).values())))
     if answer.clarification:
-        parts.append(f"**Question for you:** {answer.clarification}")
+        parts.append(f"**Question for you:** {shown(answer.clarification)}")
     if answer.follow_ups:
         parts.append("_How did it go? Pick an outcome below, or type your own._")
     return "\n\n".join(parts)
@@ -350,12 +357,12 @@ def render_sources(answer: Answer, snippet_chars: int = 400) -> str:
     cited, others = cited_sources(answer)
     blocks = []
     for doc_id, group in _by_document(cited).items():
-        lines = [f"**{group[0][1].title or doc_id}** · `{doc_id}`"]
+        lines = [f"**{shown(group[0][1].title or doc_id)}** · `{doc_id}`"]
         for n, source in group:
             snippet = " ".join(source.snippet.split())
             if len(snippet) > snippet_chars:
                 snippet = snippet[:snippet_chars] + " …"
-            lines.append(f"> **[{n}]** {snippet}")
+            lines.append(f"> **[{n}]** {shown(snippet)}")
         blocks.append("\n\n".join(lines))
     if others:
         blocks.append("_Also retrieved:_ " + " · ".join(map(_title, _by_document(others).values())))

@@ -165,6 +165,15 @@ def test_reply_streams_answer_then_shows_steps_sources_and_trace(tmp_path: Path)
     assert state.messages[0] == {"role": "user", "content": "How do I join Wi-Fi?"}
 
 
+def test_angle_brackets_from_a_model_stay_visible() -> None:
+    answer = Answer("Use <Ctrl> & <Alt>.", ["Press <Ctrl>+<Alt>+<T>."],
+                    [Source("keys.page", "Keys <and> shortcuts", "Press <Ctrl>.")])
+    assert app.render_steps(answer.procedures) == "1. Press &lt;Ctrl&gt;+&lt;Alt&gt;+&lt;T&gt;."
+    assert app.render_reply(answer).startswith("Use &lt;Ctrl&gt; &amp; &lt;Alt&gt;.")
+    assert "> **[1]** Press &lt;Ctrl&gt;." in app.render_sources(answer)
+    assert "**Keys &lt;and&gt; shortcuts**" in app.render_sources(answer)
+
+
 def test_second_turn_sees_the_first_one_as_history(tmp_path: Path) -> None:
     factory = Factory()
     service = make_service(tmp_path, ScriptedLLM(["First answer.", "Second answer."]),
