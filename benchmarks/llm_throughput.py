@@ -46,21 +46,31 @@ def throughput(client: LLMClient, n: int, concurrency: int, max_tokens: int) -> 
     with ThreadPoolExecutor(concurrency) as pool:
         tokens = sum(pool.map(one, range(n)))
     seconds = time.perf_counter() - started
-    return {"concurrency": concurrency, "requests": n, "tokens": tokens, "seconds": seconds,
-            "tokens_per_s": tokens / seconds}
+    return {
+        "concurrency": concurrency,
+        "requests": n,
+        "tokens": tokens,
+        "seconds": seconds,
+        "tokens_per_s": tokens / seconds,
+    }
 
 
 def overhead(client: LLMClient, pairs: int, max_tokens: int) -> dict[str, float]:
     """Interleaved client vs raw httpx requests with identical bodies (deterministic replies)."""
     ask = messages(0)
-    body = build_payload(client.model, ask, Sampling(temperature=0.0, max_tokens=max_tokens, seed=0),
-                         schema_format=client.schema_format)
+    body = build_payload(
+        client.model,
+        ask,
+        Sampling(temperature=0.0, max_tokens=max_tokens, seed=0),
+        schema_format=client.schema_format,
+    )
     raw_times: list[float] = []
     client_times: list[float] = []
     with httpx.Client(timeout=300, trust_env=False) as raw:
         for _ in range(3):  # warm both paths
             raw.post(client.url, json=body).raise_for_status()
             client.chat(ask, temperature=0.0, max_tokens=max_tokens, seed=0, use_cache=False)
+
         def raw_call() -> None:
             response = raw.post(client.url, json=body)
             response.raise_for_status()
@@ -76,18 +86,28 @@ def overhead(client: LLMClient, pairs: int, max_tokens: int) -> dict[str, float]
                 call()
                 times.append(time.perf_counter() - t)
     raw_s, client_s = statistics.median(raw_times), statistics.median(client_times)
-    return {"raw_ms": raw_s * 1e3, "client_ms": client_s * 1e3, "ratio": client_s / raw_s,
-            "overhead_pct": (client_s / raw_s - 1) * 100}
+    return {
+        "raw_ms": raw_s * 1e3,
+        "client_ms": client_s * 1e3,
+        "ratio": client_s / raw_s,
+        "overhead_pct": (client_s / raw_s - 1) * 100,
+    }
 
 
 def _print_throughput(row: dict[str, float]) -> None:
-    print(f"  concurrency {row['concurrency']}: {row['tokens']} tokens in {row['seconds']:.2f}s"
-          f" = {row['tokens_per_s']:.1f} tokens/s", flush=True)
+    print(
+        f"  concurrency {row['concurrency']}: {row['tokens']} tokens in {row['seconds']:.2f}s"
+        f" = {row['tokens_per_s']:.1f} tokens/s",
+        flush=True,
+    )
 
 
 def _print_overhead(o: dict[str, float], label: str) -> None:
-    print(f"client vs raw httpx on the {label}: median {o['client_ms']:.2f} ms vs {o['raw_ms']:.2f} ms"
-          f" = ratio {o['ratio']:.3f} ({o['overhead_pct']:+.1f}% overhead)", flush=True)
+    print(
+        f"client vs raw httpx on the {label}: median {o['client_ms']:.2f} ms vs {o['raw_ms']:.2f} ms"
+        f" = ratio {o['ratio']:.3f} ({o['overhead_pct']:+.1f}% overhead)",
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -95,15 +115,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--requests", type=int, default=12)
     parser.add_argument("--max-tokens", type=int, default=48)
     parser.add_argument("--pairs", type=int, default=15)
-    parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: the engine default)")
+    parser.add_argument(
+        "--threads", type=int, default=0, help="llama.cpp threads (0: the engine default)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     say = (lambda *a, **k: None) if args.json else print
 
     work = Path(tempfile.mkdtemp(prefix="llm-throughput-"))
     report: dict[str, Any] = {}
-    config = ServingConfig(engine="embedded", cache=False, log_dir=str(work / "logs"),
-                           cache_dir=str(work / "cache"), concurrency=4, n_threads=args.threads)
+    config = ServingConfig(
+        engine="embedded",
+        cache=False,
+        log_dir=str(work / "logs"),
+        cache_dir=str(work / "cache"),
+        concurrency=4,
+        n_threads=args.threads,
+    )
     with connect(config) as client:
         client.chat(messages(0), max_tokens=8, use_cache=False)  # warm-up
         say(f"embedded engine, {args.requests} requests x max_tokens={args.max_tokens}")
@@ -120,8 +148,15 @@ def main(argv: list[str] | None = None) -> None:
             _print_overhead(report["overhead_embedded"], "embedded engine")
 
     with FakeLLMServer() as server:
-        fake = LLMClient(ServingConfig(engine="external", base_url=server.base_url, model="fake-model",
-                                       cache=False, cache_dir=str(work / "cache")))
+        fake = LLMClient(
+            ServingConfig(
+                engine="external",
+                base_url=server.base_url,
+                model="fake-model",
+                cache=False,
+                cache_dir=str(work / "cache"),
+            )
+        )
         report["overhead_fake_server"] = overhead(fake, args.pairs * 10, args.max_tokens)
         fake.close()
     if args.json:

@@ -51,11 +51,15 @@ class ResponseCache:
 
     def get(self, key: str) -> ChatResult | None:
         """The stored result (``cached=True``, ``usage.calls == 0``), or ``None``."""
-        row = self._connect().execute(
-            "SELECT model, text, data, finish_reason, prompt_tokens, completion_tokens"
-            " FROM responses WHERE key = ?",
-            (key,),
-        ).fetchone()
+        row = (
+            self._connect()
+            .execute(
+                "SELECT model, text, data, finish_reason, prompt_tokens, completion_tokens"
+                " FROM responses WHERE key = ?",
+                (key,),
+            )
+            .fetchone()
+        )
         if row is None:
             return None
         model, text, data, finish_reason, _prompt_tokens, _completion_tokens = row
@@ -68,13 +72,23 @@ class ResponseCache:
             finish_reason=finish_reason,
         )
 
-    def put(self, key: str, result: ChatResult, *, prompt_tokens: int, completion_tokens: int) -> None:
+    def put(
+        self, key: str, result: ChatResult, *, prompt_tokens: int, completion_tokens: int
+    ) -> None:
         """Store a valid result; ``*_tokens`` are those of the one reply that is stored."""
         data = None if result.data is None else json.dumps(result.data, ensure_ascii=False)
         self._connect().execute(
             "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (key, result.model, result.text, data, result.finish_reason,
-             prompt_tokens, completion_tokens, time.time()),
+            (
+                key,
+                result.model,
+                result.text,
+                data,
+                result.finish_reason,
+                prompt_tokens,
+                completion_tokens,
+                time.time(),
+            ),
         )
 
     def __len__(self) -> int:

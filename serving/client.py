@@ -69,31 +69,47 @@ class LLMClient:
 
     def __init__(self, config: ServingConfig, *, cache: ResponseCache | None = None) -> None:
         if not config.base_url:
-            raise ValueError("LLMClient needs config.base_url; use serving.connect() to start an engine")
+            raise ValueError(
+                "LLMClient needs config.base_url; use serving.connect() to start an engine"
+            )
         self.config = config
         self.model = config.model or "default"
         self.base_url = config.base_url.rstrip("/")
         self.url = self.base_url + CHAT_PATH
         self.schema_format = self._schema_format(config)
         self.policy = RetryPolicy.from_config(config)
-        self.cache = cache if cache is not None else (
-            ResponseCache(config.cache_path()) if config.cache else None
+        self.cache = (
+            cache
+            if cache is not None
+            else (ResponseCache(config.cache_path()) if config.cache else None)
         )
         self._headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
         self._timeout = httpx.Timeout(config.timeout_s, connect=min(10.0, config.timeout_s))
-        limits = httpx.Limits(max_connections=config.concurrency, max_keepalive_connections=config.concurrency)
-        self._http = httpx.Client(timeout=self._timeout, limits=limits, headers=self._headers, trust_env=False)
+        limits = httpx.Limits(
+            max_connections=config.concurrency, max_keepalive_connections=config.concurrency
+        )
+        self._http = httpx.Client(
+            timeout=self._timeout, limits=limits, headers=self._headers, trust_env=False
+        )
         self._slots = threading.BoundedSemaphore(config.concurrency)
-        self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[httpx.AsyncClient, asyncio.Semaphore]] = weakref.WeakKeyDictionary()
+        self._async: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[httpx.AsyncClient, asyncio.Semaphore]
+        ] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
         self._usage = Usage()
         self.stats = ClientStats()
 
     @staticmethod
     def _schema_format(config: ServingConfig) -> str:
-        name = get_engine(config.engine).schema_format if config.schema_format == "auto" else config.schema_format
+        name = (
+            get_engine(config.engine).schema_format
+            if config.schema_format == "auto"
+            else config.schema_format
+        )
         if name not in SCHEMA_FORMATS:
-            raise ValueError(f"schema_format {name!r}: expected 'auto' or one of {sorted(SCHEMA_FORMATS)}")
+            raise ValueError(
+                f"schema_format {name!r}: expected 'auto' or one of {sorted(SCHEMA_FORMATS)}"
+            )
         return name
 
     # ----------------------------------------------------------------- accounting
@@ -129,13 +145,19 @@ class LLMClient:
         key = cache_key(self.config.engine, self.model, messages, sampling, schema)
         return ChatRequest(list(messages), sampling, schema, key)
 
-    def _payload(self, request: ChatRequest, messages: list[Message], ask: int, *, stream: bool = False) -> dict[str, Any]:
+    def _payload(
+        self, request: ChatRequest, messages: list[Message], ask: int, *, stream: bool = False
+    ) -> dict[str, Any]:
         sampling = request.sampling
         if ask and sampling.seed is not None:  # a re-ask also gets a fresh seed
             sampling = dataclasses.replace(sampling, seed=sampling.seed + ask)
         return build_payload(
-            self.model, messages, sampling, schema=request.schema,
-            schema_format=self.schema_format, stream=stream,
+            self.model,
+            messages,
+            sampling,
+            schema=request.schema,
+            schema_format=self.schema_format,
+            stream=stream,
         )
 
     def _cached(self, request: ChatRequest, use_cache: bool) -> ChatResult | None:
@@ -146,7 +168,14 @@ class LLMClient:
             self._count(hit.usage)
         return hit
 
-    def _accept(self, request: ChatRequest, completion: Completion, spent: Usage, started: float, use_cache: bool) -> ChatResult | list[str]:
+    def _accept(
+        self,
+        request: ChatRequest,
+        completion: Completion,
+        spent: Usage,
+        started: float,
+        use_cache: bool,
+    ) -> ChatResult | list[str]:
         """The result of a valid reply (stored in the cache), or the schema errors of an invalid one."""
         data = None
         if request.schema is not None:
@@ -155,19 +184,28 @@ class LLMClient:
                 return validation.errors
             data = validation.data
         result = ChatResult(
-            text=completion.text, data=data, usage=spent, model=completion.model or self.model,
-            seconds=time.monotonic() - started, finish_reason=completion.finish_reason,
+            text=completion.text,
+            data=data,
+            usage=spent,
+            model=completion.model or self.model,
+            seconds=time.monotonic() - started,
+            finish_reason=completion.finish_reason,
         )
         if use_cache and self.cache is not None:
-            self.cache.put(request.key, result, prompt_tokens=completion.usage.prompt_tokens,
-                           completion_tokens=completion.usage.completion_tokens)
+            self.cache.put(
+                request.key,
+                result,
+                prompt_tokens=completion.usage.prompt_tokens,
+                completion_tokens=completion.usage.completion_tokens,
+            )
         return result
 
     def _schema_error(self, request: ChatRequest, raw: str, errors: list[str]) -> LLMSchemaError:
         asks = self.config.schema_retries + 1
         return LLMSchemaError(
             f"reply does not match the schema after {asks} asks: {'; '.join(errors[:3])}",
-            raw=raw, errors=errors,
+            raw=raw,
+            errors=errors,
         )
 
     # ----------------------------------------------------------------- sync path
@@ -180,8 +218,12 @@ class LLMClient:
             remaining = deadline - time.monotonic()
             try:
                 with self._slots:
-                    response = self._http.post(self.url, json=payload, timeout=self._bounded(remaining))
-                failure = check_status(response.status_code, response.headers, response.text, self.url)
+                    response = self._http.post(
+                        self.url, json=payload, timeout=self._bounded(remaining)
+                    )
+                failure = check_status(
+                    response.status_code, response.headers, response.text, self.url
+                )
             except httpx.TransportError as exc:
                 failure = transport_failure(exc, self.url)
             if failure is None:
@@ -193,7 +235,10 @@ class LLMClient:
             time.sleep(delay)
 
     def _bounded(self, remaining: float) -> httpx.Timeout:
-        return httpx.Timeout(max(0.01, min(self.config.timeout_s, remaining)), connect=min(10.0, max(0.01, remaining)))
+        return httpx.Timeout(
+            max(0.01, min(self.config.timeout_s, remaining)),
+            connect=min(10.0, max(0.01, remaining)),
+        )
 
     def chat(
         self,
@@ -239,8 +284,18 @@ class LLMClient:
             self._count(attempts=1)
             with self._slots:
                 try:
-                    with self._http.stream("POST", self.url, json=payload, timeout=self._bounded(deadline - time.monotonic())) as response:
-                        failure = check_status(response.status_code, response.headers, response.read().decode() if response.status_code >= 300 else "", self.url)
+                    with self._http.stream(
+                        "POST",
+                        self.url,
+                        json=payload,
+                        timeout=self._bounded(deadline - time.monotonic()),
+                    ) as response:
+                        failure = check_status(
+                            response.status_code,
+                            response.headers,
+                            response.read().decode() if response.status_code >= 300 else "",
+                            self.url,
+                        )
                         if failure is None:
                             yield from self._consume(response.iter_lines())
                             return
@@ -272,7 +327,9 @@ class LLMClient:
             parts = self._async.get(loop)
             if parts is None:
                 limits = httpx.Limits(max_connections=self.config.concurrency)
-                http = httpx.AsyncClient(timeout=self._timeout, limits=limits, headers=self._headers, trust_env=False)
+                http = httpx.AsyncClient(
+                    timeout=self._timeout, limits=limits, headers=self._headers, trust_env=False
+                )
                 parts = (http, asyncio.Semaphore(self.config.concurrency))
                 self._async[loop] = parts
         return parts
@@ -287,8 +344,12 @@ class LLMClient:
             failure: Failure | None
             try:
                 async with slots:
-                    response = await http.post(self.url, json=payload, timeout=self._bounded(deadline - time.monotonic()))
-                failure = check_status(response.status_code, response.headers, response.text, self.url)
+                    response = await http.post(
+                        self.url, json=payload, timeout=self._bounded(deadline - time.monotonic())
+                    )
+                failure = check_status(
+                    response.status_code, response.headers, response.text, self.url
+                )
             except httpx.TransportError as exc:
                 failure = transport_failure(exc, self.url)
             if failure is None:
@@ -344,9 +405,18 @@ class LLMClient:
             self._count(attempts=1)
             async with slots:
                 try:
-                    async with http.stream("POST", self.url, json=payload, timeout=self._bounded(deadline - time.monotonic())) as response:
-                        body = (await response.aread()).decode() if response.status_code >= 300 else ""
-                        failure = check_status(response.status_code, response.headers, body, self.url)
+                    async with http.stream(
+                        "POST",
+                        self.url,
+                        json=payload,
+                        timeout=self._bounded(deadline - time.monotonic()),
+                    ) as response:
+                        body = (
+                            (await response.aread()).decode() if response.status_code >= 300 else ""
+                        )
+                        failure = check_status(
+                            response.status_code, response.headers, body, self.url
+                        )
                         if failure is None:
                             counter = _StreamUsage()
                             async for line in response.aiter_lines():
@@ -401,10 +471,15 @@ class _StreamUsage:
         if chunk.get("usage"):
             try:
                 u = chunk["usage"]
-                self.reported = Usage(calls=1, prompt_tokens=int(u.get("prompt_tokens") or 0),
-                                      completion_tokens=int(u.get("completion_tokens") or 0))
+                self.reported = Usage(
+                    calls=1,
+                    prompt_tokens=int(u.get("prompt_tokens") or 0),
+                    completion_tokens=int(u.get("completion_tokens") or 0),
+                )
             except (TypeError, ValueError, AttributeError) as exc:
-                raise LLMResponseError(f"stream usage block is malformed ({exc!r})", raw=str(chunk)) from exc
+                raise LLMResponseError(
+                    f"stream usage block is malformed ({exc!r})", raw=str(chunk)
+                ) from exc
         piece = chunk_text(chunk)
         if piece:
             self.chunks += 1
@@ -416,7 +491,9 @@ class _StreamUsage:
     def check_finished(self) -> None:
         """A stream that ends without a finish reason was cut short: say so, never pass it off."""
         if not self.finish_reason:
-            raise LLMResponseError("the stream ended before the reply finished", raw="".join(self.text))
+            raise LLMResponseError(
+                "the stream ended before the reply finished", raw="".join(self.text)
+            )
 
     def usage(self) -> Usage:
         return self.reported or Usage(calls=1, completion_tokens=self.chunks)

@@ -39,10 +39,16 @@ def connect(config: ServingConfig) -> Iterator[LLMClient]:
     engine = get_engine(config.engine)
     with ExitStack() as stack:
         if config.base_url:
-            model = config.model or engine.default_model(config) or discover_model(config.base_url, config.api_key)
+            model = (
+                config.model
+                or engine.default_model(config)
+                or discover_model(config.base_url, config.api_key)
+            )
             endpoint = Endpoint(base_url=config.base_url, model=model)
         else:
             endpoint = stack.enter_context(engine.launch(config))
-        client = LLMClient(dataclasses.replace(config, base_url=endpoint.base_url, model=endpoint.model))
+        client = LLMClient(
+            dataclasses.replace(config, base_url=endpoint.base_url, model=endpoint.model)
+        )
         stack.callback(client.close)
         yield client

@@ -49,8 +49,12 @@ def reply(text: str) -> Behaviour:
 def status(code: int, body: str = "", *, retry_after: float | None = None) -> Behaviour:
     """An HTTP error status (with ``Retry-After`` when given)."""
     headers = {} if retry_after is None else {"Retry-After": f"{retry_after:g}"}
-    return Behaviour("status", text=body or json.dumps({"error": {"message": f"scripted {code}"}}),
-                     code=code, headers=headers)
+    return Behaviour(
+        "status",
+        text=body or json.dumps({"error": {"message": f"scripted {code}"}}),
+        code=code,
+        headers=headers,
+    )
 
 
 def malformed(body: str = '{"choices": [') -> Behaviour:
@@ -123,7 +127,10 @@ class FakeLLMServer:
 
     def start(self) -> FakeLLMServer:
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-llm", daemon=True
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="fake-llm",
+            daemon=True,
         )
         self._thread.start()
         return self
@@ -158,10 +165,14 @@ def completion_body(text: str, body: dict[str, Any]) -> dict[str, Any]:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model") or MODEL,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                     "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": _count_tokens(prompt), "completion_tokens": _count_tokens(text),
-                  "total_tokens": _count_tokens(prompt) + _count_tokens(text)},
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        ],
+        "usage": {
+            "prompt_tokens": _count_tokens(prompt),
+            "completion_tokens": _count_tokens(text),
+            "total_tokens": _count_tokens(prompt) + _count_tokens(text),
+        },
     }
 
 
@@ -171,11 +182,18 @@ def stream_chunks(text: str, body: dict[str, Any]) -> list[dict[str, Any]]:
     model = body.get("model") or MODEL
 
     def chunk(delta: dict[str, str], finish: str | None) -> dict[str, Any]:
-        return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": model,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion.chunk",
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
 
-    return [chunk({"role": "assistant"}, None), *(chunk({"content": p}, None) for p in pieces),
-            chunk({}, "stop")]
+    return [
+        chunk({"role": "assistant"}, None),
+        *(chunk({"content": p}, None) for p in pieces),
+        chunk({}, "stop"),
+    ]
 
 
 def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
@@ -186,8 +204,13 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             pass
 
-        def _send(self, code: int, payload: str, headers: dict[str, str] | None = None,
-                  content_type: str = "application/json") -> None:
+        def _send(
+            self,
+            code: int,
+            payload: str,
+            headers: dict[str, str] | None = None,
+            content_type: str = "application/json",
+        ) -> None:
             data = payload.encode("utf-8")
             self.send_response(code)
             self.send_header("Content-Type", content_type)
@@ -199,7 +222,9 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             if self.path.rstrip("/") == "/v1/models":
-                self._send(200, json.dumps({"object": "list", "data": [{"id": MODEL, "object": "model"}]}))
+                self._send(
+                    200, json.dumps({"object": "list", "data": [{"id": MODEL, "object": "model"}]})
+                )
             else:
                 self._send(404, json.dumps({"error": {"message": "not found"}}))
 

@@ -151,7 +151,9 @@ def parse_completion(raw: str) -> Completion:
         choice = body["choices"][0]
         text = choice["message"]["content"]
     except (KeyError, IndexError, TypeError) as exc:
-        raise LLMResponseError(f"reply has no choices[0].message.content ({exc!r})", raw=raw) from exc
+        raise LLMResponseError(
+            f"reply has no choices[0].message.content ({exc!r})", raw=raw
+        ) from exc
     if not isinstance(text, str):
         raise LLMResponseError("reply content is not a string", raw=raw)
     try:

@@ -14,8 +14,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "show",
         help="print the merged configuration (flags > INSCOQA_* env > inscoqa.toml > defaults)",
     )
-    show.add_argument("--section", default="serving",
-                      help="config table holding serving settings, e.g. serving or judge (default: serving)")
+    show.add_argument(
+        "--section",
+        default="serving",
+        help="config table holding serving settings, e.g. serving or judge (default: serving)",
+    )
     show.add_argument("--json", action="store_true", help="print JSON")
     show.set_defaults(func=cmd_show)
 
@@ -28,12 +31,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     sources = config_sources(ServingConfig, args.section)
     path = config_file()
     if args.json:
-        print(json.dumps({
-            "section": args.section,
-            "config_file": str(path) if path else None,
-            "values": values,
-            "sources": sources,
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "section": args.section,
+                    "config_file": str(path) if path else None,
+                    "values": values,
+                    "sources": sources,
+                },
+                indent=2,
+            )
+        )
         return 0
     print(f"[{args.section}]  config file: {path or 'none (inscoqa.toml or $INSCOQA_CONFIG)'}")
     width = max(len(f.name) for f in dataclasses.fields(ServingConfig))

@@ -68,16 +68,26 @@ class EmbeddedEngine(Engine):
         path = model_path(config)
         threads = config.n_threads or default_threads()
         argv = [
-            sys.executable, "-m", "llama_cpp.server",
-            "--model", str(path),
-            "--model_alias", model_alias(path),
-            "--host", config.host,
-            "--port", str(port),
-            "--n_ctx", str(config.n_ctx),
-            "--n_threads", str(threads),
-            "--n_threads_batch", str(threads),
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(path),
+            "--model_alias",
+            model_alias(path),
+            "--host",
+            config.host,
+            "--port",
+            str(port),
+            "--n_ctx",
+            str(config.n_ctx),
+            "--n_threads",
+            str(threads),
+            "--n_threads_batch",
+            str(threads),
             # never cut a streamed reply short because another request is waiting
-            "--interrupt_requests", "False",
+            "--interrupt_requests",
+            "False",
         ]
         if config.api_key:
             argv += ["--api_key", config.api_key]
@@ -92,8 +102,13 @@ class EmbeddedEngine(Engine):
         port = config.port or free_port(config.host)
         log = config.log_path() / f"embedded-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
         server = ServerProcess(
-            name=self.name, argv=self.command(config, port), host=config.host, port=port,
-            log_path=log, startup_timeout_s=config.startup_timeout_s, api_key=config.api_key,
+            name=self.name,
+            argv=self.command(config, port),
+            host=config.host,
+            port=port,
+            log_path=log,
+            startup_timeout_s=config.startup_timeout_s,
+            api_key=config.api_key,
         )
         with server as base_url:
             yield Endpoint(base_url=base_url, model=self.default_model(config))

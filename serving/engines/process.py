@@ -68,8 +68,12 @@ class ServerProcess:
             log.flush()
             try:
                 self.process = subprocess.Popen(
-                    self.argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    env={**os.environ, **self.env}, start_new_session=True,
+                    self.argv,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                    env={**os.environ, **self.env},
+                    start_new_session=True,
                 )
             except OSError as exc:
                 raise self._error(f"cannot run {self.argv[0]}: {exc}") from exc
@@ -94,7 +98,9 @@ class ServerProcess:
                     if http.get(self.base_url + HEALTH_PATH).status_code == 200:
                         return
                 if time.monotonic() > deadline:
-                    raise self._error(f"did not answer {HEALTH_PATH} within {self.startup_timeout_s:.0f}s")
+                    raise self._error(
+                        f"did not answer {HEALTH_PATH} within {self.startup_timeout_s:.0f}s"
+                    )
                 time.sleep(0.25)
 
     def _error(self, what: str) -> EngineStartError:
@@ -102,7 +108,8 @@ class ServerProcess:
         return EngineStartError(
             f"{self.name} engine {what}.\n  command: {shlex.join(self.argv)}\n"
             f"  log: {self.log_path}\n  last lines of the log:\n{tail}",
-            log_path=str(self.log_path), log_tail=tail,
+            log_path=str(self.log_path),
+            log_tail=tail,
         )
 
     def stop(self, timeout_s: float = 15.0) -> None:

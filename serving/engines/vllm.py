@@ -26,13 +26,21 @@ class VLLMEngine(Engine):
         if not config.model:
             raise ConfigError("engine 'vllm' needs a model: --model <hub id or local dir>")
         argv = [
-            config.vllm_python or sys.executable, "-m", "vllm.entrypoints.openai.api_server",
-            "--model", config.model,
-            "--host", config.host,
-            "--port", str(port),
-            "--tensor-parallel-size", str(config.tensor_parallel_size),
-            "--dtype", config.dtype,
-            "--seed", str(config.seed),
+            config.vllm_python or sys.executable,
+            "-m",
+            "vllm.entrypoints.openai.api_server",
+            "--model",
+            config.model,
+            "--host",
+            config.host,
+            "--port",
+            str(port),
+            "--tensor-parallel-size",
+            str(config.tensor_parallel_size),
+            "--dtype",
+            config.dtype,
+            "--seed",
+            str(config.seed),
         ]
         if config.max_model_len:
             argv += ["--max-model-len", str(config.max_model_len)]
@@ -47,8 +55,13 @@ class VLLMEngine(Engine):
         port = config.port or free_port(config.host)
         log = config.log_path() / f"vllm-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
         server = ServerProcess(
-            name=self.name, argv=self.command(config, port), host=config.host, port=port,
-            log_path=log, startup_timeout_s=config.startup_timeout_s, api_key=config.api_key,
+            name=self.name,
+            argv=self.command(config, port),
+            host=config.host,
+            port=port,
+            log_path=log,
+            startup_timeout_s=config.startup_timeout_s,
+            api_key=config.api_key,
         )
         with server as base_url:
             yield Endpoint(base_url=base_url, model=config.model)

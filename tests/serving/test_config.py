@@ -21,8 +21,15 @@ def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         encoding="utf-8",
     )
     monkeypatch.setenv("INSCOQA_CONFIG", str(path))
-    for name in ("INSCOQA_MODEL", "INSCOQA_TIMEOUT_S", "INSCOQA_RETRIES", "INSCOQA_CONCURRENCY",
-                 "INSCOQA_API_KEY", "INSCOQA_ENGINE", "INSCOQA_BASE_URL"):
+    for name in (
+        "INSCOQA_MODEL",
+        "INSCOQA_TIMEOUT_S",
+        "INSCOQA_RETRIES",
+        "INSCOQA_CONCURRENCY",
+        "INSCOQA_API_KEY",
+        "INSCOQA_ENGINE",
+        "INSCOQA_BASE_URL",
+    ):
         monkeypatch.delenv(name, raising=False)
     return path
 
@@ -43,7 +50,9 @@ def test_flags_over_env_over_file(config_file: Path, monkeypatch: pytest.MonkeyP
     assert sources["max_tokens"] == "default"
 
 
-def test_other_sections_use_their_own_env_prefix(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_other_sections_use_their_own_env_prefix(
+    config_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("INSCOQA_JUDGE_MODEL", "judge-model")
     judge = load_serving_config(section="judge")
     assert judge.base_url == "http://judge.example/v1" and judge.model == "judge-model"
@@ -58,8 +67,9 @@ def test_bad_values_name_their_source(config_file: Path, monkeypatch: pytest.Mon
         load_section(ServingConfig, "serving", cli={"engine": "tgi"})
 
 
-def test_config_show_json_masks_the_key(config_file: Path, monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_config_show_json_masks_the_key(
+    config_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("INSCOQA_API_KEY", "s3cret")
     assert main(["config", "show", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)

@@ -39,7 +39,9 @@ def test_chat_reply_and_usage(embedded_llm: LLMClient) -> None:
 def test_schema_constrained_reply_validates(embedded_llm: LLMClient) -> None:
     result = embedded_llm.chat(
         [{"role": "user", "content": "Name a fruit and its colour as JSON."}],
-        schema=FRUIT_SCHEMA, max_tokens=40, use_cache=False,
+        schema=FRUIT_SCHEMA,
+        max_tokens=40,
+        use_cache=False,
     )
     jsonschema.validate(result.data, FRUIT_SCHEMA)
     assert set(result.data) == {"fruit", "colour"}
@@ -65,7 +67,9 @@ def test_repeated_request_is_served_from_cache(embedded_llm: LLMClient, tmp_path
 
 
 def test_streaming_yields_the_reply(embedded_llm: LLMClient) -> None:
-    pieces = list(embedded_llm.stream([{"role": "user", "content": "Count to three."}], max_tokens=12))
+    pieces = list(
+        embedded_llm.stream([{"role": "user", "content": "Count to three."}], max_tokens=12)
+    )
     assert len(pieces) > 1 and "".join(pieces).strip()
 
 
@@ -76,8 +80,15 @@ def test_a_stream_is_not_cut_short_by_a_concurrent_request(embedded_llm: LLMClie
     whole = embedded_llm.chat(ask, max_tokens=24, seed=1, use_cache=False)
     with ThreadPoolExecutor(2) as pool:
         streamed = pool.submit(lambda: "".join(embedded_llm.stream(ask, max_tokens=24, seed=1)))
-        others = [pool.submit(embedded_llm.chat, [{"role": "user", "content": f"Say {i}."}],
-                              max_tokens=8, use_cache=False) for i in range(2)]
+        others = [
+            pool.submit(
+                embedded_llm.chat,
+                [{"role": "user", "content": f"Say {i}."}],
+                max_tokens=8,
+                use_cache=False,
+            )
+            for i in range(2)
+        ]
         assert all(o.result().text for o in others)
         assert streamed.result() == whole.text
 

@@ -25,9 +25,17 @@ def test_registry_knows_the_engines() -> None:
 
 
 def test_vllm_command_line() -> None:
-    config = ServingConfig(engine="vllm", model="org/model", tensor_parallel_size=2, max_model_len=4096,
-                           dtype="bfloat16", api_key="k", enforce_eager=True, seed=3,
-                           vllm_args="--gpu-memory-utilization 0.8")
+    config = ServingConfig(
+        engine="vllm",
+        model="org/model",
+        tensor_parallel_size=2,
+        max_model_len=4096,
+        dtype="bfloat16",
+        api_key="k",
+        enforce_eager=True,
+        seed=3,
+        vllm_args="--gpu-memory-utilization 0.8",
+    )
     argv = get_engine("vllm").command(config, 8123)
     assert argv[1:3] == ["-m", "vllm.entrypoints.openai.api_server"]
     pairs = dict(zip(argv[3::2], argv[4::2], strict=False))
@@ -43,19 +51,28 @@ def test_vllm_needs_a_model() -> None:
 
 
 def test_external_engine_does_not_launch(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="base_url"), connect(ServingConfig(engine="external", cache_dir=str(tmp_path))):
+    with (
+        pytest.raises(ConfigError, match="base_url"),
+        connect(ServingConfig(engine="external", cache_dir=str(tmp_path))),
+    ):
         pass
 
 
 def test_connect_attaches_to_a_running_server_and_discovers_its_model(tmp_path: Path) -> None:
-    with FakeLLMServer() as server, connect(ServingConfig(engine="external", base_url=server.base_url,
-                                                            cache_dir=str(tmp_path))) as client:
+    with (
+        FakeLLMServer() as server,
+        connect(
+            ServingConfig(engine="external", base_url=server.base_url, cache_dir=str(tmp_path))
+        ) as client,
+    ):
         assert client.model == "fake-model"
         assert client.chat([{"role": "user", "content": "hi"}]).text == "reply to: hi"
 
 
 def test_missing_model_file_is_a_clear_error(tmp_path: Path) -> None:
-    config = ServingConfig(model=str(tmp_path / "nope.gguf"), log_dir=str(tmp_path), cache_dir=str(tmp_path))
+    config = ServingConfig(
+        model=str(tmp_path / "nope.gguf"), log_dir=str(tmp_path), cache_dir=str(tmp_path)
+    )
     with pytest.raises(EngineStartError, match="nope.gguf"), connect(config):
         pass
 
@@ -64,8 +81,12 @@ def test_missing_model_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_engine_that_exits_reports_the_log_tail(tmp_path: Path) -> None:
     broken = tmp_path / "broken.gguf"
     broken.write_bytes(b"this is not a gguf file")
-    config = ServingConfig(model=str(broken), log_dir=str(tmp_path / "logs"), cache_dir=str(tmp_path),
-                           startup_timeout_s=60)
+    config = ServingConfig(
+        model=str(broken),
+        log_dir=str(tmp_path / "logs"),
+        cache_dir=str(tmp_path),
+        startup_timeout_s=60,
+    )
     with pytest.raises(EngineStartError) as info, connect(config):
         pass
     message = str(info.value)
@@ -76,10 +97,19 @@ def test_engine_that_exits_reports_the_log_tail(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_serve_runs_until_interrupted(tmp_path: Path) -> None:
-    env = {**os.environ, "INSCOQA_LOG_DIR": str(tmp_path), "INSCOQA_CONFIG": str(tmp_path / "none.toml")}
+    env = {
+        **os.environ,
+        "INSCOQA_LOG_DIR": str(tmp_path),
+        "INSCOQA_CONFIG": str(tmp_path / "none.toml"),
+    }
     (tmp_path / "none.toml").write_text("", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "inscoqa", "serve", "--engine", "embedded", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inscoqa", "serve", "--engine", "embedded", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         endpoint = json.loads(line)

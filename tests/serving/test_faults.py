@@ -39,7 +39,12 @@ def test_a_plain_reply_counts_usage(fake_server: FakeLLMServer, make_client) -> 
 def test_sampling_parameters_and_seed_pass_through(fake_server: FakeLLMServer, make_client) -> None:
     make_client().chat(ASK, temperature=0.7, max_tokens=33, seed=42, stop=["\n\n"], use_cache=False)
     sent = fake_server.requests[-1]
-    assert (sent["temperature"], sent["max_tokens"], sent["seed"], sent["stop"]) == (0.7, 33, 42, ["\n\n"])
+    assert (sent["temperature"], sent["max_tokens"], sent["seed"], sent["stop"]) == (
+        0.7,
+        33,
+        42,
+        ["\n\n"],
+    )
     assert sent["model"] == "fake-model"
     assert "response_format" not in sent
 
@@ -52,7 +57,9 @@ def test_500_is_retried_then_succeeds(fake_server: FakeLLMServer, make_client) -
     assert client.stats.retries == 2
 
 
-def test_persistent_500_gives_http_error_after_all_attempts(fake_server: FakeLLMServer, make_client) -> None:
+def test_persistent_500_gives_http_error_after_all_attempts(
+    fake_server: FakeLLMServer, make_client
+) -> None:
     fake_server.always(status(500, "engine exploded"))
     with pytest.raises(LLMHTTPError) as info:
         make_client(retries=2).chat(ASK, use_cache=False)
@@ -96,7 +103,9 @@ def test_total_time_budget_stops_retries_early(fake_server: FakeLLMServer, make_
     assert fake_server.request_count == 1  # a 5 s wait does not fit in a 1 s budget
 
 
-def test_malformed_json_is_a_response_error_with_raw(fake_server: FakeLLMServer, make_client) -> None:
+def test_malformed_json_is_a_response_error_with_raw(
+    fake_server: FakeLLMServer, make_client
+) -> None:
     fake_server.script(malformed('{"choices": [ truncated'))
     with pytest.raises(LLMResponseError) as info:
         make_client().chat(ASK, use_cache=False)
@@ -104,7 +113,9 @@ def test_malformed_json_is_a_response_error_with_raw(fake_server: FakeLLMServer,
     assert fake_server.request_count == 1
 
 
-def test_a_body_without_content_is_a_response_error(fake_server: FakeLLMServer, make_client) -> None:
+def test_a_body_without_content_is_a_response_error(
+    fake_server: FakeLLMServer, make_client
+) -> None:
     fake_server.script(malformed('{"choices": []}'))
     with pytest.raises(LLMResponseError):
         make_client().chat(ASK, use_cache=False)
@@ -121,7 +132,9 @@ def test_connection_refused_is_retried_then_typed(make_client) -> None:
     assert client.stats.attempts == 3
 
 
-def test_schema_reply_is_parsed_and_sent_as_response_format(fake_server: FakeLLMServer, make_client) -> None:
+def test_schema_reply_is_parsed_and_sent_as_response_format(
+    fake_server: FakeLLMServer, make_client
+) -> None:
     fake_server.script(reply('{"steps": ["Open settings", "Click reset"]}'))
     result = make_client().chat(ASK, schema=STEPS_SCHEMA)
     assert result.data == {"steps": ["Open settings", "Click reset"]}
@@ -133,7 +146,10 @@ def test_schema_reply_is_parsed_and_sent_as_response_format(fake_server: FakeLLM
 def test_llama_cpp_schema_dialect(fake_server: FakeLLMServer, make_client) -> None:
     fake_server.script(reply('{"steps": ["a"]}'))
     make_client(engine="embedded").chat(ASK, schema=STEPS_SCHEMA)
-    assert fake_server.requests[-1]["response_format"] == {"type": "json_object", "schema": STEPS_SCHEMA}
+    assert fake_server.requests[-1]["response_format"] == {
+        "type": "json_object",
+        "schema": STEPS_SCHEMA,
+    }
 
 
 def test_schema_violation_is_reasked_then_recovers(fake_server: FakeLLMServer, make_client) -> None:
@@ -148,7 +164,9 @@ def test_schema_violation_is_reasked_then_recovers(fake_server: FakeLLMServer, m
     assert "steps" in reask["messages"][-1]["content"]
 
 
-def test_schema_violation_raises_with_raw_and_is_not_cached(fake_server: FakeLLMServer, make_client) -> None:
+def test_schema_violation_raises_with_raw_and_is_not_cached(
+    fake_server: FakeLLMServer, make_client
+) -> None:
     fake_server.always(reply('{"steps": "not a list"}'))
     client = make_client(schema_retries=2)
     with pytest.raises(LLMSchemaError) as info:
@@ -264,7 +282,11 @@ def test_concurrency_is_bounded_across_threads(make_client) -> None:
         server.always(count)
         client = make_client(base_url=server.base_url, concurrency=3)
         with ThreadPoolExecutor(8) as pool:
-            texts = list(pool.map(lambda i: client.chat([{"role": "user", "content": str(i)}]).text, range(12)))
+            texts = list(
+                pool.map(
+                    lambda i: client.chat([{"role": "user", "content": str(i)}]).text, range(12)
+                )
+            )
         assert texts == ["ok"] * 12
         assert server.request_count == 12
         assert 1 < peak <= 3

@@ -56,15 +56,31 @@ def test_schema_name_is_sanitised() -> None:
 
 
 def test_parse_completion_reads_text_usage_and_finish() -> None:
-    raw = json.dumps({"model": "m", "choices": [{"message": {"content": "hi"}, "finish_reason": "length"}],
-                      "usage": {"prompt_tokens": 3, "completion_tokens": 1}})
+    raw = json.dumps(
+        {
+            "model": "m",
+            "choices": [{"message": {"content": "hi"}, "finish_reason": "length"}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 1},
+        }
+    )
     completion = parse_completion(raw)
     assert (completion.text, completion.finish_reason, completion.model) == ("hi", "length", "m")
-    assert (completion.usage.calls, completion.usage.prompt_tokens, completion.usage.completion_tokens) == (1, 3, 1)
+    assert (
+        completion.usage.calls,
+        completion.usage.prompt_tokens,
+        completion.usage.completion_tokens,
+    ) == (1, 3, 1)
 
 
-@pytest.mark.parametrize("raw", ["", "[]", '{"choices": [{"message": {"content": null}}]}',
-                                 '{"choices": [{"message": {"content": "x"}}], "usage": {"prompt_tokens": "many"}}'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "[]",
+        '{"choices": [{"message": {"content": null}}]}',
+        '{"choices": [{"message": {"content": "x"}}], "usage": {"prompt_tokens": "many"}}',
+    ],
+)
 def test_parse_completion_rejects_malformed_bodies(raw: str) -> None:
     with pytest.raises(LLMResponseError) as info:
         parse_completion(raw)
@@ -95,7 +111,9 @@ def test_retry_after_as_seconds_or_http_date() -> None:
 
 
 def test_backoff_grows_exponentially_with_jitter_and_a_cap() -> None:
-    policy = RetryPolicy(retries=10, backoff_s=1.0, max_backoff_s=8.0, max_retry_after_s=60, total_s=1000)
+    policy = RetryPolicy(
+        retries=10, backoff_s=1.0, max_backoff_s=8.0, max_retry_after_s=60, total_s=1000
+    )
     rng = random.Random(0)
     for attempt, ceiling in [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (9, 8.0)]:
         delays = [policy.backoff(attempt, rng) for _ in range(50)]
@@ -104,7 +122,9 @@ def test_backoff_grows_exponentially_with_jitter_and_a_cap() -> None:
 
 
 def test_next_delay_gives_up_when_not_retryable_exhausted_or_out_of_time() -> None:
-    policy = RetryPolicy(retries=2, backoff_s=0.1, max_backoff_s=1, max_retry_after_s=5, total_s=100)
+    policy = RetryPolicy(
+        retries=2, backoff_s=0.1, max_backoff_s=1, max_retry_after_s=5, total_s=100
+    )
     retryable = Failure(LLMConnectionError("x"), retryable=True)
     assert policy.next_delay(1, retryable, 100) is not None
     assert policy.next_delay(3, retryable, 100) is None  # attempts used up
@@ -117,9 +137,16 @@ def test_cache_is_shared_by_threads_and_processes(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path)
 
     def put_get(i: int) -> str:
-        cache.put(f"k{i}", ChatResult(text=f"t{i}", data={"i": i}, model="m"), prompt_tokens=1, completion_tokens=1)
+        cache.put(
+            f"k{i}",
+            ChatResult(text=f"t{i}", data={"i": i}, model="m"),
+            prompt_tokens=1,
+            completion_tokens=1,
+        )
         hit = cache.get(f"k{i}")
-        assert hit is not None and hit.cached and hit.usage.calls == 0 and hit.usage.cached_calls == 1
+        assert (
+            hit is not None and hit.cached and hit.usage.calls == 0 and hit.usage.cached_calls == 1
+        )
         return hit.text
 
     with ThreadPoolExecutor(8) as pool:
@@ -130,7 +157,9 @@ def test_cache_is_shared_by_threads_and_processes(tmp_path: Path) -> None:
         "c.put('from-child', ChatResult(text='child', model='m'), prompt_tokens=0, completion_tokens=0)\n"
         "print(hit.text, hit.data['i'])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True
+    )
     assert out.stdout.split() == ["t7", "7"]
     child = cache.get("from-child")
     assert child is not None and child.text == "child"

@@ -25,7 +25,9 @@ pytestmark = [
 STEPS_SCHEMA = {
     "title": "steps",
     "type": "object",
-    "properties": {"steps": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3}},
+    "properties": {
+        "steps": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3}
+    },
     "required": ["steps"],
     "additionalProperties": False,
 }
@@ -61,7 +63,9 @@ def vllm_llm(vllm_model: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 
 def test_chat_reply(vllm_llm: LLMClient) -> None:
-    result = vllm_llm.chat([{"role": "user", "content": "Say hello."}], max_tokens=16, use_cache=False)
+    result = vllm_llm.chat(
+        [{"role": "user", "content": "Say hello."}], max_tokens=16, use_cache=False
+    )
     assert result.text.strip()
     assert result.usage.calls == 1 and result.usage.completion_tokens > 0
 
@@ -69,7 +73,9 @@ def test_chat_reply(vllm_llm: LLMClient) -> None:
 def test_schema_reply_validates(vllm_llm: LLMClient) -> None:
     result = vllm_llm.chat(
         [{"role": "user", "content": "List the steps to boil an egg as JSON."}],
-        schema=STEPS_SCHEMA, max_tokens=80, use_cache=False,
+        schema=STEPS_SCHEMA,
+        max_tokens=80,
+        use_cache=False,
     )
     jsonschema.validate(result.data, STEPS_SCHEMA)
 
