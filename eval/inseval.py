@@ -1,0 +1,277 @@
+"""The InsEval judge: one LLM call gives a Judge Score (1-10) and a Task Completion Rate (0-100).
+
+The judge sees the conversation history, the last question, the system's answer and procedure,
+and the reference answer and procedure (InsCoQA's protocol). It rates how well the answer
+addresses the question (``Total rating``) and the percentage of reference steps the system's
+steps cover (``Task completion rate``).
+
+Two reply modes, chosen with ``mode``:
+
+* ``"json"`` (default): the reply is constrained by :data:`JUDGE_SCHEMA`
+  (``{"evaluation", "total_rating", "task_completion_rate"}``) and validated by the client;
+* ``"text"``: a plain-text reply read by the strict :func:`parse_judge_reply`.
+
+A reply that lacks a value, or gives one out of range, becomes a failed :class:`JudgeVerdict`
+(``ok=False``, ``score=tcr=None``) carrying the error and the raw reply; nothing is ever coerced
+to a number. Failures of the reply itself (:class:`LLMSchemaError`, :class:`LLMResponseError`)
+also become failed verdicts; failures of the infrastructure (connection, timeout, HTTP status)
+propagate so that a caller can retry them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from inscoqa.records import Conversation
+from serving.errors import LLMResponseError, LLMSchemaError
+from serving.prompts import PromptTemplate, load_prompt, prompts_hash
+from serving.types import ChatModel, ChatResult, Message
+
+SCORE_RANGE = (1, 10)
+TCR_RANGE = (0.0, 100.0)
+
+JUDGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "evaluation": {"type": "string"},
+        "total_rating": {"type": "integer", "minimum": SCORE_RANGE[0], "maximum": SCORE_RANGE[1]},
+        "task_completion_rate": {
+            "type": "number",
+            "minimum": TCR_RANGE[0],
+            "maximum": TCR_RANGE[1],
+        },
+    },
+    "required": ["evaluation", "total_rating", "task_completion_rate"],
+    "additionalProperties": False,
+}
+
+# Reply errors: the judge answered, but not usably. Anything else (transport) propagates.
+REPLY_ERRORS = (LLMSchemaError, LLMResponseError)
+
+
+@dataclass(frozen=True)
+class JudgeVerdict:
+    """The judge's verdict on one answer. ``score``/``tcr`` are set only when ``ok``."""
+
+    score: int | None
+    tcr: float | None
+    ok: bool
+    error: str | None
+    raw: str
+    evaluation: str = ""
+
+    @classmethod
+    def failed(cls, error: str, raw: str, evaluation: str = "") -> JudgeVerdict:
+        return cls(score=None, tcr=None, ok=False, error=error, raw=raw, evaluation=evaluation)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading replies
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_values(rating: Any, rate: Any) -> str | None:
+    """Why ``rating``/``rate`` are not a valid (score, tcr), or None when they are."""
+    problems = []
+    if not _is_number(rating):
+        problems.append(f"total rating {rating!r} is not a number")
+    elif rating != int(rating):
+        problems.append(f"total rating {rating:g} is not an integer")
+    elif not SCORE_RANGE[0] <= rating <= SCORE_RANGE[1]:
+        problems.append(f"total rating {rating:g} is outside {SCORE_RANGE[0]}-{SCORE_RANGE[1]}")
+    if not _is_number(rate):
+        problems.append(f"task completion rate {rate!r} is not a number")
+    elif not TCR_RANGE[0] <= rate <= TCR_RANGE[1]:
+        problems.append(f"task completion rate {rate:g} is outside 0-100")
+    return "; ".join(problems) or None
+
+
+def verdict_from_data(data: Any, raw: str) -> JudgeVerdict:
+    """A verdict from the JSON reply of the schema mode (validated again here, never trusted)."""
+    if not isinstance(data, dict):
+        return JudgeVerdict.failed(f"reply is {type(data).__name__}, not a JSON object", raw)
+    missing = [k for k in ("total_rating", "task_completion_rate") if k not in data]
+    evaluation = str(data.get("evaluation", ""))
+    if missing:
+        return JudgeVerdict.failed(f"missing {', '.join(missing)}", raw, evaluation)
+    rating, rate = data["total_rating"], data["task_completion_rate"]
+    error = _check_values(rating, rate)
+    if error:
+        return JudgeVerdict.failed(error, raw, evaluation)
+    return JudgeVerdict(int(rating), float(rate), True, None, raw, evaluation)
+
+
+# A label, optionally wrapped in Markdown emphasis, then a colon and the rest of its line.
+_LABEL = r"(?:^|(?<=[\s*_#>]))[*_]*{label}[*_]*\s*:[*_]*[ \t]*(?P<value>[^\n]*)"
+_RATING_RE = re.compile(_LABEL.format(label=r"total\s+rating"), re.IGNORECASE | re.MULTILINE)
+_TCR_RE = re.compile(_LABEL.format(label=r"task\s+completion\s+rate"), re.IGNORECASE | re.MULTILINE)
+_EVALUATION_RE = re.compile(r"^\W*evaluation\W*:\s*", re.IGNORECASE)
+# A value: a number first (after optional brackets/emphasis), then an optional "/ denominator"
+# or percent sign; what follows on the line (an explanation) is ignored.
+_VALUE_RE = re.compile(
+    r"^[\[(*_\s]*(?P<number>[-+]?\d+(?:\.\d+)?)[\])*_]*\s*(?:(?P<percent>%)|/\s*(?P<denominator>\d+))?"
+)
+
+
+def _read_value(
+    pattern: re.Pattern[str], text: str, name: str, denominator: int
+) -> tuple[float | None, str | None]:
+    """The one value given for a label, or the reason there is none."""
+    values: list[float] = []
+    for match in pattern.finditer(text):
+        raw_value = match.group("value").strip()
+        found = _VALUE_RE.match(raw_value)
+        if not found:
+            return None, f"{name} has no numeric value ({raw_value[:40]!r})"
+        if found.group("denominator") and int(found.group("denominator")) != denominator:
+            return None, f"{name} is on another scale ({found.group(0).strip()!r})"
+        values.append(float(found.group("number")))
+    if not values:
+        return None, f"no '{name}:' in the reply"
+    if len(set(values)) > 1:
+        return None, f"conflicting {name} values {sorted(set(values))}"
+    return values[0], None
+
+
+def parse_judge_reply(text: str) -> JudgeVerdict:
+    """Read a plain-text reply with ``Total rating: N`` and ``Task completion rate: X%``.
+
+    Strict: both labels must be present with a number right after the colon (``8``, ``8/10``,
+    ``**8**``; ``75``, ``75%``, ``75/100``); text around them is allowed, repeated labels must
+    agree, a rating must be an integer in 1-10 and a rate in 0-100. Anything else gives a failed
+    verdict naming the problem, with the raw reply.
+    """
+    rating, rating_error = _read_value(_RATING_RE, text, "Total rating", 10)
+    rate, rate_error = _read_value(_TCR_RE, text, "Task completion rate", 100)
+    first = _RATING_RE.search(text) or _TCR_RE.search(text)
+    evaluation = _EVALUATION_RE.sub("", text[: first.start()] if first else text).strip()
+    errors = [e for e in (rating_error, rate_error) if e]
+    if errors:
+        return JudgeVerdict.failed("; ".join(errors), text, evaluation)
+    error = _check_values(rating, rate)
+    if error:
+        return JudgeVerdict.failed(error, text, evaluation)
+    assert rating is not None and rate is not None
+    return JudgeVerdict(int(rating), float(rate), True, None, text, evaluation)
+
+
+# ---------------------------------------------------------------------------------------------
+# The judge
+
+
+def format_history(history: list[tuple[str, str]]) -> str:
+    if not history:
+        return "(none: this is the first question)"
+    return "\n".join(f"User: {q}\nAssistant: {a}" for q, a in history)
+
+
+def format_steps(steps: list[str]) -> str:
+    if not steps:
+        return "(no steps)"
+    return "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
+
+
+@dataclass(frozen=True)
+class ReplyMode:
+    """How the judge asks for its values and reads them back."""
+
+    format_prompt: str
+    schema: dict[str, Any] | None
+    read: Callable[[ChatResult], JudgeVerdict]
+
+
+MODES: dict[str, ReplyMode] = {
+    "json": ReplyMode(
+        "inseval/format_json", JUDGE_SCHEMA, lambda r: verdict_from_data(r.data, r.text)
+    ),
+    "text": ReplyMode("inseval/format_text", None, lambda r: parse_judge_reply(r.text)),
+}
+
+
+class InsEvalJudge:
+    """InsEval's LLM judge over one chat model.
+
+    ``mode`` is ``"json"`` (schema-constrained reply; use it whenever the engine supports JSON
+    schemas) or ``"text"`` (``Total rating:`` / ``Task completion rate:`` lines).
+    """
+
+    def __init__(
+        self,
+        llm: ChatModel,
+        *,
+        mode: str = "json",
+        temperature: float = 0.0,
+        max_tokens: int = 384,
+        seed: int = 0,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {sorted(MODES)}, got {mode!r}")
+        self.llm = llm
+        self.mode = mode
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.seed = seed
+        self._prompt = load_prompt("eval", "inseval/judge")
+        self._format = load_prompt("eval", MODES[mode].format_prompt)
+
+    @property
+    def prompts(self) -> list[PromptTemplate]:
+        return [self._prompt, self._format]
+
+    def config(self) -> dict[str, Any]:
+        """What determines the verdicts: for run keys and reports."""
+        return {
+            "judge": "inseval",
+            "mode": self.mode,
+            "prompt_hash": prompts_hash(self.prompts),
+            "model": self.llm.model,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+        }
+
+    def messages(self, conv: Conversation, answer: str, procedures: list[str]) -> list[Message]:
+        return self._prompt.render(
+            history=format_history(conv.history),
+            question=conv.question,
+            reference_answer=conv.answer,
+            reference_procedures=format_steps(conv.procedures),
+            n_reference_steps=len(conv.procedures),
+            answer=answer.strip() or "(empty answer)",
+            procedures=format_steps(procedures),
+            format=self._format.user,
+        )
+
+    def _params(self) -> dict[str, Any]:
+        return {
+            "schema": MODES[self.mode].schema,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+        }
+
+    def score(self, conv: Conversation, answer: str, procedures: list[str]) -> JudgeVerdict:
+        """Judge one answer (sync; safe to call from many threads with a thread-safe client)."""
+        try:
+            result = self.llm.chat(self.messages(conv, answer, procedures), **self._params())
+        except REPLY_ERRORS as exc:
+            return JudgeVerdict.failed(f"{type(exc).__name__}: {exc}", exc.raw)
+        return MODES[self.mode].read(result)
+
+    async def ascore(self, conv: Conversation, answer: str, procedures: list[str]) -> JudgeVerdict:
+        """Judge one answer (async)."""
+        try:
+            result = await self.llm.achat(self.messages(conv, answer, procedures), **self._params())
+        except REPLY_ERRORS as exc:
+            return JudgeVerdict.failed(f"{type(exc).__name__}: {exc}", exc.raw)
+        return MODES[self.mode].read(result)
