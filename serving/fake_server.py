@@ -77,6 +77,11 @@ def _count_tokens(text: str) -> int:
     return len(text.split())
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # many clients connect at once in throughput runs
+
+
 class FakeLLMServer:
     """A ThreadingHTTPServer in a background thread; use as a context manager."""
 
@@ -94,8 +99,7 @@ class FakeLLMServer:
         self._script: deque[Behaviour] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
-        self._httpd.daemon_threads = True
+        self._httpd = _Server((host, port), _handler_for(self))
         self._thread: threading.Thread | None = None
 
     # -------------------------------------------------------------- control
