@@ -58,6 +58,7 @@ class MemoryConfig:
     llm_merge: bool = False
     llm_extract: str = "fallback"  # fallback | all | never
     reformulate: bool = True
+    llm_max_tokens: int = 700
     llm_workers: int = 4
     method: str = "hybrid"
     fusion: str = "rrf"  # rrf | weighted
@@ -255,7 +256,8 @@ class Memory:
         for doc_id in report.updated:
             removed |= self._drop(doc_id)
         new_ids: list[str] = []
-        settings = LLMExtractionSettings(reformulate=self.config.reformulate)
+        settings = LLMExtractionSettings(reformulate=self.config.reformulate,
+                                         max_tokens=self.config.llm_max_tokens)
         mode = mode or self.config.llm_extract  # type: ignore[assignment]
         for doc, extraction, failure in extract_documents(todo, llm=llm, mode=mode, settings=settings,
                                                           workers=self.config.llm_workers, progress=progress):

