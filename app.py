@@ -36,6 +36,7 @@ import threading  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
 from collections.abc import Callable, Iterator  # noqa: E402
+from concurrent.futures import ThreadPoolExecutor, wait  # noqa: E402
 from contextlib import AbstractContextManager, ExitStack  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -74,6 +75,7 @@ class DemoConfig:
     temperature: float = 0.0
     max_upload_kb: int = 2048
     stream_delay_s: float = 0.02  # pause between streamed pieces of a reply
+    thinking_tick_s: float = 1.0  # how often a reply being prepared shows the time it took
 
     def memory_dir(self) -> Path:
         return Path(self.memory or DEFAULT_MEMORY_DIR).expanduser()
@@ -458,7 +460,13 @@ class DemoService:
         llm = SessionLLM(self.engines, base_url=settings.base_url, model=settings.model,
                          temperature=settings.temperature)
         request = AnswerRequest(question, history=list(state.turns))
-        answer, used, notice = self._answer(request, settings.answerer, llm, memory)
+        # the answerer works in a thread; meanwhile the reply shows how long it has been thinking
+        with ThreadPoolExecutor(1, thread_name_prefix="answerer") as pool:
+            job = pool.submit(self._answer, request, settings.answerer, llm, memory)
+            while not wait([job], timeout=self.config.thinking_tick_s).done:
+                reply["content"] = f"_Thinking … {time.perf_counter() - started:.0f} s_"
+                yield state
+        answer, used, notice = job.result()
         if answer is None:
             reply["content"] = notice
             yield state
@@ -698,7 +706,11 @@ def build_app(service: DemoService) -> gr.Blocks:
 
 def run(args: argparse.Namespace) -> int:
     _set_offline_environment()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
     import serving
 
     values = vars(args)

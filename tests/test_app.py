@@ -174,6 +174,25 @@ def test_angle_brackets_from_a_model_stay_visible() -> None:
     assert "**Keys &lt;and&gt; shortcuts**" in app.render_sources(answer)
 
 
+def test_a_slow_answerer_shows_how_long_it_has_been_thinking(tmp_path: Path) -> None:
+    import threading
+
+    release = threading.Event()
+
+    def slow_reply(messages: Any, schema: Any) -> str:
+        release.wait(10)
+        return "Done."
+
+    service = make_service(tmp_path, ScriptedLLM(slow_reply))
+    service.config.thinking_tick_s = 0.01
+    replies = service.respond("How?", app.ChatState(), app.Settings("steps"))
+    assert next(replies).messages[-1]["content"] == "_Thinking …_"
+    ticking = next(replies).messages[-1]["content"]
+    assert ticking.startswith("_Thinking … ") and ticking.endswith(" s_")
+    release.set()
+    assert final(replies).messages[-1]["content"].startswith("Done.")
+
+
 def test_second_turn_sees_the_first_one_as_history(tmp_path: Path) -> None:
     factory = Factory()
     service = make_service(tmp_path, ScriptedLLM(["First answer.", "Second answer."]),
