@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,8 +128,7 @@ class BenchRunner:
     ) -> None:
         if not answerers:
             raise ValueError("no system to run")
-        ids = [c.id for c in conversations]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        dupes = sorted(i for i, n in Counter(c.id for c in conversations).items() if n > 1)
         if dupes:
             raise ValueError(f"duplicate conversation ids in the data: {', '.join(dupes[:5])}")
         self.conversations = conversations
@@ -344,6 +344,3 @@ def _used(llm: Any, phases: set[str], runner: BenchRunner) -> bool:
               "howto": runner.howto_llm}
     return any(llm is wanted.get(p) for p in phases)
 
-
-def system_pairs(names: Iterable[str]) -> list[tuple[str, str]]:
-    return list(itertools.combinations(list(names), 2))

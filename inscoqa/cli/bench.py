@@ -16,15 +16,15 @@ DEFAULT_SYSTEMS = "extractive,inscoqa"
 DEFAULT_LIMIT = 6
 
 
-def _engine_flags(parser: argparse.ArgumentParser, prefix: str, dest: str, who: str) -> None:
+def _engine_flags(parser: argparse.ArgumentParser, prefix: str, dest: str, whose: str) -> None:
     dash = f"--{prefix}-" if prefix else "--"
     parser.add_argument(f"{dash}engine", dest=f"{dest}engine",
                         choices=["embedded", "vllm", "external"],
-                        help=f"{who}'s engine (default: configured, else embedded; "
+                        help=f"{whose} engine (default: configured, else embedded; "
                              f"'external' when only a base URL is given)")
     parser.add_argument(f"{dash}base-url", dest=f"{dest}base_url",
-                        help=f"{who}'s OpenAI-compatible endpoint")
-    parser.add_argument(f"{dash}model", dest=f"{dest}model", help=f"{who}'s model name")
+                        help=f"{whose} OpenAI-compatible endpoint")
+    parser.add_argument(f"{dash}model", dest=f"{dest}model", help=f"{whose} model name")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,16 +60,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="run failed samples again (infrastructure failures always are)")
     parser.add_argument("--param", action="append", default=[], metavar="SYSTEM.KEY=VALUE",
                         help="answerer parameter (JSON value or string), repeatable")
-    _engine_flags(parser, "", "", "the answerers")
+    _engine_flags(parser, "", "", "the answerers'")
     parser.add_argument("--max-tokens", dest="max_tokens", type=int,
                         help="the answerers' default max tokens per reply")
-    _engine_flags(parser, "judge", "judge_", "the judge")
+    _engine_flags(parser, "judge", "judge_", "the judge's")
     parser.add_argument("--judge-mode", choices=["json", "text"],
                         help="judge replies as schema-constrained JSON (default) or as "
                              "'Total rating:' / 'Task completion rate:' text")
     parser.add_argument("--judge-max-tokens", type=int, help="max tokens of a judge reply")
     _engine_flags(parser, "second-judge", "second_judge_",
-                  "a second judge (enables judge agreement)")
+                  "a second judge's")
+    parser.epilog = ("Setting any --second-judge-* flag (or [second_judge] in inscoqa.toml) scores "
+                     "the same answers with a second judge and reports judge agreement.")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")

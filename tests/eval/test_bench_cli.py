@@ -72,9 +72,12 @@ def test_bench_runs_resumes_and_reports(clean_env: Path, server: FakeLLMServer,
     assert second["meta"]["new_samples"] == {"answer": 0, "extra": 0}
     assert second["systems"] == first["systems"]
 
-    # the judge is configured on its own: another judge model is another run
+    # the judge is configured on its own (inheriting what it does not set, here the server):
+    # another judge model is another run
     third = run_cli([*argv, "--judge-model", "judge-model"], capsys)
     assert third["meta"]["judge"]["model"] == "judge-model"
+    assert all(s["judged"] == 3 for s in third["systems"].values())
+    assert any(r.get("model") == "judge-model" for r in server.requests)
     keys = {m["run_key"] for m in first["meta"]["systems"].values()}
     assert keys.isdisjoint(m["run_key"] for m in third["meta"]["systems"].values())
     assert third["meta"]["new_samples"]["answer"] == 6
