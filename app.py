@@ -32,6 +32,7 @@ import dataclasses  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
 import re  # noqa: E402
+import sys  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
@@ -53,7 +54,7 @@ from procmem.answerers.base import (  # noqa: E402
     answerer_names,
     make_answerer,
 )
-from serving.config import ServingConfig, load_section  # noqa: E402
+from serving.config import ConfigError, ServingConfig, load_section  # noqa: E402
 from serving.errors import LLMConnectionError, LLMError, LLMTimeoutError  # noqa: E402
 from serving.types import ChatModel, ChatResult, Message, Usage  # noqa: E402
 
@@ -706,23 +707,23 @@ def build_app(service: DemoService) -> gr.Blocks:
 
 def run(args: argparse.Namespace) -> int:
     _set_offline_environment()
-    if not log.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-        log.addHandler(handler)
-        log.setLevel(logging.INFO)
     import serving
 
     values = vars(args)
-    config = load_section(DemoConfig, "demo", cli={k: values.get(k) for k in (
-        "memory", "host", "port", "answerer", "max_upload_kb")})
-    serving_config = serving.load_serving_config(cli={k: values.get(k) for k in (
-        "engine", "base_url", "model")})
+    try:
+        config = load_section(DemoConfig, "demo", cli={k: values.get(k) for k in (
+            "memory", "host", "port", "answerer", "max_upload_kb")})
+        serving_config = serving.load_serving_config(cli={k: values.get(k) for k in (
+            "engine", "base_url", "model")})
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     path = config.memory_dir()
     if config.memory and not has_memory(path):
         print(f"error: {path}: no memory here; build one with "
-              f"`inscoqa memory build --out {path}`")
+              f"`inscoqa memory build --out {path}`", file=sys.stderr)
         return 2
+    _log_to_console()
     memory = MemoryHolder(path, load_memory)
     memory.start()
     engines = EngineProvider(serving_config)
@@ -734,6 +735,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         engines.close()
     return 0
+
+
+def _log_to_console() -> None:
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -476,7 +476,14 @@ def test_missing_memory_dir_is_a_clear_error(tmp_path: Path, capsys: pytest.Capt
     from inscoqa.cli import main
 
     assert main(["demo", "--memory", str(tmp_path / "none")]) == 2
-    assert "no memory here; build one with `inscoqa memory build" in capsys.readouterr().out
+    assert "no memory here; build one with `inscoqa memory build" in capsys.readouterr().err
+
+
+def test_bad_configuration_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("INSCOQA_DEMO_MAX_UPLOAD_KB", "lots")
+    assert app.main([]) == 2
+    assert "INSCOQA_DEMO_MAX_UPLOAD_KB: expected int, got 'lots'" in capsys.readouterr().err
 
 
 def test_engine_down_with_the_real_client_on_a_closed_port(tmp_path: Path) -> None:
