@@ -233,6 +233,7 @@ def summarize(outcome: BenchOutcome) -> dict[str, Any]:
         "systems": {
             name: {"run_key": run.key, "dir": str(run.dir),
                    "config_hash": stable_hash(run.spec.get("answerer")),
+                   "prompt_hash": _prompt_hash(run.spec.get("answerer") or {}),
                    "config": run.spec.get("answerer")}
             for name, run in outcome.runs.items()},
         "pairwise_runs": [p.key for p in outcome.pairs],
@@ -254,6 +255,12 @@ def summarize(outcome: BenchOutcome) -> dict[str, Any]:
         "extra_cost": _extra_cost(outcome),
         "distributions": distributions,
     }
+
+
+def _prompt_hash(config: dict[str, Any]) -> str | None:
+    """One hash over the prompt templates an answerer uses (None when it uses none)."""
+    prompts = config.get("prompts") or config.get("prompt_hashes")
+    return stable_hash(prompts) if prompts else None
 
 
 def report_key(outcome: BenchOutcome) -> str:
@@ -425,10 +432,11 @@ def _cost_section(summary: dict[str, Any]) -> list[str]:
 
 def _meta_section(meta: dict[str, Any]) -> list[str]:
     rows = [[name, f"`{m['run_key']}`", f"`{m['config_hash']}`",
-             f"`{(m.get('config') or {}).get('model', '')}`"]
+             f"`{m['prompt_hash']}`" if m.get("prompt_hash") else "–",
+             f"`{(m.get('config') or {}).get('model') or '–'}`"]
             for name, m in meta["systems"].items()]
     out = ["## Run metadata", "",
-           _table(["system", "run key", "config hash", "model"], rows), "",
+           _table(["system", "run key", "config hash", "prompt hash", "model"], rows), "",
            f"- data id: `{meta['data_id']}`",
            f"- judge config: `{meta['judge_hash']}` {_kv(meta['judge'])}",
            f"- report key: `{meta['report_key']}`",
