@@ -84,19 +84,21 @@ class DemoConfig:
 
 # --------------------------------------------------------------------------- the engine
 
+Connect = Callable[[ServingConfig], AbstractContextManager[ChatModel]]
+
 
 class EngineProvider:
     """Opens chat clients on demand (starting the embedded engine on first use) and keeps them
     open for the app's lifetime; one client per (base URL, model) chosen in the page."""
 
-    def __init__(self, base: ServingConfig,
-                 connect: Callable[[ServingConfig], AbstractContextManager[ChatModel]] | None = None):
+    def __init__(self, base: ServingConfig, connect: Connect | None = None):
         self.base = base
         self._connect = connect
         self._stack = ExitStack()
         self._clients: dict[tuple[str, str], ChatModel] = {}
         self._lock = threading.Lock()
-        self.status = f"{base.engine} engine: starts with the first question to a model-based answerer"
+        self.status = (f"{base.engine} engine: starts with the first question to a "
+                       "model-based answerer")
 
     def config_for(self, base_url: str, model: str) -> ServingConfig:
         if base_url:
@@ -219,7 +221,8 @@ class MemoryHolder:
         self._write_lock = threading.Lock()
 
     @classmethod
-    def of(cls, memory: Any, path: Path, loader: Callable[[Path], Any] | None = None) -> MemoryHolder:
+    def of(cls, memory: Any, path: Path,
+           loader: Callable[[Path], Any] | None = None) -> MemoryHolder:
         """A holder over an already loaded memory."""
         holder = cls(path, loader or load_memory)
         holder._memory = memory
@@ -441,7 +444,7 @@ class DemoService:
     # -- chat
 
     def respond(self, question: str, state: ChatState, settings: Settings) -> Iterator[ChatState]:
-        """Answer ``question`` in the conversation ``state``; yields the state as the reply grows."""
+        """Answer ``question`` in the conversation ``state``; yields the state as it grows."""
         question = (question or "").strip()
         if not question:
             yield state
@@ -498,6 +501,7 @@ class DemoService:
             return self._make_answerer(name, llm=llm, memory=memory).answer(request), name, ""
         except LLMError as exc:
             log.warning("engine failure with the %s answerer: %s", name, exc)
+            self.engines.status = f"⚠ engine failure: {exc}"
             if name == FALLBACK_ANSWERER:
                 return None, name, engine_down_message(exc, name, fallback=False)
             try:
@@ -543,7 +547,8 @@ class DemoService:
         suffix = path.suffix.lower()
         if suffix not in FORMAT_BY_SUFFIX:
             kinds = ", ".join(sorted(FORMAT_BY_SUFFIX))
-            raise UploadRejected(f"unsupported file type {suffix or '(none)'!r}; upload one of {kinds}")
+            raise UploadRejected(f"unsupported file type {suffix or '(none)'!r}; "
+                                 f"upload one of {kinds}")
         size = path.stat().st_size
         if size > limit_kb * 1024:
             raise UploadRejected(f"{size / 1024:.0f} KB is over the {limit_kb} KB limit")
@@ -553,7 +558,8 @@ class DemoService:
             document = read_document(path, doc_id=f"upload/{path.name}")
         except (ValueError, UnicodeError, OSError) as exc:  # DocumentError is a ValueError
             problem = getattr(exc, "problem", None) or str(exc)
-            raise UploadRejected(f"cannot read it as {FORMAT_BY_SUFFIX[suffix]}: {problem}") from exc
+            raise UploadRejected(
+                f"cannot read it as {FORMAT_BY_SUFFIX[suffix]}: {problem}") from exc
         if not document.text.strip():
             raise UploadRejected(f"no text found in it as {FORMAT_BY_SUFFIX[suffix]}")
         return document

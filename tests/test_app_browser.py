@@ -249,6 +249,7 @@ def test_a_broken_upload_is_explained_on_the_page(page: ChatPage) -> None:
 def test_a_turn_with_a_model_answerer_on_the_embedded_engine(page: ChatPage,
                                                              workdir: Path) -> None:
     page.choose_answerer("rag")
+    page.new_chat()
     reply = page.ask("How do I print from my laptop to a new printer?", timeout=600)
     assert "⚠" not in reply, reply
     assert page.steps() and all(page.steps()), "a step of the reply shows no text"
