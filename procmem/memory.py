@@ -33,8 +33,15 @@ from procmem.retrieval.bm25 import TOKENIZER_NAME, BM25Index, tokenize
 from procmem.retrieval.index import KIND_ORDER, Method, SearchIndex, SearchSettings
 from procmem.retrieval.query import conversation_query
 from procmem.retrieval.vectors import VectorTable
-from procmem.store import MemoryStoreError, open_version, pause_between_writes, save_version
-from procmem.units import LogicUnit, Unit, unit_from_dict, unit_to_dict
+from procmem.store import (
+    MemoryFiles,
+    MemoryStoreError,
+    open_version,
+    read_memory_files,
+    save_version,
+    write_memory_files,
+)
+from procmem.units import LogicUnit, Unit, unit_to_dict
 from serving.config import load_section
 
 if TYPE_CHECKING:
@@ -252,6 +259,9 @@ class Memory:
             (report.updated if record else report.added).append(doc.doc_id)
             seen.add(doc.doc_id)
             todo.append(doc)
+        if not todo:
+            report.seconds = time.perf_counter() - started
+            return report
         removed: set[str] = set()
         for doc_id in report.updated:
             removed |= self._drop(doc_id)
@@ -362,21 +372,16 @@ class Memory:
         index = self.index()
         units = index.units
 
+        files = MemoryFiles(
+            units=units,
+            hidden=[u for i, u in self._parts.items() if self._groups.is_hidden(i)],
+            documents=[asdict(d) for d in self._docs.values()],
+            matrix=self._vectors.gather(u.id for u in units),
+            bm25={kind: kind_index.bm25 for kind, kind_index in index.kinds.items()},
+        )
+
         def write(directory: Path) -> dict[str, Any]:
-            (directory / "units.jsonl").write_text(
-                "".join(json.dumps(unit_to_dict(u), ensure_ascii=False) + "\n" for u in units), encoding="utf-8")
-            pause_between_writes()
-            hidden = [u for i, u in self._parts.items() if self._groups.is_hidden(i)]
-            (directory / "parts.jsonl").write_text(
-                "".join(json.dumps(unit_to_dict(u), ensure_ascii=False) + "\n" for u in hidden), encoding="utf-8")
-            (directory / "documents.json").write_text(
-                json.dumps([asdict(d) for d in self._docs.values()], ensure_ascii=False), encoding="utf-8")
-            pause_between_writes()
-            np.save(directory / "embeddings.npy", self._vectors.gather(u.id for u in units))
-            pause_between_writes()
-            for kind, kind_index in index.kinds.items():
-                kind_index.bm25.save(directory / "bm25" / kind)
-                pause_between_writes()
+            write_memory_files(directory, files)
             return self.manifest
 
         self.path = Path(target)
@@ -399,33 +404,19 @@ class Memory:
             )
         memory = cls(kinds=manifest.get("kinds", ALL_KINDS), embedder=embedder or built_with,
                      config=config, path=path)
-        units = _read_units(version / "units.jsonl")
-        hidden = _read_units(version / "parts.jsonl")
-        try:
-            records = [DocumentRecord(**d) for d in json.loads((version / "documents.json").read_text("utf-8"))]
-            matrix = np.load(version / "embeddings.npy")
-        except (OSError, ValueError, TypeError) as exc:
-            raise MemoryStoreError(f"{version}: corrupted memory data: {exc}") from exc
-        if matrix.shape[0] != len(units):
-            raise MemoryStoreError(f"{version}/embeddings.npy: {matrix.shape[0]} rows for {len(units)} units")
+        files = read_memory_files(version)
+        units = files.units
         merged = [u for u in units if isinstance(u, LogicUnit) and u.meta.get("merged_from")]
         merged_ids = {u.id for u in merged}
-        for unit in [*units, *hidden]:
+        for unit in [*units, *files.hidden]:
             if unit.id not in merged_ids:
                 memory._parts[unit.id] = unit
         memory._groups.restore(merged)
-        memory._docs = {r.doc_id: r for r in records}
-        memory._vectors.add([u.id for u in units], matrix)
+        memory._docs = {d["doc_id"]: DocumentRecord(**d) for d in files.documents}
+        memory._vectors.add([u.id for u in units], files.matrix)
         memory.failures = [ExtractionFailure(**f) for f in manifest.get("failures", [])]
         memory._loaded_manifest = manifest
-        bm25 = {}
-        for kind in {u.kind for u in units}:
-            size = sum(1 for u in units if u.kind == kind)
-            try:
-                bm25[kind] = BM25Index.load(version / "bm25" / kind, size)
-            except (OSError, ValueError, KeyError) as exc:
-                raise MemoryStoreError(f"{version}/bm25/{kind}: cannot load the BM25 index: {exc}") from exc
-        memory._index = SearchIndex.build(units, matrix, memory._tokens_of, bm25)
+        memory._index = SearchIndex.build(units, files.matrix, memory._tokens_of, files.bm25)
         return memory
 
     # -- statistics --------------------------------------------------------------------------
@@ -458,19 +449,6 @@ def _type_counts(units: list[Unit]) -> dict[str, int]:
         if isinstance(unit, LogicUnit):
             counts[unit.type] = counts.get(unit.type, 0) + 1
     return counts
-
-
-def _read_units(path: Path) -> list[Unit]:
-    units = []
-    with open(path, encoding="utf-8") as fh:
-        for line_no, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                units.append(unit_from_dict(json.loads(line)))
-            except (json.JSONDecodeError, TypeError, ValueError, KeyError) as exc:
-                raise MemoryStoreError(f"{path}:{line_no}: corrupted unit record: {exc}") from exc
-    return units
 
 
 def build_memory(documents: Iterable[Document], *, kinds: Sequence[str] = ALL_KINDS,

@@ -24,8 +24,14 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+
+from procmem.retrieval.bm25 import BM25Index
+from procmem.units import Unit, unit_from_dict, unit_to_dict
 
 FORMAT_VERSION = 1
 CURRENT = "CURRENT"
@@ -141,3 +147,71 @@ def open_version(root: Path, *, verify: bool = True) -> tuple[Path, dict[str, An
         if verify and file_digest(path) != info.get("sha256"):
             raise MemoryStoreError(f"{path}: corrupted: checksum differs from the manifest")
     return version, manifest
+
+
+@dataclass
+class MemoryFiles:
+    """What a memory version holds besides its manifest.
+
+    ``units.jsonl`` the served units (in index order, kinds grouped), ``parts.jsonl`` the logic
+    units merged into others, ``documents.json`` the per-document records, ``embeddings.npy``
+    one row per served unit, ``bm25/<kind>/`` the bm25s index of each kind.
+    """
+
+    units: list[Unit]
+    hidden: list[Unit]
+    documents: list[dict[str, Any]]
+    matrix: np.ndarray
+    bm25: dict[str, BM25Index]
+
+
+def _write_units(path: Path, units: list[Unit]) -> None:
+    path.write_text("".join(json.dumps(unit_to_dict(u), ensure_ascii=False) + "\n" for u in units),
+                    encoding="utf-8")
+
+
+def write_memory_files(directory: Path, files: MemoryFiles) -> None:
+    _write_units(directory / "units.jsonl", files.units)
+    pause_between_writes()
+    _write_units(directory / "parts.jsonl", files.hidden)
+    (directory / "documents.json").write_text(json.dumps(files.documents, ensure_ascii=False), encoding="utf-8")
+    pause_between_writes()
+    np.save(directory / "embeddings.npy", files.matrix)
+    pause_between_writes()
+    for kind, index in files.bm25.items():
+        index.save(directory / "bm25" / kind)
+        pause_between_writes()
+
+
+def _read_units(path: Path) -> list[Unit]:
+    units = []
+    with open(path, encoding="utf-8") as fh:
+        for line_no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                units.append(unit_from_dict(json.loads(line)))
+            except (json.JSONDecodeError, TypeError, ValueError, KeyError) as exc:
+                raise MemoryStoreError(f"{path}:{line_no}: corrupted unit record: {exc}") from exc
+    return units
+
+
+def read_memory_files(version: Path) -> MemoryFiles:
+    """Read a version checked by :func:`open_version`; MemoryStoreError names what is unreadable."""
+    units = _read_units(version / "units.jsonl")
+    hidden = _read_units(version / "parts.jsonl")
+    try:
+        documents = json.loads((version / "documents.json").read_text("utf-8"))
+        matrix = np.load(version / "embeddings.npy")
+    except (OSError, ValueError, TypeError) as exc:
+        raise MemoryStoreError(f"{version}: corrupted memory data: {exc}") from exc
+    if matrix.shape[0] != len(units):
+        raise MemoryStoreError(f"{version}/embeddings.npy: {matrix.shape[0]} rows for {len(units)} units")
+    bm25 = {}
+    for kind in dict.fromkeys(u.kind for u in units):
+        size = sum(1 for u in units if u.kind == kind)
+        try:
+            bm25[kind] = BM25Index.load(version / "bm25" / kind, size)
+        except (OSError, ValueError, KeyError) as exc:
+            raise MemoryStoreError(f"{version}/bm25/{kind}: cannot load the BM25 index: {exc}") from exc
+    return MemoryFiles(units, hidden, documents, matrix, bm25)
