@@ -32,6 +32,7 @@ import dataclasses  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
 import re  # noqa: E402
+import signal  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
@@ -730,6 +731,7 @@ def run(args: argparse.Namespace) -> int:
               f"`inscoqa memory build --out {path}`", file=sys.stderr)
         return 2
     _log_to_console()
+    _stop_on_sigterm()
     memory = MemoryHolder(path, load_memory)
     memory.start()
     engines = EngineProvider(serving_config)
@@ -741,6 +743,15 @@ def run(args: argparse.Namespace) -> int:
     finally:
         engines.close()
     return 0
+
+
+def _stop_on_sigterm() -> None:
+    """``kill`` stops the app like Ctrl-C does, so the engine it started is stopped too."""
+    if threading.current_thread() is threading.main_thread():
+        def interrupt(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 def _log_to_console() -> None:

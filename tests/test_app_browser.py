@@ -40,6 +40,7 @@ pytestmark = [
 ]
 
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -101,11 +102,25 @@ def app_url(workdir: Path, memory_dir: Path) -> Iterator[str]:
     finally:
         proc.terminate()
         try:
-            proc.wait(30)
+            proc.wait(60)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
         print(f"app log: {log_path}")
+    # the app stopped the engine it started (its log is named embedded-<time>-<port>.log)
+    for engine_log in (workdir / "llm-logs").glob("embedded-*.log"):
+        port = int(engine_log.stem.rsplit("-", 1)[1])
+        assert wait_until_closed(port), f"the engine on port {port} outlived the app"
+
+
+def wait_until_closed(port: int, timeout: float = 30) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) != 0:
+                return True
+        time.sleep(0.5)
+    return False
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +151,9 @@ class ChatPage:
         self.wait_until(lambda: self.text("memory-status").startswith("Memory"))
 
     def wait_until(self, condition: object, timeout: float | None = None) -> object:
-        return WebDriverWait(self.driver, timeout or self.timeout).until(
+        # elements re-rendered while being read are read again on the next poll
+        return WebDriverWait(self.driver, timeout or self.timeout,
+                             ignored_exceptions=[StaleElementReferenceException]).until(
             lambda _: condition())  # type: ignore[operator]
 
     def text(self, elem_id: str) -> str:
