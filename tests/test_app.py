@@ -248,6 +248,7 @@ def test_engine_down_gives_a_clear_message_and_the_extractive_answer(tmp_path: P
     assert "Traceback" not in reply
     assert state.trace["answerer"] == "extractive (for rag)"
     assert state.turns == [("How do I join Wi-Fi?", "Found it in the documents.")]
+    assert service.engines.status == "⚠ engine failure: engine unreachable"
 
 
 def test_engine_down_without_a_fallback_still_explains(tmp_path: Path) -> None:
