@@ -34,6 +34,7 @@ from procmem.answerers.extractive import compose
 from procmem.answerers.parsing import (
     NO_UPDATE,
     ReplyParseError,
+    is_placeholder,
     parse_critic_text,
     parse_rewrite_text,
 )
@@ -158,7 +159,10 @@ class AAGAnswerer(ModelAnswerer):
             except ReplyParseError as exc:
                 outline, queries = [], list(current["procedures"])
                 stage.details["fallback"] = f"draft steps used as questions ({exc})"
-            queries = list(dict.fromkeys(" ".join(q.split()) for q in queries if q.strip()))[:n]
+            queries = list(dict.fromkeys(" ".join(q.split()) for q in queries if not is_placeholder(q)))[:n]
+            if not queries:
+                queries = list(current["procedures"])[:n]
+                stage.details["fallback"] = "no usable question: draft steps used as questions"
             stage.details.update(outline=outline, queries=queries)
         blocks: list[str] = []
         gathered: dict[str, Any] = {}
@@ -183,9 +187,9 @@ class AAGAnswerer(ModelAnswerer):
                 messages, temperature=self.p.temperature, max_tokens=self.p.summary_max_tokens,
                 seed=self.p.seed))
             summary = " ".join(result.text.split())
-            if not summary:
+            if is_placeholder(summary):
+                stage.details["fallback"] = f"unusable reply {summary!r}"
                 summary = EMPTY_SUMMARY
-                stage.details["fallback"] = "empty reply"
             stage.details.update(summary=summary, finish_reason=result.finish_reason)
         return summary
 
@@ -216,7 +220,7 @@ class AAGAnswerer(ModelAnswerer):
                 except ReplyParseError as exc:
                     stop = f"unreadable critic reply ({exc})"
                     break
-                edits = [e.strip() for e in verdict["edits"] if e.strip()]
+                edits = [e.strip() for e in verdict["edits"] if not is_placeholder(e)]
                 critic_stage.details.update(verdict=verdict["verdict"], edits=edits)
             if verdict["verdict"] == NO_UPDATE or not edits:
                 stop = NO_UPDATE if verdict["verdict"] == NO_UPDATE else "critic listed no edit"

@@ -22,11 +22,12 @@ from procmem.answerers.base import AnswerRequest, StageRecord, Trace, record_cal
 from procmem.answerers.parsing import (
     ReplyParseError,
     fit_to_schema,
+    is_placeholder,
     parse_protocol_lenient,
     parse_protocol_text,
     repair_json,
 )
-from procmem.answerers.schemas import protocol_schema
+from procmem.answerers.schemas import protocol_caps, protocol_schema
 from serving.errors import LLMSchemaError
 from serving.prompts import PromptTemplate, load_prompt
 from serving.types import ChatModel, Message, Usage
@@ -156,9 +157,10 @@ def clean_answer(data: dict[str, Any], raw_hint: str = "") -> dict[str, Any]:
     steps: list[str] = []
     for step in data.get("procedures", []):
         text = " ".join(_NUMBER_PREFIX.sub("", str(step)).split()).lstrip("-*• ").strip()
-        if text and text.casefold() not in {s.casefold() for s in steps}:
+        if not is_placeholder(text) and text.casefold() not in {s.casefold() for s in steps}:
             steps.append(text)
     answer = " ".join(str(data.get("answer", "")).split())
+    answer = "" if is_placeholder(answer) else answer
     if not steps:
         raise ReplyParseError("at least one non-empty step", raw_hint or json.dumps(data))
     return {"answer": answer or steps[0], "procedures": steps}
@@ -169,7 +171,8 @@ def generate_answer(llm: ChatModel, trace: Trace, stage: StageRecord, prompt_nam
                     **values: Any) -> dict[str, Any]:
     """One call of a generator prompt in the answering protocol's format."""
     messages = render(trace, prompt_name, answer_format(params), **values)
-    data = ask(llm, stage, messages, schema=protocol_schema(), params=params, max_tokens=max_tokens,
+    schema = protocol_schema(**protocol_caps(max_tokens or params.max_tokens))
+    data = ask(llm, stage, messages, schema=schema, params=params, max_tokens=max_tokens,
                readers=[("text", parse_protocol_text), ("text-lenient", parse_protocol_lenient)])
     return clean_answer(data)
 

@@ -32,7 +32,7 @@ from procmem.answerers.common import (
     make_params,
     render,
 )
-from procmem.answerers.parsing import ReplyParseError, parse_select_text
+from procmem.answerers.parsing import ReplyParseError, is_placeholder, parse_select_text
 from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits, tokens
 from procmem.answerers.rewrite import PROMPTS as REWRITE_PROMPTS
 from procmem.answerers.rewrite import StandaloneQuery, heuristic_query, standalone_query
@@ -213,7 +213,7 @@ class LogicUnitAnswerer(ModelAnswerer):
             stage.details["fallback"] = f"kept every unit ({exc})"
             return None, None
         ask_back = " ".join(str(data.get("ask", "")).split())
-        return {int(i) for i in data["keep"]}, ask_back or None
+        return {int(i) for i in data["keep"]}, None if is_placeholder(ask_back) else ask_back
 
     # ------------------------------------------------------------------ single-turn plan
 

@@ -29,6 +29,14 @@ class ReplyParseError(ValueError):
         self.raw = raw
 
 
+_PLACEHOLDER_RE = re.compile(r"^\s*(?:<[^<>]*>?|\.{3}|…|\[[^\]]*\]|null|none|n/a)\s*$", re.I)
+
+
+def is_placeholder(text: str) -> bool:
+    """A format placeholder copied instead of content (``<first step>``, ``...``), or nothing."""
+    return not text.strip() or bool(_PLACEHOLDER_RE.match(text))
+
+
 def _clean_label(line: str) -> str:
     """A line without markdown decoration, for label matching (``**Answer:**`` -> ``answer:``)."""
     return re.sub(r"^[#>*_\s]+|[*_]+", "", line).strip().casefold()
@@ -193,7 +201,8 @@ def _close_json(text: str) -> str:
 
 
 def repair_json(raw: str, schema: dict[str, Any]) -> Any:
-    """Read a reply cut off by the token limit: close it, or cut back to an earlier comma.
+    """Read a reply that strict JSON rejects: raw control characters in strings, or cut off by
+    the token limit (closed, or cut back to an earlier comma).
 
     Returns schema-valid data or raises :class:`ReplyParseError`.
     """
@@ -205,7 +214,7 @@ def repair_json(raw: str, schema: dict[str, Any]) -> Any:
     candidates = [text] + [text[:i] for i in range(len(text) - 1, 0, -1) if text[i] == ","][:40]
     for candidate in candidates:
         try:
-            data = json.loads(_close_json(candidate))
+            data = fit_to_schema(json.loads(_close_json(candidate), strict=False), schema)
             jsonschema.validate(data, schema)
         except (json.JSONDecodeError, jsonschema.ValidationError):
             continue
@@ -213,16 +222,27 @@ def repair_json(raw: str, schema: dict[str, Any]) -> Any:
     raise ReplyParseError("JSON matching the schema", raw)
 
 
+_BOUND_RE = re.compile(r"\{(\d+),(\d+)\}\$$")
+
+
 def fit_to_schema(data: Any, schema: dict[str, Any]) -> Any:
-    """Text-read data trimmed to a schema's caps (items beyond ``maxItems``, characters beyond
-    ``maxLength``), so that a long but well-formed plain-text reply is not rejected."""
+    """Read data trimmed to a schema's caps, so that a long but well-formed reply is not
+    rejected: items beyond ``maxItems`` and unknown keys dropped, strings made one line (quotes
+    and backslashes replaced when a pattern forbids them) and cut to their bound."""
     kind = schema.get("type")
     if kind == "object" and isinstance(data, dict):
         props = schema.get("properties", {})
-        return {k: fit_to_schema(v, props[k]) if k in props else v for k, v in data.items()}
+        closed = schema.get("additionalProperties") is False
+        return {k: fit_to_schema(v, props[k]) if k in props else v
+                for k, v in data.items() if k in props or not closed}
     if kind == "array" and isinstance(data, list):
         items = data[: schema["maxItems"]] if "maxItems" in schema else data
         return [fit_to_schema(v, schema.get("items", {})) for v in items]
-    if kind == "string" and isinstance(data, str) and "maxLength" in schema:
-        return data[: schema["maxLength"]]
+    if kind == "string" and isinstance(data, str):
+        limit = schema.get("maxLength")
+        if "pattern" in schema:
+            data = re.sub(r"[\x00-\x1f]+", " ", data).replace('"', "'").replace("\\", "/").strip()
+            bound = _BOUND_RE.search(schema["pattern"])
+            limit = int(bound.group(2)) if bound else limit
+        return data[:limit] if limit else data
     return data

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from procmem.answerers.base import Trace
 from procmem.answerers.common import LLMParams, ask, format_history, render
-from procmem.answerers.parsing import ReplyParseError, parse_query_text
+from procmem.answerers.parsing import ReplyParseError, is_placeholder, parse_query_text
 from procmem.answerers.retrieval import tokens
 from procmem.answerers.schemas import query_schema
 from serving.types import ChatModel
@@ -48,8 +48,8 @@ def heuristic_query(history: list[tuple[str, str]], question: str, max_terms: in
 def unusable_reason(candidate: str, history: list[tuple[str, str]], question: str) -> str | None:
     """Why a rewritten query should not be used, or None when it is fine."""
     words = candidate.split()
-    if not words:
-        return "empty rewrite"
+    if is_placeholder(candidate):
+        return "empty or placeholder rewrite"
     if len(words) > MAX_QUERY_WORDS:
         return f"rewrite longer than {MAX_QUERY_WORDS} words"
     known = set(tokens(question)) | {t for q, _ in history for t in tokens(q)}

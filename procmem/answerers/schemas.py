@@ -1,7 +1,11 @@
 """JSON schemas of every structured model reply.
 
-Lengths and counts are capped so that constrained decoding closes the JSON within a small
-token budget (the tiny CPU model otherwise rambles until it is cut off).
+Lengths and counts are capped so that constrained decoding closes the JSON within the call's
+token budget (the tiny CPU model otherwise rambles until it is cut off). Strings are bounded by a
+``pattern`` rather than ``maxLength``: it also keeps raw control characters, quotes and
+backslashes out of the decoded text (llama.cpp's default string grammar lets raw newlines
+through, which strict JSON readers reject), and grammar converters turn it into a character
+class with a bounded repetition.
 """
 
 from __future__ import annotations
@@ -10,13 +14,25 @@ from typing import Any
 
 from procmem.answerers.parsing import NO_UPDATE
 
+CHARS_PER_TOKEN = 4  # a rough English average, used to fit replies into max_tokens
+
 
 def _text(max_chars: int) -> dict[str, Any]:
-    return {"type": "string", "minLength": 1, "maxLength": max_chars}
+    """A one-line string of 1..max_chars characters without quotes or backslashes."""
+    return {"type": "string", "pattern": f'^[^"\\\\\\x00-\\x1f]{{1,{max_chars}}}$'}
 
 
-def protocol_schema(max_steps: int = 8, max_step_chars: int = 200,
-                    max_answer_chars: int = 400) -> dict[str, Any]:
+def protocol_caps(max_tokens: int | None) -> dict[str, int]:
+    """Caps of the protocol reply that fit ``max_tokens`` (generous when unknown)."""
+    budget = CHARS_PER_TOKEN * (max_tokens or 512) - 40  # JSON punctuation
+    answer = max(60, min(300, int(budget * 0.2)))
+    step = max(60, min(160, int(budget * 0.15)))
+    steps = max(1, min(8, (budget - answer) // (step + 6)))
+    return {"max_steps": steps, "max_step_chars": step, "max_answer_chars": answer}
+
+
+def protocol_schema(max_steps: int = 8, max_step_chars: int = 160,
+                    max_answer_chars: int = 300) -> dict[str, Any]:
     """The answering protocol: a plain answer and ordered procedural instructions."""
     return {
         "type": "object",
@@ -30,26 +46,26 @@ def protocol_schema(max_steps: int = 8, max_step_chars: int = 200,
     }
 
 
-def rewrite_schema(n_queries: int, max_steps: int = 6) -> dict[str, Any]:
+def rewrite_schema(n_queries: int, max_steps: int = 4) -> dict[str, Any]:
     """AAG query rewriting: an outline of the solution, then up to N search questions."""
     return {
         "type": "object",
         "properties": {
-            "steps": {"type": "array", "items": _text(160), "maxItems": max_steps},
-            "queries": {"type": "array", "items": _text(160), "minItems": 1, "maxItems": n_queries},
+            "steps": {"type": "array", "items": _text(80), "maxItems": max_steps},
+            "queries": {"type": "array", "items": _text(100), "minItems": 1, "maxItems": n_queries},
         },
         "required": ["steps", "queries"],
         "additionalProperties": False,
     }
 
 
-def critic_schema(max_edits: int = 5) -> dict[str, Any]:
+def critic_schema(max_edits: int = 3) -> dict[str, Any]:
     """AAG critic: exactly ``NO UPDATE REQUIRED``, or edits to make."""
     return {
         "type": "object",
         "properties": {
             "verdict": {"type": "string", "enum": [NO_UPDATE, "EDITS"]},
-            "edits": {"type": "array", "items": _text(200), "maxItems": max_edits},
+            "edits": {"type": "array", "items": _text(120), "maxItems": max_edits},
         },
         "required": ["verdict", "edits"],
         "additionalProperties": False,
@@ -63,7 +79,7 @@ def select_schema(n_units: int) -> dict[str, Any]:
         "properties": {
             "keep": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": max(1, n_units)},
                      "maxItems": max(1, n_units)},
-            "ask": {"type": "string", "maxLength": 200},
+            "ask": {"type": "string", "pattern": '^[^"\\\\\\x00-\\x1f]{0,160}$'},
         },
         "required": ["keep", "ask"],
         "additionalProperties": False,
@@ -74,7 +90,7 @@ def query_schema() -> dict[str, Any]:
     """Conversational query rewriting: one standalone search query."""
     return {
         "type": "object",
-        "properties": {"query": _text(200)},
+        "properties": {"query": _text(160)},
         "required": ["query"],
         "additionalProperties": False,
     }

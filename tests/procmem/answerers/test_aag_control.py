@@ -7,6 +7,7 @@ import pytest
 
 from procmem.answerers import AnswerRequest, make_answerer
 from procmem.answerers.parsing import NO_UPDATE
+from serving.prompts import load_prompt
 
 QUESTION = "How do I brew green tea with my kettle?"
 HISTORY = [("I bought green tea leaves.", "Nice, they make a light tea.")]
@@ -205,7 +206,7 @@ def test_plain_text_mode_parses_labelled_replies(memory, script):
         AnswerRequest(QUESTION))
     assert all(c.schema is None for c in llm.calls)
     assert answer.procedures == ["Heat water", "Steep"]
-    assert "Answer: <a short plain-text answer>" in llm.calls[0].prompt
+    assert load_prompt("procmem", "answer/format_text").user in llm.calls[0].prompt
     assert answer.trace.stages[-1].details["stop"] == NO_UPDATE
 
 

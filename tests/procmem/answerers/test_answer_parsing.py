@@ -8,6 +8,7 @@ from procmem.answerers.parsing import (
     NO_UPDATE,
     ReplyParseError,
     fit_to_schema,
+    is_placeholder,
     parse_critic_text,
     parse_protocol_lenient,
     parse_protocol_text,
@@ -115,4 +116,23 @@ def test_truncated_json_is_closed_or_cut_back():
 
 def test_fit_to_schema_trims_to_caps():
     data = {"verdict": "EDITS", "edits": [f"edit {i}" for i in range(9)]}
-    assert len(fit_to_schema(data, critic_schema())["edits"]) == 5
+    fitted = fit_to_schema(data | {"extra": 1}, critic_schema())
+    assert len(fitted["edits"]) == 3 and "extra" not in fitted
+    step = fit_to_schema(["Run \"C:\\setup\"\nnow " + "x" * 500], protocol_schema()["properties"]["procedures"])
+    assert step[0].startswith("Run 'C:/setup' now") and len(step[0]) == 160
+
+
+def test_raw_control_characters_in_strings_are_repaired():
+    raw = '{"answer": "line one\nline two", "procedures": ["Open it", "Close it"]}'
+    data = repair_json(raw, protocol_schema())
+    assert data == {"answer": "line one line two", "procedures": ["Open it", "Close it"]}
+
+
+@pytest.mark.parametrize("text", ["", "  ", "<first step>", "<a short plain-text answer", "...", "…",
+                                  "[step]", "None"])
+def test_placeholders_are_recognised(text):
+    assert is_placeholder(text)
+
+
+def test_real_text_is_not_a_placeholder():
+    assert not is_placeholder("Open Settings <Printers>")

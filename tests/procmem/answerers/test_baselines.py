@@ -63,3 +63,10 @@ def test_unreadable_generation_is_a_typed_error(memory, script):
     llm, _ = script({"answer/zero_shot": ['{"answer": "x", "procedures": []}']})
     with pytest.raises(ReplyParseError, match="procedures"):
         make_answerer("zero-shot", llm=llm, memory=memory).answer(AnswerRequest(QUESTION))
+
+
+def test_copied_format_placeholders_are_dropped(memory, script):
+    llm, _ = script({"answer/zero_shot": [{"answer": "<a short answer>",
+                                           "procedures": ["<first step>", "Boil water", "..."]}]})
+    answer = make_answerer("zero-shot", llm=llm, memory=memory).answer(AnswerRequest(QUESTION))
+    assert answer.procedures == ["Boil water"] and answer.answer == "Boil water"

@@ -7,6 +7,7 @@ import pytest
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, make_answerer
 from procmem.answerers.parsing import ReplyParseError
+from serving.prompts import load_prompt
 
 DOCS = [
     Document("help/printer.page", "Printer problems",
@@ -55,7 +56,7 @@ def test_plain_text_protocol_reply(script):
     answer = make_answerer("inscoqa", llm=llm, memory=None, structured=False).answer(
         AnswerRequest("q?", documents=DOCS))
     assert answer.procedures == ["Turn it off", "Open the cover"]
-    assert "Procedural instructions:\n1. <first step>" in llm.calls[0].prompt
+    assert load_prompt("procmem", "answer/format_text").user in llm.calls[0].prompt
     assert answer.trace.stages[-1].details["calls"][0]["reader"] == "text"
 
 

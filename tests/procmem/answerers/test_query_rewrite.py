@@ -75,6 +75,7 @@ def test_modes_without_a_model():
 
 
 def test_unusable_reasons():
-    assert unusable_reason("", HISTORY, QUESTION) == "empty rewrite"
+    assert unusable_reason("", HISTORY, QUESTION) == "empty or placeholder rewrite"
+    assert unusable_reason("<the standalone search query>", HISTORY, QUESTION) is not None
     assert "longer" in unusable_reason("word " * 80, HISTORY, QUESTION)
     assert unusable_reason("mailbox send as", HISTORY, QUESTION) is None
