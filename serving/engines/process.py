@@ -14,6 +14,7 @@ import shlex
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -33,6 +34,11 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
+
+
+def _watched(argv: list[str]) -> list[str]:
+    """Wrap a command so it stops when this process dies without cleaning up."""
+    return [sys.executable, "-m", "serving.engines.watchdog", str(os.getpid()), "--", *argv]
 
 
 def log_tail(path: Path, lines: int = 30) -> str:
@@ -68,7 +74,7 @@ class ServerProcess:
             log.flush()
             try:
                 self.process = subprocess.Popen(
-                    self.argv,
+                    _watched(self.argv),
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL,
