@@ -306,7 +306,7 @@ def summary_table(summary: dict[str, Any]) -> str:
             f"{cost['answer']['seconds'] + cost['judge']['seconds']:.1f}",
         ])
     return _table(["system", "JS", "TCR", "W-ROUGE-L", "C-ROUGE-L", "judged", "failures",
-                   "LLM calls", "tokens", "seconds"], rows)
+                   "LLM calls", "tokens", "seconds (sum)"], rows)
 
 
 def pairwise_table(summary: dict[str, Any]) -> str:
@@ -421,7 +421,8 @@ def _cost_section(summary: dict[str, Any]) -> list[str]:
                          str(c["prompt_tokens"]), str(c["completion_tokens"]),
                          f"{c['seconds']:.1f}"])
     out = ["## Cost", "", "Calls answered by the engine (cache hits counted apart), tokens and "
-           "wall-clock seconds, summed over samples.", "",
+           "wall-clock seconds per sample (waiting for the engine included), summed over "
+           "samples; samples run concurrently, so the sum exceeds the run's duration.", "",
            _table(["system", "part", "LLM calls", "cache hits", "prompt tokens",
                    "completion tokens", "seconds"], rows), ""]
     if summary["extra_cost"]:

@@ -141,7 +141,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(pairwise_table(summary))
     failed = sum(s["n"] - s["judged"] for s in summary["systems"].values())
     if failed:
-        print(f"\n{failed} sample(s) not judged: see the failures in the report "
-              f"(--retry-failed runs them again)")
+        print(f"\n{failed} sample(s) not judged: the failures are listed in the report")
     print(f"\nreport: {files.markdown}")
     return 0
