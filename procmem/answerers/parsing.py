@@ -236,8 +236,12 @@ def fit_to_schema(data: Any, schema: dict[str, Any]) -> Any:
         return {k: fit_to_schema(v, props[k]) if k in props else v
                 for k, v in data.items() if k in props or not closed}
     if kind == "array" and isinstance(data, list):
-        items = data[: schema["maxItems"]] if "maxItems" in schema else data
-        return [fit_to_schema(v, schema.get("items", {})) for v in items]
+        item_schema = schema.get("items", {})
+        items = [fit_to_schema(v, item_schema) for v in data]
+        if item_schema.get("type") == "string":  # drop strings the item schema still rejects
+            valid = jsonschema.Draft202012Validator(item_schema).is_valid
+            items = [v for v in items if valid(v)]
+        return items[: schema["maxItems"]] if "maxItems" in schema else items
     if kind == "string" and isinstance(data, str):
         limit = schema.get("maxLength")
         if "pattern" in schema:

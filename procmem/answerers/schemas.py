@@ -15,11 +15,12 @@ from typing import Any
 from procmem.answerers.parsing import NO_UPDATE
 
 CHARS_PER_TOKEN = 4  # a rough English average, used to fit replies into max_tokens
+MIN_QUERY_CHARS = 12
 
 
-def _text(max_chars: int) -> dict[str, Any]:
-    """A one-line string of 1..max_chars characters without quotes or backslashes."""
-    return {"type": "string", "pattern": f'^[^"\\\\\\x00-\\x1f]{{1,{max_chars}}}$'}
+def _text(max_chars: int, min_chars: int = 1) -> dict[str, Any]:
+    """A one-line string of min..max characters without quotes or backslashes."""
+    return {"type": "string", "pattern": f'^[^"\\\\\\x00-\\x1f]{{{min_chars},{max_chars}}}$'}
 
 
 def protocol_caps(max_tokens: int | None) -> dict[str, int]:
@@ -52,7 +53,9 @@ def rewrite_schema(n_queries: int, max_steps: int = 4) -> dict[str, Any]:
         "type": "object",
         "properties": {
             "steps": {"type": "array", "items": _text(80), "maxItems": max_steps},
-            "queries": {"type": "array", "items": _text(100), "minItems": 1, "maxItems": n_queries},
+            # a lower bound keeps the model from writing labels ("query1") instead of questions
+            "queries": {"type": "array", "items": _text(100, min_chars=MIN_QUERY_CHARS),
+                        "minItems": 1, "maxItems": n_queries},
         },
         "required": ["steps", "queries"],
         "additionalProperties": False,
