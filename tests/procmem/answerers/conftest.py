@@ -89,6 +89,33 @@ def memory() -> MemoryDouble:
     return MemoryDouble(unit_world())
 
 
+# --------------------------------------------------------------------------- real parts (slow tests)
+
+CONVERSATION = "dev-ods-003"  # Exchange Online: 2 earlier rounds, units with prerequisites
+
+
+@pytest.fixture(scope="session")
+def conversation() -> Any:
+    from inscoqa.bundled import load_sample
+
+    return next(c for c in load_sample() if c.id == CONVERSATION)
+
+
+@pytest.fixture(scope="session")
+def conversation_documents(conversation: Any) -> list[Any]:
+    from inscoqa.bundled import corpus_index
+
+    return corpus_index().resolve(conversation)
+
+
+@pytest.fixture(scope="session")
+def small_memory(conversation_documents: list[Any]) -> Any:
+    """A real memory (rules extraction, BM25 + embeddings) over the conversation's documents."""
+    from procmem.memory import build_memory
+
+    return build_memory(conversation_documents, progress=False)
+
+
 # --------------------------------------------------------------------------- scripted replies
 
 

@@ -17,7 +17,6 @@ from procmem.answerers import AnswerRequest, answerer_names, make_answerer
 
 pytestmark = pytest.mark.slow
 
-CONVERSATION = "dev-ods-003"  # Exchange Online: 2 earlier rounds, units with prerequisites
 MAX_TOKENS = 160
 
 ANSWER_SCHEMA = {
@@ -55,28 +54,6 @@ CASES: list[tuple[str, dict[str, Any], str, set[str]]] = [
     ("extractive", {}, "documents", {"retrieve", "compose"}),
 ]
 MODEL_FREE = {"extractive"}
-
-
-@pytest.fixture(scope="session")
-def conversation() -> Any:
-    from inscoqa.bundled import load_sample
-
-    return next(c for c in load_sample() if c.id == CONVERSATION)
-
-
-@pytest.fixture(scope="session")
-def conversation_documents(conversation: Any) -> list[Any]:
-    from inscoqa.bundled import corpus_index
-
-    return corpus_index().resolve(conversation)
-
-
-@pytest.fixture(scope="session")
-def small_memory(conversation_documents: list[Any]) -> Any:
-    """A real memory (rules extraction, BM25 + embeddings) over the conversation's documents."""
-    from procmem.memory import build_memory
-
-    return build_memory(conversation_documents, progress=False)
 
 
 def test_every_registered_answerer_is_covered():

@@ -1,0 +1,93 @@
+"""``inscoqa answer``: arguments, history files, text and JSON output, with and without an engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inscoqa.cli import main
+from inscoqa.cli.answer import parse_params, read_history
+
+
+def test_list_names_every_answerer(capsys):
+    assert main(["answer", "--list"]) == 0
+    names = capsys.readouterr().out.split()
+    assert {"aag", "aag-noqr", "extractive", "inscoqa", "logic-units", "rag"} <= set(names)
+
+
+def test_history_file(tmp_path: Path):
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([["How do I X?", "Do Y."]]), encoding="utf-8")
+    assert read_history(path) == [("How do I X?", "Do Y.")]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("{not json", "cannot read JSON"),
+    ('{"q": "a"}', "expected a list"),
+    ('[["only a question"]]', "entry 0"),
+    ('[["q", "a"], ["q2", 3]]', "entry 1"),
+])
+def test_bad_history_file_names_file_and_entry(tmp_path: Path, content: str, message: str):
+    path = tmp_path / "history.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(SystemExit, match=message) as info:
+        read_history(path)
+    assert str(path) in str(info.value)
+
+
+def test_params_are_read_as_json_when_possible():
+    assert parse_params(["k=5", "critique=false", "unit_kind=logic_unit", "temperature=0.2"]) == {
+        "k": 5, "critique": False, "unit_kind": "logic_unit", "temperature": 0.2}
+    with pytest.raises(SystemExit, match="KEY=VALUE"):
+        parse_params(["k"])
+
+
+def test_unknown_system_and_missing_question():
+    with pytest.raises(SystemExit, match="unknown answerer"):
+        main(["answer", "--system", "nope", "q?"])
+    with pytest.raises(SystemExit, match="give the question"):
+        main(["answer", "--system", "extractive"])
+
+
+@pytest.fixture(scope="session")
+def memory_dir(small_memory, tmp_path_factory) -> Path:
+    return small_memory.save(tmp_path_factory.mktemp("memory") / "mem")
+
+
+@pytest.mark.slow
+def test_extractive_answer_prints_answer_steps_and_sources(memory_dir, conversation, capsys, tmp_path):
+    history = tmp_path / "history.json"
+    history.write_text(json.dumps([list(t) for t in conversation.history]), encoding="utf-8")
+    assert main(["answer", "--memory", str(memory_dir), "--history", str(history),
+                 conversation.question]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Answer: ") and "Procedural instructions:\n1. " in out
+    assert "Sources:\n[1] " in out and "0 model calls" in out
+
+
+@pytest.mark.slow
+def test_model_answerer_json_output_against_a_running_engine(memory_dir, conversation, embedded_llm,
+                                                             capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("INSCOQA_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["answer", "--memory", str(memory_dir), "--system", "rag", "--json",
+                 "--engine", "embedded", "--base-url", embedded_llm.base_url,
+                 "--param", "max_tokens=120", conversation.question]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["answer"] and data["procedures"] and data["sources"]
+    assert [s["name"] for s in data["trace"]["stages"]] == ["standalone_query", "retrieve", "generate"]
+    assert data["trace"]["usage"]["calls"] == 1
+
+
+@pytest.mark.slow
+def test_engine_failure_falls_back_to_extractive_when_asked(memory_dir, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("INSCOQA_CACHE_DIR", str(tmp_path / "cache"))
+    down = ["--engine", "external", "--base-url", "http://127.0.0.1:9", "--model", "m"]
+    question = "How do I turn off POP and IMAP?"
+    assert main(["answer", "--memory", str(memory_dir), "--system", "rag", *down, question]) == 2
+    assert "engine failed" in capsys.readouterr().err
+    assert main(["answer", "--memory", str(memory_dir), "--system", "rag", "--fallback", "--json",
+                 *down, question]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["trace"]["stages"][0]["name"] == "fallback" and data["procedures"]
