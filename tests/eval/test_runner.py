@@ -328,3 +328,25 @@ def test_second_judge_scores_the_same_predictions(tmp_path: Path,
     assert agreement["n_samples"] == 3 * len(conversations)
     assert set(agreement["system_rank"]) >= {"kendall", "spearman"}
     assert agreement["per_sample"] is not None
+
+
+def test_howto_metrics_are_stored_beside_the_results(tmp_path: Path,
+                                                     conversations: list[Conversation]) -> None:
+    from eval.report import summarize
+
+    llm = scripted_model()
+    broken = conversations[0]
+    answerer = EchoAnswerer(llm, fail_on=(broken.question,))
+    outcome = make_runner(conversations, tmp_path, llm, answerers={ANSWERER: answerer},
+                          howto_llm=llm).run()
+    records = outcome.howto[ANSWERER]
+    assert [r["sample_id"] for r in records] == [c.id for c in conversations[1:]]
+    for r in records:
+        assert r["status"] == "ok", r["error"]
+        assert all(0 <= r["howto"][k] <= 1 for k in ("precision", "recall", "f1", "success"))
+    assert list(outcome.runs[ANSWERER].dir.glob("howto-*.jsonl"))
+    summary = summarize(outcome)["howto"][ANSWERER]
+    assert summary["n"] == len(conversations) - 1 and summary["failed"] == 0
+    calls = len(llm.calls)
+    make_runner(conversations, tmp_path, llm, answerers={ANSWERER: answerer}, howto_llm=llm).run()
+    assert len(llm.calls) == calls
