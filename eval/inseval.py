@@ -38,12 +38,10 @@ JUDGE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "evaluation": {"type": "string"},
-        "total_rating": {"type": "integer", "minimum": SCORE_RANGE[0], "maximum": SCORE_RANGE[1]},
-        "task_completion_rate": {
-            "type": "number",
-            "minimum": TCR_RANGE[0],
-            "maximum": TCR_RANGE[1],
-        },
+        # Enumerated rather than bounded: engines that compile schemas into grammars (llama.cpp)
+        # enforce an enum while decoding but may ignore minimum/maximum.
+        "total_rating": {"enum": list(range(SCORE_RANGE[0], SCORE_RANGE[1] + 1))},
+        "task_completion_rate": {"enum": list(range(int(TCR_RANGE[0]), int(TCR_RANGE[1]) + 1))},
     },
     "required": ["evaluation", "total_rating", "task_completion_rate"],
     "additionalProperties": False,
