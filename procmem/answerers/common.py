@@ -2,8 +2,8 @@
 structured model call with its fallbacks, sampling parameters and ``config()``.
 
 A structured call asks for JSON under a schema (constrained decoding); when the engine returns
-something else, the reply is repaired (closed if cut off) or read as plain text, and the trace
-says which reader succeeded. Engines without constrained decoding are asked for plain text
+something else, the reply is repaired (raw control characters accepted, closed if cut off) or
+read as plain text, and the trace says which reader succeeded. Engines without constrained decoding are asked for plain text
 (``structured=False``) and read with the same text readers.
 """
 

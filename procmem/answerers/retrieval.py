@@ -27,7 +27,8 @@ me more most my myself no nor not now of off on once only or other our ours ours
 own same she should so some such than that the their theirs them themselves then there these
 they this those through to too under until up very was we were what when where which while who
 whom why will with would you your yours yourself yourselves get got also still way want need
-use using one thing things like make sure please thanks yes ok okay tell know go """
+use using one thing things like make sure please thanks yes ok okay tell know go done gets
+even really actually anyway hi hello something anything said says """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
