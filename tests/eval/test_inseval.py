@@ -116,11 +116,11 @@ def test_schema_data_is_checked_again() -> None:
 
 def test_json_mode_sends_every_input_and_the_schema(conversations) -> None:
     conv = next(c for c in conversations if c.history)
-    reply = {"evaluation": "Covers most steps.", "total_rating": 7, "task_completion_rate": 62.5}
+    reply = {"evaluation": "Covers most steps.", "total_rating": 7, "task_completion_rate": 62}
     llm = ScriptedLLM([reply])
     verdict = InsEvalJudge(llm).score(conv, "SYSTEM ANSWER TEXT", ["SYS STEP ONE", "SYS STEP TWO"])
 
-    assert verdict == JudgeVerdict(7, 62.5, True, None, json.dumps(reply), "Covers most steps.")
+    assert verdict == JudgeVerdict(7, 62.0, True, None, json.dumps(reply), "Covers most steps.")
     call = llm.calls[0]
     assert call.schema == JUDGE_SCHEMA
     assert call.params["temperature"] == 0.0
