@@ -2,7 +2,7 @@
 
 - :func:`rrf`: reciprocal rank fusion, ``sum_i w_i / (k + rank_i)`` with ``k = 60`` by default;
   a row absent from a list gets nothing from it.
-- :func:`weighted`: a weighted sum of each side's scores min-max normalised over the candidates.
+- :func:`weighted`: a weighted sum of each side's scores, min-max normalised over the candidates.
 """
 
 from __future__ import annotations
@@ -44,14 +44,15 @@ def rrf(ranked: list[np.ndarray], *, k: int = RRF_K,
     return unique[order], fused[order].astype(np.float32)
 
 
-def weighted(candidates: np.ndarray, score_arrays: list[np.ndarray],
+def weighted(candidates: np.ndarray, scores: list[np.ndarray],
              weights: list[float]) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted sum of min-max normalised scores of ``candidates`` taken from full score arrays."""
+    """Weighted sum of each side's scores of ``candidates`` (aligned arrays), each min-max
+    normalised over the candidates."""
     if candidates.size == 0:
         return candidates, np.zeros(0, dtype=np.float32)
     total = np.zeros(candidates.size, dtype=np.float64)
-    for scores, weight in zip(score_arrays, weights, strict=True):
-        values = scores[candidates].astype(np.float64)
+    for values, weight in zip(scores, weights, strict=True):
+        values = np.asarray(values, dtype=np.float64)
         span = values.max() - values.min()
         total += weight * ((values - values.min()) / span if span > 0 else np.zeros_like(values))
     order = np.lexsort((candidates, -total))

@@ -2,8 +2,9 @@
 
 Units are held in one list sorted by kind, so each kind is a contiguous block of rows of the
 embedding matrix (a view, no copy). A query scores every row of the wanted kinds on each side
-(BM25 via bm25s, cosine via one matrix product), keeps the top-N candidates of each side and
-fuses them in numpy (reciprocal rank by default); filters are boolean masks.
+(BM25 via bm25s; cosine via one matrix product, or for large kinds a sign-bit preselection
+rescored exactly, see :mod:`procmem.retrieval.dense`), keeps the top-N candidates of each side
+and fuses them in numpy (reciprocal rank by default); filters are boolean masks.
 """
 
 from __future__ import annotations
@@ -124,23 +125,20 @@ class SearchIndex:
                      settings: SearchSettings) -> tuple[np.ndarray, np.ndarray]:
         n = max(settings.candidates, k)
         lexical = index.bm25.scores(query_tokens) if method in ("bm25", "hybrid") else None
-        semantic = None
-        if method in ("dense", "hybrid"):
-            if index.dense is None:
-                raise ValueError(f"no embeddings for {index.kind!r} units: dense search unavailable")
-            semantic = index.dense.scores(vector)
         if method == "bm25":
             rows = top_n(lexical, k, mask, positive_only=True)
             return rows, lexical[rows]
+        if index.dense is None:
+            raise ValueError(f"no embeddings for {index.kind!r} units: dense search unavailable")
         if method == "dense":
-            rows = top_n(semantic, k, mask)
-            return rows, semantic[rows]
+            return index.dense.top(vector, k, mask)
         lexical_rows = top_n(lexical, n, mask, positive_only=True)
-        semantic_rows = top_n(semantic, n, mask)
+        semantic_rows, _ = index.dense.top(vector, n, mask)
         weights = [1.0 - settings.dense_weight, settings.dense_weight]
         if settings.fusion == "weighted":
             candidates = np.union1d(lexical_rows, semantic_rows)
-            rows, scores = weighted(candidates, [lexical, semantic], weights)
+            rows, scores = weighted(candidates, [lexical[candidates], index.dense.scores_at(vector, candidates)],
+                                    weights)
         else:
             rows, scores = rrf([lexical_rows, semantic_rows], k=settings.rrf_k,
                                weights=[2 * w for w in weights])

@@ -41,7 +41,7 @@ def test_weighted_fusion_normalises_each_side():
     candidates = np.array([0, 1, 2])
     lexical = np.array([10.0, 0.0, 5.0])
     semantic = np.array([0.2, 0.9, 0.8])
-    rows, scores = weighted(candidates, [lexical, semantic], [0.3, 0.7])
+    rows, scores = weighted(candidates, [lexical[candidates], semantic[candidates]], [0.3, 0.7])
     expected = {0: 0.3 * 1.0, 1: 0.7 * 1.0, 2: 0.3 * 0.5 + 0.7 * (0.6 / 0.7)}
     assert rows.tolist() == sorted(expected, key=lambda r: -expected[r])
     assert np.allclose(scores, [expected[int(r)] for r in rows])

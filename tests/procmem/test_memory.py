@@ -233,3 +233,22 @@ def test_cli_build_search_stats(test_documents, corpus, tmp_path, capsys):
     assert stats["avg_tokens_per_unit"]["document"] == round(sum(rendered) / len(rendered), 1)
     with pytest.raises(SystemExit, match="no memory here"):
         main(["memory", "stats", "--memory", str(tmp_path / "missing")])
+
+
+def test_sign_bit_preselection_keeps_the_exact_neighbours(built_memory, conversations, embedder, monkeypatch):
+    import procmem.retrieval.dense as dense
+
+    matrix = built_memory.index().kinds["chunk"].dense.matrix
+    exact = dense.DenseIndex(matrix)
+    approximate = dense.DenseIndex(matrix, exact_below=0)
+    assert exact.bits is None and approximate.bits is not None
+    monkeypatch.setattr(dense, "RESCORE_MIN", len(matrix) // 4)  # rescore a quarter of the rows
+    overlap = []
+    for conv in conversations:
+        q = embedder.encode([conv.question])[0]
+        rows_a, scores_a = approximate.top(q, 10)
+        rows_e, _ = exact.top(q, 10)
+        assert np.all(np.diff(scores_a) <= 1e-6)
+        assert np.allclose(scores_a, matrix[rows_a] @ q, atol=1e-5)  # rescored exactly
+        overlap.append(len(set(rows_a) & set(rows_e)) / 10)
+    assert np.mean(overlap) >= 0.8
