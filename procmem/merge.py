@@ -153,8 +153,11 @@ class MergeGroups:
 
     def update(self, parts: Mapping[str, LogicUnit], new_ids: list[str], removed_ids: set[str]) -> int:
         """Regroup after ``removed_ids`` left and ``new_ids`` arrived; returns merged units changed."""
-        if self.threshold <= 0:
-            return 0
+        if self.threshold <= 0:  # merging off: only take merged units apart that lost a part
+            affected = {self.group_of[p] for p in removed_ids if p in self.group_of}
+            for merged_id in affected:
+                self._dissolve(merged_id)
+            return len(affected)
         uf = UnionFind()
         touched: set[str] = set(new_ids)
         for merged_id in {self.group_of[p] for p in removed_ids if p in self.group_of}:

@@ -124,3 +124,13 @@ def test_one_unusable_unit_rejects_the_whole_reply(corpus, bad_unit):
     assert failure is not None and "units[1]" in failure.error
     assert extraction.method == "rules"
     assert not any(u.header == "IP address" for u in extraction.logic_units)
+
+
+def test_with_merging_turned_off_a_removed_part_still_leaves_its_merged_unit(corpus):
+    a = step_unit(corpus.get(PAGE))
+    b = step_unit(revised(corpus.get(PAGE), "gnome-help/copy.page", "Note."))
+    groups = MergeGroups(threshold=92)
+    groups.update({a.id: a, b.id: b}, [a.id, b.id], set())
+    groups.threshold = 0
+    assert groups.update({a.id: a}, [], {b.id}) == 1
+    assert not groups.merged and not groups.is_hidden(a.id)
