@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 from procmem.answerers import AnswerRequest, answerer_names, make_answerer
+from procmem.answerers.base import _REGISTRY
 
 pytestmark = pytest.mark.slow
 
@@ -56,8 +57,10 @@ CASES: list[tuple[str, dict[str, Any], str, set[str]]] = [
 MODEL_FREE = {"extractive"}
 
 
-def test_every_registered_answerer_is_covered():
-    assert {name for name, *_ in CASES} == set(answerer_names())
+def test_every_built_in_answerer_is_covered():
+    # other test modules may register answerers of their own; the built-in ones live in procmem
+    built_in = {n for n in answerer_names() if _REGISTRY[n].__module__.startswith("procmem.")}
+    assert {name for name, *_ in CASES} == built_in
 
 
 @pytest.mark.parametrize(("name", "params", "setting", "stages"), CASES,
