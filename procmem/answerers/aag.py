@@ -153,6 +153,7 @@ class AAGAnswerer(ModelAnswerer):
                               draft=render_procedure(current), n_queries=n)
             try:
                 data = ask(self.llm, stage, messages, schema=rewrite_schema(n), params=self.p,
+                           accept=rewrite_schema(n, min_queries=1),
                            readers=[("text", lambda t: parse_rewrite_text(t, n))],
                            max_tokens=self.p.rewrite_max_tokens)
                 outline, queries = data["steps"], data["queries"]

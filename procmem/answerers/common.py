@@ -83,12 +83,16 @@ def ask(
     params: LLMParams,
     temperature: float | None = None,
     max_tokens: int | None = None,
+    accept: dict[str, Any] | None = None,
 ) -> Any:
     """One model call returning schema-shaped data.
 
-    The reader that succeeded is recorded in ``stage.details["calls"]``; when none can read the
-    reply, :class:`ReplyParseError` is raised (callers record their own fallback).
+    ``schema`` is what the model is asked for; a reply that only a fallback reader can read is
+    validated against ``accept`` (default: the same schema), which may be looser. The reader
+    that succeeded is recorded in ``stage.details["calls"]``; when none can read the reply,
+    :class:`ReplyParseError` is raised (callers record their own fallback).
     """
+    accept = schema if accept is None else accept
     sampling = {
         "temperature": params.temperature if temperature is None else temperature,
         "max_tokens": params.max_tokens if max_tokens is None else max_tokens,
@@ -108,24 +112,24 @@ def ask(
         else:
             entry.update(reader="json", finish_reason=result.finish_reason, cached=result.cached)
             return result.data
-        attempts: list[tuple[str, TextReader]] = [("json-repaired", lambda t: repair_json(t, schema))]
+        attempts: list[tuple[str, TextReader]] = [("json-repaired", lambda t: repair_json(t, accept))]
     else:
         result = record_call(stage, llm.chat(messages, **sampling))
         entry.update(finish_reason=result.finish_reason, cached=result.cached)
         raw = result.text
-        attempts = [("json-in-text", lambda t: _json_in_text(t, schema))]
+        attempts = [("json-in-text", lambda t: _json_in_text(t, accept))]
     attempts = [*readers, *attempts] if not params.structured else [*attempts, *readers]
     for reader_name, reader in attempts:
         try:
-            data = fit_to_schema(reader(raw), schema)
-            jsonschema.validate(data, schema)
+            data = fit_to_schema(reader(raw), accept)
+            jsonschema.validate(data, accept)
         except (ValueError, jsonschema.ValidationError):
             continue
         entry["reader"] = reader_name
         return data
     entry["reader"] = None
     entry["raw"] = raw[:500]
-    raise ReplyParseError(f"a reply matching {schema_title(schema)}", raw)
+    raise ReplyParseError(f"a reply matching {schema_title(accept)}", raw)
 
 
 def _json_in_text(text: str, schema: dict[str, Any]) -> Any:

@@ -47,15 +47,17 @@ def protocol_schema(max_steps: int = 8, max_step_chars: int = 160,
     }
 
 
-def rewrite_schema(n_queries: int, max_steps: int = 4) -> dict[str, Any]:
-    """AAG query rewriting: an outline of the solution, then up to N search questions."""
+def rewrite_schema(n_queries: int, max_steps: int = 4, min_queries: int | None = None) -> dict[str, Any]:
+    """AAG query rewriting: an outline of the solution, then N search questions (a reply read
+    from plain text is accepted with ``min_queries`` of them)."""
     return {
         "type": "object",
         "properties": {
             "steps": {"type": "array", "items": _text(80), "maxItems": max_steps},
             # a lower bound keeps the model from writing labels ("query1") instead of questions
             "queries": {"type": "array", "items": _text(100, min_chars=MIN_QUERY_CHARS),
-                        "minItems": 1, "maxItems": n_queries},
+                        "minItems": n_queries if min_queries is None else min_queries,
+                        "maxItems": n_queries},
         },
         "required": ["steps", "queries"],
         "additionalProperties": False,

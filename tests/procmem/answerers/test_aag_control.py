@@ -55,7 +55,9 @@ def test_full_pipeline_calls_each_stage_in_order_with_its_inputs(memory, script)
     assert "brew green tea" in draft_prompt and "steep black tea" in draft_prompt
     # rewriting sees the draft and asks for N=4 questions
     rewrite = calls["aag/rewrite"][0]
-    assert "Boil water" in rewrite.prompt and rewrite.schema["properties"]["queries"]["maxItems"] == 4
+    assert "Boil water" in rewrite.prompt
+    assert rewrite.schema["properties"]["queries"]["minItems"] == 4
+    assert rewrite.schema["properties"]["queries"]["maxItems"] == 4
     # each summary sees its question
     for question, call in zip(QUERIES, calls["aag/summarize"], strict=True):
         assert f"Question: {question}" in call.prompt
@@ -228,3 +230,14 @@ def test_unknown_parameter_is_a_clear_error(memory, script):
 def test_model_answerers_need_a_model(memory):
     with pytest.raises(ValueError, match="needs a chat model"):
         make_answerer("aag", llm=None, memory=memory)
+
+
+def test_fewer_questions_than_n_are_accepted_and_recorded(memory, script):
+    script_ = full_script(critic=[{"verdict": NO_UPDATE, "edits": []}])
+    script_["aag/rewrite"] = [{"steps": ["Heat"], "queries": QUERIES[:2]}]
+    llm, router = script(script_)
+    answer = make_answerer("aag", llm=llm, memory=memory).answer(AnswerRequest(QUESTION))
+    rewrite = next(s for s in answer.trace.stages if s.name == "rewrite")
+    assert rewrite.details["queries"] == QUERIES[:2]
+    assert rewrite.details["calls"][0]["reader"] == "json-repaired"
+    assert router.names.count("aag/summarize") == 2
