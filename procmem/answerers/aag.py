@@ -14,6 +14,7 @@ pipeline runs over logic units.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,8 @@ from procmem.answerers.rewrite import StandaloneQuery, standalone_query
 from procmem.answerers.schemas import critic_schema, rewrite_schema
 
 EMPTY_SUMMARY = "Nothing retrieved answers this question."
+# labels the model puts before a question ("query2:", "Q1.", "step 3 -")
+_LABEL_PREFIX = re.compile(r"^(?:query|question|step|q)[\s_]*\d*(?:[_.]\d+)*\s*[:.)-]\s*", re.I)
 
 
 @dataclass
@@ -160,7 +163,8 @@ class AAGAnswerer(ModelAnswerer):
             except ReplyParseError as exc:
                 outline, queries = [], list(current["procedures"])
                 stage.details["fallback"] = f"draft steps used as questions ({exc})"
-            queries = list(dict.fromkeys(" ".join(q.split()) for q in queries if not is_placeholder(q)))[:n]
+            queries = [_LABEL_PREFIX.sub("", " ".join(q.split())) for q in queries]
+            queries = list(dict.fromkeys(q for q in queries if not is_placeholder(q)))[:n]
             if not queries:
                 queries = list(current["procedures"])[:n]
                 stage.details["fallback"] = "no usable question: draft steps used as questions"
@@ -222,6 +226,9 @@ class AAGAnswerer(ModelAnswerer):
                     stop = f"unreadable critic reply ({exc})"
                     break
                 edits = [e.strip() for e in verdict["edits"] if not is_placeholder(e)]
+                if verdict["verdict"] == NO_UPDATE and edits:  # the verdict decides
+                    critic_stage.details["ignored_edits"] = edits
+                    edits = []
                 critic_stage.details.update(verdict=verdict["verdict"], edits=edits)
             if verdict["verdict"] == NO_UPDATE or not edits:
                 stop = NO_UPDATE if verdict["verdict"] == NO_UPDATE else "critic listed no edit"

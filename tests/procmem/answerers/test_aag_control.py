@@ -241,3 +241,14 @@ def test_fewer_questions_than_n_are_accepted_and_recorded(memory, script):
     assert rewrite.details["queries"] == QUERIES[:2]
     assert rewrite.details["calls"][0]["reader"] == "json-repaired"
     assert router.names.count("aag/summarize") == 2
+
+
+def test_question_labels_are_stripped_and_no_update_verdict_wins(memory, script):
+    script_ = full_script(critic=[{"verdict": NO_UPDATE, "edits": ["stray text"]}])
+    script_["aag/rewrite"] = [{"steps": [], "queries": [f"query{i}_1: {q}" for i, q in enumerate(QUERIES, 1)]}]
+    llm, router = script(script_)
+    answer = make_answerer("aag", llm=llm, memory=memory).answer(AnswerRequest(QUESTION))
+    assert next(s for s in answer.trace.stages if s.name == "rewrite").details["queries"] == QUERIES
+    critic = next(s for s in answer.trace.stages if s.name == "critic")
+    assert critic.details["edits"] == [] and critic.details["ignored_edits"] == ["stray text"]
+    assert "aag/edit" not in router.names
