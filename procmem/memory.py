@@ -25,7 +25,7 @@ import numpy as np
 
 from procmem.chunking import chunk_units, document_unit
 from procmem.embed import DEFAULT_EMBEDDER, Embedder
-from procmem.extract.base import ExtractionFailure
+from procmem.extract.base import ExtractionFailure, extractor_version
 from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import ExtractMode, extract_documents
 from procmem.merge import MergeGroups, llm_merge, merge_units
@@ -356,6 +356,7 @@ class Memory:
             **{k: v for k, v in self._loaded_manifest.items() if k in ("saved_at", "files", "format_version")},
             "embedding": {"model": self.embedder_name, "dim": int(self._vectors.dim)},
             "tokenizer": TOKENIZER_NAME,
+            "extractor": extractor_version(),
             "kinds": list(self.kinds),
             "counts": counts,
             "documents": {d.doc_id: d.content_hash for d in self._docs.values()},
@@ -464,7 +465,8 @@ def sample_memory(path: str | Path | None = None, *, progress: bool = True) -> M
     """The memory over the bundled sample documents, built and saved on first use.
 
     Kept in ``path``, else ``$INSCOQA_MEMORY_DIR`` / ``[memory] dir``, else
-    ``~/.cache/inscoqa/memories/sample``. A saved memory whose documents changed is updated.
+    ``~/.cache/inscoqa/memories/sample``. A saved memory whose documents changed is updated;
+    one built by other extraction code (``manifest["extractor"]``) is rebuilt.
     """
     from inscoqa.bundled import sample_documents
 
@@ -475,6 +477,8 @@ def sample_memory(path: str | Path | None = None, *, progress: bool = True) -> M
         memory = Memory.load(target, embedder=config.embedder, config=config)
     except MemoryStoreError:
         memory = None
+    if memory is not None and memory._loaded_manifest.get("extractor") != extractor_version():
+        memory = None  # built by other extraction code: rebuild
     if memory is None:
         memory = build_memory(documents, progress=progress, config=config)
         memory.save(target)

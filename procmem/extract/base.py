@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from procmem.units import LogicUnit, Procedure, Unit
@@ -75,3 +78,14 @@ def unit_meta(doc: Document, *, method: ExtractionMethod, section: str = "", ord
     }
     meta.update(extra)
     return meta
+
+
+@cache
+def extractor_version() -> str:
+    """A hash of the extraction and chunking code: units built by other code are rebuilt."""
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parent
+    for path in [*sorted(package.glob("*.py")), package.parent / "chunking.py"]:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:12]

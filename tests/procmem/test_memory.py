@@ -207,6 +207,12 @@ def test_sample_memory_is_built_once_then_loaded(test_documents, tmp_path, monke
     assert second.doc_ids() == first.doc_ids()
     assert np.allclose(second.index().kinds["procedure"].dense.matrix,
                        first.index().kinds["procedure"].dense.matrix, atol=1e-6)
+    # built by other extraction code: rebuilt
+    rebuilt = []
+    monkeypatch.setattr(memory_module, "extractor_version", lambda: "other-code")
+    monkeypatch.setattr(memory_module, "build_memory", lambda docs, **kw: rebuilt.append(docs) or first)
+    sample_memory(progress=False)
+    assert rebuilt
 
 
 def test_cli_build_search_stats(test_documents, corpus, tmp_path, capsys):
