@@ -198,7 +198,9 @@ def chunk_text(chunk: dict[str, Any]) -> str:
 def validate_reply(text: str, schema: dict[str, Any]) -> Validation:
     """Parse ``text`` as JSON and validate it against ``schema``; errors are readable strings."""
     try:
-        data = json.loads(text)
+        # strict=False: grammar-constrained engines (llama.cpp) let raw newlines and tabs into
+        # strings; the content is still what was asked for, so accept it.
+        data = json.loads(text, strict=False)
     except json.JSONDecodeError as exc:
         return Validation(errors=[f"not valid JSON: {exc}"])
     validator = jsonschema.Draft202012Validator(schema)

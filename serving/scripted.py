@@ -74,7 +74,7 @@ class ScriptedLLM:
         data = None
         if schema is not None:
             try:
-                data = json.loads(text)
+                data = json.loads(text, strict=False)
                 jsonschema.validate(data, schema)
             except (json.JSONDecodeError, jsonschema.ValidationError) as exc:
                 raise LLMSchemaError(f"scripted reply does not match schema: {exc}", raw=text) from exc
