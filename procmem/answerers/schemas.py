@@ -26,9 +26,11 @@ def _text(max_chars: int, min_chars: int = 1) -> dict[str, Any]:
 def protocol_caps(max_tokens: int | None) -> dict[str, int]:
     """Caps of the protocol reply that fit ``max_tokens`` (generous when unknown)."""
     budget = CHARS_PER_TOKEN * (max_tokens or 512) - 40  # JSON punctuation
-    answer = max(60, min(300, int(budget * 0.2)))
-    step = max(60, min(160, int(budget * 0.15)))
-    steps = max(1, min(8, (budget - answer) // (step + 6)))
+    # grows with the budget so larger models are not cut short (InsCoQA answers run to ~1,000
+    # characters and procedures to ~36 steps)
+    answer = max(60, int(budget * 0.35))
+    step = max(60, min(300, int(budget * 0.1)))
+    steps = max(1, min(36, (budget - answer) // (step + 6)))
     return {"max_steps": steps, "max_step_chars": step, "max_answer_chars": answer}
 
 
