@@ -9,6 +9,7 @@ from serving.client import LLMClient
 from serving.config import ServingConfig, load_serving_config
 from serving.connect import connect
 from serving.errors import (
+    EngineDiedError,
     EngineStartError,
     LLMConnectionError,
     LLMError,
@@ -22,6 +23,7 @@ from serving.types import ChatModel, ChatResult, Message, Usage
 __all__ = [
     "ChatModel",
     "ChatResult",
+    "EngineDiedError",
     "EngineStartError",
     "LLMClient",
     "ResponseCache",

@@ -13,14 +13,15 @@ import dataclasses
 import threading
 import time
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Mapping
+from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import httpx
 
 from serving.cache import ResponseCache
-from serving.config import ServingConfig
+from serving.config import ServingConfig, api_root
 from serving.engines import get_engine
 from serving.errors import LLMResponseError, LLMSchemaError
 from serving.protocol import (
@@ -36,10 +37,54 @@ from serving.protocol import (
     reask_messages,
     validate_reply,
 )
-from serving.retry import Failure, RetryPolicy, check_status, transport_failure
+from serving.retry import RetryPolicy, check_status, transport_failure
 from serving.types import ChatResult, Message, Usage
 
 CHAT_PATH = "/v1/chat/completions"
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Send:
+    """The core asks its driver to send ``payload``; it is answered with a Reply or a transport error."""
+
+    payload: dict[str, Any]
+    timeout: httpx.Timeout
+
+
+@dataclass(frozen=True)
+class Wait:
+    """The core asks its driver to wait before the next attempt."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What came back for a Send (a stream's body is read only when the status is an error)."""
+
+    status: int
+    headers: Mapping[str, str]
+    text: str
+
+
+@dataclass(frozen=True)
+class Done(Generic[T]):
+    """The core has finished with ``value``."""
+
+    value: T
+
+
+Outcome = Reply | httpx.TransportError
+Steps = Generator[Send | Wait, Outcome | None, T]
+
+
+def _advance(steps: Steps[T], outcome: Outcome | None) -> Send | Wait | Done[T]:
+    """Tell the core what happened; get its next step, or Done with its result."""
+    try:
+        return steps.send(outcome)
+    except StopIteration as stop:
+        return Done(stop.value)
 
 
 @dataclass
@@ -67,14 +112,20 @@ class ClientStats:
 class LLMClient:
     """A :class:`serving.types.ChatModel` for one OpenAI-compatible endpoint (``config.base_url``)."""
 
-    def __init__(self, config: ServingConfig, *, cache: ResponseCache | None = None) -> None:
+    def __init__(
+        self,
+        config: ServingConfig,
+        *,
+        cache: ResponseCache | None = None,
+        engine_check: Callable[[], None] | None = None,
+    ) -> None:
         if not config.base_url:
             raise ValueError(
                 "LLMClient needs config.base_url; use serving.connect() to start an engine"
             )
         self.config = config
         self.model = config.model or "default"
-        self.base_url = config.base_url.rstrip("/")
+        self.base_url = api_root(config.base_url)
         self.url = self.base_url + CHAT_PATH
         self.schema_format = self._schema_format(config)
         self.policy = RetryPolicy.from_config(config)
@@ -95,6 +146,7 @@ class LLMClient:
         self._async: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, tuple[httpx.AsyncClient, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
+        self._engine_check = engine_check  # raises EngineDiedError once a started engine exited
         self._lock = threading.Lock()
         self._usage = Usage()
         self.stats = ClientStats()
@@ -208,37 +260,77 @@ class LLMClient:
             errors=errors,
         )
 
-    # ----------------------------------------------------------------- sync path
-    def _post(self, payload: dict[str, Any]) -> Completion:
+    # ----------------------------------------------------------------- the request core
+    # One retry loop and one re-ask loop, written once as generators that say what to do next
+    # (``Send`` a payload, ``Wait``) and are told what happened (a ``Reply`` or a transport
+    # error). The sync and async drivers below only perform the I/O.
+    def _attempts(self, payload: dict[str, Any]) -> Steps[Reply]:
+        """Send ``payload`` until a reply is accepted, retrying as the policy says."""
         deadline = time.monotonic() + self.policy.total_s
         attempt = 0
         while True:
             attempt += 1
             self._count(attempts=1)
-            remaining = deadline - time.monotonic()
-            try:
-                with self._slots:
-                    response = self._http.post(
-                        self.url, json=payload, timeout=self._bounded(remaining)
-                    )
-                failure = check_status(
-                    response.status_code, response.headers, response.text, self.url
-                )
-            except httpx.TransportError as exc:
-                failure = transport_failure(exc, self.url)
-            if failure is None:
-                return parse_completion(response.text)
+            outcome = yield Send(payload, self._bounded(deadline - time.monotonic()))
+            if isinstance(outcome, Reply):
+                failure = check_status(outcome.status, outcome.headers, outcome.text, self.url)
+                if failure is None:
+                    return outcome
+            else:
+                self._check_engine()
+                failure = transport_failure(outcome, self.url)
             delay = self.policy.next_delay(attempt, failure, deadline - time.monotonic())
             if delay is None:
+                self._check_engine()
                 raise failure.error
             self._count(retries=1)
-            time.sleep(delay)
+            yield Wait(delay)
+
+    def _exchange(self, request: ChatRequest, use_cache: bool) -> Steps[ChatResult]:
+        """A whole chat call: the request, then re-asks while the reply misses the schema."""
+        started, spent, conversation = time.monotonic(), Usage(), request.messages
+        asks = self.config.schema_retries + 1 if request.schema is not None else 1
+        for ask in range(asks):
+            reply = yield from self._attempts(self._payload(request, conversation, ask))
+            completion = parse_completion(reply.text)
+            spent = spent + completion.usage
+            self._count(completion.usage, schema_reasks=1 if ask else 0)
+            outcome = self._accept(request, completion, spent, started, use_cache)
+            if isinstance(outcome, ChatResult):
+                return outcome
+            conversation = reask_messages(
+                request.messages, completion.text, outcome, request.schema or {}
+            )
+        raise self._schema_error(request, completion.text, outcome)
+
+    def _check_engine(self) -> None:
+        """Raise :class:`EngineDiedError` when the engine this client talks to has exited."""
+        if self._engine_check is not None:
+            self._engine_check()
 
     def _bounded(self, remaining: float) -> httpx.Timeout:
         return httpx.Timeout(
             max(0.01, min(self.config.timeout_s, remaining)),
             connect=min(10.0, max(0.01, remaining)),
         )
+
+    # ----------------------------------------------------------------- sync driver
+    def _drive(self, steps: Steps[T]) -> T:
+        step = _advance(steps, None)
+        while not isinstance(step, Done):
+            if isinstance(step, Wait):
+                time.sleep(step.seconds)
+                step = _advance(steps, None)
+                continue
+            outcome: Outcome
+            try:
+                with self._slots:
+                    response = self._http.post(self.url, json=step.payload, timeout=step.timeout)
+                outcome = Reply(response.status_code, response.headers, response.text)
+            except httpx.TransportError as exc:
+                outcome = exc
+            step = _advance(steps, outcome)
+        return step.value
 
     def chat(
         self,
@@ -255,16 +347,7 @@ class LLMClient:
         request = self._request(messages, schema, temperature, max_tokens, seed, stop)
         if (hit := self._cached(request, use_cache)) is not None:
             return hit
-        started, spent, conversation = time.monotonic(), Usage(), request.messages
-        for ask in range(self.config.schema_retries + 1 if schema is not None else 1):
-            completion = self._post(self._payload(request, conversation, ask))
-            spent = spent + completion.usage
-            self._count(completion.usage, schema_reasks=1 if ask else 0)
-            outcome = self._accept(request, completion, spent, started, use_cache)
-            if isinstance(outcome, ChatResult):
-                return outcome
-            conversation = reask_messages(request.messages, completion.text, outcome, schema or {})
-        raise self._schema_error(request, completion.text, outcome)
+        return self._drive(self._exchange(request, use_cache))
 
     def stream(
         self,
@@ -276,51 +359,35 @@ class LLMClient:
     ) -> Iterator[str]:
         """Yield the reply's text as it is generated (never cached; retried until the first byte)."""
         request = self._request(messages, None, temperature, max_tokens, seed, None)
-        payload = self._payload(request, request.messages, 0, stream=True)
-        deadline = time.monotonic() + self.policy.total_s
-        attempt = 0
-        while True:
-            attempt += 1
-            self._count(attempts=1)
-            with self._slots:
+        steps = self._attempts(self._payload(request, request.messages, 0, stream=True))
+        step = _advance(steps, None)
+        while not isinstance(step, Done):
+            if isinstance(step, Wait):
+                time.sleep(step.seconds)
+                step = _advance(steps, None)
+                continue
+            with self._slots, ExitStack() as stack:
+                outcome: Outcome
                 try:
-                    with self._http.stream(
-                        "POST",
-                        self.url,
-                        json=payload,
-                        timeout=self._bounded(deadline - time.monotonic()),
-                    ) as response:
-                        failure = check_status(
-                            response.status_code,
-                            response.headers,
-                            response.read().decode() if response.status_code >= 300 else "",
-                            self.url,
-                        )
-                        if failure is None:
-                            yield from self._consume(response.iter_lines())
-                            return
+                    response = stack.enter_context(self._http.stream(
+                        "POST", self.url, json=step.payload, timeout=step.timeout))
+                    body = response.read().decode() if response.status_code >= 300 else ""
+                    outcome = Reply(response.status_code, response.headers, body)
                 except httpx.TransportError as exc:
-                    failure = transport_failure(exc, self.url)
-            delay = self.policy.next_delay(attempt, failure, deadline - time.monotonic())
-            if delay is None:
-                raise failure.error
-            self._count(retries=1)
-            time.sleep(delay)
+                    outcome = exc
+                step = _advance(steps, outcome)
+                if isinstance(step, Done):
+                    counter = _StreamUsage()
+                    try:
+                        for line in response.iter_lines():
+                            if not counter.feed(line):
+                                break
+                            yield from counter.pop()
+                    except httpx.TransportError as exc:
+                        raise transport_failure(exc, self.url).error from exc
+                    self._finish_stream(counter)
 
-    def _consume(self, lines: Iterator[str]) -> Iterator[str]:
-        counter = _StreamUsage()
-        for line in lines:
-            chunk = parse_sse_line(line)
-            if chunk is DONE:
-                break
-            if isinstance(chunk, dict):
-                piece = counter.add(chunk)
-                if piece:
-                    yield piece
-        self._count(counter.usage())
-        counter.check_finished()
-
-    # ----------------------------------------------------------------- async path
+    # ----------------------------------------------------------------- async driver
     def _async_parts(self) -> tuple[httpx.AsyncClient, asyncio.Semaphore]:
         loop = asyncio.get_running_loop()
         with self._lock:
@@ -334,31 +401,23 @@ class LLMClient:
                 self._async[loop] = parts
         return parts
 
-    async def _apost(self, payload: dict[str, Any]) -> Completion:
+    async def _adrive(self, steps: Steps[T]) -> T:
         http, slots = self._async_parts()
-        deadline = time.monotonic() + self.policy.total_s
-        attempt = 0
-        while True:
-            attempt += 1
-            self._count(attempts=1)
-            failure: Failure | None
+        step = _advance(steps, None)
+        while not isinstance(step, Done):
+            if isinstance(step, Wait):
+                await asyncio.sleep(step.seconds)
+                step = _advance(steps, None)
+                continue
+            outcome: Outcome
             try:
                 async with slots:
-                    response = await http.post(
-                        self.url, json=payload, timeout=self._bounded(deadline - time.monotonic())
-                    )
-                failure = check_status(
-                    response.status_code, response.headers, response.text, self.url
-                )
+                    response = await http.post(self.url, json=step.payload, timeout=step.timeout)
+                outcome = Reply(response.status_code, response.headers, response.text)
             except httpx.TransportError as exc:
-                failure = transport_failure(exc, self.url)
-            if failure is None:
-                return parse_completion(response.text)
-            delay = self.policy.next_delay(attempt, failure, deadline - time.monotonic())
-            if delay is None:
-                raise failure.error
-            self._count(retries=1)
-            await asyncio.sleep(delay)
+                outcome = exc
+            step = _advance(steps, outcome)
+        return step.value
 
     async def achat(
         self,
@@ -375,16 +434,7 @@ class LLMClient:
         request = self._request(messages, schema, temperature, max_tokens, seed, stop)
         if (hit := self._cached(request, use_cache)) is not None:
             return hit
-        started, spent, conversation = time.monotonic(), Usage(), request.messages
-        for ask in range(self.config.schema_retries + 1 if schema is not None else 1):
-            completion = await self._apost(self._payload(request, conversation, ask))
-            spent = spent + completion.usage
-            self._count(completion.usage, schema_reasks=1 if ask else 0)
-            outcome = self._accept(request, completion, spent, started, use_cache)
-            if isinstance(outcome, ChatResult):
-                return outcome
-            conversation = reask_messages(request.messages, completion.text, outcome, schema or {})
-        raise self._schema_error(request, completion.text, outcome)
+        return await self._adrive(self._exchange(request, use_cache))
 
     async def astream(
         self,
@@ -397,44 +447,38 @@ class LLMClient:
         """The async twin of :meth:`stream`."""
         http, slots = self._async_parts()
         request = self._request(messages, None, temperature, max_tokens, seed, None)
-        payload = self._payload(request, request.messages, 0, stream=True)
-        deadline = time.monotonic() + self.policy.total_s
-        attempt = 0
-        while True:
-            attempt += 1
-            self._count(attempts=1)
-            async with slots:
+        steps = self._attempts(self._payload(request, request.messages, 0, stream=True))
+        step = _advance(steps, None)
+        while not isinstance(step, Done):
+            if isinstance(step, Wait):
+                await asyncio.sleep(step.seconds)
+                step = _advance(steps, None)
+                continue
+            async with slots, AsyncExitStack() as stack:
+                outcome: Outcome
                 try:
-                    async with http.stream(
-                        "POST",
-                        self.url,
-                        json=payload,
-                        timeout=self._bounded(deadline - time.monotonic()),
-                    ) as response:
-                        body = (
-                            (await response.aread()).decode() if response.status_code >= 300 else ""
-                        )
-                        failure = check_status(
-                            response.status_code, response.headers, body, self.url
-                        )
-                        if failure is None:
-                            counter = _StreamUsage()
-                            async for line in response.aiter_lines():
-                                chunk = parse_sse_line(line)
-                                if chunk is DONE:
-                                    break
-                                if isinstance(chunk, dict) and (piece := counter.add(chunk)):
-                                    yield piece
-                            self._count(counter.usage())
-                            counter.check_finished()
-                            return
+                    response = await stack.enter_async_context(
+                        http.stream("POST", self.url, json=step.payload, timeout=step.timeout))
+                    body = (await response.aread()).decode() if response.status_code >= 300 else ""
+                    outcome = Reply(response.status_code, response.headers, body)
                 except httpx.TransportError as exc:
-                    failure = transport_failure(exc, self.url)
-            delay = self.policy.next_delay(attempt, failure, deadline - time.monotonic())
-            if delay is None:
-                raise failure.error
-            self._count(retries=1)
-            await asyncio.sleep(delay)
+                    outcome = exc
+                step = _advance(steps, outcome)
+                if isinstance(step, Done):
+                    counter = _StreamUsage()
+                    try:
+                        async for line in response.aiter_lines():
+                            if not counter.feed(line):
+                                break
+                            for piece in counter.pop():
+                                yield piece
+                    except httpx.TransportError as exc:
+                        raise transport_failure(exc, self.url).error from exc
+                    self._finish_stream(counter)
+
+    def _finish_stream(self, counter: _StreamUsage) -> None:
+        self._count(counter.usage())
+        counter.check_finished()
 
     # ----------------------------------------------------------------- lifecycle
     def close(self) -> None:
@@ -466,6 +510,21 @@ class _StreamUsage:
         self.reported: Usage | None = None
         self.finish_reason = ""
         self.text: list[str] = []
+        self._ready: list[str] = []
+
+    def feed(self, line: str) -> bool:
+        """Take one SSE line; False at the end of the stream."""
+        chunk = parse_sse_line(line)
+        if chunk is DONE:
+            return False
+        if isinstance(chunk, dict) and (piece := self.add(chunk)):
+            self._ready.append(piece)
+        return True
+
+    def pop(self) -> list[str]:
+        """The text pieces taken since the last call."""
+        pieces, self._ready = self._ready, []
+        return pieces
 
     def add(self, chunk: dict[str, Any]) -> str:
         if chunk.get("usage"):

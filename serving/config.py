@@ -31,6 +31,18 @@ class ConfigError(ValueError):
     """A configuration value could not be read; the message names its source and field."""
 
 
+def api_root(base_url: str) -> str:
+    """The server root of an OpenAI-compatible endpoint, written with or without ``/v1``.
+
+    ``http://host:8000``, ``http://host:8000/`` and ``http://host:8000/v1`` all give
+    ``http://host:8000``: the client adds ``/v1/...`` paths itself.
+    """
+    root = base_url.strip().rstrip("/")
+    if root.endswith("/v1"):
+        root = root[: -len("/v1")]
+    return root
+
+
 @dataclass
 class ServingConfig:
     """How to reach (or start) the chat engine."""

@@ -9,7 +9,7 @@ from contextlib import ExitStack, contextmanager
 import httpx
 
 from serving.client import LLMClient
-from serving.config import ServingConfig
+from serving.config import ServingConfig, api_root
 from serving.engines import Endpoint, get_engine
 from serving.errors import LLMConnectionError
 
@@ -17,7 +17,7 @@ from serving.errors import LLMConnectionError
 def discover_model(base_url: str, api_key: str = "") -> str:
     """The first model a running server lists under ``/v1/models``."""
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    url = base_url.rstrip("/") + "/v1/models"
+    url = api_root(base_url) + "/v1/models"
     try:
         response = httpx.get(url, headers=headers, timeout=10.0, trust_env=False)
         response.raise_for_status()
@@ -44,11 +44,12 @@ def connect(config: ServingConfig) -> Iterator[LLMClient]:
                 or engine.default_model(config)
                 or discover_model(config.base_url, config.api_key)
             )
-            endpoint = Endpoint(base_url=config.base_url, model=model)
+            endpoint = Endpoint(base_url=api_root(config.base_url), model=model)
         else:
             endpoint = stack.enter_context(engine.launch(config))
         client = LLMClient(
-            dataclasses.replace(config, base_url=endpoint.base_url, model=endpoint.model)
+            dataclasses.replace(config, base_url=endpoint.base_url, model=endpoint.model),
+            engine_check=endpoint.check,
         )
         stack.callback(client.close)
         yield client

@@ -15,6 +15,20 @@ class LLMConnectionError(LLMError):
         self.url = url
 
 
+class EngineDiedError(LLMConnectionError):
+    """An engine process started by this program has exited: it cannot answer any more.
+
+    The message names the exit code or signal and the log file; a run stops sending it work.
+    """
+
+    def __init__(self, message: str, *, url: str = "", returncode: int | None = None,
+                 log_path: str = "", log_tail: str = "") -> None:
+        super().__init__(message, url=url)
+        self.returncode = returncode
+        self.log_path = log_path
+        self.log_tail = log_tail
+
+
 class LLMTimeoutError(LLMError):
     """The request did not complete within the configured timeout after all retries."""
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
+import signal
 import threading
 import time
 from collections import deque
@@ -32,18 +34,25 @@ ReplyFn = Callable[[dict[str, Any]], str]
 
 @dataclass(frozen=True)
 class Behaviour:
-    """How to answer one request. Build with :func:`reply`, :func:`status`, :func:`malformed`, :func:`hang`."""
+    """How to answer one request. Build with :func:`reply`, :func:`status`, :func:`malformed`,
+    :func:`hang`, :func:`crash`."""
 
     kind: str
     text: str | None = None
     code: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    fn: ReplyFn | None = None
 
 
 def reply(text: str) -> Behaviour:
     """A valid chat completion whose content is ``text``."""
     return Behaviour("reply", text=text)
+
+
+def reply_with(fn: ReplyFn) -> Behaviour:
+    """A valid chat completion whose content ``fn`` makes from the request body."""
+    return Behaviour("reply_fn", fn=fn)
 
 
 def status(code: int, body: str = "", *, retry_after: float | None = None) -> Behaviour:
@@ -67,10 +76,51 @@ def hang(seconds: float = 30.0) -> Behaviour:
     return Behaviour("hang", seconds=seconds)
 
 
+def crash(signum: int = 11) -> Behaviour:
+    """Kill the whole server process with signal ``signum`` (as an engine that crashes would)."""
+    return Behaviour("crash", code=signum)
+
+
 def echo_reply(body: dict[str, Any]) -> str:
-    """The default reply: a short deterministic text derived from the last user message."""
+    """The default reply: a short deterministic text derived from the last user message, or
+    the smallest JSON value that fits the schema when the request asks for one."""
+    schema = requested_schema(body)
+    if schema is not None:
+        return json.dumps(schema_instance(schema))
     users = [m.get("content", "") for m in body.get("messages", []) if m.get("role") == "user"]
     return f"reply to: {(users[-1] if users else '')[:80]}"
+
+
+def requested_schema(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The JSON schema of a request, in OpenAI's or llama-cpp-python's form."""
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        return (fmt.get("json_schema") or {}).get("schema")
+    return fmt.get("schema") if fmt.get("type") == "json_object" else None
+
+
+def schema_instance(schema: dict[str, Any]) -> Any:
+    """A small value that validates against ``schema`` (the subset replies use)."""
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "const" in schema:
+        return schema["const"]
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object":
+        props = schema.get("properties") or {}
+        return {name: schema_instance(props.get(name) or {}) for name in schema.get("required", [])}
+    if kind == "array":
+        return [schema_instance(schema.get("items") or {})
+                for _ in range(max(1, int(schema.get("minItems", 1))))]
+    if kind in ("integer", "number"):
+        return schema.get("minimum", 1)
+    if kind == "boolean":
+        return True
+    if kind == "null":
+        return None
+    return "x" * max(1, int(schema.get("minLength", 2)))
 
 
 def _count_tokens(text: str) -> int:
@@ -156,7 +206,7 @@ class FakeLLMServer:
             self.requests.append(body)
             scripted = self._script.popleft() if self._script else None
         if scripted is not None:
-            return scripted
+            return reply(scripted.fn(body)) if scripted.fn is not None else scripted
         if isinstance(self.default, Behaviour):
             return self.default
         return reply(self.default(body))
@@ -246,6 +296,9 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             behaviour = server._next(body)
             if server.latency_s:
                 time.sleep(server.latency_s)
+            if behaviour.kind == "crash":
+                os.kill(os.getpid(), behaviour.code)
+                return
             if behaviour.kind == "hang":
                 server._stopping.wait(behaviour.seconds)
                 self.close_connection = True
@@ -271,8 +324,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every reply")
+    parser.add_argument("--crash-after", type=int, default=0, metavar="N",
+                        help="kill the process after answering N chat requests (0: never)")
+    parser.add_argument("--crash-signal", default="SIGSEGV",
+                        help="the signal that kills it (default SIGSEGV)")
     args = parser.parse_args(argv)
     with FakeLLMServer(latency_s=args.latency, host=args.host, port=args.port) as server:
+        if args.crash_after:
+            signum = int(signal.Signals[args.crash_signal.upper()])
+            server.script(*[reply_with(echo_reply)] * args.crash_after, crash(signum))
         print(f"fake chat server at {server.base_url} (Ctrl-C to stop)", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()

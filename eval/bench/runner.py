@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from tqdm.auto import tqdm
 from eval.bench import compare, extras
 from eval.bench.keys import run_key, slug, stable_hash
 from eval.bench.llm import tapped
+from eval.bench.lock import RunLock
 from eval.bench.sample import DocumentSource, now_iso, run_sample
 from eval.bench.store import ResultStore, write_json_atomic
 from eval.howto import HowToScorer
@@ -89,6 +91,8 @@ class BenchOutcome:
     started_at: str = ""
     finished_at: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
+    # why the run stopped sending work (an engine that died, an endpoint that refuses), if it did
+    stopped: str | None = None
 
     @property
     def new_samples(self) -> int:
@@ -148,6 +152,7 @@ class BenchRunner:
         self.retry_failed = retry_failed
         self.progress = progress
         self.metadata = dict(metadata or {})
+        self.stopped: str | None = None
 
     # -- keys ----------------------------------------------------------------------------------
 
@@ -183,8 +188,16 @@ class BenchRunner:
     # -- running -------------------------------------------------------------------------------
 
     def run(self) -> BenchOutcome:
-        started = now_iso()
+        """Run every phase, holding each run directory's lock (one writer per run)."""
         runs = self.plan()
+        with ExitStack() as locks:
+            for directory in [*(r.dir for r in runs.values()),
+                              *(p.dir for p in self.plan_pairs(runs))]:
+                locks.enter_context(RunLock(directory))
+            return self._run(runs)
+
+    def _run(self, runs: dict[str, SystemRun]) -> BenchOutcome:
+        started = now_iso()
         outcome = BenchOutcome(conversations=self.conversations, data_id=self.data_id,
                                setting=self.setting, runs=runs, results={},
                                judge_config=runs[next(iter(runs))].spec["judge"],
@@ -203,12 +216,17 @@ class BenchRunner:
         answer_llms = [self.judge_llm, *(getattr(a, "llm", None) for a in self.answerers.values())]
         outcome.work["answer"] = self._execute("answer + judge", answer_tasks, answer_llms)
         outcome.results = {name: self._ordered(run.store) for name, run in runs.items()}
+        if self.stopped is not None:  # the engine is gone: no extra phase, report what is done
+            outcome.stopped = self.stopped
+            outcome.finished_at = now_iso()
+            return outcome
 
         extra_tasks = self._extra_tasks(runs, outcome)
         outcome.work["extra"] = self._execute(
             "extra scores", extra_tasks,
             [self.pairwise_llm, self.second_judge_llm, self.howto_llm])
         self._collect_extras(runs, outcome)
+        outcome.stopped = self.stopped
         outcome.finished_at = now_iso()
         return outcome
 
@@ -305,9 +323,17 @@ class BenchRunner:
                 if gap > 0 and pending:  # gather what finishes meanwhile into the same commit
                     more, pending = wait(pending, timeout=gap)
                     done |= more
-                self._save([(futures[f].store, f.result()) for f in done])
+                finished = [(futures[f].store, f.result()) for f in done]
+                self._save(finished)
                 last_commit = time.monotonic()
                 bar.update(len(done))
+                down = next((r["error"] for _, r in finished if _unreachable(r)), None)
+                if down is not None and self.stopped is None:
+                    # every later sample would fail the same way: leave them for a re-run
+                    self.stopped = down
+                    for future in pending:
+                        future.cancel()
+                    pending = {f for f in pending if not f.cancelled()}
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             bar.close()
@@ -334,6 +360,15 @@ class BenchRunner:
                 pass
         write_json_atomic(path, {"key": key, "spec": spec, "created_at": created,
                                  "updated_at": now_iso()})
+
+
+UNREACHABLE_ERRORS = ("EngineDiedError:", "EngineStartError:", "LLMConnectionError:")
+
+
+def _unreachable(record: dict[str, Any]) -> bool:
+    """Whether a sample failed because its engine is gone or cannot be reached at all."""
+    error = record.get("error") or ""
+    return bool(record.get("transient")) and error.startswith(UNREACHABLE_ERRORS)
 
 
 def _used(llm: Any, phases: set[str], runner: BenchRunner) -> bool:

@@ -40,8 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "hf:<dir>[:split]")
     parser.add_argument("--split", help="split of an hf: dataset")
     size = parser.add_mutually_exclusive_group()
-    size.add_argument("--limit", type=int, default=DEFAULT_LIMIT,
-                      help=f"conversations to run, domains taken in turn (default {DEFAULT_LIMIT})")
+    size.add_argument("--limit", type=int,
+                      help=f"conversations to run, domains taken in turn (default: all of a "
+                           f"dataset given with --data; {DEFAULT_LIMIT} of the bundled sample)")
     size.add_argument("--all", action="store_true", help="run every conversation")
     parser.add_argument("--setting", choices=["given", "memory"], default="given",
                         help="'given' documents (InsCoQA protocol) or open 'memory' setting")
@@ -102,15 +103,30 @@ def parse_params(items: list[str]) -> dict[str, dict[str, Any]]:
     return params
 
 
+def selected_limit(args: argparse.Namespace) -> int | None:
+    """--limit if given; else a quick subset of the bundled sample, and all of a user's data."""
+    if args.all:
+        return None
+    if args.limit is not None:
+        return args.limit
+    return DEFAULT_LIMIT if args.data == "sample" else None
+
+
+def first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    from eval.bench.lock import RunLockedError
     from eval.bench.session import BenchOptions, run_bench
     from eval.report import pairwise_table, summary_table
+    from serving.errors import LLMError
 
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     try:
         options = BenchOptions(
             systems=systems, data=args.data, split=args.split,
-            limit=None if args.all else args.limit, setting=args.setting, memory=args.memory,
+            limit=selected_limit(args), setting=args.setting, memory=args.memory,
             out=args.out, report_dir=args.report_dir, concurrency=args.concurrency,
             pairwise=args.pairwise, howto=args.howto,
             serving=engine_overrides(args, ""), judge=engine_overrides(args, "judge_"),
@@ -121,6 +137,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
                            if v is not None},
             progress=not args.no_progress and not args.json, plots=not args.no_plots)
         result = run_bench(options)
+    except RunLockedError as exc:
+        print(f"inscoqa bench: {exc}", file=sys.stderr)
+        return 1
+    except LLMError as exc:  # an engine that cannot start, or an endpoint that cannot be reached
+        print(f"inscoqa bench: {first_line(exc)}", file=sys.stderr)
+        return 1
     except (ValueError, KeyError, OSError) as exc:
         print(f"inscoqa bench: {exc}", file=sys.stderr)
         return 2
@@ -130,7 +152,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         out["report"] = {"markdown": str(files.markdown), "json": str(files.json),
                          "plots": [str(p) for p in files.plots]}
         print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
-        return 0
+        return infrastructure_status(result.outcome)
     meta = summary["meta"]
     print(f"\n{meta['n_conversations']} conversations of {meta['data_id']}, setting "
           f"{meta['setting']}, judge {meta['judge'].get('model', '?')}; "
@@ -143,4 +165,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if failed:
         print(f"\n{failed} sample(s) not judged: the failures are listed in the report")
     print(f"\nreport: {files.markdown}")
-    return 0
+    return infrastructure_status(result.outcome)
+
+
+def infrastructure_status(outcome: Any) -> int:
+    """1 (with one line on stderr) when samples are left undone by the infrastructure, else 0."""
+    left = [(name, conv.id) for name, records in outcome.results.items()
+            for conv in outcome.conversations
+            if (record := next((r for r in records if r["sample_id"] == conv.id), None)) is None
+            or record.get("transient")]
+    if not left:
+        return 0
+    errors = [r.get("error") or "" for records in outcome.results.values() for r in records
+              if r.get("transient")]
+    reason = outcome.stopped or (max(set(errors), key=errors.count) if errors else
+                                 "samples were not run")
+    reason = reason.split(": ", 1)[-1] if reason.split(": ", 1)[0].endswith("Error") else reason
+    print(f"inscoqa bench: {first_line(Exception(reason))}; run the same command again to retry "
+          f"{len(left)} sample(s)", file=sys.stderr)
+    return 1

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from serving.config import ConfigError, ServingConfig
@@ -12,10 +12,12 @@ from serving.config import ConfigError, ServingConfig
 
 @dataclass(frozen=True)
 class Endpoint:
-    """Where a running engine answers, and the model name to send it."""
+    """Where a running engine answers, the model name to send it, and (for an engine this
+    program started) a check that raises :class:`serving.errors.EngineDiedError` once it died."""
 
     base_url: str
     model: str
+    check: Callable[[], None] | None = field(default=None, compare=False)
 
 
 class Engine:

@@ -98,6 +98,8 @@ class EmbeddedEngine(Engine):
             raise EngineStartError(
                 "the embedded engine needs llama-cpp-python: pip install 'inscoqa[embedded]'"
             )
-        server = engine_server(self.name, config, lambda port: self.command(config, port))
+        model = self.default_model(config)
+        server = engine_server(self.name, config, lambda port: self.command(config, port),
+                               model=model)
         with server as base_url:
-            yield Endpoint(base_url=base_url, model=self.default_model(config))
+            yield Endpoint(base_url=base_url, model=model, check=server.check)

@@ -1,8 +1,11 @@
-"""Run an OpenAI-compatible server as a child process: free port, log file, health wait, shutdown.
+"""Run an OpenAI-compatible server as a child process: free port, log file, readiness, shutdown.
 
-A started server is stopped when its context exits, at interpreter exit, and on SIGTERM (SIGINT
-arrives as ``KeyboardInterrupt`` and unwinds the context). If it exits or does not answer
-``GET /v1/models`` in time, :class:`EngineStartError` carries the command and the log's tail.
+A server is ready only once it has answered a real one-token chat completion (a server can list
+its models and still crash on the first request). A started server is stopped when its context
+exits, at interpreter exit, and on SIGTERM (SIGINT arrives as ``KeyboardInterrupt`` and unwinds
+the context). If it exits or is not ready in time, :class:`EngineStartError` carries the command
+and the log's tail; if it dies later, :meth:`ServerProcess.check` raises :class:`EngineDiedError`
+naming the exit code or signal and the log.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from serving.errors import EngineStartError
+from serving.errors import EngineDiedError, EngineStartError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -32,6 +35,9 @@ if TYPE_CHECKING:
     from serving.config import ServingConfig
 
 HEALTH_PATH = "/v1/models"
+READY_PATH = "/v1/chat/completions"
+READY_REQUEST = {"messages": [{"role": "user", "content": "Say OK."}], "max_tokens": 1,
+                 "temperature": 0.0}
 _LIVE: set[ServerProcess] = set()
 _LIVE_LOCK = threading.Lock()
 
@@ -45,6 +51,17 @@ def free_port(host: str = "127.0.0.1") -> int:
 def _watched(argv: list[str]) -> list[str]:
     """Wrap a command so it stops when this process dies without cleaning up."""
     return [sys.executable, "-m", "serving.engines.watchdog", str(os.getpid()), "--", *argv]
+
+
+def describe_exit(returncode: int) -> str:
+    """'exit code 1' or 'signal 11 (SIGSEGV)'; the watchdog reports a signal as 128 + its number."""
+    number = -returncode if returncode < 0 else returncode - 128 if returncode > 128 else 0
+    if not number:
+        return f"exit code {returncode}"
+    try:
+        return f"signal {number} ({signal.Signals(number).name})"
+    except ValueError:
+        return f"signal {number}"
 
 
 def log_tail(path: Path, lines: int = 30) -> str:
@@ -66,6 +83,7 @@ class ServerProcess:
     log_path: Path
     startup_timeout_s: float = 120.0
     api_key: str = ""
+    model: str = ""
     env: dict[str, str] = field(default_factory=dict)
     process: subprocess.Popen[bytes] | None = None
 
@@ -98,22 +116,48 @@ class ServerProcess:
         return self.base_url
 
     def _wait_ready(self) -> None:
+        """Poll until the model list answers, then until a one-token chat completion does."""
         assert self.process is not None
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        request = {**READY_REQUEST, **({"model": self.model} if self.model else {})}
         deadline = time.monotonic() + self.startup_timeout_s
-        with httpx.Client(timeout=2.0, headers=headers, trust_env=False) as http:
+        listed, last = False, "no answer"
+        with httpx.Client(timeout=30.0, headers=headers, trust_env=False) as http:
             while True:
                 code = self.process.poll()
                 if code is not None:
-                    raise self._error(f"exited with code {code} before answering")
-                with contextlib.suppress(httpx.HTTPError):
-                    if http.get(self.base_url + HEALTH_PATH).status_code == 200:
-                        return
+                    stage = "its first chat reply" if listed else "answering"
+                    raise self._error(f"died ({describe_exit(code)}) before {stage}")
+                try:
+                    if not listed:
+                        response = http.get(self.base_url + HEALTH_PATH, timeout=2.0)
+                        listed = response.status_code == 200
+                        last = f"{HEALTH_PATH}: HTTP {response.status_code}"
+                    if listed:
+                        response = http.post(self.base_url + READY_PATH, json=request)
+                        if response.status_code == 200:
+                            return
+                        last = f"{READY_PATH}: HTTP {response.status_code} {response.text[:200]}"
+                except httpx.HTTPError as exc:
+                    last = f"{type(exc).__name__}"
                 if time.monotonic() > deadline:
                     raise self._error(
-                        f"did not answer {HEALTH_PATH} within {self.startup_timeout_s:.0f}s"
+                        f"did not answer a chat request within {self.startup_timeout_s:.0f}s "
+                        f"(last: {last})"
                     )
                 time.sleep(0.25)
+
+    def check(self) -> None:
+        """Raise :class:`EngineDiedError` if the server process has exited."""
+        process = self.process
+        code = process.poll() if process is not None else None
+        if code is None:
+            return
+        tail = log_tail(self.log_path)
+        raise EngineDiedError(
+            f"the {self.name} engine died ({describe_exit(code)}), log: {self.log_path}",
+            url=self.base_url, returncode=code, log_path=str(self.log_path), log_tail=tail,
+        )
 
     def _error(self, what: str) -> EngineStartError:
         tail = log_tail(self.log_path)
@@ -184,7 +228,8 @@ def _untrack(server: ServerProcess) -> None:
         _LIVE.discard(server)
 
 
-def engine_server(name: str, config: ServingConfig, command: Callable[[int], list[str]]) -> ServerProcess:
+def engine_server(name: str, config: ServingConfig, command: Callable[[int], list[str]],
+                  *, model: str = "") -> ServerProcess:
     """A server for engine ``name`` on the configured (or a free) port, logging under log_dir."""
     port = config.port or free_port(config.host)
     log = config.log_path() / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}-{port}.log"
@@ -196,4 +241,5 @@ def engine_server(name: str, config: ServingConfig, command: Callable[[int], lis
         log_path=log,
         startup_timeout_s=config.startup_timeout_s,
         api_key=config.api_key,
+        model=model,
     )

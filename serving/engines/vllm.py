@@ -51,6 +51,7 @@ class VLLMEngine(Engine):
 
     @contextmanager
     def launch(self, config: ServingConfig) -> Iterator[Endpoint]:
-        server = engine_server(self.name, config, lambda port: self.command(config, port))
+        server = engine_server(self.name, config, lambda port: self.command(config, port),
+                               model=config.model)
         with server as base_url:
-            yield Endpoint(base_url=base_url, model=config.model)
+            yield Endpoint(base_url=base_url, model=config.model, check=server.check)

@@ -3,7 +3,9 @@
 ``python -m serving.engines.watchdog <parent-pid> -- <command...>``: a parent that dies without
 cleaning up (SIGKILL, a crash) must not leave an engine running and holding memory and cores.
 The watchdog polls its parent once a second and terminates the server when the parent is gone;
-SIGTERM and SIGINT sent to the watchdog are passed on to the server.
+SIGTERM and SIGINT sent to the watchdog are passed on to the server. The watchdog exits with the
+server's exit code, or with 128 + N when the server was killed by signal N (as a shell reports it),
+and says so on its output (the engine's log).
 """
 
 from __future__ import annotations
@@ -49,7 +51,11 @@ def main(argv: list[str]) -> int:
             break
         with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(POLL_S)
-    return child.returncode or 0
+    code = child.returncode or 0
+    if code < 0:
+        print(f"[watchdog] the server was killed by signal {-code}", file=sys.stderr, flush=True)
+        return 128 - code
+    return code
 
 
 if __name__ == "__main__":

@@ -90,7 +90,7 @@ def test_engine_that_exits_reports_the_log_tail(tmp_path: Path) -> None:
     with pytest.raises(EngineStartError) as info, connect(config):
         pass
     message = str(info.value)
-    assert "exited with code" in message and "broken.gguf" in message
+    assert "died (exit code 1)" in message and "broken.gguf" in message
     assert info.value.log_path and Path(info.value.log_path).is_file()
     assert info.value.log_tail  # the server's own complaint
 
