@@ -143,7 +143,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     except LLMError as exc:  # an engine that cannot start, or an endpoint that cannot be reached
         print(f"inscoqa bench: {first_line(exc)}", file=sys.stderr)
         return 1
-    except (ValueError, KeyError, OSError) as exc:
+    except (ValueError, KeyError, TypeError, OSError) as exc:
         print(f"inscoqa bench: {exc}", file=sys.stderr)
         return 2
     summary, files = result.summary, result.files

@@ -1,0 +1,159 @@
+"""Runs that the infrastructure breaks: an engine process that dies mid-run, an endpoint that
+refuses, two processes on one run. Each must stop, say why in one line, exit non-zero, and leave
+a run that the same command completes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from eval.bench.lock import RunLock, RunLockedError
+from inscoqa.cli import main
+from serving.config import ServingConfig
+from serving.engines import ENGINES, Endpoint, Engine
+from serving.engines.process import engine_server, free_port
+
+
+class FakeEngineProcess(Engine):
+    """The fake OpenAI server as a real engine process, crashing after ``crash_after`` replies."""
+
+    name = "embedded"
+    schema_format = "llama_cpp"
+
+    def __init__(self, crash_after: int = 0, signal_name: str = "SIGSEGV") -> None:
+        self.crash_after = crash_after
+        self.signal_name = signal_name
+
+    def default_model(self, config: ServingConfig) -> str:
+        return "fake-model"
+
+    @contextmanager
+    def launch(self, config: ServingConfig) -> Iterator[Endpoint]:
+        def command(port: int) -> list[str]:
+            return [sys.executable, "-m", "serving.fake_server", "--port", str(port),
+                    "--crash-after", str(self.crash_after), "--crash-signal", self.signal_name]
+
+        server = engine_server("embedded", config, command, model="fake-model")
+        with server as base_url:
+            yield Endpoint(base_url=base_url, model="fake-model", check=server.check)
+
+
+@pytest.fixture
+def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in list(os.environ):
+        if name.startswith("INSCOQA_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("INSCOQA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("INSCOQA_LOG_DIR", str(tmp_path / "logs"))
+    return tmp_path
+
+
+def bench(out: Path, *extra: str) -> list[str]:
+    return ["bench", "--systems", "extractive", "--limit", "4", "--concurrency", "1",
+            "--out", str(out), "--no-plots", "--no-progress", "--json", *extra]
+
+
+def results(out: Path) -> list[dict]:
+    (path,) = out.glob("extractive-*/results.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("signal_name", ["SIGSEGV", "SIGKILL"])
+def test_an_engine_that_dies_mid_run_stops_it_and_a_rerun_completes_the_rest(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], signal_name: str) -> None:
+    out = clean_env / "runs"
+    # the readiness probe and two judge calls succeed; the third judge call kills the engine
+    monkeypatch.setitem(ENGINES, "embedded", FakeEngineProcess(3, signal_name))
+    assert main(bench(out)) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    number = {"SIGSEGV": 11, "SIGKILL": 9}[signal_name]
+    assert len(err) == 1, err
+    assert f"the embedded engine died (signal {number} ({signal_name}))" in err[0]
+    assert "log: " in err[0] and str(clean_env / "logs") in err[0]
+    assert err[0].endswith("run the same command again to retry 2 sample(s)")
+    first = results(out)
+    assert [r["status"] for r in first[:2]] == ["ok", "ok"]
+    # the sample in flight when the engine died, and at most the one already taken by a worker
+    assert 1 <= len(first[2:]) <= 2
+    assert all(r["transient"] and r["error"].startswith("EngineDiedError") for r in first[2:])
+
+    monkeypatch.setitem(ENGINES, "embedded", FakeEngineProcess())
+    assert main(bench(out)) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["meta"]["new_samples"]["answer"] == 2  # only what was left
+    final = {}
+    for record in results(out):
+        final[record["sample_id"]] = record
+    assert len(final) == 4 and all(r["status"] == "ok" for r in final.values())
+    done_twice = [r["sample_id"] for r in results(out) if r["status"] == "ok"]
+    assert len(done_twice) == len(set(done_twice)) == 4  # no sample answered twice
+
+    assert main(bench(out)) == 0  # a finished run starts no engine and does nothing
+    assert json.loads(capsys.readouterr().out)["meta"]["new_samples"]["answer"] == 0
+
+
+def test_an_unreachable_endpoint_is_one_line_and_a_failure(
+        clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"http://127.0.0.1:{free_port()}/v1"  # written the OpenAI way, with /v1
+    code = main(bench(clean_env / "runs", "--base-url", url, "--model", "m"))
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "run the same command again" in err[0]
+    assert "/v1/v1" not in err[0] and "127.0.0.1" in err[0]
+
+
+def test_an_engine_that_cannot_start_is_one_line_without_traceback(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("INSCOQA_")}
+    env.update(INSCOQA_MODEL=str(tmp_path / "missing.gguf"), INSCOQA_CACHE_DIR=str(tmp_path),
+               INSCOQA_LOG_DIR=str(tmp_path / "logs"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "inscoqa", "bench", "--limit", "1", "--systems", "extractive",
+         "--out", str(tmp_path / "runs"), "--no-progress", "--no-plots"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "missing.gguf" in lines[0], proc.stderr
+
+
+def test_a_second_writer_of_a_run_is_refused(tmp_path: Path) -> None:
+    with RunLock(tmp_path):
+        code = ("import sys; from eval.bench.lock import RunLock, RunLockedError\n"
+                f"try:\n    RunLock({str(tmp_path)!r}).acquire()\n"
+                "except RunLockedError as exc:\n    print(exc); sys.exit(3)\n")
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert proc.returncode == 3
+        assert f"pid {os.getpid()}" in proc.stdout and "another process" in proc.stdout
+        with pytest.raises(RunLockedError):  # the same process cannot take it twice either
+            RunLock(tmp_path).acquire()
+    RunLock(tmp_path).acquire().release()  # released when the holder lets go
+
+
+def test_two_bench_processes_on_one_run_never_write_a_sample_twice(clean_env: Path) -> None:
+    from serving.fake_server import FakeLLMServer
+
+    out = clean_env / "runs"
+    with FakeLLMServer(latency_s=0.3) as server:
+        argv = [sys.executable, "-m", "inscoqa", *bench(out, "--base-url", server.base_url,
+                                                         "--model", "fake-model")]
+        first = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # wait until the first process holds the run, then start the second
+        deadline = 100
+        while not list(out.glob("extractive-*/.lock")) and deadline:
+            deadline -= 1
+            subprocess.run(["sleep", "0.1"])
+        second = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        first_out, first_err = first.communicate(timeout=120)
+    assert first.returncode == 0, first_err
+    assert second.returncode == 1 and "another process is writing this run" in second.stderr
+    ids = [r["sample_id"] for r in results(out)]
+    assert len(ids) == len(set(ids)) == 4
