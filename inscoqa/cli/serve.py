@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import sys
 import threading
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from serving.engines import Endpoint
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     from serving.config import load_serving_config
     from serving.engines import get_engine
+    from serving.errors import LLMError
 
     flags = {k: v for k, v in vars(args).items() if k not in {"func", "command", "json"}}
     config = load_serving_config(flags)
@@ -61,27 +68,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
         signal.signal(
             signal.SIGINT, signal.default_int_handler
         )  # Ctrl-C even if inherited as ignored
-    with get_engine(config.engine).launch(config) as endpoint:
-        if args.json:
-            print(
-                json.dumps(
-                    {
-                        "engine": config.engine,
-                        "base_url": endpoint.base_url,
-                        "model": endpoint.model,
-                    }
-                ),
-                flush=True,
-            )
-        else:
-            print(
-                f"{config.engine} engine serving {endpoint.model!r} at {endpoint.base_url}",
-                flush=True,
-            )
-            print(
-                f"use it with: INSCOQA_ENGINE={config.engine} INSCOQA_BASE_URL={endpoint.base_url}"
-                f" INSCOQA_MODEL={endpoint.model}  (Ctrl-C to stop)",
-                flush=True,
-            )
-        threading.Event().wait()
+    try:
+        with get_engine(config.engine).launch(config) as endpoint:
+            announce(config.engine, endpoint, as_json=args.json)
+            while True:  # until Ctrl-C, or until the engine dies
+                time.sleep(1.0)
+                if endpoint.check is not None:
+                    endpoint.check()
+    except LLMError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"inscoqa serve: {first}", file=sys.stderr)
+        return 1
     return 0
+
+
+def announce(engine: str, endpoint: Endpoint, *, as_json: bool) -> None:
+    """Where the engine answers: its OpenAI base URL (with /v1) and the model name."""
+    openai_url = endpoint.base_url + "/v1"
+    if as_json:
+        print(json.dumps({"engine": engine, "base_url": openai_url, "model": endpoint.model}),
+              flush=True)
+        return
+    print(f"{engine} engine serving {endpoint.model!r} at {openai_url} (OpenAI-compatible)",
+          flush=True)
+    print(f"use it with: INSCOQA_ENGINE=external INSCOQA_BASE_URL={openai_url} "
+          f"INSCOQA_MODEL={endpoint.model}  (Ctrl-C to stop)", flush=True)

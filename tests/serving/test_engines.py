@@ -10,11 +10,13 @@ import sys
 from pathlib import Path
 
 import httpx
+import jsonschema
 import pytest
 
 from serving import EngineStartError, ServingConfig, connect
 from serving.config import ConfigError
 from serving.engines import ENGINES, get_engine
+from serving.engines.llama_server import llama_cpp_response_format
 from serving.fake_server import FakeLLMServer
 
 
@@ -95,6 +97,24 @@ def test_engine_that_exits_reports_the_log_tail(tmp_path: Path) -> None:
     assert info.value.log_tail  # the server's own complaint
 
 
+FRUIT_SCHEMA = {
+    "type": "object",
+    "properties": {"fruit": {"type": "string", "maxLength": 20},
+                   "colour": {"type": "string", "maxLength": 20}},
+    "required": ["fruit", "colour"],
+    "additionalProperties": False,
+}
+
+
+def test_openai_json_schema_requests_reach_llama_cpp_in_its_own_form() -> None:
+    body = {"messages": [], "response_format": {
+        "type": "json_schema", "json_schema": {"name": "f", "schema": FRUIT_SCHEMA}}}
+    assert llama_cpp_response_format(body)["response_format"] == {
+        "type": "json_object", "schema": FRUIT_SCHEMA}
+    plain = {"messages": [], "response_format": {"type": "json_object"}}
+    assert llama_cpp_response_format(plain) is plain
+
+
 @pytest.mark.slow
 def test_serve_runs_until_interrupted(tmp_path: Path) -> None:
     env = {
@@ -113,12 +133,24 @@ def test_serve_runs_until_interrupted(tmp_path: Path) -> None:
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         endpoint = json.loads(line)
-        models = httpx.get(endpoint["base_url"] + "/v1/models", timeout=10, trust_env=False).json()
+        assert endpoint["base_url"].endswith("/v1")  # the OpenAI base URL, as clients take it
+        models = httpx.get(endpoint["base_url"] + "/models", timeout=10, trust_env=False).json()
         assert models["data"][0]["id"] == endpoint["model"]
+        # a plain OpenAI structured-output request (not the project's client) gets a reply
+        # that follows the schema, as from vLLM
+        reply = httpx.post(endpoint["base_url"] + "/chat/completions", timeout=120,
+                           trust_env=False, json={
+            "model": endpoint["model"], "max_tokens": 60, "temperature": 0,
+            "messages": [{"role": "user", "content": "Name a fruit and its colour."}],
+            "response_format": {"type": "json_schema", "json_schema": {
+                "name": "fruit", "strict": True, "schema": FRUIT_SCHEMA}}})
+        assert reply.status_code == 200, reply.text
+        data = json.loads(reply.json()["choices"][0]["message"]["content"])
+        jsonschema.validate(data, FRUIT_SCHEMA)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 130
         with pytest.raises(httpx.ConnectError):
-            httpx.get(endpoint["base_url"] + "/v1/models", timeout=5, trust_env=False)
+            httpx.get(endpoint["base_url"] + "/models", timeout=5, trust_env=False)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -144,8 +144,9 @@ def test_schema_reply_is_parsed_and_sent_as_response_format(
 
 
 def test_llama_cpp_schema_dialect(fake_server: FakeLLMServer, make_client) -> None:
+    """For another llama-cpp-python server reached by URL (the embedded engine speaks OpenAI's)."""
     fake_server.script(reply('{"steps": ["a"]}'))
-    make_client(engine="embedded").chat(ASK, schema=STEPS_SCHEMA)
+    make_client(schema_format="llama_cpp").chat(ASK, schema=STEPS_SCHEMA)
     assert fake_server.requests[-1]["response_format"] == {
         "type": "json_object",
         "schema": STEPS_SCHEMA,
