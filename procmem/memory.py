@@ -43,6 +43,7 @@ from procmem.store import (
 )
 from procmem.units import LogicUnit, Unit, unit_to_dict
 from serving.config import load_section
+from serving.errors import names_infrastructure_error
 
 if TYPE_CHECKING:
     from inscoqa.corpus.document import Document
@@ -253,7 +254,8 @@ class Memory:
         seen: set[str] = set()
         for doc in docs:
             record = self._docs.get(doc.doc_id)
-            if doc.doc_id in seen or record and record.content_hash == doc.content_hash:
+            if doc.doc_id in seen or (record and record.content_hash == doc.content_hash
+                                      and doc.doc_id not in self._retry_ids()):
                 report.unchanged.append(doc.doc_id)
                 continue
             (report.updated if record else report.added).append(doc.doc_id)
@@ -284,6 +286,10 @@ class Memory:
         report.embedded = self._refresh(progress)
         report.seconds = time.perf_counter() - started
         return report
+
+    def _retry_ids(self) -> set[str]:
+        """Documents whose model extraction failed for want of an engine: tried again."""
+        return {f.doc_id for f in self.failures if names_infrastructure_error(f.error)}
 
     def remove_document(self, doc_id: str) -> int:
         """Take a document and exactly its units out; returns how many units it had."""

@@ -69,3 +69,19 @@ class EngineStartError(LLMError):
         super().__init__(message)
         self.log_path = log_path
         self.log_tail = log_tail
+
+
+INFRASTRUCTURE_ERRORS = ("LLMConnectionError", "EngineDiedError", "EngineStartError",
+                         "LLMTimeoutError")
+
+
+def is_infrastructure_error(exc: BaseException) -> bool:
+    """A failure of the engine or the network, not of what was asked: worth retrying later."""
+    if isinstance(exc, LLMConnectionError | LLMTimeoutError | EngineStartError):
+        return True
+    return isinstance(exc, LLMHTTPError) and (exc.status == 429 or exc.status >= 500)
+
+
+def names_infrastructure_error(text: str) -> bool:
+    """Whether a recorded ``"<ErrorType>: message"`` is an infrastructure failure."""
+    return text.split(":", 1)[0].strip() in INFRASTRUCTURE_ERRORS

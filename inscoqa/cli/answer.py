@@ -130,10 +130,11 @@ def _run(args: argparse.Namespace) -> int:
             answer = answer_with_fallback(_Failed(args.system, exc), make_answerer("extractive", memory=memory),
                                           request)
         else:
-            print(f"inscoqa answer: the {args.system} answerer's engine failed: {exc}\n"
-                  "(--system extractive needs no engine; --fallback uses it automatically)",
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            print(f"inscoqa answer: the {args.system} answerer's engine failed: {first} "
+                  "(--system extractive needs no engine; --fallback answers with it then)",
                   file=sys.stderr)
-            return 2
+            return 1
     if args.json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
     else:

@@ -96,15 +96,22 @@ def _build(args: argparse.Namespace) -> int:
             return 1
     if memory is None:
         memory = Memory(kinds=args.kinds, config=config)
+    from serving.errors import LLMError, names_infrastructure_error
+
     context: Any = nullcontext(None)
     if args.llm_extract:
         from serving import connect, load_serving_config
 
         context = connect(load_serving_config())
-    with context as llm:
-        report = memory.add_documents(docs, llm=llm, progress=not args.json,
-                                      mode="all" if args.llm_all else None)
+    try:
+        with context as llm:
+            report = memory.add_documents(docs, llm=llm, progress=not args.json,
+                                          mode="all" if args.llm_all else None)
+    except LLMError as exc:  # the engine could not be started or reached at all
+        print(f"inscoqa memory build: {str(exc).strip().splitlines()[0]}", file=sys.stderr)
+        return 1
     memory.save(args.out)
+    infra = [f for f in report.failures if names_infrastructure_error(f.error)]
     if args.json:
         print(json.dumps({"memory": str(args.out), "report": report.to_dict(), "stats": memory.stats()},
                          indent=1, ensure_ascii=False))
@@ -113,6 +120,11 @@ def _build(args: argparse.Namespace) -> int:
         for failure in report.failures:
             print(f"  extraction failed: {failure.doc_id} ({failure.stage}): {failure.error}")
         _print_stats(memory.stats())
+    if infra:
+        print(f"inscoqa memory build: the engine failed on {len(infra)} document(s) "
+              f"({infra[0].error.splitlines()[0]}); they keep their rule-based units — run the "
+              f"same command again to retry them", file=sys.stderr)
+        return 1
     return 0
 
 

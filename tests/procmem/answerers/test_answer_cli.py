@@ -77,7 +77,8 @@ def test_model_answerer_json_output_against_a_running_engine(memory_dir, convers
     data = json.loads(capsys.readouterr().out)
     assert data["answer"] and data["procedures"] and data["sources"]
     assert [s["name"] for s in data["trace"]["stages"]] == ["standalone_query", "retrieve", "generate"]
-    assert data["trace"]["usage"]["calls"] == 1
+    # one generation call, plus the re-asks a reply that misses the schema may need
+    assert 1 <= data["trace"]["usage"]["calls"] <= 1 + embedded_llm.config.schema_retries
 
 
 @pytest.mark.slow
@@ -85,8 +86,9 @@ def test_engine_failure_falls_back_to_extractive_when_asked(memory_dir, capsys, 
     monkeypatch.setenv("INSCOQA_CACHE_DIR", str(tmp_path / "cache"))
     down = ["--engine", "external", "--base-url", "http://127.0.0.1:9", "--model", "m"]
     question = "How do I turn off POP and IMAP?"
-    assert main(["answer", "--memory", str(memory_dir), "--system", "rag", *down, question]) == 2
-    assert "engine failed" in capsys.readouterr().err
+    assert main(["answer", "--memory", str(memory_dir), "--system", "rag", *down, question]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "engine failed" in err[0]
     assert main(["answer", "--memory", str(memory_dir), "--system", "rag", "--fallback", "--json",
                  *down, question]) == 0
     data = json.loads(capsys.readouterr().out)
