@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from inscoqa.cli.options import add_engine_flags, engine_overrides, first_line, parse_params
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -29,10 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "(e.g. --param k=5 --param critique=false); repeatable")
     parser.add_argument("--fallback", action="store_true",
                         help="answer extractively (and say so in the trace) when the engine fails")
-    parser.add_argument("--engine", choices=["embedded", "vllm", "external"],
-                        help="chat engine (default from the configuration: embedded)")
-    parser.add_argument("--base-url", help="OpenAI-compatible endpoint of a running engine")
-    parser.add_argument("--model", help="model name at the engine")
+    add_engine_flags(parser, whose="the answerer's")
     parser.add_argument("--list", action="store_true", help="list the answerers and exit")
     parser.add_argument("--json", action="store_true", help="print the answer and its trace as JSON")
     parser.set_defaults(func=_run)
@@ -52,19 +51,6 @@ def read_history(path: Path) -> list[tuple[str, str]]:
             raise SystemExit(f"--history {path}: entry {i}: expected [question, answer] strings, got {pair!r}")
         history.append((pair[0], pair[1]))
     return history
-
-
-def parse_params(items: list[str]) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise SystemExit(f"--param {item!r}: expected KEY=VALUE")
-        try:
-            params[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key.strip()] = value
-    return params
 
 
 def _memory(args: argparse.Namespace) -> Any:
@@ -110,11 +96,14 @@ def _run(args: argparse.Namespace) -> int:
         raise SystemExit("inscoqa answer: give the question (or --list)")
     if args.system not in answerer_names():
         raise SystemExit(f"--system {args.system!r}: unknown answerer; choose one of {answerer_names()}")
-    params = parse_params(args.param)
+    try:
+        params = parse_params(args.param)
+    except ValueError as exc:
+        raise SystemExit(f"inscoqa answer: {exc}") from exc
     request = AnswerRequest(args.question, history=read_history(args.history) if args.history else [])
     memory = _memory(args)
     needs_engine = args.system != "extractive"
-    config = load_serving_config({"engine": args.engine, "base_url": args.base_url, "model": args.model})
+    config = load_serving_config(engine_overrides(args))
     try:
         with (connect(config) if needs_engine else nullcontext()) as llm:
             try:
@@ -130,8 +119,7 @@ def _run(args: argparse.Namespace) -> int:
             answer = answer_with_fallback(_Failed(args.system, exc), make_answerer("extractive", memory=memory),
                                           request)
         else:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            print(f"inscoqa answer: the {args.system} answerer's engine failed: {first} "
+            print(f"inscoqa answer: the {args.system} answerer's engine failed: {first_line(exc)} "
                   "(--system extractive needs no engine; --fallback answers with it then)",
                   file=sys.stderr)
             return 1

@@ -12,19 +12,15 @@ import json
 import sys
 from typing import Any
 
+from inscoqa.cli.options import (
+    add_engine_flags,
+    engine_overrides,
+    first_line,
+    parse_system_params,
+)
+
 DEFAULT_SYSTEMS = "extractive,inscoqa"
 DEFAULT_LIMIT = 6
-
-
-def _engine_flags(parser: argparse.ArgumentParser, prefix: str, dest: str, whose: str) -> None:
-    dash = f"--{prefix}-" if prefix else "--"
-    parser.add_argument(f"{dash}engine", dest=f"{dest}engine",
-                        choices=["embedded", "vllm", "external"],
-                        help=f"{whose} engine (default: configured, else embedded; "
-                             f"'external' when only a base URL is given)")
-    parser.add_argument(f"{dash}base-url", dest=f"{dest}base_url",
-                        help=f"{whose} OpenAI-compatible endpoint")
-    parser.add_argument(f"{dash}model", dest=f"{dest}model", help=f"{whose} model name")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,46 +57,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="run failed samples again (infrastructure failures always are)")
     parser.add_argument("--param", action="append", default=[], metavar="SYSTEM.KEY=VALUE",
                         help="answerer parameter (JSON value or string), repeatable")
-    _engine_flags(parser, "", "", "the answerers'")
+    add_engine_flags(parser, "", "", "the answerers'")
     parser.add_argument("--max-tokens", dest="max_tokens", type=int,
                         help="the answerers' default max tokens per reply")
-    _engine_flags(parser, "judge", "judge_", "the judge's")
+    add_engine_flags(parser, "judge", "judge_", "the judge's")
     parser.add_argument("--judge-mode", choices=["json", "text"],
                         help="judge replies as schema-constrained JSON (default) or as "
                              "'Total rating:' / 'Task completion rate:' text")
     parser.add_argument("--judge-max-tokens", type=int, help="max tokens of a judge reply")
-    _engine_flags(parser, "second-judge", "second_judge_",
-                  "a second judge's")
+    add_engine_flags(parser, "second-judge", "second_judge_", "a second judge's")
     parser.epilog = ("Setting any --second-judge-* flag (or [second_judge] in inscoqa.toml) scores "
                      "the same answers with a second judge and reports judge agreement.")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(func=cmd_bench)
-
-
-def engine_overrides(args: argparse.Namespace, dest: str) -> dict[str, Any]:
-    """The serving fields given on the command line for one role (answerers, judge, ...)."""
-    values = {name: getattr(args, f"{dest}{name}", None)
-              for name in ("engine", "base_url", "model", "max_tokens")}
-    if values["base_url"] and not values["engine"]:
-        values["engine"] = "external"
-    return {k: v for k, v in values.items() if v is not None}
-
-
-def parse_params(items: list[str]) -> dict[str, dict[str, Any]]:
-    params: dict[str, dict[str, Any]] = {}
-    for item in items:
-        head, sep, raw = item.partition("=")
-        system, dot, key = head.partition(".")
-        if not sep or not dot or not system or not key:
-            raise ValueError(f"--param {item!r}: expected SYSTEM.KEY=VALUE")
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        params.setdefault(system, {})[key] = value
-    return params
 
 
 def selected_limit(args: argparse.Namespace) -> int | None:
@@ -110,10 +81,6 @@ def selected_limit(args: argparse.Namespace) -> int | None:
     if args.limit is not None:
         return args.limit
     return DEFAULT_LIMIT if args.data == "sample" else None
-
-
-def first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -131,7 +98,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             pairwise=args.pairwise, howto=args.howto,
             serving=engine_overrides(args, ""), judge=engine_overrides(args, "judge_"),
             second_judge=engine_overrides(args, "second_judge_"),
-            params=parse_params(args.param), retry_failed=args.retry_failed,
+            params=parse_system_params(args.param), retry_failed=args.retry_failed,
             judge_options={k: v for k, v in (("mode", args.judge_mode),
                                              ("max_tokens", args.judge_max_tokens))
                            if v is not None},

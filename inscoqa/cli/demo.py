@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from inscoqa.cli.options import add_engine_flags
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The demo's flags, shared by ``inscoqa demo`` and ``python app.py``."""
@@ -13,10 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, help="port (default 7860)")
     parser.add_argument("--answerer", help="answerer selected when the page opens")
     parser.add_argument("--max-upload-kb", type=int, help="size limit of an uploaded document")
-    parser.add_argument("--engine", choices=["embedded", "vllm", "external"],
-                        help="chat engine (default from the configuration: embedded)")
-    parser.add_argument("--base-url", help="OpenAI-compatible endpoint of an external engine")
-    parser.add_argument("--model", help="model name at the engine")
+    add_engine_flags(parser, whose="the chat")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

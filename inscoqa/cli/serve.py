@@ -10,6 +10,8 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
+from inscoqa.cli.options import STARTED_ENGINES, first_line
+
 if TYPE_CHECKING:
     from serving.engines import Endpoint
 
@@ -20,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--engine",
-        choices=["embedded", "vllm"],
+        choices=STARTED_ENGINES,
         default=None,
         help="engine to run (default: the configured one, else embedded)",
     )
@@ -76,8 +78,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 if endpoint.check is not None:
                     endpoint.check()
     except LLMError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"inscoqa serve: {first}", file=sys.stderr)
+        print(f"inscoqa serve: {first_line(exc)}", file=sys.stderr)
         return 1
     return 0
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from inscoqa.cli import main
-from inscoqa.cli.answer import parse_params, read_history
+from inscoqa.cli.answer import read_history
+from inscoqa.cli.options import parse_params, parse_system_params
 
 
 def test_list_names_every_answerer(capsys):
@@ -40,8 +41,12 @@ def test_bad_history_file_names_file_and_entry(tmp_path: Path, content: str, mes
 def test_params_are_read_as_json_when_possible():
     assert parse_params(["k=5", "critique=false", "unit_kind=logic_unit", "temperature=0.2"]) == {
         "k": 5, "critique": False, "unit_kind": "logic_unit", "temperature": 0.2}
-    with pytest.raises(SystemExit, match="KEY=VALUE"):
+    with pytest.raises(ValueError, match="KEY=VALUE"):
         parse_params(["k"])
+    assert parse_system_params(["rag.k=3", "aag.critique=false"]) == {
+        "rag": {"k": 3}, "aag": {"critique": False}}
+    with pytest.raises(ValueError, match="SYSTEM.KEY=VALUE"):
+        parse_system_params(["k=3"])
 
 
 def test_unknown_system_and_missing_question():
