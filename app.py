@@ -13,51 +13,51 @@ without a browser): :meth:`DemoService.respond` streams :class:`ChatState` snaps
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import json
+import logging
 import os
+import re
+import signal
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import AbstractContextManager, ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-
-def _set_offline_environment() -> None:
-    """No telemetry, no model hub, no proxy for the local engine and the local page."""
-    os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    for name in ("NO_PROXY", "no_proxy"):
-        hosts = [h for h in os.environ.get(name, "").split(",") if h]
-        os.environ[name] = ",".join(dict.fromkeys([*hosts, "127.0.0.1", "localhost"]))
-
-
-_set_offline_environment()  # before gradio is imported: it reads these at import time
-
-import argparse  # noqa: E402
-import dataclasses  # noqa: E402
-import json  # noqa: E402
-import logging  # noqa: E402
-import re  # noqa: E402
-import signal  # noqa: E402
-import sys  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
-from concurrent.futures import ThreadPoolExecutor, wait  # noqa: E402
-from contextlib import AbstractContextManager, ExitStack  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-
-import gradio as gr  # noqa: E402
-
-from inscoqa.cli.demo import add_arguments  # noqa: E402
-from inscoqa.corpus import FORMAT_BY_SUFFIX, read_document  # noqa: E402
-from procmem.answerers.base import (  # noqa: E402
+from inscoqa.corpus import FORMAT_BY_SUFFIX, read_document
+from procmem.answerers.base import (
     Answer,
     AnswerRequest,
     Source,
     answerer_names,
     make_answerer,
 )
-from serving.config import ConfigError, ServingConfig, load_section  # noqa: E402
-from serving.errors import LLMConnectionError, LLMError, LLMTimeoutError  # noqa: E402
-from serving.types import ChatModel, ChatResult, Message, Usage  # noqa: E402
+from procmem.answerers.extractive import answer_with_fallback
+from serving.config import ConfigError, ServingConfig, load_section
+from serving.errors import LLMConnectionError, LLMError
+from serving.types import ChatModel, ChatResult, Message, Usage
+
+if TYPE_CHECKING:
+    import gradio as gr
+
+
+def set_offline_environment() -> None:
+    """No telemetry, no model hub, no proxy for the local engine and the local page.
+
+    Called before gradio is first imported (it reads these at import time)."""
+    os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    for name in ("NO_PROXY", "no_proxy"):
+        hosts = [h for h in os.environ.get(name, "").split(",") if h]
+        os.environ[name] = ",".join(dict.fromkeys([*hosts, "127.0.0.1", "localhost"]))
+
 
 log = logging.getLogger("inscoqa.demo")
 
@@ -194,10 +194,14 @@ class SessionLLM:
                                    **kwargs)
 
 
-def engine_down_message(exc: LLMError, answerer: str, *, fallback: bool = True) -> str:
-    what = "did not answer in time" if isinstance(exc, LLMTimeoutError) else "is not reachable"
+def engine_down_message(error: str, answerer: str, *, fallback: bool = True) -> str:
+    """The notice above a reply whose answerer failed; ``error`` is ``"<ErrorType>: message"``."""
+    kind = error.split(":", 1)[0]
+    what = {"LLMTimeoutError": "did not answer in time",
+            "ReplyParseError": "gave a reply that could not be read",
+            "LLMSchemaError": "gave a reply that could not be read"}.get(kind, "is not reachable")
     head = (f"⚠ **The chat engine {what}**, so the `{answerer}` answerer cannot reply.\n\n"
-            f"Details: {exc}\n\n")
+            f"Details: {error.split(': ', 1)[-1]}\n\n")
     if fallback:
         return head + (f"Below is the `{FALLBACK_ANSWERER}` answer, taken from the documents "
                        "without a model. Set a working base URL in *Settings* to use a model.")
@@ -496,25 +500,39 @@ class DemoService:
 
     def _answer(self, request: AnswerRequest, name: str, llm: SessionLLM,
                 memory: Any) -> tuple[Answer | None, str, str]:
-        """``(answer, answerer used, notice)``: when the engine fails, the answer comes from the
-        extractive answerer and the notice says why; when nothing can answer, only the notice."""
+        """``(answer, answerer used, notice)``. The engine-failure rule is the project's one
+        (:func:`answer_with_fallback`): the extractive answer, with the failure in the trace;
+        the notice says why. When nothing can answer, only the notice."""
         try:
-            return self._make_answerer(name, llm=llm, memory=memory).answer(request), name, ""
-        except LLMError as exc:
-            log.warning("engine failure with the %s answerer: %s", name, exc)
-            self.engines.status = f"⚠ engine failure: {exc}"
-            if name == FALLBACK_ANSWERER:
-                return None, name, engine_down_message(exc, name, fallback=False)
-            try:
-                fallback = self._make_answerer(FALLBACK_ANSWERER, llm=None, memory=memory)
-                answer = fallback.answer(request)
-            except Exception:
-                log.exception("the %s answerer failed too", FALLBACK_ANSWERER)
-                return None, name, engine_down_message(exc, name, fallback=False)
-            return answer, f"{FALLBACK_ANSWERER} (for {name})", engine_down_message(exc, name)
+            answerer = self._make_answerer(name, llm=llm, memory=memory)
         except Exception as exc:
             log.exception("the %s answerer failed", name)
             return None, name, f"⚠ **The `{name}` answerer failed:** {type(exc).__name__}: {exc}"
+        fallback = None
+        if name != FALLBACK_ANSWERER:
+            try:
+                fallback = self._make_answerer(FALLBACK_ANSWERER, llm=None, memory=memory)
+            except Exception:
+                log.exception("the %s answerer is not available", FALLBACK_ANSWERER)
+        try:
+            answer = (answer_with_fallback(answerer, fallback, request) if fallback is not None
+                      else answerer.answer(request))
+        except Exception as exc:
+            engine = exc if isinstance(exc, LLMError) else exc.__context__
+            if isinstance(engine, LLMError):  # the engine failed, and no fallback could answer
+                log.warning("engine failure with the %s answerer: %s", name, engine)
+                self.engines.status = f"⚠ engine failure: {engine}"
+                return None, name, engine_down_message(f"{type(engine).__name__}: {engine}",
+                                                       name, fallback=False)
+            log.exception("the %s answerer failed", name)
+            return None, name, f"⚠ **The `{name}` answerer failed:** {type(exc).__name__}: {exc}"
+        failure = next((s.details for s in answer.trace.stages if s.name == "fallback"), None)
+        if failure is None:
+            return answer, name, ""
+        error = str(failure["error"])
+        log.warning("the %s answerer failed: %s", name, error)
+        self.engines.status = f"⚠ engine failure: {error.split(': ', 1)[-1]}"
+        return answer, f"{FALLBACK_ANSWERER} (for {name})", engine_down_message(error, name)
 
     # -- uploads
 
@@ -601,6 +619,8 @@ CSS = """
 
 
 def _theme() -> gr.themes.Base:
+    import gradio as gr
+
     # system fonts only: the page must not fetch fonts from the network
     return gr.themes.Soft(font=["ui-sans-serif", "system-ui", "sans-serif"],
                           font_mono=["ui-monospace", "monospace"])
@@ -608,6 +628,8 @@ def _theme() -> gr.themes.Base:
 
 def follow_up_buttons(follow_ups: list[str]) -> list[dict[str, Any]]:
     """Updates of the fixed follow-up button slots: the first ones labelled, the rest hidden."""
+    import gradio as gr
+
     labels = follow_ups[:N_FOLLOW_UP_BUTTONS]
     return [gr.update(visible=i < len(labels), value=labels[i] if i < len(labels) else "")
             for i in range(N_FOLLOW_UP_BUTTONS)]
@@ -622,6 +644,9 @@ def page_outputs(state: ChatState, engine_status: str) -> tuple[Any, ...]:
 
 
 def build_app(service: DemoService) -> gr.Blocks:
+    set_offline_environment()
+    import gradio as gr
+
     config = service.config
     names = answerer_names()
     default = config.answerer if config.answerer in names else next(iter(names), None)
@@ -713,7 +738,7 @@ def build_app(service: DemoService) -> gr.Blocks:
 
 
 def run(args: argparse.Namespace) -> int:
-    _set_offline_environment()
+    set_offline_environment()
     import serving
 
     values = vars(args)
@@ -763,9 +788,32 @@ def _log_to_console() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from inscoqa.cli.demo import add_arguments
+
+    set_offline_environment()
     parser = argparse.ArgumentParser(prog="app.py", description=__doc__.splitlines()[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))
+
+
+def reload_demo() -> gr.Blocks:
+    """The page over the configured memory and engine, built on first access of ``app.demo``
+    (what ``gradio app.py`` reload mode looks for); ``python app.py`` uses :func:`run`."""
+    set_offline_environment()
+    import serving
+
+    config = load_section(DemoConfig, "demo")
+    memory = MemoryHolder(config.memory_dir(), load_memory)
+    memory.start()
+    engines = EngineProvider(serving.load_serving_config())
+    return build_app(DemoService(memory, engines, config=config))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "demo":
+        globals()["demo"] = built = reload_demo()
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":
