@@ -30,7 +30,7 @@ from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import ExtractMode, extract_documents
 from procmem.merge import MergeGroups, llm_merge, merge_units
 from procmem.retrieval.bm25 import TOKENIZER_NAME, BM25Index, tokenize
-from procmem.retrieval.index import KIND_ORDER, Method, SearchIndex, SearchSettings
+from procmem.retrieval.index import KIND_ORDER, Fusion, Method, SearchIndex, SearchSettings
 from procmem.retrieval.query import conversation_query
 from procmem.retrieval.vectors import VectorTable
 from procmem.store import (
@@ -64,12 +64,12 @@ class MemoryConfig:
     chunk_words: int = 200
     merge_threshold: float = 92.0  # rapidfuzz token_sort_ratio of headers; 0 turns merging off
     llm_merge: bool = False
-    llm_extract: str = "fallback"  # fallback | all | never
+    llm_extract: ExtractMode = "fallback"
     reformulate: bool = True
     llm_max_tokens: int = 700
     llm_workers: int = 4
-    method: str = "hybrid"
-    fusion: str = "rrf"  # rrf | weighted
+    method: Method = "hybrid"
+    fusion: Fusion = "rrf"
     rrf_k: int = 60
     dense_weight: float = 0.5
     candidates: int = 100
@@ -199,7 +199,7 @@ class Memory:
     # -- search ------------------------------------------------------------------------------
     def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
                method: Method | None = None, types: Sequence[str] | None = None,
-               doc_ids: Sequence[str] | None = None, fusion: str | None = None) -> list[Hit]:
+               doc_ids: Sequence[str] | None = None, fusion: Fusion | None = None) -> list[Hit]:
         """The ``k`` best units for ``query``. ``kind`` None searches every kind held; ``types``
         keeps logic units of those types; ``doc_ids`` keeps units from those documents."""
         method = method or self.config.method  # type: ignore[assignment]

@@ -43,6 +43,7 @@ from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import PROMPTS as REWRITE_PROMPTS
 from procmem.answerers.rewrite import StandaloneQuery, standalone_query
 from procmem.answerers.schemas import critic_schema, rewrite_schema
+from procmem.units import UnitKind
 
 EMPTY_SUMMARY = "Nothing retrieved answers this question."
 # labels the model puts before a question ("query2:", "Q1.", "step 3 -")
@@ -56,7 +57,7 @@ class AAGParams(LLMParams):
     k: int = 3  # procedures retrieved per query (K)
     n_queries: int = 4  # rewritten questions (N)
     max_rounds: int = 3  # critic <-> edit rounds (T)
-    unit_kind: str = "procedure"
+    unit_kind: UnitKind = "procedure"
     summarize: bool = True  # False: NOSUM
     critique: bool = True  # False: NOCR
     rewrite_queries: bool = True  # False: NOQR

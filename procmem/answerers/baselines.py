@@ -22,6 +22,7 @@ from procmem.answerers.common import (
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import PROMPTS as REWRITE_PROMPTS
 from procmem.answerers.rewrite import standalone_query
+from procmem.units import UnitKind
 
 
 @dataclass
@@ -29,7 +30,7 @@ class BaselineParams(LLMParams):
     temperature: float = 0.7  # as AAG, so the comparison is fair
     max_tokens: int = 256
     k: int = 3
-    unit_kind: str = "procedure"
+    unit_kind: UnitKind = "procedure"
     unit_words: int = 160
 
 

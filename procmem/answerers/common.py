@@ -12,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema
 
@@ -260,4 +261,9 @@ def make_params(cls: type[Any], name: str, params: dict[str, Any], **defaults: A
     unknown = sorted(set(params) - fields)
     if unknown:
         raise TypeError(f"answerer {name!r}: unknown parameter(s) {unknown}; known: {sorted(fields)}")
+    hints = typing.get_type_hints(cls)
+    for key, value in params.items():
+        allowed = typing.get_args(hints[key]) if typing.get_origin(hints[key]) is Literal else ()
+        if allowed and value not in allowed:
+            raise ValueError(f"answerer {name!r}: {key}={value!r}; expected one of {list(allowed)}")
     return cls(**{**defaults, **params})

@@ -20,7 +20,7 @@ from procmem.answerers.common import LLMParams, make_params
 from procmem.answerers.parsing import ReplyParseError, parse_steps
 from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
-from procmem.units import Procedure, Unit
+from procmem.units import Procedure, Unit, UnitKind
 from serving.errors import LLMError
 
 DUPLICATE_SIMILARITY = 90.0
@@ -31,7 +31,7 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 @dataclass
 class ExtractiveParams:
     k: int = 6
-    unit_kind: str = "procedure"
+    unit_kind: UnitKind = "procedure"
     max_steps: int = 12
     max_docs: int = 2  # steps come from the units of at most this many documents,
     min_steps: int = 3  # ... the next document only while fewer steps than this were found

@@ -26,13 +26,13 @@ from procmem.answerers.common import (
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import PROMPTS as REWRITE_PROMPTS
 from procmem.answerers.rewrite import standalone_query
-from procmem.units import Chunk
+from procmem.units import Chunk, UnitKind
 
 
 @dataclass
 class ProtocolParams(LLMParams):
     k: int = 5  # units retrieved in the open setting
-    unit_kind: str = "chunk"
+    unit_kind: UnitKind = "chunk"
     context_words: int = 1200  # word budget of the documents given to the model
     unit_words: int = 220  # words per retrieved unit in the prompt
 
