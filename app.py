@@ -26,7 +26,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
-from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,7 +41,8 @@ from procmem.answerers.base import (
 from procmem.answerers.extractive import answer_with_fallback
 from serving.config import ConfigError, ServingConfig, load_section
 from serving.errors import LLMConnectionError, LLMError
-from serving.types import ChatModel, ChatResult, Message, Usage
+from serving.pool import ClientPool, Connect, PooledModel, model_label
+from serving.types import ChatModel
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -85,113 +85,52 @@ class DemoConfig:
 
 # --------------------------------------------------------------------------- the engine
 
-Connect = Callable[[ServingConfig], AbstractContextManager[ChatModel]]
-
-
 class EngineProvider:
-    """Opens chat clients on demand (starting the embedded engine on first use) and keeps them
-    open for the app's lifetime; one client per (base URL, model) chosen in the page."""
+    """The demo's engines: one :class:`ClientPool` (a client per base URL and model chosen in the
+    page, the embedded engine started on first use) and a status line for the page."""
 
     def __init__(self, base: ServingConfig, connect: Connect | None = None):
         self.base = base
-        self._connect = connect
-        self._stack = ExitStack()
-        self._clients: dict[tuple[str, str], ChatModel] = {}
-        self._lock = threading.Lock()
+        self.pool = ClientPool(connect)
         self.status = (f"{base.engine} engine: starts with the first question to a "
                        "model-based answerer")
 
     def config_for(self, base_url: str, model: str) -> ServingConfig:
-        if base_url:
-            return dataclasses.replace(self.base, engine="external", base_url=base_url,
-                                       model=model or self.base.model)
-        return dataclasses.replace(self.base, model=model or self.base.model)
+        if base_url.strip():
+            return dataclasses.replace(self.base, engine="external", base_url=base_url.strip(),
+                                       model=model.strip() or self.base.model)
+        return dataclasses.replace(self.base, model=model.strip() or self.base.model)
 
-    def client(self, base_url: str = "", model: str = "") -> ChatModel:
-        key = (base_url.strip(), model.strip())
-        with self._lock:
-            if key not in self._clients:
-                config = self.config_for(*key)
-                where = config.base_url or f"the {config.engine} engine"
-                try:
-                    self._clients[key] = self._stack.enter_context(self._open(config))
-                except LLMError as exc:
-                    self.status = f"⚠ {where} is not available: {exc}"
-                    raise
-                except Exception as exc:  # an engine that cannot start is an engine that is down
-                    self.status = f"⚠ {where} could not be started: {exc}"
-                    raise LLMConnectionError(f"cannot start or reach {where}: {exc}",
-                                             url=config.base_url) from exc
-                client = self._clients[key]
-                url = getattr(client, "base_url", "") or where
-                self.status = f"engine: {getattr(client, 'model', '') or config.engine} at {url}"
-            return self._clients[key]
+    def model(self, base_url: str = "", model: str = "",
+              temperature: float | None = None) -> PooledModel:
+        """The model one reply uses: connects on its first call (so the extractive answerer
+        never starts an engine) and samples at the temperature chosen in the page."""
+        config = self.config_for(base_url, model)
+        return PooledModel(lambda: self.client(config), model=model_label(config),
+                           temperature=temperature)
 
-    def _open(self, config: ServingConfig) -> AbstractContextManager[ChatModel]:
-        if self._connect is not None:
-            return self._connect(config)
-        import serving
-
-        return serving.connect(config)
+    def client(self, config: ServingConfig) -> ChatModel:
+        where = config.base_url or f"the {config.engine} engine"
+        try:
+            client = self.pool.client(config)
+        except LLMError as exc:
+            self.status = f"⚠ {where} is not available: {first_line(exc)}"
+            raise
+        except Exception as exc:  # an engine that cannot start is an engine that is down
+            self.status = f"⚠ {where} could not be started: {exc}"
+            raise LLMConnectionError(f"cannot start or reach {where}: {exc}",
+                                     url=config.base_url) from exc
+        url = getattr(client, "base_url", "") or where
+        self.status = f"engine: {getattr(client, 'model', '') or config.engine} at {url}"
+        return client
 
     def close(self) -> None:
-        with self._lock:
-            self._clients.clear()
-            self._stack.close()
+        self.pool.close()
 
 
-class SessionLLM:
-    """The model one reply uses: connects on its first call (so the extractive answerer never
-    starts an engine) and samples every call at the temperature chosen in the page."""
-
-    def __init__(self, provider: EngineProvider, *, base_url: str = "", model: str = "",
-                 temperature: float | None = None):
-        self._provider = provider
-        self._base_url = base_url
-        self._model = model
-        self.temperature = temperature
-        self._client: ChatModel | None = None
-
-    @property
-    def client(self) -> ChatModel:
-        if self._client is None:
-            self._client = self._provider.client(self._base_url, self._model)
-        return self._client
-
-    @property
-    def connected(self) -> bool:
-        return self._client is not None
-
-    @property
-    def model(self) -> str:
-        if self._client is not None:
-            return self._client.model
-        return self._model or self._provider.config_for(self._base_url, self._model).model
-
-    @property
-    def usage(self) -> Usage:
-        return self._client.usage if self._client is not None else Usage()
-
-    def _temperature(self, requested: float | None) -> float | None:
-        return requested if self.temperature is None else self.temperature
-
-    def chat(self, messages: list[Message], *, temperature: float | None = None,
-             **kwargs: Any) -> ChatResult:
-        return self.client.chat(messages, temperature=self._temperature(temperature), **kwargs)
-
-    async def achat(self, messages: list[Message], *, temperature: float | None = None,
-                    **kwargs: Any) -> ChatResult:
-        return await self.client.achat(messages, temperature=self._temperature(temperature),
-                                       **kwargs)
-
-    def stream(self, messages: list[Message], *, temperature: float | None = None,
-               **kwargs: Any) -> Iterator[str]:
-        return self.client.stream(messages, temperature=self._temperature(temperature), **kwargs)
-
-    def astream(self, messages: list[Message], *, temperature: float | None = None,
-                **kwargs: Any) -> Any:
-        return self.client.astream(messages, temperature=self._temperature(temperature),
-                                   **kwargs)
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def engine_down_message(error: str, answerer: str, *, fallback: bool = True) -> str:
@@ -466,8 +405,7 @@ class DemoService:
             yield state
             return
         started = time.perf_counter()
-        llm = SessionLLM(self.engines, base_url=settings.base_url, model=settings.model,
-                         temperature=settings.temperature)
+        llm = self.engines.model(settings.base_url, settings.model, settings.temperature)
         request = AnswerRequest(question, history=list(state.turns))
         # the answerer works in a thread; meanwhile the reply shows how long it has been thinking
         with ThreadPoolExecutor(1, thread_name_prefix="answerer") as pool:
@@ -498,7 +436,7 @@ class DemoService:
         state.follow_ups = list(answer.follow_ups)
         yield state
 
-    def _answer(self, request: AnswerRequest, name: str, llm: SessionLLM,
+    def _answer(self, request: AnswerRequest, name: str, llm: PooledModel,
                 memory: Any) -> tuple[Answer | None, str, str]:
         """``(answer, answerer used, notice)``. The engine-failure rule is the project's one
         (:func:`answer_with_fallback`): the extractive answer, with the failure in the trace;

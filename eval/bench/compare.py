@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from eval.bench.llm import open_tab
 from eval.bench.sample import error_text, is_transient, now_iso
 from eval.pairwise import PairwiseJudge
 from inscoqa.records import Conversation
+from serving.pool import usage_tab
 from serving.types import ChatModel
 
 RESULTS = ("win", "loss", "tie")
@@ -41,7 +41,7 @@ def compare_sample(conv: Conversation, a: dict[str, Any], b: dict[str, Any],
         record["finished_at"] = now_iso()
         return record
     task_input, task_output = task_of(conv)
-    with open_tab() as tab:
+    with usage_tab() as tab:
         try:
             outcome = judge.compare(task_input, task_output, list(a["procedures"] or []),
                                     list(b["procedures"] or []))

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from eval.bench.llm import open_tab
 from eval.bench.sample import error_text, is_transient, now_iso, verdict_dict
 from eval.howto import HowToScorer
 from eval.inseval import InsEvalJudge
 from inscoqa.records import Conversation
+from serving.pool import usage_tab
 
 
 def _score_stored(
@@ -31,7 +31,7 @@ def _score_stored(
     if result.get("answer") is None:
         record["error"] = missing
     else:
-        with open_tab() as tab:
+        with usage_tab() as tab:
             try:
                 record[key], record["status"], record["error"] = score()
             except Exception as exc:

@@ -27,7 +27,6 @@ from tqdm.auto import tqdm
 
 from eval.bench import compare, extras
 from eval.bench.keys import run_key, slug, stable_hash
-from eval.bench.llm import tapped
 from eval.bench.lock import RunLock
 from eval.bench.sample import DocumentSource, now_iso, run_sample
 from eval.bench.store import ResultStore, write_json_atomic
@@ -35,6 +34,7 @@ from eval.howto import HowToScorer
 from eval.inseval import InsEvalJudge
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answerer
+from serving.pool import PooledModel
 from serving.types import ChatModel
 
 RESULT_FORMAT = 1
@@ -138,16 +138,16 @@ class BenchRunner:
         self.conversations = conversations
         self.data_id = data_id
         self.answerers = answerers
-        self.judge_llm = tapped(judge_llm)
+        self.judge_llm = PooledModel.around(judge_llm)
         self.judge_options = dict(judge_options or {})  # InsEvalJudge keywords (mode, max_tokens)
         self.out_dir = Path(out_dir)
         self.documents = documents
         self.setting = "given" if documents is not None else "memory"
         self.memory_id = memory_id
         self.concurrency = max(1, int(concurrency))
-        self.pairwise_llm = tapped(pairwise_llm) if pairwise_llm is not None else None
-        self.second_judge_llm = tapped(second_judge_llm) if second_judge_llm is not None else None
-        self.howto_llm = tapped(howto_llm) if howto_llm is not None else None
+        self.pairwise_llm = PooledModel.around(pairwise_llm) if pairwise_llm is not None else None
+        self.second_judge_llm = PooledModel.around(second_judge_llm) if second_judge_llm is not None else None
+        self.howto_llm = PooledModel.around(howto_llm) if howto_llm is not None else None
         self.key_extras = dict(key_extras or {})
         self.retry_failed = retry_failed
         self.progress = progress

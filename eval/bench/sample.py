@@ -19,7 +19,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from eval.bench.llm import open_tab
 from eval.bench.retrieval import retrieval_scores
 from eval.inseval import InsEvalJudge, JudgeVerdict
 from eval.rouge import rouge_l
@@ -27,6 +26,7 @@ from inscoqa.corpus.document import Document
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answer, Answerer, AnswerRequest
 from serving.errors import EngineStartError, LLMConnectionError, LLMHTTPError, LLMTimeoutError
+from serving.pool import usage_tab
 
 DocumentSource = Callable[[Conversation], list[Document]]
 STATUSES = ("ok", "judge_failed", "answer_failed")
@@ -74,7 +74,7 @@ def run_sample(conv: Conversation, system: str, answerer: Answerer, judge: InsEv
 def _answer(conv: Conversation, answerer: Answerer, documents: DocumentSource | None,
             record: dict[str, Any]) -> Answer | None:
     start = time.perf_counter()
-    with open_tab() as tab:
+    with usage_tab() as tab:
         try:
             docs = documents(conv) if documents is not None else None
             request = AnswerRequest(question=conv.question, history=list(conv.history),
@@ -117,7 +117,7 @@ def _score(conv: Conversation, answer: Answer, judge: InsEvalJudge, open_setting
     if open_setting:
         record["retrieval"] = retrieval_scores(answer, [d.doc_id for d in conv.documents])
     start = time.perf_counter()
-    with open_tab() as tab:
+    with usage_tab() as tab:
         try:
             verdict = judge.score(conv, answer.answer, list(answer.procedures))
             record["judge"] = verdict_dict(verdict)

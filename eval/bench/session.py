@@ -1,6 +1,6 @@
 """Build and run a benchmark from command-line options: data, engines, memory, answerers.
 
-Engines are connected lazily (:class:`eval.bench.llm.LazyClient`), so a run with nothing left
+Engines are connected lazily (:class:`serving.pool.ClientPool`), so a run with nothing left
 to do starts no engine. The judge has its own configuration section (``[judge]``,
 ``INSCOQA_JUDGE_*``, ``--judge-*``); when none of it is set the judge uses the answerers' engine.
 A second judge (section ``second_judge``) is only used when configured.
@@ -13,15 +13,14 @@ import shlex
 import sys
 from collections import defaultdict
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
 from eval.bench.keys import data_id, stable_hash
-from eval.bench.llm import LazyClient, TappedLLM, tapped
 from eval.bench.runner import BenchOutcome, BenchRunner
 from inscoqa.records import Conversation
 from serving.config import ServingConfig, config_sources, load_section
+from serving.pool import ClientPool
 
 DEFAULT_SYSTEMS = ("extractive", "inscoqa")
 DEFAULT_LIMIT = 6
@@ -92,17 +91,6 @@ def select(conversations: list[Conversation], limit: int | None) -> list[Convers
 # -- engines ---------------------------------------------------------------------------------
 
 
-def model_label(config: ServingConfig) -> str:
-    """The model name of a config without connecting (it goes into run keys)."""
-    from serving.engines import get_engine
-
-    try:
-        default = get_engine(config.engine).default_model(config)
-    except Exception:  # a missing weights package is reported when the engine starts
-        default = ""
-    return config.model or default or f"{config.engine}@{config.base_url or 'default'}"
-
-
 def layered(base: ServingConfig, section: str, cli: dict[str, Any]) -> ServingConfig | None:
     """``base`` with the fields set for ``section`` (flags, env, file) replaced; None if none is."""
     sources = config_sources(ServingConfig, section, cli=cli)
@@ -124,24 +112,6 @@ def judge_configs(options: BenchOptions) -> tuple[ServingConfig, ServingConfig,
     judge = layered(serving, "judge", options.judge) or serving
     second = layered(judge, "second_judge", options.second_judge)
     return serving, judge, second
-
-
-class Clients:
-    """One lazy client per distinct serving config, closed together."""
-
-    def __init__(self, stack: ExitStack) -> None:
-        self.stack = stack
-        self._by_config: dict[str, TappedLLM] = {}
-
-    def get(self, config: ServingConfig) -> TappedLLM:
-        from serving import connect
-
-        key = stable_hash(dataclasses.asdict(config))
-        if key not in self._by_config:
-            lazy = LazyClient(lambda: connect(config), model=model_label(config),
-                              stack=self.stack)
-            self._by_config[key] = tapped(lazy)  # type: ignore[arg-type]
-        return self._by_config[key]
 
 
 def sampling(config: ServingConfig) -> dict[str, Any]:
@@ -188,13 +158,12 @@ def run_bench(options: BenchOptions) -> BenchResult:
     conversations = select(everything, options.limit)
     serving, judge, second = judge_configs(options)
     memory, memory_id = _memory(options)
-    with ExitStack() as stack:
-        clients = Clients(stack)
-        answer_llm = clients.get(serving)
+    with ClientPool() as clients:
+        answer_llm = clients.model(serving)
         answerers = {name: make_answerer(name, llm=answer_llm, memory=memory,
                                          **options.params.get(name, {}))
                      for name in options.systems}
-        judge_llm = clients.get(judge)
+        judge_llm = clients.model(judge)
         runner = BenchRunner(
             conversations=conversations,
             data_id=data_id(spec, everything),
@@ -205,7 +174,7 @@ def run_bench(options: BenchOptions) -> BenchResult:
             memory_id=memory_id,
             concurrency=options.concurrency,
             pairwise_llm=judge_llm if options.pairwise else None,
-            second_judge_llm=clients.get(second) if second is not None else None,
+            second_judge_llm=clients.model(second) if second is not None else None,
             howto_llm=judge_llm if options.howto else None,
             judge_options=options.judge_options,
             # the judges pass their own sampling parameters; the answerers may rely on defaults
