@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_runner_support import ANSWERER, make_echo, reply_for
+from support.bench_doubles import ANSWERER, make_echo, reply_for
 
 from inscoqa.cli import main
 from procmem.answerers.base import register

@@ -7,7 +7,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from test_runner_support import EchoAnswerer, scripted_model
+from support.bench_doubles import EchoAnswerer, scripted_model
 
 from eval.bench import BenchRunner
 from eval.report import render_markdown, summarize, write_report

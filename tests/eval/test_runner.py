@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_runner_support import (
+from support.bench_doubles import (
     ANSWERER,
     EchoAnswerer,
     answer_calls,
@@ -26,7 +26,7 @@ from inscoqa.bundled import corpus_index, load_sample
 from inscoqa.records import Conversation
 from serving.scripted import unreachable_llm
 
-SUPPORT = Path(__file__).with_name("test_runner_support.py")
+SUPPORT = Path(__file__).resolve().parents[1] / "support" / "bench_doubles.py"
 
 
 @pytest.fixture(scope="module")

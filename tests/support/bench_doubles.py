@@ -1,7 +1,7 @@
 """Shared pieces of the runner tests (no tests here): a deterministic test answerer, a scripted
 model that answers any judge request validly, and a script entry point used by the SIGKILL test.
 
-Run as a script: ``python test_runner_support.py OUT_DIR N DELAY`` runs the test answerer over
+Run as a script: ``python bench_doubles.py OUT_DIR N DELAY`` runs the test answerer over
 the first N bundled conversations with one sample in flight at a time.
 """
 
