@@ -43,3 +43,15 @@ def embedded_llm(session_tmp: Path) -> Iterator[object]:
     )
     with connect(config) as client:
         yield client
+
+
+@pytest.fixture
+def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No config file or INSCOQA_* variable of the machine; caches inside tmp_path."""
+    for name in list(os.environ):
+        if name.startswith("INSCOQA_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("INSCOQA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("INSCOQA_LOG_DIR", str(tmp_path / "logs"))
+    return tmp_path

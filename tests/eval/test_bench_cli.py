@@ -4,7 +4,6 @@ embedded engine and the built-in answerers on bundled conversations."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,18 +22,6 @@ def fake_reply(body: dict[str, Any]) -> str:
     schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema")
     reply = reply_for(prompt, schema)
     return reply if isinstance(reply, str) else json.dumps(reply)
-
-
-@pytest.fixture
-def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """No config file or INSCOQA_* variable of the machine; caches inside tmp_path."""
-    for name in list(os.environ):
-        if name.startswith("INSCOQA_"):
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("INSCOQA_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("INSCOQA_LOG_DIR", str(tmp_path / "logs"))
-    return tmp_path
 
 
 @pytest.fixture

@@ -45,17 +45,6 @@ class FakeEngineProcess(Engine):
             yield Endpoint(base_url=base_url, model="fake-model", check=server.check)
 
 
-@pytest.fixture
-def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in list(os.environ):
-        if name.startswith("INSCOQA_"):
-            monkeypatch.delenv(name)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("INSCOQA_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("INSCOQA_LOG_DIR", str(tmp_path / "logs"))
-    return tmp_path
-
-
 def bench(out: Path, *extra: str) -> list[str]:
     return ["bench", "--systems", "extractive", "--limit", "4", "--concurrency", "1",
             "--out", str(out), "--no-plots", "--no-progress", "--json", *extra]
@@ -139,21 +128,30 @@ def test_a_second_writer_of_a_run_is_refused(tmp_path: Path) -> None:
 
 
 def test_two_bench_processes_on_one_run_never_write_a_sample_twice(clean_env: Path) -> None:
-    from serving.fake_server import FakeLLMServer
+    import threading
+    import time
+
+    from serving.fake_server import FakeLLMServer, echo_reply
+
+    gate = threading.Event()
+
+    def held_reply(body: dict) -> str:  # the first process waits inside its first judge call
+        gate.wait(120)
+        return echo_reply(body)
 
     out = clean_env / "runs"
-    with FakeLLMServer(latency_s=0.3) as server:
+    with FakeLLMServer(default=held_reply) as server:
         argv = [sys.executable, "-m", "inscoqa", *bench(out, "--base-url", server.base_url,
                                                          "--model", "fake-model")]
         first = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # wait until the first process holds the run, then start the second
-        deadline = 100
-        while not list(out.glob("extractive-*/.lock")) and deadline:
-            deadline -= 1
-            subprocess.run(["sleep", "0.1"])
+        deadline = time.monotonic() + 120
+        while server.request_count == 0 and time.monotonic() < deadline:  # it holds the run
+            time.sleep(0.05)
         second = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        gate.set()
         first_out, first_err = first.communicate(timeout=120)
     assert first.returncode == 0, first_err
     assert second.returncode == 1 and "another process is writing this run" in second.stderr
+    assert f"pid {first.pid}" in second.stderr
     ids = [r["sample_id"] for r in results(out)]
     assert len(ids) == len(set(ids)) == 4
