@@ -1,0 +1,64 @@
+"""``inscoqa memory build`` when the model-extraction engine is down: one line, exit 1, and the
+next build retries exactly the documents the engine failed on."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from inscoqa.cli import main
+from serving.config import ServingConfig
+from serving.engines.process import free_port
+from serving.fake_server import FakeLLMServer
+
+FIXTURES = Path(__file__).resolve().parents[1] / "app_fixtures"
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "descale-espresso-machine.md", folder)
+    return folder
+
+
+def build(docs: Path, out: Path) -> list[str]:
+    return ["memory", "build", "--path", str(docs), "--out", str(out), "--kinds", "procedure",
+            "--llm-extract", "--llm-all", "--json"]
+
+
+def test_an_unreachable_engine_fails_the_build_in_one_line_and_is_retried_next_time(
+        clean_env: Path, docs: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("INSCOQA_ENGINE", "external")
+    monkeypatch.setenv("INSCOQA_MODEL", "m")
+    monkeypatch.setenv("INSCOQA_RETRIES", "0")
+    monkeypatch.setenv("INSCOQA_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
+    out = clean_env / "memory"
+    assert main(build(docs, out)) == 1
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "the engine failed on 1 document(s)" in err[0]
+    assert "run the same command again" in err[0]
+    report = json.loads(captured.out)["report"]
+    assert report["failures"] and report["failures"][0]["error"].startswith("LLMConnectionError")
+    assert (out / "CURRENT").exists()  # the rule-based units are saved all the same
+
+    with FakeLLMServer() as server:  # the engine is back: the same command retries the document
+        monkeypatch.setenv("INSCOQA_BASE_URL", server.base_url)
+        main(build(docs, out))
+        again = json.loads(capsys.readouterr().out)["report"]
+        assert len(again["updated"]) == 1  # the failed document, taken again
+        assert server.request_count >= 1
+        assert not any(f["error"].startswith("LLMConnectionError") for f in again["failures"])
+
+
+def test_the_config_default_engine_is_not_needed_without_model_extraction(
+        clean_env: Path, docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert ServingConfig().engine == "embedded"
+    assert main(["memory", "build", "--path", str(docs), "--out", str(clean_env / "m"),
+                 "--kinds", "procedure", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["report"]["failures"] == []
