@@ -18,7 +18,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from procmem.answerers.base import Answer, AnswerRequest, StageRecord, Trace, record_call, register
+from procmem.answerers.base import (
+    Answer,
+    AnswerRequest,
+    Searchable,
+    StageRecord,
+    Trace,
+    record_call,
+    register,
+)
 from procmem.answerers.common import (
     ANSWER_FORMATS,
     LLMParams,
@@ -248,7 +256,7 @@ class AAGAnswerer(ModelAnswerer):
 
 
 def _factory(name: str, switches: dict[str, bool]) -> Any:
-    def make(*, llm: Any = None, memory: Any = None, **params: Any) -> AAGAnswerer:
+    def make(*, llm: Any = None, memory: Searchable | None = None, **params: Any) -> AAGAnswerer:
         return AAGAnswerer(llm=llm, memory=memory, name=name,
                            params=make_params(AAGParams, name, params, **switches))
 

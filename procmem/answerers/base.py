@@ -7,13 +7,26 @@ so the CLI, the benchmark and the demo all choose them by name.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from inscoqa.corpus.document import Document
 from serving.types import ChatModel, ChatResult, Usage
+
+if TYPE_CHECKING:
+    from procmem.memory import Hit
+    from procmem.units import Unit
+
+
+class Searchable(Protocol):
+    """What answerers search: a ``procmem.memory.Memory`` (or anything with these two methods)."""
+
+    def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
+               doc_ids: Sequence[str] | None = None) -> list[Hit]: ...
+
+    def units(self, kind: str | None = None) -> list[Unit]: ...
 
 
 @dataclass
@@ -131,9 +144,10 @@ def answerer_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def make_answerer(name: str, *, llm: ChatModel | None = None, memory: Any = None,
+def make_answerer(name: str, *, llm: ChatModel | None = None, memory: Searchable | None = None,
                   **params: Any) -> Answerer:
-    """Build a registered answerer. ``memory`` is a ``procmem.memory.Memory`` (open setting)."""
+    """Build a registered answerer. ``memory`` is what it searches in the open setting (a
+    ``procmem.memory.Memory``); requests that carry documents are answered from those."""
     _load_builtin()
     if name not in _REGISTRY:
         raise KeyError(f"unknown answerer {name!r}; choose one of {sorted(_REGISTRY)}")

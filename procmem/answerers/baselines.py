@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from procmem.answerers.base import Answer, AnswerRequest, Trace, register
+from procmem.answerers.base import Answer, AnswerRequest, Searchable, Trace, register
 from procmem.answerers.common import (
     ANSWER_FORMATS,
     LLMParams,
@@ -96,7 +96,7 @@ _BASELINES: dict[str, type[ModelAnswerer]] = {
 
 
 def _factory(name: str, cls: type[ModelAnswerer]) -> Any:
-    def make(*, llm: Any = None, memory: Any = None, **params: Any) -> ModelAnswerer:
+    def make(*, llm: Any = None, memory: Searchable | None = None, **params: Any) -> ModelAnswerer:
         return cls(llm=llm, memory=memory, params=make_params(BaselineParams, name, params))
 
     make.__name__ = f"make_{name.replace('-', '_')}"

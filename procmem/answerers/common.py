@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import jsonschema
 
-from procmem.answerers.base import AnswerRequest, StageRecord, Trace, record_call
+from procmem.answerers.base import AnswerRequest, Searchable, StageRecord, Trace, record_call
 from procmem.answerers.parsing import (
     ReplyParseError,
     fit_to_schema,
@@ -29,6 +29,7 @@ from procmem.answerers.parsing import (
     repair_json,
 )
 from procmem.answerers.schemas import protocol_caps, protocol_schema
+from procmem.retrieval.bm25 import STOPWORDS, TOKEN, tokenize
 from serving.errors import LLMSchemaError
 from serving.prompts import PromptTemplate, load_prompt
 from serving.types import ChatModel, Message, Usage
@@ -147,6 +148,35 @@ def schema_title(schema: dict[str, Any]) -> str:
     return "{" + ", ".join(schema.get("properties", {})) + "}"
 
 
+# --------------------------------------------------------------------------- words
+
+# words of the conversation rather than of the task: question words, pronouns, politeness
+CHAT_WORDS = frozenset((
+    "about", "after", "again", "all", "also", "am", "any", "anything", "because", "been",
+    "before", "being", "can", "could", "did", "do", "does", "doing", "done", "even", "ever",
+    "from", "get", "gets", "getting", "got", "had", "has", "have", "having", "he", "hello",
+    "help", "her", "here", "hi", "him", "his", "how", "i", "its", "just", "know", "like",
+    "me", "more", "my", "myself", "need", "now", "ok", "okay", "one", "our", "please",
+    "really", "said", "say", "says", "she", "should", "so", "some", "something", "still",
+    "sure", "tell", "thank", "thanks", "them", "thing", "things", "those", "tried", "try",
+    "trying", "us", "use", "using", "very", "want", "way", "we", "what", "when", "where",
+    "which", "who", "why", "would", "yes", "you", "your",
+))
+
+
+def key_terms(text: str) -> list[tuple[str, str]]:
+    """``(stem, word)`` of each content word of ``text``, in order: the memory's BM25 tokens
+    (stop words dropped, Snowball stems) without the words of conversation."""
+    words = [w for w in TOKEN.findall(text.lower()) if w not in STOPWORDS]
+    return [(stem, word) for stem, word in zip(tokenize(" ".join(words)), words, strict=True)
+            if word not in CHAT_WORDS]
+
+
+def terms(text: str) -> list[str]:
+    """The stems of the content words of ``text`` (see :func:`key_terms`)."""
+    return [stem for stem, _ in key_terms(text)]
+
+
 # --------------------------------------------------------------------------- answer + steps
 
 ANSWER_FORMATS = ("answer/format_json", "answer/format_text")
@@ -232,7 +262,7 @@ class ModelAnswerer:
     # every prompt (and format fragment) this answerer may render, for config()
     prompt_names: tuple[str, ...] = ()
 
-    def __init__(self, *, llm: ChatModel | None, memory: Any, params: LLMParams,
+    def __init__(self, *, llm: ChatModel | None, memory: Searchable | None, params: LLMParams,
                  name: str | None = None) -> None:
         if llm is None:
             raise ValueError(f"the {name or self.name!r} answerer needs a chat model (llm=...)")

@@ -15,7 +15,15 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from procmem.answerers.base import Answer, Answerer, AnswerRequest, StageRecord, Trace, register
+from procmem.answerers.base import (
+    Answer,
+    Answerer,
+    AnswerRequest,
+    Searchable,
+    StageRecord,
+    Trace,
+    register,
+)
 from procmem.answerers.common import LLMParams, make_params
 from procmem.answerers.parsing import ReplyParseError, parse_steps
 from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits
@@ -110,7 +118,7 @@ def compose(hits: list[Any], *, max_steps: int = 12, max_docs: int = 2, min_step
 class ExtractiveAnswerer:
     name = "extractive"
 
-    def __init__(self, *, memory: Any, params: ExtractiveParams) -> None:
+    def __init__(self, *, memory: Searchable | None, params: ExtractiveParams) -> None:
         self.memory = memory
         self.params = params
 
@@ -137,7 +145,7 @@ class ExtractiveAnswerer:
 
 
 @register("extractive")
-def make_extractive(*, llm: Any = None, memory: Any = None, **params: Any) -> ExtractiveAnswerer:
+def make_extractive(*, llm: Any = None, memory: Searchable | None = None, **params: Any) -> ExtractiveAnswerer:
     """The model-free answerer (``llm`` is accepted and ignored)."""
     return ExtractiveAnswerer(memory=memory, params=make_params(ExtractiveParams, "extractive", params))
 

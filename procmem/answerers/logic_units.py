@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from procmem.answerers.base import Answer, AnswerRequest, StageRecord, Trace, register
+from procmem.answerers.base import Answer, AnswerRequest, Searchable, StageRecord, Trace, register
 from procmem.answerers.common import (
     ANSWER_FORMATS,
     LLMParams,
@@ -31,9 +31,10 @@ from procmem.answerers.common import (
     generate_answer,
     make_params,
     render,
+    terms,
 )
 from procmem.answerers.parsing import ReplyParseError, is_placeholder, parse_select_text
-from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits, tokens
+from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import PROMPTS as REWRITE_PROMPTS
 from procmem.answerers.rewrite import StandaloneQuery, heuristic_query, standalone_query
 from procmem.answerers.schemas import select_schema
@@ -71,8 +72,8 @@ def same_word(a: str, b: str) -> bool:
 
 def outcome_score(message: str, condition: str) -> float:
     """How much of a linker condition the user's message states (0-100)."""
-    wanted = tokens(condition)
-    said = tokens(message)
+    wanted = terms(condition)
+    said = terms(message)
     if not wanted or not said:
         return 0.0
     found = sum(1 for w in wanted if any(same_word(w, s) for s in said))
@@ -248,6 +249,6 @@ class LogicUnitAnswerer(ModelAnswerer):
 
 
 @register("logic-units")
-def make_logic_units(*, llm: Any = None, memory: Any = None, **params: Any) -> LogicUnitAnswerer:
+def make_logic_units(*, llm: Any = None, memory: Searchable | None = None, **params: Any) -> LogicUnitAnswerer:
     return LogicUnitAnswerer(llm=llm, memory=memory,
                              params=make_params(LogicUnitParams, "logic-units", params))

@@ -1,50 +1,34 @@
-"""Where answerers get units from: a memory (open setting), the given documents, or both.
+"""Where answerers get units from: always a procedural memory.
 
-With a memory and given documents, the memory is searched within those documents; with given
-documents only, they are cut into sections and ranked with BM25 (no memory needed).
+In the open setting that is the memory the answerer was made with. In the given-documents setting
+(InsCoQA's protocol: the request carries its documents) it is a memory over exactly those
+documents, built in memory with the same extraction, chunking and retrieval as any other
+(procedures, logic units, chunks; bm25s, plus dense vectors when the embedding model is
+installed) and kept in a small cache keyed by the documents' content hashes, so every answerer of
+a conversation, and every turn of it, shares one build.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
-from dataclasses import dataclass
+import dataclasses
+import importlib.util
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from inscoqa.corpus.document import Document
-from procmem.answerers.base import Source
-from procmem.units import Chunk, Unit
+from procmem.answerers.base import Searchable, Source
+from procmem.embed import Embedder, EmbedderNotFound, model_dir
+from procmem.memory import Hit, Memory, build_memory, load_memory_config
+from procmem.units import Unit
 
-_TOKEN_RE = re.compile(r"[a-z0-9]+")
-_HEADING_RE = re.compile(r"^#{1,6} ", re.M)
+__all__ = ["GIVEN_CACHE_SIZE", "Hit", "Retriever", "Searchable", "given_memory", "hit_record",
+           "sources_from_hits", "unit_label"]
 
-_STOPWORD_TEXT = """
-a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing down during each few for from further had
-has have having he her here hers herself him himself his how i if in into is it its itself just
-me more most my myself no nor not now of off on once only or other our ours ourselves out over
-own same she should so some such than that the their theirs them themselves then there these
-they this those through to too under until up very was we were what when where which while who
-whom why will with would you your yours yourself yourselves get got also still way want need
-use using one thing things like make sure please thanks yes ok okay tell know go done gets
-even really actually anyway hi hello something anything said says """
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-cased word tokens without stopwords."""
-    return [t for t in _TOKEN_RE.findall(text.casefold()) if t not in STOPWORDS]
-
-
-@dataclass
-class Hit:
-    """A retrieved unit (the same shape as the memory's hits)."""
-
-    unit: Unit
-    score: float | None
-    rank: int
-    method: str
+GIVEN_CACHE_SIZE = 32  # memories over given document sets kept at once
 
 
 def unit_label(unit: Unit, chars: int = 90) -> str:
@@ -54,7 +38,7 @@ def unit_label(unit: Unit, chars: int = 90) -> str:
     return label if len(label) <= chars else label[: chars - 1] + "…"
 
 
-def hit_record(hit: Any) -> dict[str, Any]:
+def hit_record(hit: Hit) -> dict[str, Any]:
     unit = hit.unit
     return {
         "unit_id": unit.id, "kind": unit.kind, "doc_id": unit.meta.get("doc_id", ""),
@@ -64,7 +48,7 @@ def hit_record(hit: Any) -> dict[str, Any]:
     }
 
 
-def sources_from_hits(hits: list[Any], snippet_chars: int = 300) -> list[Source]:
+def sources_from_hits(hits: Sequence[Hit], snippet_chars: int = 300) -> list[Source]:
     """One source per distinct unit, in the order first retrieved."""
     sources: dict[str, Source] = {}
     for hit in hits:
@@ -85,110 +69,113 @@ def sources_from_hits(hits: list[Any], snippet_chars: int = 300) -> list[Source]
 # --------------------------------------------------------------------------- given documents
 
 
-def document_sections(doc: Document, max_words: int = 200) -> list[Chunk]:
-    """A document cut at its headings; long sections are packed paragraph by paragraph."""
-    text = doc.text.strip() or doc.title
-    starts = [m.start() for m in _HEADING_RE.finditer(text)]
-    bounds = [0, *[s for s in starts if s > 0], len(text)]
-    pieces: list[str] = []
-    for start, end in zip(bounds, bounds[1:], strict=False):
-        section = text[start:end].strip()
-        if not section:
-            continue
-        current: list[str] = []
-        for para in re.split(r"\n\s*\n", section):
-            if current and len(" ".join(current).split()) + len(para.split()) > max_words:
-                pieces.append("\n\n".join(current))
-                current = []
-            current.append(para.strip())
-        if current:
-            pieces.append("\n\n".join(current))
-    return [
-        Chunk(text=piece, meta={"doc_id": doc.doc_id, "title": doc.title, "order": i,
-                                "start": i, "date": doc.meta.get("date", "")})
-        for i, piece in enumerate(pieces)
-    ]
+class _NoVectors(Embedder):
+    """Stands in for a missing embedding model: every unit gets the same one-number vector, and
+    the memory built with it is searched with BM25 only."""
+
+    def __init__(self, wanted: str) -> None:  # no model to find or load
+        self.name = f"none ({wanted} is not installed)"
+
+    @property
+    def dim(self) -> int:
+        return 1
+
+    def encode(self, texts: list[str], *, progress: bool = False) -> np.ndarray:
+        return np.ones((len(texts), 1), dtype=np.float32)
+
+    def encode_unique(self, texts: list[str], *, progress: bool = False) -> np.ndarray:
+        return self.encode(texts)
 
 
-class DocumentIndex:
-    """BM25 over the sections of a few given documents."""
+_embedders: dict[str, Embedder] = {}
+_cache: OrderedDict[tuple[Any, ...], Memory] = OrderedDict()
+_building: dict[tuple[Any, ...], threading.Lock] = {}
+_lock = threading.Lock()
 
-    def __init__(self, documents: list[Document], max_words: int = 200) -> None:
-        self._units = [c for doc in documents for c in document_sections(doc, max_words)]
-        self._tfs = [Counter(tokens(f"{u.meta['title']} {u.text}")) for u in self._units]
-        lengths = [sum(tf.values()) for tf in self._tfs]
-        self._avg = (sum(lengths) / len(lengths)) if lengths else 1.0
-        self._lengths = lengths
-        df: Counter[str] = Counter()
-        for tf in self._tfs:
-            df.update(tf.keys())
-        n = len(self._units)
-        self._idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
 
-    def units(self, kind: str | None = None) -> list[Unit]:
-        return list(self._units)
+def _embedder(name: str) -> Embedder:
+    """One embedder per model name for every given-documents memory (the model loads once)."""
+    with _lock:
+        if name not in _embedders:
+            try:
+                model_dir(name)
+                installed = importlib.util.find_spec("sentence_transformers") is not None
+            except EmbedderNotFound:
+                installed = False
+            _embedders[name] = Embedder(name) if installed else _NoVectors(name)
+        return _embedders[name]
 
-    def search(self, query: str, *, k: int = 5, doc_ids: list[str] | None = None,
-               **_: Any) -> list[Hit]:
-        k1, b = 1.5, 0.75
-        terms = tokens(query)
-        scored = []
-        for i, tf in enumerate(self._tfs):
-            unit = self._units[i]
-            if doc_ids is not None and unit.meta["doc_id"] not in doc_ids:
-                continue
-            norm = k1 * (1 - b + b * self._lengths[i] / self._avg)
-            score = sum(self._idf.get(t, 0.0) * tf[t] * (k1 + 1) / (tf[t] + norm) for t in terms if t in tf)
-            scored.append((score, -i, unit))
-        scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-        return [Hit(unit, score, rank, "bm25-sections")
-                for rank, (score, _, unit) in enumerate(scored[:k], 1)]
+
+def given_memory(documents: Sequence[Document]) -> Memory:
+    """A memory over exactly ``documents`` (rules extraction, no model), shared through a cache
+    keyed by their ids and content hashes and the memory settings in force."""
+    if not documents:
+        raise ValueError("given_memory needs at least one document")
+    config = dataclasses.replace(load_memory_config(), llm_extract="never")
+    embedder = _embedder(config.embedder)
+    if isinstance(embedder, _NoVectors):
+        config = dataclasses.replace(config, method="bm25")
+    key = (tuple(sorted((d.doc_id, d.content_hash) for d in documents)), embedder.name,
+           tuple(sorted((k, str(v)) for k, v in dataclasses.asdict(config).items())))
+    with _lock:
+        memory = _cache.get(key)
+        if memory is not None:
+            _cache.move_to_end(key)
+            return memory
+        building = _building.setdefault(key, threading.Lock())
+    with building:  # one build per document set, however many threads ask for it
+        with _lock:
+            memory = _cache.get(key)
+        if memory is None:
+            memory = build_memory(list(documents), embedder=embedder, config=config,
+                                  progress=False)
+            with _lock:
+                _cache[key] = memory
+                while len(_cache) > GIVEN_CACHE_SIZE:
+                    _cache.popitem(last=False)
+                _building.pop(key, None)
+    return memory
 
 
 # --------------------------------------------------------------------------- one entry point
 
 
 class Retriever:
-    """Search a memory and/or given documents for units of one kind.
+    """Search units of one kind: in the request's documents when it has some (a memory over
+    them, see :func:`given_memory`), else in the answerer's memory.
 
-    When the memory holds no unit of the asked kind, chunks are searched instead; the trace
-    records the kind actually used.
+    When no unit of the asked kind matches, chunks are searched instead; the trace records the
+    kind actually used.
     """
 
     FALLBACK_KIND = "chunk"
 
-    def __init__(self, memory: Any = None, documents: list[Document] | None = None) -> None:
-        if memory is None and not documents:
+    def __init__(self, memory: Searchable | None = None,
+                 documents: Sequence[Document] | None = None) -> None:
+        if documents:
+            self.memory: Searchable = given_memory(documents)
+            self.setting = "given"
+        elif memory is not None:
+            self.memory = memory
+            self.setting = "memory"
+        else:
             raise ValueError("this answerer needs a memory or the request's documents")
-        self.memory = memory
-        self.documents = documents or None
-        self._index = DocumentIndex(documents) if documents else None
-        self._doc_ids = [d.doc_id for d in documents] if documents else None
 
     def search(self, query: str, *, k: int, kind: str | None,
-               within: list[str] | None = None) -> tuple[list[Any], str]:
+               within: Sequence[str] | None = None) -> tuple[list[Hit], str]:
         """Hits for ``query`` (only from the documents ``within``, when given) and the kind of
         unit they are."""
-        doc_ids = self._doc_ids
-        if within is not None:
-            doc_ids = [d for d in within if doc_ids is None or d in doc_ids]
-        if self.memory is not None:
-            for candidate in dict.fromkeys([kind, self.FALLBACK_KIND]):
-                hits = list(self.memory.search(query, k=k, kind=candidate, doc_ids=doc_ids))
-                if hits:
-                    return hits, candidate or "any"
-        if self._index is not None:
-            return self._index.search(query, k=k, doc_ids=doc_ids), "section"
+        doc_ids = list(within) if within is not None else None
+        for candidate in dict.fromkeys([kind, self.FALLBACK_KIND]):
+            hits = list(self.memory.search(query, k=k, kind=candidate, doc_ids=doc_ids))
+            if hits:
+                return hits, candidate or "any"
         return [], kind or "any"
 
     def units(self, kind: str | None) -> tuple[list[Unit], str]:
-        """All units of ``kind`` (chunks when there are none), restricted to the given documents."""
-        if self.memory is not None:
-            for candidate in dict.fromkeys([kind, self.FALLBACK_KIND]):
-                units = [u for u in self.memory.units(candidate)
-                         if self._doc_ids is None or u.meta.get("doc_id") in self._doc_ids]
-                if units:
-                    return units, candidate or "any"
-        if self._index is not None:
-            return self._index.units(), "section"
+        """All units of ``kind`` (chunks when there are none)."""
+        for candidate in dict.fromkeys([kind, self.FALLBACK_KIND]):
+            units = self.memory.units(candidate)
+            if units:
+                return units, candidate or "any"
         return [], kind or "any"

@@ -12,9 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from procmem.answerers.base import Trace
-from procmem.answerers.common import LLMParams, ask, format_history, render
+from procmem.answerers.common import LLMParams, ask, format_history, key_terms, render, terms
 from procmem.answerers.parsing import ReplyParseError, is_placeholder, parse_query_text
-from procmem.answerers.retrieval import tokens
 from procmem.answerers.schemas import query_schema
 from serving.types import ChatModel
 
@@ -33,16 +32,18 @@ class StandaloneQuery:
 def heuristic_query(history: list[tuple[str, str]], question: str, max_terms: int = 8) -> str:
     """The question plus the terms that recur in earlier questions (the more frequent and the
     more recent first) and are not already in it."""
-    asked = set(tokens(question))
+    asked = set(terms(question))
     counts: Counter[str] = Counter()
     recency: dict[str, int] = {}
+    surface: dict[str, str] = {}
     for turn, (earlier, _) in enumerate(history):
-        for term in tokens(earlier):
-            counts[term] += 1
-            recency[term] = turn
+        for stem, word in key_terms(earlier):
+            counts[stem] += 1
+            recency[stem] = turn
+            surface.setdefault(stem, word)
     extra = sorted((t for t in counts if t not in asked), key=lambda t: (-counts[t], -recency[t]))
-    terms = extra[:max_terms]
-    return f"{question.strip()} {' '.join(terms)}".strip()
+    words = [surface[t] for t in extra[:max_terms]]
+    return f"{question.strip()} {' '.join(words)}".strip()
 
 
 def unusable_reason(candidate: str, history: list[tuple[str, str]], question: str) -> str | None:
@@ -52,8 +53,8 @@ def unusable_reason(candidate: str, history: list[tuple[str, str]], question: st
         return "empty or placeholder rewrite"
     if len(words) > MAX_QUERY_WORDS:
         return f"rewrite longer than {MAX_QUERY_WORDS} words"
-    known = set(tokens(question)) | {t for q, _ in history for t in tokens(q)}
-    if known and not known & set(tokens(candidate)):
+    known = set(terms(question)) | {t for q, _ in history for t in terms(q)}
+    if known and not known & set(terms(candidate)):
         return "rewrite shares no word with the conversation"
     return None
 

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from procmem.answerers.retrieval import Hit, tokens
+from procmem.answerers import retrieval as given
+from procmem.answerers.common import terms
+from procmem.answerers.retrieval import Hit
 from procmem.units import Chunk, Linker, LogicUnit, Procedure, Unit
 from serving.prompts import load_prompt
 from serving.scripted import ScriptedLLM
@@ -32,12 +34,12 @@ class MemoryDouble:
     def search(self, query: str, *, k: int = 5, kind: str | None = None,
                doc_ids: list[str] | None = None, **_: Any) -> list[Hit]:
         self.searches.append({"query": query, "k": k, "kind": kind, "doc_ids": doc_ids})
-        words = set(tokens(query))
+        words = set(terms(query))
         scored = []
         for i, unit in enumerate(self.units(kind)):
             if doc_ids is not None and unit.meta["doc_id"] not in doc_ids:
                 continue
-            overlap = len(words & set(tokens(unit.index_text)))
+            overlap = len(words & set(terms(unit.index_text)))
             if overlap:
                 scored.append((overlap, -i, unit))
         scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
@@ -82,6 +84,18 @@ def unit_world() -> list[Unit]:
         Chunk("Green tea tastes bitter when the water is too hot. Use water at 80 C.",
               _meta(tea, "Green tea", 5)),
     ]
+
+
+@pytest.fixture
+def lexical(monkeypatch):
+    """Given-documents memories as without an installed embedding model: BM25 only."""
+    monkeypatch.setattr(given, "_embedders", {})
+    monkeypatch.setattr(given, "_cache", type(given._cache)())
+
+    def missing(name):
+        raise given.EmbedderNotFound(name)
+
+    monkeypatch.setattr(given, "model_dir", missing)
 
 
 @pytest.fixture

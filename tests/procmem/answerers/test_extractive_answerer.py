@@ -49,7 +49,7 @@ def test_history_aware_query_without_a_model(memory):
     assert answer.sources[0].title == "Green tea"
 
 
-def test_given_documents_without_memory():
+def test_given_documents_without_memory(lexical):
     docs = [Document("help/jam.page", "Paper jam",
                      "# Paper jam\n\nJams happen.\n\n## Clear it\n\n1. Turn the printer off.\n"
                      "2. Open the rear cover.\n3. Pull the paper out.", {}),
