@@ -23,6 +23,7 @@ import signal
 import sys
 import threading
 import time
+import typing
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -39,13 +40,15 @@ from procmem.answerers.base import (
     make_answerer,
 )
 from procmem.answerers.extractive import answer_with_fallback
-from serving.config import ConfigError, ServingConfig, load_section
+from serving.config import ConfigError, EngineName, ServingConfig, load_section
 from serving.errors import LLMConnectionError, LLMError
 from serving.pool import ClientPool, Connect, PooledModel, model_label
 from serving.types import ChatModel
 
 if TYPE_CHECKING:
     import gradio as gr
+
+ENGINE_NAMES: tuple[str, ...] = typing.get_args(EngineName)
 
 
 def set_offline_environment() -> None:
@@ -725,11 +728,23 @@ def _log_to_console() -> None:
         log.setLevel(logging.INFO)
 
 
-def main(argv: list[str] | None = None) -> int:
-    from inscoqa.cli.demo import add_arguments
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The demo's flags (``python app.py`` and ``inscoqa demo`` alike)."""
+    parser.add_argument("--memory", help="memory directory (default: a working copy of the "
+                                         "bundled sample memory, built on the first start)")
+    parser.add_argument("--host", help="interface to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port (default 7860)")
+    parser.add_argument("--answerer", help="answerer selected when the page opens")
+    parser.add_argument("--max-upload-kb", type=int, help="size limit of an uploaded document")
+    parser.add_argument("--engine", choices=ENGINE_NAMES,
+                        help="chat engine (default: configured, else embedded)")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (with or without /v1)")
+    parser.add_argument("--model", help="model name at the engine")
 
+
+def main(argv: list[str] | None = None) -> int:
     set_offline_environment()
-    parser = argparse.ArgumentParser(prog="app.py", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="inscoqa demo", description=__doc__.splitlines()[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))
 

@@ -30,10 +30,24 @@ def test_import_has_no_side_effects_and_the_cli_does_not_import_the_demo() -> No
     assert proc.returncode == 0, proc.stderr
 
 
-def test_app_does_not_import_the_cli_at_module_level() -> None:
+def test_app_never_imports_the_cli() -> None:
+    """The CLI imports the demo inside its command; the demo does not import the CLI back."""
     import ast
 
     tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
-    top_level = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
-    modules = {getattr(n, "module", None) or n.names[0].name for n in top_level}
+    imports = [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
+    modules = {getattr(n, "module", None) or n.names[0].name for n in imports}
     assert not any(m.startswith("inscoqa.cli") for m in modules), modules
+
+
+def test_the_demo_command_hands_its_arguments_to_the_demo(capsys) -> None:
+    import pytest
+
+    from inscoqa.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["demo", "--help"])
+    assert info.value.code == 0
+    assert "--max-upload-kb" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["bench", "--no-such-flag"])  # other commands still refuse unknown flags

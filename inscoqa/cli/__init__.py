@@ -32,7 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # a command that hands its arguments on (the demo) gets the ones it did not declare
+    args, rest = parser.parse_known_args(argv)
+    if rest and not getattr(args, "passthrough", False):
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args.passthrough_args = rest
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
