@@ -1,4 +1,5 @@
-"""``inscoqa data``: validate conversation files and print their statistics.
+"""``inscoqa data``: validate conversation files and print their statistics; build new data
+from a team's own documents, review it, and split it.
 
 PATH is ``sample``/``all`` (every bundled file), a bundled name (``dev-officedocs``), a
 ``.jsonl``/``.json`` file, or ``hf:<saved datasets dir>[:split]``.
@@ -59,6 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="read documents of corpus NAME from DIR (default: the bundled corpora)")
     stats.add_argument("--json", action="store_true", help="print the statistics as JSON")
     stats.set_defaults(func=run_stats)
+
+    register_build(commands)
 
 
 # ---------------------------------------------------------------- validate
@@ -215,4 +218,176 @@ def run_stats(args: argparse.Namespace) -> int:
         print(json.dumps({"source": args.path, **stats.to_dict()}, ensure_ascii=False, indent=2))
     else:
         print(format_stats(stats, title=args.path), end="")
+    return 0
+
+
+# ---------------------------------------------------------------- build
+
+
+def register_build(commands: argparse._SubParsersAction) -> None:
+    from inscoqa.build.pipeline import BuildOptions
+    from inscoqa.cli.options import add_engine_flags
+    from inscoqa.records import DOMAINS
+
+    defaults = BuildOptions()
+    build = commands.add_parser(
+        "build", help="build InsCoQA-format conversations from your own documents",
+        description="Filter user queries, retrieve 1-N documents per query from a memory, generate "
+                    "a history and a last question, answer it, judge the sample and summarise the "
+                    "answer into steps (SPEC 1). Resumable: run the same command again after an "
+                    "interruption. Writes OUT/dataset.jsonl (kept conversations), "
+                    "OUT/rejected.jsonl (rejected and failed items with their reason), "
+                    "OUT/items.jsonl and OUT/summary.json.")
+    source = build.add_mutually_exclusive_group(required=True)
+    source.add_argument("--memory", type=Path, metavar="DIR", help="a memory built with "
+                                                                  "'inscoqa memory build'")
+    source.add_argument("--docs", type=Path, metavar="DIR",
+                        help="a folder of documents (.md, .page, .txt, .html); a memory over it "
+                             "is built in OUT/memory")
+    source.add_argument("--corpus", action="append", metavar="NAME",
+                        help="a bundled corpus (officedocs, gnome-help, based-cooking); repeatable")
+    build.add_argument("--out", type=Path, required=True, metavar="DIR", help="build directory")
+    build.add_argument("--queries", type=Path, metavar="FILE",
+                       help="user queries: .txt (one a line) or .jsonl ({\"query\": ...}); "
+                            "default: questions made from the documents' titles and headings")
+    build.add_argument("--limit", type=int, help="use the first N queries")
+    build.add_argument("--domain", choices=DOMAINS, default=defaults.domain,
+                       help=f"domain of the built conversations (default {defaults.domain})")
+    build.add_argument("--max-documents", type=int, default=defaults.max_documents,
+                       help=f"documents per conversation at most (default {defaults.max_documents})")
+    build.add_argument("--min-score-ratio", type=float, default=defaults.min_score_ratio,
+                       help="a further document is used when its retrieval score is at least this "
+                            f"share of the best one (default {defaults.min_score_ratio})")
+    build.add_argument("--method", choices=["dense", "bm25", "hybrid"], default="dense",
+                       help="retrieval method (default dense: cosine scores)")
+    build.add_argument("--max-rounds", type=int, default=defaults.max_rounds,
+                       help=f"earlier rounds at most (default {defaults.max_rounds})")
+    build.add_argument("--concurrency", type=int, default=4, help="queries in flight at once")
+    build.add_argument("--retry-failed", action="store_true",
+                       help="run failed items again (infrastructure failures always are)")
+    build.add_argument("--restart", action="store_true",
+                       help="discard the items of OUT and build anew")
+    add_engine_flags(build, whose="the builder's")
+    build.add_argument("--max-tokens", dest="max_tokens", type=int, help="max tokens per reply")
+    build.add_argument("--no-progress", action="store_true", help="no progress bar")
+    build.add_argument("--json", action="store_true", help="print the summary as JSON")
+    build.set_defaults(func=run_build)
+
+
+def _build_memory(args: argparse.Namespace) -> Any:
+    """The memory the command retrieves from (imports of procmem stay inside the command)."""
+    from procmem.memory import Memory, MemoryStoreError, build_memory
+
+    if args.memory is not None:
+        try:
+            return Memory.load(args.memory)
+        except (MemoryStoreError, FileNotFoundError) as exc:
+            raise ValueError(f"--memory {args.memory}: {exc}") from exc
+    if args.docs is not None:
+        if not args.docs.is_dir():
+            raise ValueError(f"--docs {args.docs}: not a directory")
+        docs = list(CorpusIndex({args.docs.resolve().name: args.docs}).iter_documents())
+    else:
+        index = bundled.corpus_index()
+        try:
+            docs = [d for name in args.corpus for d in index.iter_documents(corpus=name)]
+        except KeyError as exc:
+            raise ValueError(f"--corpus: {exc.args[0]}") from exc
+    if not docs:
+        raise ValueError("no documents found")
+    path = args.out / "memory"
+    try:
+        memory = Memory.load(path)
+        memory.add_documents(docs)
+    except (MemoryStoreError, FileNotFoundError):
+        memory = build_memory(docs, kinds=["document"], progress=not args.no_progress)
+    memory.save(path)
+    return memory
+
+
+def memory_retriever(memory: Any, method: str) -> Any:
+    """A :class:`inscoqa.build.Retriever` over a procmem memory: whole documents when it holds
+    them, else the best unit of each document."""
+    from inscoqa.build import SourceDocument
+
+    kind = "document" if "document" in memory.kinds else None
+
+    def retrieve(query: str, k: int) -> list[SourceDocument]:
+        hits = memory.search(query, k=k if kind else 4 * k, kind=kind, method=method)
+        best: dict[str, SourceDocument] = {}
+        for hit in hits:
+            if hit.doc_id not in best:
+                title = str(hit.unit.meta.get("title", "")) or hit.doc_id
+                best[hit.doc_id] = SourceDocument(hit.doc_id, title, hit.unit.render(), hit.score)
+        return list(best.values())[:k]
+
+    return retrieve
+
+
+def memory_documents(memory: Any) -> list[Any]:
+    """The memory's documents (title and text) for generated queries."""
+    from inscoqa.corpus.document import Document
+
+    docs: dict[str, Any] = {}
+    for unit in memory.units("document") if "document" in memory.kinds else []:
+        doc_id = str(unit.meta.get("doc_id", ""))
+        docs.setdefault(doc_id, Document(doc_id, str(unit.meta.get("title", "")), unit.render()))
+    if not docs:
+        for doc_id in memory.doc_ids():
+            record = memory.document(doc_id)
+            docs[doc_id] = Document(doc_id, record.title if record else doc_id, "")
+    return list(docs.values())
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from inscoqa.build import (
+        BuildOptions,
+        BuildSpecError,
+        DatasetBuilder,
+        DirectoryLockedError,
+        queries_from_documents,
+        read_queries,
+    )
+    from inscoqa.cli.options import engine_overrides, first_line
+    from serving.config import ConfigError, load_serving_config
+    from serving.errors import LLMError
+    from serving.pool import ClientPool
+
+    try:
+        options = BuildOptions(domain=args.domain, max_documents=args.max_documents,
+                               candidates=max(6, args.max_documents),
+                               min_score_ratio=args.min_score_ratio,
+                               max_rounds=args.max_rounds)
+        queries = read_queries(args.queries) if args.queries else None
+        memory = _build_memory(args)
+        if queries is None:
+            queries = queries_from_documents(memory_documents(memory))
+        if args.limit is not None:
+            queries = queries[: args.limit]
+        if not queries:
+            raise ValueError("no queries: give --queries FILE, or documents with titles")
+        config = load_serving_config(engine_overrides(args))
+    except (ValueError, DatasetError, ConfigError, OSError) as exc:
+        print(f"inscoqa data build: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with ClientPool() as clients:
+            builder = DatasetBuilder(clients.model(config), memory_retriever(memory, args.method),
+                                     args.out, options=options, concurrency=args.concurrency,
+                                     retry_failed=args.retry_failed, restart=args.restart,
+                                     progress=not args.no_progress and not args.json)
+            summary = builder.run(queries)
+    except (BuildSpecError, DirectoryLockedError) as exc:
+        print(f"inscoqa data build: {exc}", file=sys.stderr)
+        return 1
+    except LLMError as exc:  # an engine that cannot start or be reached at all
+        print(f"inscoqa data build: {first_line(exc)}", file=sys.stderr)
+        return 1
+    print(json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) if args.json
+          else summary.text())
+    if summary.left:
+        reason = first_line(Exception(summary.stopped or "the engine failed"))
+        print(f"inscoqa data build: {reason}; run the same command again to retry {summary.left} "
+              "item(s)", file=sys.stderr)
+        return 1
     return 0

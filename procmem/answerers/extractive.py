@@ -1,16 +1,31 @@
 """The extractive answerer: no model at all.
 
-It retrieves units for the (history-aware) query and composes the reply from the best ones:
-steps taken verbatim from the units of the top documents, deduplicated, in document order, each
-citing its source (``[n]`` = the n-th entry of ``Answer.sources``). It is the CPU-only baseline
-and the fallback when no engine is reachable (:func:`answer_with_fallback`).
+It answers the last question of the conversation from the memory's units (or, in the
+given-documents setting, from a memory over the request's documents):
+
+1. retrieve procedures and logic units for the history-aware query and for the last question
+   alone (its intent); when the user reports that an earlier step did not work, the CONTINUE and
+   MITIGATE linkers of the units that step came from are followed, and those units step back;
+2. score every candidate by how well its header (a logic unit's header, a procedure's goal)
+   and its text match the last question, its retrieval rank, what it adds to what the
+   conversation already said, its kind (a cause or a problem statement only when the user asks
+   why), and whether it fits the setting the user named (platform, edition, role);
+3. keep the best unit and the best units of other documents that score close to it, so an
+   answer that spans documents draws on each; steps come in document order, without the steps
+   the conversation already gave, without page metadata, deduplicated, each citing its source
+   (``[n]`` = the n-th entry of ``Answer.sources``);
+4. the plain answer is one or two sentences of the selected units: what to do, then why (the
+   cause, the setting, the limit).
+
+It is the CPU-only answerer and the fallback when no engine is reachable
+(:func:`answer_with_fallback`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -24,58 +39,199 @@ from procmem.answerers.base import (
     Trace,
     register,
 )
-from procmem.answerers.common import LLMParams, make_params
+from procmem.answerers.common import LLMParams, make_params, terms
 from procmem.answerers.parsing import ReplyParseError, parse_steps
-from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits
+from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
-from procmem.units import Procedure, Unit, UnitKind
+from procmem.answerers.turn import Turn, settings_named
+from procmem.units import LogicUnit, Procedure, Unit, UnitKind
 from serving.errors import LLMError
 
 DUPLICATE_SIMILARITY = 90.0
-MAX_LEAD_INPUT_WORDS = 10  # longer inputs (prerequisite sentences) stay out of the lead
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`*])")
+_MARKUP_RE = re.compile(r"[*_`]+|\[([^\]]*)\]\([^)]*\)|<[^>]+>")
+# lines that describe the page rather than the task
+METADATA = re.compile(
+    r"^\W*(?:applies to|original kb|kb number|original product version|product|products|"
+    r"version|versions|author|last updated|updated|ms\.\w+|keywords|audience|"
+    r"this article (?:applies|describes|explains)|in this article)\b", re.I)
+BOILERPLATE = re.compile(
+    r"serious problems might occur|back up the registry|provide feedback|carefully\.?$|"
+    r"(?:one of )?the following (?:methods|steps|options|procedures?)\W*$|:$|"
+    r"couldn'?t resolve your issue|for more information|see the following|visit the following|"
+    r"follow the (?:instructions|steps) (?:on|in|at) the following|website",
+    re.I)
+CAUSE_CUE = re.compile(
+    r"\b(?:because|causes?|caused|occurs?|happens?|due to|only|not supported|unsupported|"
+    r"requires?|required|must|limit\w*|by default|expected|designed|means)\b", re.I)
+IMPERATIVES = (
+    "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",
+    "create", "delete", "disable", "enable", "enter", "go", "grant", "install", "make", "open",
+    "press", "remove", "reinstall", "restart", "run", "select", "set", "sign", "switch", "try",
+    "turn", "type", "update", "use", "add", "mix", "heat", "bake", "cook", "put", "stir", "cut",
+    "let", "keep", "wait", "place", "pour", "serve", "boil", "preheat", "combine", "whisk")
+ACTION_CUE = re.compile(
+    r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
+    r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
+    r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
+PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
 
 @dataclass
 class ExtractiveParams:
-    k: int = 6
-    unit_kind: UnitKind = "procedure"
-    max_steps: int = 12
-    max_docs: int = 2  # steps come from the units of at most this many documents,
-    min_steps: int = 3  # ... the next document only while fewer steps than this were found
+    k: int = 10  # candidates per search
+    unit_kind: UnitKind = "procedure"  # searched together with logic units (chunks when neither matches)
+    max_steps: int = 10
+    max_units: int = 4  # units the steps come from
+    max_docs: int = 3  # documents the steps come from
+    min_share: float = 0.5  # a further unit joins when it scores at least this share of the best
+    first_unit_steps: int = 7  # steps taken from the best unit; other units give up to
+    other_unit_steps: int = 4  # ... this many each
     cite: bool = True  # end every step with "[n]", n = its source's position in Answer.sources
     query_rewrite: str = "heuristic"  # "heuristic" or "none" (there is no model to rewrite)
 
 
-def _sentences(text: str) -> list[str]:
-    prose = [line.strip() for line in text.splitlines()
-             if line.strip() and not line.lstrip().startswith(("#", "```", "|"))]
-    return [s.strip() for s in _SENTENCE_RE.split(" ".join(prose)) if len(s.split()) >= 3]
+# --------------------------------------------------------------------------- unit text
+
+
+def _clean(text: str) -> str:
+    text = _MARKUP_RE.sub(lambda m: m.group(1) or "", text)
+    return " ".join(text.replace(">", " ").split()).strip(" -:")
+
+
+def _prose_lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith(("#", "```", "|", "[CONTINUE]",
+                                                              "[CROSS]", "[MITIGATE]"))]
+
+
+def sentences(text: str) -> list[str]:
+    """The prose sentences of a text (headings, tables, list items and code left out)."""
+    prose = [line for line in _prose_lines(text) if not re.match(r"^(?:\d+[.)]|[-*•])\s", line)]
+    found = [_clean(s) for s in _SENTENCE_RE.split(" ".join(prose))]
+    return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
+
+
+def unit_text(unit: Unit) -> str:
+    return getattr(unit, "body", None) or getattr(unit, "text", "") or unit.render()
+
+
+def unit_header(unit: Unit) -> str:
+    """What a unit says it is about: a procedure's goal, a logic unit's header."""
+    if isinstance(unit, Procedure):
+        return unit.output
+    return getattr(unit, "header", "") or ""
+
+
+def is_step(text: str) -> bool:
+    return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0])
 
 
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
-    text, else its sentences."""
+    text, else its sentences; page metadata and boilerplate left out."""
     if isinstance(unit, Procedure):
-        return [s.strip() for s in unit.steps if s.strip()]
-    text = getattr(unit, "body", None) or getattr(unit, "text", "")
-    return parse_steps(text, numbered_only=True) or parse_steps(text) or _sentences(text)[:4]
+        raw = unit.steps
+    else:
+        text = unit_text(unit)
+        raw = parse_steps(text, numbered_only=True) or parse_steps(text) or prose_steps(text)
+    return [step for step in (_clean(s) for s in raw) if is_step(step)]
 
 
-def unit_lead(unit: Unit) -> str:
-    """One plain sentence saying what a unit is about."""
-    title = str(unit.meta.get("title", "")).strip()
-    if isinstance(unit, Procedure):
-        lead = f"Follow the steps for “{unit.output.strip().rstrip('.')}”"
-        resources = unit.input.strip().rstrip(".")
-        if resources and len(resources.split()) <= MAX_LEAD_INPUT_WORDS:
-            lead += f", with {resources}"
-        return f"{lead}."
-    header = getattr(unit, "header", "")
-    if header:
-        return f"Follow the steps for “{header.strip().rstrip('.')}”."
-    sentences = _sentences(getattr(unit, "text", ""))
-    return sentences[0] if sentences else (f"See “{title}”." if title else "See the steps below.")
+def prose_steps(text: str, limit: int = 4) -> list[str]:
+    """Steps of a text without a list: its sentences, each with the commands (code lines) that
+    follow it."""
+    steps: list[str] = []
+    code = False
+    for block in re.split(r"(^```.*$)", text, flags=re.M):
+        if block.startswith("```"):
+            code = not code
+            continue
+        if code:
+            commands = [line.strip() for line in block.splitlines() if line.strip()]
+            if commands and steps:
+                steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
+            elif commands:
+                steps.append(f"Run `{'; '.join(commands)}`")
+        else:
+            steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
+    return steps[:limit]
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass
+class Candidate:
+    hit: Hit
+    retrieval: float = 0.0  # sum of 1 / (3 + rank) over the searches that found it
+    linked: bool = False  # reached through a linker of a unit the user already tried
+    tried: bool = False  # the user reports that this unit's steps did not work
+    score: float = 0.0
+    why: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def unit(self) -> Unit:
+        return self.hit.unit
+
+    @property
+    def doc_id(self) -> str:
+        return str(self.unit.meta.get("doc_id", ""))
+
+
+def _share(wanted: set[str], found: set[str]) -> float:
+    return len(wanted & found) / len(wanted) if wanted else 0.0
+
+
+def unit_settings(unit: Unit) -> set[str]:
+    """The settings a unit is written for, by its header, title and opening words."""
+    opening = " ".join(unit_text(unit).split()[:40])
+    return settings_named(" ".join([unit_header(unit), str(unit.meta.get("title", "")),
+                                    str(getattr(unit, "prerequisite", "")), opening]))
+
+
+def is_problem(unit: Unit) -> bool:
+    """A unit that describes a problem or its cause rather than what to do."""
+    return (isinstance(unit, LogicUnit) and unit.type in ("FAQ", "Appendix", "Terminology")) \
+        or bool(PROBLEM_HEADER.match(unit_header(unit)))
+
+
+def score(candidate: Candidate, turn: Turn, best_retrieval: float) -> float:
+    unit = candidate.unit
+    question = turn.question_terms
+    header = set(terms(unit_header(unit)))
+    body = set(terms(unit.render()))
+    parts = {
+        "retrieval": candidate.retrieval / best_retrieval if best_retrieval else 0.0,
+        "header": _share(question, header),
+        "text": _share(question, body),
+        "context": _share(turn.context_terms, body),
+    }
+    base = (0.3 * parts["retrieval"] + 0.3 * parts["header"] + 0.25 * parts["text"]
+            + 0.15 * parts["context"])
+    said = turn.said_terms
+    novelty = 1.0 - _share(body, said) if body else 0.0
+    factor = 0.5 + 0.5 * novelty
+    if not unit_steps(unit):
+        factor *= 0.5
+    if is_problem(unit) and not turn.asks_cause:
+        factor *= 0.6
+    if unit.kind == "chunk":
+        factor *= 0.8
+    user, written_for = turn.setting, unit_settings(unit)
+    platforms = {"mac", "windows", "ios", "android", "linux"}
+    if user & platforms and written_for & platforms:
+        factor *= 1.3 if user & written_for & platforms else 0.3
+    if candidate.tried:
+        factor *= 0.4
+    if candidate.linked:
+        factor *= 1.5
+    parts.update(novelty=novelty, factor=factor)
+    candidate.why = {k: round(v, 3) for k, v in parts.items()}
+    return base * factor
+
+
+# --------------------------------------------------------------------------- composing
 
 
 def _is_duplicate(step: str, kept: list[str]) -> bool:
@@ -83,36 +239,140 @@ def _is_duplicate(step: str, kept: list[str]) -> bool:
     return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY for other in kept)
 
 
-def compose(hits: list[Any], *, max_steps: int = 12, max_docs: int = 2, min_steps: int = 3,
-            cite: bool = True) -> tuple[str, list[str], dict[str, Any]]:
-    """Answer text, steps and what was used, from ranked hits (no model)."""
-    if not hits:
-        return "No matching instructions were found.", [], {"used_units": []}
-    source_index = {s.unit_id: i for i, s in enumerate(sources_from_hits(hits), 1)}
-    doc_rank: dict[str, int] = {}
-    for hit in hits:
-        doc_rank.setdefault(str(hit.unit.meta.get("doc_id", "")), len(doc_rank))
-    chosen = [h for h in hits if doc_rank[str(h.unit.meta.get("doc_id", ""))] < max_docs]
-    chosen.sort(key=lambda h: (doc_rank[str(h.unit.meta.get("doc_id", ""))],
-                               h.unit.meta.get("order", h.rank), h.rank))
+def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
+    """The best unit, and the units close to it, from at most ``max_docs`` documents; a unit
+    that only states the problem or its cause joins only when the user asks why."""
+    ranked = sorted(candidates, key=lambda c: -c.score)
+    if not ranked or ranked[0].score <= 0:
+        return ranked[:1]
+    chosen: list[Candidate] = []
+    docs: list[str] = []
+    for cand in ranked:
+        if len(chosen) >= p.max_units or cand.score < p.min_share * ranked[0].score:
+            break
+        if cand.doc_id not in docs and len(docs) >= p.max_docs:
+            continue
+        if sum(c.doc_id == cand.doc_id for c in chosen) >= 2 or not unit_steps(cand.unit):
+            continue
+        if chosen and is_problem(cand.unit) and not turn.asks_cause:
+            continue
+        chosen.append(cand)
+        if cand.doc_id not in docs:
+            docs.append(cand.doc_id)
+    return chosen or ranked[:1]
+
+
+def _ordered(chosen: list[Candidate]) -> list[Candidate]:
+    """Documents in the order of their best unit; a document's units in their order there."""
+    doc_rank = {}
+    for cand in chosen:
+        doc_rank.setdefault(cand.doc_id, len(doc_rank))
+    return sorted(chosen, key=lambda c: (doc_rank[c.doc_id], c.unit.meta.get("order", 0)))
+
+
+def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
+                  source_index: dict[str, int]) -> tuple[list[str], list[str]]:
+    """Steps (with citations when ``p.cite``) and the ids of the units they came from."""
     steps: list[str] = []
     plain: list[str] = []
     used: list[str] = []
-    for hit in chosen:
-        if steps and len(steps) >= min_steps and hit.unit.meta.get("doc_id") != chosen[0].unit.meta.get("doc_id"):
-            break
-        for step in unit_steps(hit.unit):
-            if len(steps) >= max_steps or _is_duplicate(step, plain):
+    best = chosen[0].unit.id if chosen else ""
+    for cand in _ordered(chosen):
+        budget = p.first_unit_steps if cand.unit.id == best else p.other_unit_steps
+        for step in unit_steps(cand.unit):
+            if len(steps) >= p.max_steps or budget <= 0:
+                break
+            if _is_duplicate(step, plain) or turn.already_said(step):
                 continue
             plain.append(step)
-            steps.append(f"{step} [{source_index[hit.unit.id]}]" if cite else step)
-            if hit.unit.id not in used:
-                used.append(hit.unit.id)
-    top = hits[0].unit
-    title = str(top.meta.get("title", "")).strip()
-    answer = unit_lead(top) + (f" (from “{title}”)" if title else "")
-    used_docs = list(dict.fromkeys(str(h.unit.meta.get("doc_id", "")) for h in chosen if h.unit.id in used))
-    return answer, steps, {"used_units": used, "documents": used_docs}
+            budget -= 1
+            steps.append(f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
+            if cand.unit.id not in used:
+                used.append(cand.unit.id)
+    return steps, used
+
+
+def is_prose(sentence: str) -> bool:
+    """Words rather than commands, paths or markup."""
+    words = sentence.split()
+    plain = sum(1 for w in words if re.fullmatch(r"[A-Za-z][a-z'’]*[,.;:!?]?", w))
+    return plain >= 0.75 * len(words)
+
+
+def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
+    """How well a sentence answers the question; ``position`` is its unit's place in the
+    selection (the best unit first)."""
+    found = set(terms(sentence))
+    return (2.0 * _share(turn.question_terms, found) + 0.5 * _share(turn.context_terms, found)
+            + 0.2 * bool(found - turn.said_terms) + 0.4 / (1 + position))
+
+
+def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
+    """One or two sentences of the selected units: what to do, then why."""
+    pool: dict[str, float] = {}
+    for position, unit in enumerate([c.unit for c in chosen] + extra):
+        for s in sentences(unit_text(unit)):
+            if 5 <= len(s.split()) <= 45 and is_prose(s) and not BOILERPLATE.search(s) \
+                    and not turn.already_said(s, 0.7) and s not in pool:
+                pool[s] = _sentence_score(s, turn, position)
+    actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])
+    causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
+    lead = actions[0] if actions else ""
+    if not lead and steps:
+        first = re.sub(r"\s*\[\d+\]$", "", steps[0]).rstrip(".")
+        lead = f"{first}, then follow the steps below."
+    why = next((s for s in causes if s != lead), "")
+    answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for s in (lead, why) if s)
+    return answer or "No matching instructions were found."
+
+
+def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams | None = None,
+            *, cite: bool | None = None, extra: list[Unit] | None = None,
+            ) -> tuple[str, list[str], dict[str, Any]]:
+    """Answer text, steps and what was used, from ranked hits (no model)."""
+    p = params or ExtractiveParams()
+    if cite is not None:
+        p = dataclasses.replace(p, cite=cite)
+    turn = turn or Turn("")
+    if not hits:
+        return "No matching instructions were found.", [], {"used_units": []}
+    candidates = _candidates([(hits, 1.0)])
+    return _compose(candidates, turn, p, extra or [])
+
+
+def _candidates(searches: list[tuple[list[Hit], float]]) -> list[Candidate]:
+    found: dict[str, Candidate] = {}
+    for hits, weight in searches:
+        for hit in hits:
+            cand = found.setdefault(hit.unit.id, Candidate(hit))
+            cand.retrieval += weight / (3 + hit.rank)
+    return list(found.values())
+
+
+def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
+             extra: list[Unit]) -> tuple[str, list[str], dict[str, Any]]:
+    best_retrieval = max((c.retrieval for c in candidates), default=0.0)
+    for cand in candidates:
+        cand.score = score(cand, turn, best_retrieval)
+    chosen = select(candidates, turn, p)
+    order = [c.hit for c in _ordered(chosen)] + [c.hit for c in sorted(candidates, key=lambda c: -c.score)
+                                                 if c not in chosen]
+    source_index = {s.unit_id: i for i, s in enumerate(sources_from_hits(order), 1)}
+    steps, used = compose_steps(chosen, turn, p, source_index)
+    answer = plain_answer(chosen, extra, turn, steps)
+    details = {
+        "used_units": used,
+        "documents": list(dict.fromkeys(c.doc_id for c in chosen if c.unit.id in used)),
+        "setting": sorted(turn.setting),
+        "scores": [{"unit_id": c.unit.id, "score": round(c.score, 4), **c.why,
+                    "linked": c.linked, "tried": c.tried, "chosen": c in chosen}
+                   for c in sorted(candidates, key=lambda c: -c.score)[:8]],
+        "sources": order,
+    }
+    return answer, steps, details
+
+
+# --------------------------------------------------------------------------- the answerer
 
 
 class ExtractiveAnswerer:
@@ -132,20 +392,80 @@ class ExtractiveAnswerer:
         p = self.params
         trace = Trace()
         retriever = Retriever(self.memory, request.documents)
+        turn = Turn(request.question.strip(), list(request.history))
         query = standalone_query(trace, request.history, request.question, llm=None,
                                  params=LLMParams(query_rewrite=p.query_rewrite))
+        kinds = list(dict.fromkeys([p.unit_kind, "logic_unit"]))
         with trace.stage("retrieve", query=query.query, k=p.k) as stage:
-            hits, kind = retriever.search(query.query, k=p.k, kind=p.unit_kind)
-            stage.details.update(kind=kind, hits=[hit_record(h) for h in hits])
+            searches: list[tuple[list[Hit], float]] = []
+            used_kinds = []
+            for kind in kinds:
+                for text, weight in dict.fromkeys([(query.query, 1.0), (turn.question, 1.0)]):
+                    hits, used = retriever.search(text, k=p.k, kind=kind)
+                    searches.append((hits, weight))
+                    used_kinds.append(used)
+            all_hits = [h for hits, _ in searches for h in hits]
+            stage.details.update(kind=used_kinds[0] if used_kinds else p.unit_kind,
+                                 kinds=list(dict.fromkeys(used_kinds)),
+                                 hits=[hit_record(h) for h in searches[0][0]] if searches else [])
+        candidates = _candidates(searches)
+        if turn.reports_failure:
+            self._follow_linkers(trace, retriever, turn, candidates)
+        if not all_hits:
+            with trace.stage("compose") as stage:
+                stage.details["used_units"] = []
+            return Answer(answer="No matching instructions were found.", procedures=[], trace=trace)
         with trace.stage("compose") as stage:
-            answer, steps, used = compose(hits, max_steps=p.max_steps, max_docs=p.max_docs,
-                                            min_steps=p.min_steps, cite=p.cite)
-            stage.details.update(used)
-        return Answer(answer=answer, procedures=steps, sources=sources_from_hits(hits), trace=trace)
+            chosen_docs = list(dict.fromkeys(c.doc_id for c in candidates))[: p.max_docs + 1]
+            extra, _ = retriever.search(f"{turn.question} cause", k=4, kind="logic_unit",
+                                        within=chosen_docs)
+            answer, steps, details = _compose(candidates, turn, p, [h.unit for h in extra])
+            order = details.pop("sources")
+            stage.details.update(details)
+        return Answer(answer=answer, procedures=steps, sources=sources_from_hits(order), trace=trace)
+
+    def _follow_linkers(self, trace: Trace, retriever: Retriever, turn: Turn,
+                        candidates: list[Candidate]) -> None:
+        """The user says an earlier step did not work: the units that step came from step back,
+        and the units their CONTINUE / MITIGATE linkers lead to come forward."""
+        with trace.stage("linker") as stage:
+            last_answer = turn.history[-1][1]
+            said = set(terms(last_answer))
+            earlier, _ = retriever.search(last_answer, k=5, kind=None)
+            known = {c.unit.id: c for c in candidates}
+            tried: list[Candidate] = []
+            for hit in earlier:
+                unit_terms = set(terms(" ".join(unit_steps(hit.unit)) or unit_header(hit.unit)))
+                if _share(unit_terms, said) < 0.5:
+                    continue
+                cand = known.get(hit.unit.id) or Candidate(hit)
+                if hit.unit.id not in known:
+                    known[hit.unit.id] = cand
+                    candidates.append(cand)
+                cand.tried = True
+                tried.append(cand)
+            followed = []
+            for cand in tried:
+                for link in getattr(cand.unit, "linker", []):
+                    if link.tag not in ("CONTINUE", "MITIGATE"):
+                        continue
+                    within = [cand.doc_id] if link.tag == "CONTINUE" else None
+                    hits, _ = retriever.search(link.next, k=2, kind="logic_unit", within=within)
+                    for hit in hits:
+                        target = known.get(hit.unit.id)
+                        if target is None:
+                            target = known[hit.unit.id] = Candidate(hit, retrieval=1 / (3 + hit.rank))
+                            candidates.append(target)
+                        if not target.tried:
+                            target.linked = True
+                            followed.append({"from": cand.unit.id, "tag": link.tag,
+                                             "condition": link.condition, "to": hit.unit.id})
+            stage.details.update(tried=[c.unit.id for c in tried], followed=followed)
 
 
 @register("extractive")
-def make_extractive(*, llm: Any = None, memory: Searchable | None = None, **params: Any) -> ExtractiveAnswerer:
+def make_extractive(*, llm: Any = None, memory: Searchable | None = None,
+                    **params: Any) -> ExtractiveAnswerer:
     """The model-free answerer (``llm`` is accepted and ignored)."""
     return ExtractiveAnswerer(memory=memory, params=make_params(ExtractiveParams, "extractive", params))
 
@@ -162,3 +482,6 @@ def answer_with_fallback(answerer: Answerer, extractive: Answerer, request: Answ
             "error": f"{type(exc).__name__}: {exc}",
         }))
         return answer
+
+
+__all__ = ["ExtractiveAnswerer", "ExtractiveParams", "answer_with_fallback", "compose"]

@@ -8,8 +8,9 @@ from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
 from procmem.answerers.extractive import compose
 from procmem.answerers.retrieval import Hit
-from procmem.units import Procedure
+from procmem.units import Linker, LogicUnit, Procedure
 from serving.scripted import unreachable_llm
+from tests.procmem.answerers.conftest import MemoryDouble
 
 
 def test_steps_from_the_best_units_in_document_order_with_citations(memory):
@@ -28,8 +29,8 @@ def test_steps_from_the_best_units_in_document_order_with_citations(memory):
         source = answer.sources[index - 1]
         unit = next(u for u in memory.units() if u.id == source.unit_id)
         assert step.rsplit(" [", 1)[0] in unit.steps
-    assert answer.answer.startswith("Follow the steps for “brew green tea”")
-    assert answer.answer.endswith("(from “Green tea”)")
+    # the plain answer is a sentence of the units, not the document's title
+    assert answer.answer == "Use water at 80 C." and "Green tea" not in answer.answer
     assert [s.name for s in answer.trace.stages] == ["standalone_query", "retrieve", "compose"]
     assert answer.trace.usage.calls == 0 and answer.trace.prompt_hashes == {}
 
@@ -79,3 +80,131 @@ def test_fallback_is_not_used_when_the_answerer_works(memory, script):
     answer = answer_with_fallback(make_answerer("zero-shot", llm=llm, memory=memory),
                                   make_answerer("extractive", memory=memory), AnswerRequest("q?"))
     assert answer.procedures == ["b"] and answer.trace.stages[0].name == "generate"
+
+
+# --------------------------------------------------------------------------- the last question
+
+
+def _meta(doc_id, title, order=0):
+    return {"doc_id": doc_id, "title": title, "order": order}
+
+
+ROUTER, ISP, PRINT = "net/router.md", "net/provider.md", "help/print.md"
+WORLD = [
+    LogicUnit("Step", "", "Restart the router",
+              "1. Unplug the router.\n2. Wait thirty seconds.\n3. Plug the router back in.",
+              [Linker("the router light still blinks", "Ask your internet provider to check the line",
+                      "MITIGATE")], _meta(ROUTER, "Router", 0)),
+    LogicUnit("Step", "", "Ask your internet provider to check the line",
+              "1. Call the support number on your bill.\n2. Give them the router's serial number.",
+              [], _meta(ISP, "Provider support", 0)),
+    LogicUnit("FAQ", "", "What causes a blinking router light",
+              "A blinking light means the router has no signal from the line.", [],
+              _meta(ROUTER, "Router", 1)),
+    Procedure("", "Set up printing on Windows",
+              ["Open Settings on Windows", "Select Printers and add the printer"], _meta(PRINT, "Printing", 0)),
+    Procedure("", "Set up printing on a Mac",
+              ["Open System Settings on the Mac", "Select Printers and Scanners and press Add"],
+              _meta(PRINT, "Printing", 1)),
+    Procedure("", "Clear a paper jam",
+              ["Turn the printer off", "Open the rear cover", "Pull the jammed paper out"],
+              _meta(PRINT, "Printing", 2)),
+]
+
+
+def _plain(answer):
+    return [re.sub(r" \[\d+\]$", "", s) for s in answer.procedures]
+
+
+def test_the_last_question_decides_not_the_history_topic():
+    history = [("How do I set up printing on Windows?", "Open Settings on Windows, then add it.")]
+    answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
+        AnswerRequest("Now the paper is stuck. How do I clear a paper jam?", history=history))
+    assert _plain(answer)[:3] == ["Turn the printer off", "Open the rear cover", "Pull the jammed paper out"]
+
+
+def test_steps_the_conversation_already_gave_are_dropped():
+    history = [("How do I set up printing on Windows?",
+                "1. Open Settings on Windows. 2. Select Printers and add the printer.")]
+    answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
+        AnswerRequest("And how do I set up printing on Windows for a second printer?", history=history))
+    assert "Open Settings on Windows" not in _plain(answer)
+    assert "Select Printers and add the printer" not in _plain(answer)
+
+
+def test_the_users_platform_chooses_among_procedures():
+    history = [("I'm on a Mac and want to print.", "Sure.")]
+    answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
+        AnswerRequest("How do I set up printing?", history=history))
+    assert _plain(answer)[:2] == ["Open System Settings on the Mac", "Select Printers and Scanners and press Add"]
+    assert "Open Settings on Windows" not in _plain(answer)
+    compose_stage = next(s for s in answer.trace.stages if s.name == "compose")
+    assert compose_stage.details["setting"] == ["mac"]
+
+
+def test_a_failed_step_follows_the_units_mitigate_linker():
+    memory = MemoryDouble(WORLD)
+    history = [("My router light blinks, what do I do?",
+                "Restart the router: unplug the router, wait thirty seconds, plug the router back in.")]
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("I did that but the router light still blinks.", history=history))
+    linker = next(s for s in answer.trace.stages if s.name == "linker")
+    assert linker.details["followed"][0]["tag"] == "MITIGATE"
+    assert _plain(answer)[0] == "Call the support number on your bill."
+    assert "Unplug the router." not in _plain(answer)
+    assert answer.sources[0].doc_id == ISP
+
+
+def test_a_cause_is_given_as_the_why_of_the_plain_answer():
+    answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
+        AnswerRequest("The router light blinks. How do I fix the router?"))
+    assert "Unplug the router." in _plain(answer)
+    assert "A blinking light means the router has no signal from the line." not in _plain(answer)
+    assert "Router" not in answer.answer.split(".")[0].split()  # not the title
+
+
+DOCS = [
+    Document("help/shared.md", "Sent items of a shared mailbox", """# Sent items of a shared mailbox
+
+Applies to: Exchange Online
+
+## Cause
+
+Messages sent from a shared mailbox are saved in the sender's own Sent Items because the sender
+signs in to their own mailbox.
+
+## Resolve: change the mailbox on the server
+
+An administrator can turn on copies for the shared mailbox:
+
+1. Connect to Exchange Online PowerShell as an administrator.
+2. Run set-mailbox with MessageCopyForSentAsEnabled set to True for the shared mailbox.
+""", {}),
+    Document("help/registry.md", "Outlook registry setting for delegates", """# Outlook registry setting for delegates
+
+Applies to: Outlook 2016, Outlook 2019
+
+## Change the registry on the client
+
+Use this on the client when you can't change the shared mailbox on the server:
+
+1. Open Registry Editor on the client computer.
+2. Create a DWORD value named DelegateSentItemsStyle under the Outlook Preferences key.
+3. Set DelegateSentItemsStyle to 1 and close Registry Editor.
+""", {}),
+]
+
+
+def test_an_answer_that_spans_documents_cites_each_and_skips_page_metadata(lexical):
+    answer = make_answerer("extractive").answer(AnswerRequest(
+        "Sent messages from the shared mailbox land in my own Sent Items. How do I save a copy "
+        "in the shared mailbox's Sent Items, on the server or in the Outlook registry?", documents=DOCS))
+    cited = {answer.sources[int(re.search(r"\[(\d+)\]$", s).group(1)) - 1].doc_id
+             for s in answer.procedures}
+    assert cited == {"help/shared.md", "help/registry.md"}
+    plain = _plain(answer)
+    assert "Connect to Exchange Online PowerShell as an administrator." in plain
+    assert "Create a DWORD value named DelegateSentItemsStyle under the Outlook Preferences key." in plain
+    assert not any(s.lower().startswith("applies to") for s in plain)
+    assert not answer.answer.startswith(("Follow the steps", "Sent items of a shared mailbox"))
+    assert "because" in answer.answer  # the why, from the cause section

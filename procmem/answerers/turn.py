@@ -1,0 +1,87 @@
+"""What the last turn of a conversation asks, read without a model.
+
+- the terms of the last question (its intent) and of the earlier questions (the context);
+- the user's setting: the platforms, editions and roles the user named about themselves;
+- whether the message reports that an earlier step did not work;
+- what the assistant already said, so an answer need not say it again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from procmem.answerers.common import terms
+
+# One entry per setting a user may name; each lists the words that name it.
+SETTINGS: dict[str, tuple[str, ...]] = {
+    "mac": ("mac", "macos", "macbook", "osx", "imac"),
+    "windows": ("windows", "pc"),
+    "ios": ("iphone", "ipad", "ios"),
+    "android": ("android",),
+    "linux": ("linux", "ubuntu", "gnome"),
+    "web": ("web", "browser"),
+    "on-premises": ("premises", "premise"),
+    "admin": ("admin", "administrator", "administrators", "admins"),
+}
+_SETTING_WORD = {word: name for name, words in SETTINGS.items() for word in words}
+_WORD = re.compile(r"[a-z0-9]+")
+
+# the user says something did not work (again, still, same error, ...)
+FAILED = re.compile(
+    r"\b(?:didn'?t|did not|doesn'?t|does not|don'?t|isn'?t|wasn'?t|won'?t|can'?t|cannot|not work\w*"
+    r"|still|same (?:error|problem|message|issue)|no luck|nothing (?:happen|change)\w*|fail\w*"
+    r"|no change|keeps?|again)\b", re.I)
+CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
+
+
+def settings_named(text: str) -> set[str]:
+    """The settings ``text`` names (see :data:`SETTINGS`)."""
+    return {_SETTING_WORD[w] for w in _WORD.findall(text.casefold()) if w in _SETTING_WORD}
+
+
+@dataclass
+class Turn:
+    question: str
+    history: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def question_terms(self) -> set[str]:
+        return set(terms(self.question))
+
+    @property
+    def context_terms(self) -> set[str]:
+        """Terms of the earlier questions."""
+        return {t for q, _ in self.history for t in terms(q)}
+
+    @property
+    def said_terms(self) -> set[str]:
+        """Terms of everything already said in the conversation (both sides)."""
+        return {t for q, a in self.history for t in terms(f"{q} {a}")}
+
+    @property
+    def answered_terms(self) -> set[str]:
+        """Terms of the assistant's earlier answers."""
+        return {t for _, a in self.history for t in terms(a)}
+
+    @property
+    def setting(self) -> set[str]:
+        """What the user said about their own setting, the latest mention first in weight:
+        settings named in the user's messages (never in the assistant's answers)."""
+        return settings_named(" ".join([*(q for q, _ in self.history), self.question]))
+
+    @property
+    def reports_failure(self) -> bool:
+        return bool(self.history) and bool(FAILED.search(self.question))
+
+    @property
+    def asks_cause(self) -> bool:
+        return bool(CAUSE_QUESTION.search(self.question))
+
+    def already_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
+        """Whether the assistant already said ``text``: at least ``share`` of its terms (and at
+        least ``min_terms`` of them) are in the earlier answers."""
+        wanted = set(terms(text))
+        if len(wanted) < min_terms:
+            return False
+        return len(wanted & self.answered_terms) >= share * len(wanted)
