@@ -225,7 +225,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def register_build(commands: argparse._SubParsersAction) -> None:
-    from inscoqa.build.pipeline import BuildOptions
+    from inscoqa.builder.pipeline import BuildOptions
     from inscoqa.cli.options import add_engine_flags
     from inscoqa.records import DOMAINS
 
@@ -306,9 +306,9 @@ def _build_memory(args: argparse.Namespace) -> Any:
 
 
 def memory_retriever(memory: Any, method: str) -> Any:
-    """A :class:`inscoqa.build.Retriever` over a procmem memory: whole documents when it holds
+    """A :class:`inscoqa.builder.Retriever` over a procmem memory: whole documents when it holds
     them, else the best unit of each document."""
-    from inscoqa.build import SourceDocument
+    from inscoqa.builder import SourceDocument
 
     kind = "document" if "document" in memory.kinds else None
 
@@ -340,7 +340,7 @@ def memory_documents(memory: Any) -> list[Any]:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from inscoqa.build import (
+    from inscoqa.builder import (
         BuildOptions,
         BuildSpecError,
         DatasetBuilder,

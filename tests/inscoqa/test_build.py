@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from inscoqa.build import (
+from inscoqa.builder import (
     BuildOptions,
     BuildSpecError,
     DatasetBuilder,

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from inscoqa.build import query_key
+from inscoqa.builder import query_key
 from inscoqa.cli import main
 from inscoqa.io import load_conversations
 from serving.fake_server import FakeLLMServer, reply

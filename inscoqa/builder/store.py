@@ -1,0 +1,120 @@
+"""Append-only JSONL files of keyed records that survive being killed at any instant, and a
+one-writer lock on a directory.
+
+The same pattern as the benchmark's result store, kept small here because the data layer may not
+import the benchmark: every record is one line written with a single ``write``, flushed and
+fsync'ed; loading keeps the last record per key and ignores a last line cut short by a crash
+(which is removed before the next append, so new lines never get glued to it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import sys
+import threading
+import warnings
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+
+class KeyedStore:
+    """One ``*.jsonl`` file of records, each with a string ``key_field``; the last one per key wins."""
+
+    def __init__(self, path: str | os.PathLike[str], key_field: str = "key") -> None:
+        self.path = Path(path)
+        self.key_field = key_field
+        self._lock = threading.Lock()
+
+    def load(self) -> dict[str, dict[str, Any]]:
+        """Records by key, in the order their keys were first written."""
+        records: dict[str, dict[str, Any]] = {}
+        if not self.path.exists():
+            return records
+        raw = self.path.read_bytes()
+        for number, line in enumerate(raw.split(b"\n")[:-1], start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                warnings.warn(f"{self.path}:{number}: unreadable line skipped ({exc})", stacklevel=2)
+                continue
+            if isinstance(record, dict) and isinstance(record.get(self.key_field), str):
+                records[record[self.key_field]] = record
+            else:
+                warnings.warn(f"{self.path}:{number}: line without a string '{self.key_field}' "
+                              "skipped", stacklevel=2)
+        return records
+
+    def append_many(self, records: list[dict[str, Any]]) -> None:
+        """Write records durably with one write and one fsync."""
+        for record in records:
+            if not isinstance(record.get(self.key_field), str):
+                raise ValueError(f"a record needs a string '{self.key_field}'")
+        if not records:
+            return
+        data = b"".join((json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+                        for r in records)
+        with self._lock:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._drop_truncated_tail()
+            with open(self.path, "ab") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+
+    def append(self, record: dict[str, Any]) -> None:
+        self.append_many([record])
+
+    def _drop_truncated_tail(self) -> None:
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        raw = self.path.read_bytes()
+        if raw.endswith(b"\n"):
+            return
+        with open(self.path, "rb+") as fh:
+            fh.truncate(raw.rfind(b"\n") + 1)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+class DirectoryLockedError(RuntimeError):
+    """Another process writes the same directory."""
+
+
+class DirectoryLock:
+    """``with DirectoryLock(dir):`` — an ``flock`` on ``<dir>/.lock``, released when the holder
+    exits however it exits; a second process gets :class:`DirectoryLockedError` naming the holder."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.path = Path(directory) / ".lock"
+        self._fd: int | None = None
+
+    def __enter__(self) -> DirectoryLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip() or "unknown"
+            os.close(fd)
+            raise DirectoryLockedError(
+                f"another process is writing {self.path.parent} ({holder}); wait for it to "
+                "finish or stop it, then run the command again") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}: {' '.join(sys.argv)[:300]}".encode(), 0)
+        self._fd = fd
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
