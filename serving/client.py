@@ -24,6 +24,7 @@ from serving.cache import ResponseCache
 from serving.config import ServingConfig, api_root
 from serving.engines import get_engine
 from serving.errors import LLMResponseError, LLMSchemaError
+from serving.headers import current_headers
 from serving.protocol import (
     DONE,
     SCHEMA_FORMATS,
@@ -325,7 +326,8 @@ class LLMClient:
             outcome: Outcome
             try:
                 with self._slots:
-                    response = self._http.post(self.url, json=step.payload, timeout=step.timeout)
+                    response = self._http.post(self.url, json=step.payload, timeout=step.timeout,
+                                               headers=current_headers())
                 outcome = Reply(response.status_code, response.headers, response.text)
             except httpx.TransportError as exc:
                 outcome = exc
@@ -370,7 +372,8 @@ class LLMClient:
                 outcome: Outcome
                 try:
                     response = stack.enter_context(self._http.stream(
-                        "POST", self.url, json=step.payload, timeout=step.timeout))
+                        "POST", self.url, json=step.payload, timeout=step.timeout,
+                        headers=current_headers()))
                     body = response.read().decode() if response.status_code >= 300 else ""
                     outcome = Reply(response.status_code, response.headers, body)
                 except httpx.TransportError as exc:
@@ -412,7 +415,8 @@ class LLMClient:
             outcome: Outcome
             try:
                 async with slots:
-                    response = await http.post(self.url, json=step.payload, timeout=step.timeout)
+                    response = await http.post(self.url, json=step.payload, timeout=step.timeout,
+                                               headers=current_headers())
                 outcome = Reply(response.status_code, response.headers, response.text)
             except httpx.TransportError as exc:
                 outcome = exc
@@ -458,7 +462,8 @@ class LLMClient:
                 outcome: Outcome
                 try:
                     response = await stack.enter_async_context(
-                        http.stream("POST", self.url, json=step.payload, timeout=step.timeout))
+                        http.stream("POST", self.url, json=step.payload, timeout=step.timeout,
+                                    headers=current_headers()))
                     body = (await response.aread()).decode() if response.status_code >= 300 else ""
                     outcome = Reply(response.status_code, response.headers, body)
                 except httpx.TransportError as exc:
