@@ -7,9 +7,15 @@ steps cover (``Task completion rate``).
 
 Two reply modes, chosen with ``mode``:
 
-* ``"json"`` (default): the reply is constrained by :data:`JUDGE_SCHEMA`
+* ``"json"`` (the benchmark's default on the embedded engine, whose tiny model keeps a format
+  only under constrained decoding): the reply is constrained by :data:`JUDGE_SCHEMA`
   (``{"evaluation", "total_rating", "task_completion_rate"}``) and validated by the client;
-* ``"text"``: a plain-text reply read by the strict :func:`parse_judge_reply`.
+* ``"text"`` (the default for vLLM and external engines; the paper's form): a plain-text reply
+  with a short feedback, then ``Total rating:`` and ``Task completion rate:``, read by the
+  strict :func:`parse_judge_reply`.
+
+The bundled prompt keeps InsEval's ten rating levels and counts only the system's procedural
+instructions for the Task Completion Rate; a user's prompt file can replace it.
 
 A reply that lacks a value, or gives one out of range, becomes a failed :class:`JudgeVerdict`
 (``ok=False``, ``score=tcr=None``) carrying the error and the raw reply; nothing is ever coerced
@@ -20,15 +26,18 @@ propagate so that a caller can retry them.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from pathlib import Path
+from string import Template
+from typing import Any, Literal
 
 from inscoqa.records import Conversation
 from serving.errors import LLMResponseError, LLMSchemaError
-from serving.prompts import PromptTemplate, load_prompt, prompts_hash
+from serving.prompts import USER_MARKER, PromptTemplate, load_prompt, prompts_hash
 from serving.types import ChatModel, ChatResult, Message
 
 SCORE_RANGE = (1, 10)
@@ -113,7 +122,7 @@ def verdict_from_data(data: Any, raw: str) -> JudgeVerdict:
 _LABEL = r"(?:^|(?<=[\s*_#>]))[*_]*{label}[*_]*\s*:[*_]*[ \t]*(?P<value>[^\n]*)"
 _RATING_RE = re.compile(_LABEL.format(label=r"total\s+rating"), re.IGNORECASE | re.MULTILINE)
 _TCR_RE = re.compile(_LABEL.format(label=r"task\s+completion\s+rate"), re.IGNORECASE | re.MULTILINE)
-_EVALUATION_RE = re.compile(r"^\W*evaluation\W*:\s*", re.IGNORECASE)
+_EVALUATION_RE = re.compile(r"^\W*(?:evaluation|feedback)\W*:\s*", re.IGNORECASE)
 # A value: a number first (after optional brackets/emphasis), then an optional "/ denominator"
 # or percent sign; what follows on the line (an explanation) is ignored.
 _VALUE_RE = re.compile(
@@ -188,6 +197,11 @@ class ReplyMode:
     read: Callable[[ChatResult], JudgeVerdict]
 
 
+JudgeMode = Literal["json", "text"]
+# what a judge prompt may use; a user's prompt file is rendered with the same values
+PLACEHOLDERS = ("history", "question", "reference_answer", "reference_procedures",
+                "n_reference_steps", "answer", "procedures", "format")
+
 MODES: dict[str, ReplyMode] = {
     "json": ReplyMode(
         "inseval/format_json", JUDGE_SCHEMA, lambda r: verdict_from_data(r.data, r.text)
@@ -196,21 +210,56 @@ MODES: dict[str, ReplyMode] = {
 }
 
 
+def load_prompt_file(path: str | Path) -> PromptTemplate:
+    """A user's judge prompt (for example the paper's appendix prompt), with the placeholders
+    of the bundled one (:data:`PLACEHOLDERS`); ``--- user ---`` separates an optional system part.
+
+    Raises ``ValueError`` naming the file when it cannot be read, uses an unknown placeholder,
+    or shows the judge neither the system's answer nor its procedure.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"judge prompt {path}: cannot be read ({exc})") from exc
+    system, user = raw.split(USER_MARKER, 1) if USER_MARKER in raw else ("", raw)
+    used: set[str] = set()
+    for part in (system, user):
+        for match in Template.pattern.finditer(part):
+            if match.group("invalid") is not None:
+                raise ValueError(f"judge prompt {path}: a lone '$' at offset {match.start()} "
+                                 "(write $$ for a dollar sign)")
+            name = match.group("named") or match.group("braced")
+            if name:
+                used.add(name)
+    unknown = sorted(used - set(PLACEHOLDERS))
+    if unknown:
+        raise ValueError(f"judge prompt {path}: unknown placeholder(s) {unknown}; "
+                         f"known: {list(PLACEHOLDERS)}")
+    if not {"answer", "procedures"} & used:
+        raise ValueError(f"judge prompt {path}: shows the judge neither $answer nor $procedures")
+    return PromptTemplate(name=f"file:{path.name}", system=system.strip(), user=user.strip(),
+                          sha256=hashlib.sha256(raw.encode("utf-8")).hexdigest())
+
+
 class InsEvalJudge:
     """InsEval's LLM judge over one chat model.
 
-    ``mode`` is ``"json"`` (schema-constrained reply; use it whenever the engine supports JSON
-    schemas) or ``"text"`` (``Total rating:`` / ``Task completion rate:`` lines).
+    ``mode`` is ``"json"`` (schema-constrained reply, for engines that need constrained
+    decoding to keep a format, like the tiny embedded model) or ``"text"`` (``Total rating:`` /
+    ``Task completion rate:`` lines, the paper's form). ``prompt_file`` replaces the bundled
+    judge prompt with a user's file using the same placeholders (:func:`load_prompt_file`).
     """
 
     def __init__(
         self,
         llm: ChatModel,
         *,
-        mode: str = "json",
+        mode: JudgeMode = "json",
         temperature: float = 0.0,
         max_tokens: int = 384,
         seed: int = 0,
+        prompt_file: str | Path | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {sorted(MODES)}, got {mode!r}")
@@ -219,7 +268,9 @@ class InsEvalJudge:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.seed = seed
-        self._prompt = load_prompt("eval", "inseval/judge")
+        self.prompt_file = str(prompt_file) if prompt_file else None
+        self._prompt = (load_prompt_file(prompt_file) if prompt_file
+                        else load_prompt("eval", "inseval/judge"))
         self._format = load_prompt("eval", MODES[mode].format_prompt)
 
     @property
@@ -232,6 +283,7 @@ class InsEvalJudge:
             "judge": "inseval",
             "mode": self.mode,
             "prompt_hash": prompts_hash(self.prompts),
+            "prompt": self._prompt.name,
             "model": self.llm.model,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,

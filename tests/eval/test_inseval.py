@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
 
@@ -136,7 +137,51 @@ def test_json_mode_sends_every_input_and_the_schema(conversations) -> None:
         "2. SYS STEP TWO",
     ]:
         assert text in prompt
-    assert f"Reference procedure ({len(conv.procedures)} steps)" in prompt
+    assert f"Reference procedural instructions ({len(conv.procedures)} steps)" in prompt
+
+
+def test_bundled_prompt_has_ten_levels_and_counts_only_the_procedure(conversations) -> None:
+    llm = ScriptedLLM(["Feedback: fine.\nTotal rating: 6\nTask completion rate: 40%"])
+    verdict = InsEvalJudge(llm, mode="text").score(conversations[0], "answer", ["step"])
+    assert verdict.ok and verdict.evaluation == "fine."
+    prompt = llm.calls[0].prompt
+    levels = re.findall(r"^\s+(\d+): \w", prompt, flags=re.M)
+    assert levels == [str(i) for i in range(1, 11)]
+    assert "the system answer does not" in prompt
+
+
+def test_a_users_prompt_file_replaces_the_bundled_one(conversations, tmp_path) -> None:
+    path = tmp_path / "appendix.txt"
+    path.write_text("Judge this.\n--- user ---\nQ: $question\nA: $answer\nSteps:\n$procedures\n"
+                    "Reference:\n$reference_procedures\nPrice: $$5\n$format\n", encoding="utf-8")
+    llm = ScriptedLLM(["Total rating: 3\nTask completion rate: 0%"])
+    judge = InsEvalJudge(llm, mode="text", prompt_file=path)
+    verdict = judge.score(conversations[0], "MY ANSWER", ["MY STEP"])
+    assert (verdict.score, verdict.tcr) == (3, 0.0)
+    call = llm.calls[0]
+    assert call.messages[0]["content"] == "Judge this."
+    assert "MY ANSWER" in call.prompt and "1. MY STEP" in call.prompt and "Price: $5" in call.prompt
+    bundled = InsEvalJudge(ScriptedLLM(), mode="text").config()
+    assert judge.config()["prompt_hash"] != bundled["prompt_hash"]
+    assert judge.config()["prompt"] == "file:appendix.txt"
+    path.write_text(path.read_text(encoding="utf-8") + "more\n", encoding="utf-8")
+    assert InsEvalJudge(ScriptedLLM(), mode="text", prompt_file=path).config()["prompt_hash"] \
+        != judge.config()["prompt_hash"]
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("Rate $answer for $topic", "unknown placeholder(s) ['topic']"),
+    ("Rate it: $question", "neither $answer nor $procedures"),
+    ("Costs $ 5 for $answer", "lone '$'"),
+])
+def test_bad_prompt_files_are_refused_naming_the_file(tmp_path, text, error) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match="bad.txt") as info:
+        InsEvalJudge(ScriptedLLM(), prompt_file=path)
+    assert error in str(info.value)
+    with pytest.raises(ValueError, match="cannot be read"):
+        InsEvalJudge(ScriptedLLM(), prompt_file=tmp_path / "missing.txt")
 
 
 def test_text_mode_parses_labels_and_sends_no_schema(conversations) -> None:
