@@ -2,15 +2,21 @@
 
 1. An LLM lists the action items of the generated steps and, separately, of the reference
    steps (schema-constrained: ``{"actions": [str, ...]}``).
-2. Items are matched one to one: a similarity matrix between generated and reference items,
-   then the assignment that maximises the total similarity (``scipy``'s Hungarian solver);
-   a matched pair must reach ``threshold``. Matchers (``matcher=``):
+2. Items are matched one to one. Matchers (``matcher=``):
 
-   * ``"rouge"`` (default): word-level ROUGE-L F1 with Porter stemming, threshold 0.5. No
-     model, deterministic, and action items are short imperative phrases whose wording
-     mostly follows the documents, so shared words in order are a good signal;
-   * ``"embedding"``: cosine similarity of sentence embeddings (``procmem.embed.Embedder``,
-     MiniLM from an installed package), threshold 0.7; better for paraphrases, needs torch.
+   * ``"judge"`` (THREAD's protocol): steps 1 and 2 in one call: the LLM lists the action
+     items of both sides and pairs those of similar intent (``{"reference": [str, ...],
+     "generated": [str, ...], "pairs": [{"generated": i, "reference": j}, ...]}``, numbers
+     from 1). Pairs naming an item that does not exist, or an item already paired, are
+     dropped, so the matching stays one to one;
+   * ``"lexical"`` (default; ``"rouge"`` is the same matcher under its former name): the items
+     are extracted separately, then a similarity matrix between generated and reference
+     items and the assignment that maximises the total similarity (``scipy``'s Hungarian
+     solver); a matched pair must reach ``threshold``. Word-level ROUGE-L F1 with Porter
+     stemming, threshold 0.5. No model for the matching, deterministic;
+   * ``"embedding"``: as ``lexical`` with the cosine similarity of sentence embeddings
+     (``procmem.embed.Embedder``, MiniLM from an installed package), threshold 0.7; better
+     for paraphrases, needs torch.
 
 3. precision = matched / generated items, recall = matched / reference items, F1 their
    harmonic mean.
@@ -42,6 +48,28 @@ EXTRACT_SCHEMA: dict[str, Any] = {
         "actions": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 60}
     },
     "required": ["actions"],
+    "additionalProperties": False,
+}
+PAIR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "reference": {"type": "array", "items": {"type": "string", "minLength": 1},
+                      "maxItems": 60},
+        "generated": {"type": "array", "items": {"type": "string", "minLength": 1},
+                      "maxItems": 60},
+        "pairs": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"generated": {"type": "integer", "minimum": 1},
+                               "reference": {"type": "integer", "minimum": 1}},
+                "required": ["generated", "reference"],
+                "additionalProperties": False,
+            },
+            "maxItems": 60,
+        },
+    },
+    "required": ["reference", "generated", "pairs"],
     "additionalProperties": False,
 }
 SUCCESS_SCHEMA: dict[str, Any] = {
@@ -84,9 +112,28 @@ class Matcher:
 
 
 MATCHERS: dict[str, Matcher] = {
-    "rouge": Matcher(rouge_similarity, 0.5),
+    "lexical": Matcher(rouge_similarity, 0.5),
+    "rouge": Matcher(rouge_similarity, 0.5),  # the lexical matcher's former name
     "embedding": Matcher(embedding_similarity, 0.7),
 }
+JUDGE_MATCHER = "judge"
+MATCHER_NAMES: tuple[str, ...] = (JUDGE_MATCHER, *MATCHERS)
+
+
+def judged_pairs(pairs: list[dict[str, Any]], n_generated: int,
+                 n_reference: int) -> list[tuple[int, int, float]]:
+    """The judge's pairs (numbers from 1) as one-to-one matches (0-based indices, similarity
+    1.0): pairs naming a missing item, or an item already paired, are dropped."""
+    matches: list[tuple[int, int, float]] = []
+    used_g: set[int] = set()
+    used_r: set[int] = set()
+    for pair in pairs:
+        g, r = int(pair["generated"]) - 1, int(pair["reference"]) - 1
+        if 0 <= g < n_generated and 0 <= r < n_reference and g not in used_g and r not in used_r:
+            used_g.add(g)
+            used_r.add(r)
+            matches.append((g, r, 1.0))
+    return matches
 
 
 def match_items(sim: np.ndarray, threshold: float) -> list[tuple[int, int, float]]:
@@ -133,25 +180,32 @@ class HowToScorer:
         self,
         llm: ChatModel,
         *,
-        matcher: str = "rouge",
+        matcher: str = "lexical",
         threshold: float | None = None,
         max_tokens: int = 384,
         seed: int = 0,
     ) -> None:
-        if matcher not in MATCHERS:
-            raise ValueError(f"matcher must be one of {sorted(MATCHERS)}, got {matcher!r}")
+        if matcher not in MATCHER_NAMES:
+            raise ValueError(f"matcher must be one of {list(MATCHER_NAMES)}, got {matcher!r}")
         self.llm = llm
         self.matcher = matcher
-        self.threshold = MATCHERS[matcher].threshold if threshold is None else threshold
+        default = MATCHERS[matcher].threshold if matcher in MATCHERS else None
+        self.threshold = default if threshold is None else threshold
         self.max_tokens = max_tokens
         self.seed = seed
         self._extract = load_prompt("eval", "howto/extract")
         self._success = load_prompt("eval", "howto/success")
+        self._pair = load_prompt("eval", "howto/pair")
+
+    @property
+    def _templates(self) -> list[Any]:
+        first = [self._pair] if self.matcher == JUDGE_MATCHER else [self._extract]
+        return [*first, self._success]
 
     def config(self) -> dict[str, Any]:
         return {
             "scorer": "howto",
-            "prompt_hash": prompts_hash([self._extract, self._success]),
+            "prompt_hash": prompts_hash(self._templates),
             "model": self.llm.model,
             "matcher": self.matcher,
             "threshold": self.threshold,
@@ -194,16 +248,44 @@ class HowToScorer:
     ) -> HowToScore:
         if not generated_steps:
             return HowToScore(0.0, 0.0, 0.0, False, success_reasoning="no steps")
+        if self.matcher == JUDGE_MATCHER:
+            generated_items, reference_items, matches = self.judge_pairs(
+                task, generated_steps, reference_steps)
+        else:
+            generated_items, reference_items, matches = self._match_lexically(
+                task, generated_steps, reference_steps)
+        precision, recall, f1 = prf(len(matches), len(generated_items), len(reference_items))
+        success, reasoning = self.judge_success(task, generated_steps, reference_steps)
+        return HowToScore(
+            precision, recall, f1, success, generated_items, reference_items, matches, reasoning
+        )
+
+    def judge_pairs(
+        self, task: str, generated_steps: list[str], reference_steps: list[str]
+    ) -> tuple[list[str], list[str], list[tuple[int, int, float]]]:
+        """One call: the action items of both sides and the pairs of similar intent."""
+        data = self._ask(
+            self._pair.render(task=task, steps=_format_steps(generated_steps),
+                              reference_steps=_format_steps(reference_steps)),
+            PAIR_SCHEMA,
+        )
+        generated_items = [" ".join(a.split()) for a in data["generated"]]
+        reference_items = [" ".join(a.split()) for a in data["reference"]]
+        if not any(reference_items):
+            raise HowToError("no action item in the reference steps: recall is undefined")
+        return (generated_items, reference_items,
+                judged_pairs(data["pairs"], len(generated_items), len(reference_items)))
+
+    def _match_lexically(
+        self, task: str, generated_steps: list[str], reference_steps: list[str]
+    ) -> tuple[list[str], list[str], list[tuple[int, int, float]]]:
         reference_items = self.action_items(task, reference_steps)
         if not reference_items:
             raise HowToError("no action item in the reference steps: recall is undefined")
         generated_items = self.action_items(task, generated_steps)
         matches: list[tuple[int, int, float]] = []
         if generated_items:
+            assert self.threshold is not None
             sim = MATCHERS[self.matcher].similarity(generated_items, reference_items)
             matches = match_items(sim, self.threshold)
-        precision, recall, f1 = prf(len(matches), len(generated_items), len(reference_items))
-        success, reasoning = self.judge_success(task, generated_steps, reference_steps)
-        return HowToScore(
-            precision, recall, f1, success, generated_items, reference_items, matches, reasoning
-        )
+        return generated_items, reference_items, matches
