@@ -81,3 +81,109 @@ def test_needs_documents_or_memory(script):
         make_answerer("inscoqa", llm=llm, memory=None).answer(AnswerRequest("q?"))
     with pytest.raises(ValueError, match="empty question"):
         make_answerer("inscoqa", llm=llm, memory=None).answer(AnswerRequest("  ", documents=DOCS))
+
+
+# --- protocol modes ---------------------------------------------------------------------------
+
+PAPER_REPLY = ("Answer: Clear the jam, then restart.\nProcedural instructions:\n"
+               + "\n".join(f"{i}. Step number {i} of the fix" for i in range(1, 37)))
+
+
+def test_paper_mode_gives_whole_documents_and_history_and_reads_36_steps(script):
+    llm, _ = script({"answer/protocol": [PAPER_REPLY]})
+    long_doc = Document("d", "Long", " ".join(f"w{i}" for i in range(3000)), {})
+    history = [(f"question {i} " + "x" * 900, f"answer {i}") for i in range(10)]
+    answerer = make_answerer("inscoqa", llm=llm, memory=None, protocol="paper")
+    answer = answerer.answer(AnswerRequest("q?", history=history, documents=[long_doc, DOCS[0]]))
+    call = llm.calls[0]
+    assert call.schema is None and call.params["max_tokens"] == 1536
+    assert "w2999" in call.prompt and "question 0 " + "x" * 900 in call.prompt
+    assert len(answer.procedures) == 36
+    docs = answer.trace.stages[0].details
+    assert docs["truncated"] is False and docs["token_count"].startswith("estimate")
+    assert answer.trace.stages[-1].details["calls"][0]["reader"] == "text-strict"
+    assert answerer.config()["protocol"] == "paper"
+    assert answerer.config() != make_answerer("inscoqa", llm=llm, memory=None).config()
+
+
+def test_paper_mode_cuts_only_to_fit_the_context_window(script):
+    llm, _ = script({"answer/protocol": [PAPER_REPLY]})
+    long_doc = Document("d", "Long", " ".join(f"w{i}" for i in range(6000)), {})
+    answer = make_answerer("inscoqa", llm=llm, memory=None, protocol="paper",
+                           context_tokens=4096, max_tokens=1024).answer(
+        AnswerRequest("q?", history=[("first question", "first answer")],
+                      documents=[long_doc, DOCS[1]]))
+    details = answer.trace.stages[0].details
+    assert details["truncated"] is True
+    assert details["prompt_tokens"] <= details["budget_tokens"] == 4096 - 1024 - 64
+    prompt = llm.calls[0].prompt
+    assert "w0 " in prompt and "w5999" not in prompt
+    assert "Open Settings" in prompt  # the short document stays whole
+    assert "first question" in prompt
+
+
+def test_paper_mode_is_strict_no_lenient_or_json_reading(script):
+    llm, _ = script({"answer/protocol": ["1. Turn it off\n2. Open the cover"]})
+    with pytest.raises(ReplyParseError, match="Answer:"):
+        make_answerer("inscoqa", llm=llm, memory=None, protocol="paper").answer(
+            AnswerRequest("q?", documents=DOCS))
+    llm, _ = script({"answer/protocol": ['{"answer": "x", "procedures": ["a"]}']})
+    with pytest.raises(ReplyParseError):
+        make_answerer("inscoqa", llm=llm, memory=None, protocol="paper").answer(
+            AnswerRequest("q?", documents=DOCS))
+
+
+def test_protocol_mode_is_checked():
+    with pytest.raises(ValueError, match="protocol='exact'"):
+        make_answerer("inscoqa", llm=object(), memory=None, protocol="exact")
+
+
+def test_share_words_keeps_short_documents_whole():
+    from procmem.answerers.protocol import share_words
+
+    assert share_words([100, 5000, 3000], 2100) == [100, 1000, 1000]
+    assert share_words([100, 200], 1000) == [100, 200]
+    assert share_words([1000, 1000], 50) == [60, 60]
+
+
+def test_token_counter_uses_the_engines_tokenize_endpoint():
+    """The counter asks llama-cpp-python's /extras/tokenize, or vLLM's /tokenize."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from procmem.answerers.protocol import TokenCounter
+
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            seen.append(self.path)
+            if self.path != "/tokenize":
+                self.send_response(404)
+                self.end_headers()
+                return
+            data = json.dumps({"count": len(body["prompt"]), "tokens": []}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        class Client:
+            base_url = f"http://127.0.0.1:{server.server_port}"
+            model = "m"
+
+        counter = TokenCounter(Client())
+        assert counter.count("hello world") == (11, "/tokenize")
+        assert counter.count("abc") == (3, "/tokenize")
+        assert seen == ["/extras/tokenize", "/tokenize", "/tokenize"]
+    finally:
+        server.shutdown()
