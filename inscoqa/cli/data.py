@@ -62,6 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     stats.set_defaults(func=run_stats)
 
     register_build(commands)
+    register_review(commands)
 
 
 # ---------------------------------------------------------------- validate
@@ -389,5 +390,101 @@ def run_build(args: argparse.Namespace) -> int:
         reason = first_line(Exception(summary.stopped or "the engine failed"))
         print(f"inscoqa data build: {reason}; run the same command again to retry {summary.left} "
               "item(s)", file=sys.stderr)
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------- review
+
+
+def register_review(commands: argparse._SubParsersAction) -> None:
+    review = commands.add_parser(
+        "review", help="review a built dataset in the browser (accept, reject, edit)",
+        description="Serve the review page for FILE: one sample at a time with its documents, "
+                    "history, question, answer and steps. Verdicts are saved as they are given, "
+                    "in FILE's folder under <name>.review/<reviewer>.jsonl.")
+    review.add_argument("file", metavar="FILE", help="a .jsonl/.json dataset (e.g. OUT/dataset.jsonl)")
+    review.add_argument("--reviewer", required=True, help="your name (letters, digits, . _ -)")
+    review.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1)")
+    review.add_argument("--port", type=int, default=7861, help="port (default 7861)")
+    review.set_defaults(func=run_review)
+
+    export = commands.add_parser(
+        "review-export", help="write a review sheet (CSV or JSONL) for reviewers who work elsewhere",
+        description="One row per sample with empty columns decision (accept/reject/edit), reason, "
+                    "edited_answer, edited_procedures (one step a line) and reviewer; prefilled "
+                    "with --reviewer's verdicts when there are any.")
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--out", type=Path, required=True, metavar="SHEET", help=".csv or .jsonl")
+    export.add_argument("--reviewer", default="", help="prefill this reviewer's name and verdicts")
+    export.set_defaults(func=run_review_export)
+
+    finish = commands.add_parser(
+        "review-import", help="import verdicts, report acceptance and agreement, write the final data",
+        description="Record the verdicts of filled sheets (if given), then combine every reviewer's "
+                    "verdicts on FILE: a sample is kept when more reviewers accepted (or edited) it "
+                    "than rejected it, with the latest edit applied. Prints the acceptance rate and "
+                    "the reviewers' agreement (share of agreeing pairs, Cohen's kappa per pair) and "
+                    "writes --out with the kept samples only.")
+    finish.add_argument("file", metavar="FILE")
+    finish.add_argument("sheets", nargs="*", metavar="SHEET", help="filled review sheets (.csv/.jsonl)")
+    finish.add_argument("--reviewer", help="the reviewer of the sheets (default: their column)")
+    finish.add_argument("--out", type=Path, required=True, metavar="FINAL", help="final .jsonl/.json")
+    finish.add_argument("--json", action="store_true", help="print the report as JSON")
+    finish.set_defaults(func=run_review_import)
+
+
+def run_review(args: argparse.Namespace) -> int:
+    from inscoqa.review.page import build_review_page
+    from inscoqa.review.session import ReviewSession
+    from inscoqa.review.verdicts import VerdictError
+
+    try:
+        ReviewSession(args.file, args.reviewer)  # a bad file or name fails here, in one line
+    except (DatasetError, VerdictError, ValueError) as exc:
+        print(f"inscoqa data review: {exc}", file=sys.stderr)
+        return 2
+    print(f"reviewing {args.file} as {args.reviewer} on http://{args.host}:{args.port}/")
+    build_review_page(args.file, args.reviewer).launch(server_name=args.host,
+                                                        server_port=args.port, footer_links=[])
+    return 0
+
+
+def run_review_export(args: argparse.Namespace) -> int:
+    from inscoqa.review import VerdictError, VerdictStore, export_sheet
+
+    try:
+        convs = list(load_conversations(args.file))
+        verdicts = VerdictStore(args.file).of(args.reviewer) if args.reviewer else {}
+        path = export_sheet(convs, args.out, reviewer=args.reviewer, verdicts=verdicts)
+    except (DatasetError, VerdictError, OSError) as exc:
+        print(f"inscoqa data review-export: {exc}", file=sys.stderr)
+        return 2
+    print(f"{path}: {len(convs)} samples to review")
+    return 0
+
+
+def run_review_import(args: argparse.Namespace) -> int:
+    from inscoqa.review import VerdictError, VerdictStore, read_sheet, write_final
+
+    try:
+        convs = list(load_conversations(args.file))
+        store = VerdictStore(args.file)
+        imported = [v for sheet in args.sheets for v in read_sheet(sheet, convs,
+                                                                   reviewer=args.reviewer)]
+        store.save_many(imported)
+        report = write_final(convs, store.all(), args.out)
+    except (DatasetError, VerdictError, OSError) as exc:
+        print(f"inscoqa data review-import: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"imported": len(imported), **report.to_dict()}, indent=2,
+                         ensure_ascii=False))
+    else:
+        if args.sheets:
+            print(f"imported {len(imported)} verdicts from {len(args.sheets)} sheet(s)")
+        print(report.text())
+    if report.reviewed == 0:
+        print("inscoqa data review-import: no verdict on any sample yet", file=sys.stderr)
         return 1
     return 0
