@@ -187,3 +187,22 @@ def test_token_counter_uses_the_engines_tokenize_endpoint():
         assert seen == ["/extras/tokenize", "/tokenize", "/tokenize"]
     finally:
         server.shutdown()
+
+
+@pytest.mark.slow
+def test_paper_mode_on_the_embedded_engine_counts_with_its_tokenizer(embedded_llm):
+    """The real engine: the prompt is counted by its tokenizer, and the strict reader either
+    reads both sections or the failure names the missing one (the tiny model may miss it)."""
+    from procmem.answerers.protocol import TokenCounter
+
+    tokens, method = TokenCounter(embedded_llm).count("Open the rear cover of the printer.")
+    assert method == "/extras/tokenize" and 5 <= tokens <= 20
+    answerer = make_answerer("inscoqa", llm=embedded_llm, memory=None, protocol="paper",
+                             max_tokens=200)
+    try:
+        answer = answerer.answer(AnswerRequest("How do I clear a paper jam?", documents=DOCS))
+    except ReplyParseError as exc:
+        assert "Answer:" in str(exc) or "Procedural instructions" in str(exc)
+    else:
+        assert answer.procedures and answer.answer
+        assert answer.trace.stages[0].details["token_count"] == "/extras/tokenize"
