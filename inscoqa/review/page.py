@@ -117,7 +117,7 @@ def review_panel(page: gr.Blocks, dataset: str | Path | None = None,
             verdict = gr.Markdown(elem_id="review-verdict")
         with gr.Column(scale=2):
             gr.Markdown("#### Documents")
-            documents = gr.Markdown(elem_id="review-documents")
+            documents = gr.Markdown(elem_id="review-documents", max_height=760)
     outputs = [state, progress, question, history, answer, steps, reason, verdict, documents]
 
     def guarded(fn: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
