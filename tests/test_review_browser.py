@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from test_app_browser import CHROMEDRIVER, CHROMIUM, browser, free_port  # noqa: F401
 
 pytestmark = [

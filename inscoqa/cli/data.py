@@ -63,6 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     register_build(commands)
     register_review(commands)
+    register_split(commands)
 
 
 # ---------------------------------------------------------------- validate
@@ -488,3 +489,65 @@ def run_review_import(args: argparse.Namespace) -> int:
         print("inscoqa data review-import: no verdict on any sample yet", file=sys.stderr)
         return 1
     return 0
+
+
+# ---------------------------------------------------------------- split
+
+
+def register_split(commands: argparse._SubParsersAction) -> None:
+    split = commands.add_parser(
+        "split", help="deterministic train/validation/test splits as JSONL and datasets",
+        description="Split a dataset by a hash of --seed and each conversation's id (the same data "
+                    "and seed give the same splits). Writes OUT/<split>.jsonl, OUT/hf (a datasets "
+                    "DatasetDict saved with save_to_disk) and OUT/splits.json, and prints Table 1 "
+                    "statistics per split.")
+    split.add_argument("path", metavar="PATH", help="a .jsonl/.json file (e.g. the final reviewed "
+                                                    "data), a bundled name or hf:<dir>[:split]")
+    split.add_argument("--out", type=Path, required=True, metavar="DIR")
+    size = split.add_mutually_exclusive_group()
+    size.add_argument("--ratios", default=None, help="ratios train,validation,test (default 0.8,0.1,0.1)")
+    size.add_argument("--sizes", help="conversations per split, e.g. 100,20,30")
+    split.add_argument("--names", default="train,validation,test", help="split names")
+    split.add_argument("--seed", type=int, default=0, help="the split's seed (default 0)")
+    split.add_argument("--format", default="jsonl,hf", help="jsonl, hf or both (default jsonl,hf)")
+    split.add_argument("--json", action="store_true", help="print the splits' statistics as JSON")
+    split.set_defaults(func=run_split)
+
+
+def run_split(args: argparse.Namespace) -> int:
+    from inscoqa.splits import SplitSpec, split_conversations, write_splits
+    from inscoqa.stats import compute_stats
+
+    names = [n.strip() for n in args.names.split(",") if n.strip()]
+    try:
+        spec = (SplitSpec.of_sizes(args.sizes, names) if args.sizes
+                else SplitSpec.of_ratios(args.ratios or "0.8,0.1,0.1", names))
+        convs = bundled.resolve_dataset(args.path)
+        splits = split_conversations(convs, spec, seed=args.seed)
+        files = write_splits(splits, args.out, formats=[f.strip() for f in args.format.split(",")],
+                             seed=args.seed, spec=spec)
+    except (ValueError, DatasetError, KeyError, OSError) as exc:
+        print(f"inscoqa data split: {exc}", file=sys.stderr)
+        return 2
+    stats = {name: compute_stats(part) for name, part in splits.items()}
+    if args.json:
+        print(json.dumps({"files": files, "splits": {n: s.to_dict() for n, s in stats.items()}},
+                         indent=2, ensure_ascii=False))
+        return 0
+    print(f"{len(convs)} conversations of {args.path} (seed {args.seed}):")
+    header = ["split", "convs", "docs/conv", "rounds", "steps", "max steps", "domains"]
+    rows = [[name, str(s.overall.conversations), _mean(s.overall.documents_per_conversation.mean),
+             _mean(s.overall.rounds.mean), _mean(s.overall.steps_per_procedure.mean),
+             _mean(s.overall.steps_per_procedure.max), str(len(s.domains))]
+            for name, s in stats.items()]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    for row in [header, *rows]:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(row, widths, strict=True))))
+    for name, path in files.items():
+        print(f"{name}: {path}")
+    return 0
+
+
+def _mean(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
