@@ -2,7 +2,8 @@
 
 ``h1``-``h6`` become headings, ``ol``/``li`` numbered items, ``ul``/``li`` bullets, ``a`` links,
 ``pre`` code fences, ``table`` rows pipe tables; ``script``, ``style`` and other non-content
-elements are dropped.
+elements are dropped. A page without heading tags gets headings from its layout (question
+lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from inscoqa.corpus.common import collapse_spaces, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
+from inscoqa.corpus.layout import has_headings, layout_headings
 
 _DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "canvas", "nav",
                       "button", "select", "form"})
@@ -230,6 +232,8 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     title = collapse_spaces(builder.title) or builder.h1 or path.stem
     first = body.lstrip().split("\n", 1)[0]
     text = tidy_markdown(body if first.startswith("# ") else f"# {title}\n\n{body}")
+    if not has_headings(text):
+        text = tidy_markdown(layout_headings(text))
     meta = {"format": "html", "path": str(path), "date": None}
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
 

@@ -1,4 +1,8 @@
-"""Plain text: the first non-empty line is the title; list markers become Markdown lists."""
+"""Plain text: the first non-empty line is the title; structure comes from the layout.
+
+Numbered and bulleted lines become Markdown lists; numbered headings (``1.2. Title``), question
+lines and title-like lines become headings (see :mod:`inscoqa.corpus.layout`).
+"""
 
 from __future__ import annotations
 
@@ -7,22 +11,35 @@ from pathlib import Path
 
 from inscoqa.corpus.common import read_text, tidy_markdown
 from inscoqa.corpus.document import Document
+from inscoqa.corpus.layout import RULE, dedent_sections, layout_headings, numbered_headings
 
 _NUMBERED = re.compile(r"^(\s*)(\d+)[.)]\s+")
 _BULLET = re.compile(r"^(\s*)[*•·+-]\s+")
 
 
 def _markdown_line(line: str) -> str:
+    if line.startswith("#"):
+        return line
     line = _NUMBERED.sub(lambda m: f"{m.group(1)}{m.group(2)}. ", line)
     return _BULLET.sub(lambda m: f"{m.group(1)}- ", line)
 
 
+def text_to_markdown(raw: str) -> tuple[str, str]:
+    """``(title, markdown)`` of a plain-text document."""
+    raw = raw.replace("\xa0", " ").replace("\t", "    ")
+    lines = [line.rstrip() for line in raw.split("\n")]
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    title = lines[start].strip().lstrip("#").strip() if start < len(lines) else ""
+    # a line of the text that starts with "#" (a shell prompt, a comment) is text, not a heading
+    rest = [re.sub(r"^(\s*)#", r"\1\\#", line) for line in lines[start + 1 :] if not RULE.match(line)]
+    rest = dedent_sections(numbered_headings(rest))
+    body = tidy_markdown("\n".join(_markdown_line(line) for line in rest))
+    return title, layout_headings(body) if body.strip() else ""
+
+
 def read_text_document(path: Path, *, doc_id: str) -> Document:
-    raw = read_text(path)
-    lines = [_markdown_line(line) for line in raw.split("\n")]
-    body = tidy_markdown("\n".join(lines))
-    first, _, rest = body.partition("\n")
-    title = first.lstrip("#").strip() or path.stem
-    text = tidy_markdown(f"# {title}\n\n{rest}") if body else f"# {title}\n"
+    title, body = text_to_markdown(read_text(path))
+    title = title or path.stem
+    text = tidy_markdown(f"# {title}\n\n{body}") if body.strip() else f"# {title}\n"
     meta = {"format": "text", "path": str(path), "date": None}
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)

@@ -205,6 +205,67 @@ def test_html_reader_converts_structure_and_drops_scripts(tmp_path: Path) -> Non
     assert "alert" not in doc.text and "color" not in doc.text
 
 
+def test_plain_text_layout_gives_question_and_title_headings(tmp_path: Path) -> None:
+    path = tmp_path / "benefits.txt"
+    path.write_text(
+        "Housing benefit\n\nWho can apply?\n\nYou can apply if you rent your home and have a low "
+        "income.\n\nHow do I apply?\nFill in the form online. It takes about 20 minutes.\n\n"
+        "What you need\n\n- your National Insurance number\n- your tenancy agreement\n\n"
+        "Appeals\n\nYou can ask for the decision to be looked at again within one month.\n",
+        encoding="utf-8")
+    doc = read_document(path)
+    assert doc.title == "Housing benefit"
+    assert [line for line in doc.text.splitlines() if line.startswith("#")] == [
+        "# Housing benefit", "## Who can apply?", "## How do I apply?", "## What you need",
+        "## Appeals"]
+    assert "## How do I apply?\n\nFill in the form online." in doc.text
+    assert "- your National Insurance number\n- your tenancy agreement" in doc.text
+
+
+def test_plain_text_numbered_steps_stay_steps(tmp_path: Path) -> None:
+    path = tmp_path / "steps.txt"
+    path.write_text("Print a page\n\n1. Open the page\n\n2. Press Ctrl+P\n\n3. Click Print\n",
+                    encoding="utf-8")
+    text = read_document(path).text
+    assert [line for line in text.splitlines() if line.startswith("#")] == ["# Print a page"]
+    assert numbered_steps(text) == ["1. Open the page", "2. Press Ctrl+P", "3. Click Print"]
+
+
+def test_debian_faq_plain_text_edition_has_its_numbered_questions_as_headings() -> None:
+    doc = corpus_index().get("debian-faq/debian-faq.en.txt")
+    headings = [line for line in doc.text.splitlines() if line.startswith("#")]
+    assert doc.title == "The Debian GNU/Linux FAQ"
+    assert "## Basics of the Debian package management system" in headings
+    assert "### What is a Debian package?" in headings
+    # a question wrapped over three lines is one heading; sub-questions are one level down
+    assert ("### What is the difference between Debian GNU/Linux and other Linux distributions? "
+            "Why should I choose Debian over some other distribution?") in headings
+    assert "#### Could you tell me whether to install stable, testing or unstable?" in headings
+    assert sum(1 for h in headings if h.endswith("?")) >= 120
+    # the table of contents and shell prompts are not headings; the indented bullets are a list
+    assert not any(h.startswith("# apt-get") or h.startswith("## 1.") for h in headings)
+    assert "\n  - full featured: Debian includes more than" in doc.text
+
+
+def test_html_without_heading_tags_gets_headings_from_its_layout(tmp_path: Path) -> None:
+    path = tmp_path / "faq.html"
+    path.write_text(
+        "<html><head><title>Parking permits</title></head><body>"
+        "<p>Parking permits</p><p>Can I get a permit for a second car?</p>"
+        "<p>Yes, a second permit costs more than the first one and lasts a year.</p>"
+        "<p><b>How to pay</b></p><ol><li>Sign in.</li><li>Choose the permit.</li></ol>"
+        "</body></html>", encoding="utf-8")
+    doc = read_document(path)
+    headings = [line for line in doc.text.splitlines() if line.startswith("#")]
+    assert headings == ["# Parking permits", "## Can I get a permit for a second car?", "## How to pay"]
+    assert numbered_steps(doc.text) == ["1. Sign in.", "2. Choose the permit."]
+
+
+def test_debian_faq_html_chapters_keep_their_heading_tags() -> None:
+    doc = corpus_index().get("debian-faq/html/pkg-basics.en.html")
+    assert "## 7.12. How do I put a package on hold?" in doc.text.splitlines()
+
+
 def test_unknown_suffix_and_missing_file(tmp_path: Path) -> None:
     odd = tmp_path / "notes.docx"
     odd.write_bytes(b"PK")
@@ -219,7 +280,7 @@ def test_unknown_suffix_and_missing_file(tmp_path: Path) -> None:
 
 def test_corpus_index_resolves_and_rejects_doc_ids() -> None:
     index = corpus_index()
-    assert set(index.roots) == {"officedocs", "gnome-help", "based-cooking"}
+    assert set(index.roots) == {"officedocs", "gnome-help", "based-cooking", "debian-faq"}
     assert "gnome-help/net-wireless-connect.page" in index
     assert "gnome-help/no-such-page.page" not in index
     with pytest.raises(DocumentNotFound, match="unknown corpus 'wikihow'"):
@@ -229,7 +290,8 @@ def test_corpus_index_resolves_and_rejects_doc_ids() -> None:
     with pytest.raises(DocumentNotFound):
         index.get("gnome-help/../officedocs/LICENSE")
     assert index.licenses == {"officedocs": "CC BY 4.0", "gnome-help": "CC BY-SA 3.0",
-                              "based-cooking": "Public domain (Unlicense)"}
+                              "based-cooking": "Public domain (Unlicense)",
+                              "debian-faq": "see COPYRIGHT"}
 
 
 def test_every_document_of_every_bundled_corpus_reads() -> None:
