@@ -584,6 +584,13 @@ def page_outputs(state: ChatState, engine_status: str) -> tuple[Any, ...]:
             *follow_up_buttons(state.follow_ups))
 
 
+def with_review_tab(app: gr.Blocks) -> gr.Blocks:
+    """The chat page, and a "Review" tab for checking built data (``inscoqa data build``)."""
+    from inscoqa.review.page import with_review_tab as tabs
+
+    return tabs(app)
+
+
 def build_app(service: DemoService) -> gr.Blocks:
     set_offline_environment()
     import gradio as gr
@@ -703,7 +710,7 @@ def run(args: argparse.Namespace) -> int:
     engines = EngineProvider(serving_config)
     service = DemoService(memory, engines, config=config)
     try:
-        build_app(service).launch(
+        with_review_tab(build_app(service)).launch(
             server_name=config.host, server_port=config.port, theme=_theme(), css=CSS,
             max_file_size=f"{config.max_upload_kb * 4}kb", footer_links=[])
     finally:
@@ -759,7 +766,7 @@ def reload_demo() -> gr.Blocks:
     memory = MemoryHolder(config.memory_dir(), load_memory)
     memory.start()
     engines = EngineProvider(serving.load_serving_config())
-    return build_app(DemoService(memory, engines, config=config))
+    return with_review_tab(build_app(DemoService(memory, engines, config=config)))
 
 
 def __getattr__(name: str) -> Any:

@@ -17,7 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_app_browser import CHROMEDRIVER, CHROMIUM, browser, free_port  # noqa: F401
+from test_app_browser import (  # noqa: F401 - fixtures shared with the demo's browser test
+    CHROMEDRIVER,
+    CHROMIUM,
+    app_url,
+    browser,
+    free_port,
+    memory_dir,
+)
 
 pytestmark = [
     pytest.mark.slow,
@@ -163,3 +170,27 @@ def test_accept_reject_edit_and_reload(browser: WebDriver, page_url: str, datase
     assert [saved[c.id]["decision"] for c in convs] == ["accept", "reject", "edit"]
     assert saved[convs[2].id]["procedures"] == ["Open the file.", "Choose Save As.",
                                                 "Type the new name."]
+
+
+def test_the_demo_has_a_review_tab(browser: WebDriver, app_url: str, workdir: Path,  # noqa: F811
+                                   dataset: Path) -> None:
+    """``python app.py``: the chat is the first tab; the Review tab opens a file for a reviewer."""
+    browser.get(app_url)
+    wait = WebDriverWait(browser, 60, ignored_exceptions=[StaleElementReferenceException])
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#question textarea"))
+    tab = next(b for b in browser.find_elements(By.CSS_SELECTOR, "button[role=tab]")
+               if b.text.strip() == "Review")
+    tab.click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#review-file textarea, "
+                                                           "#review-file input").is_displayed())
+    for elem_id, value in (("review-file", str(dataset)), ("review-reviewer", "bo")):
+        box = browser.find_element(By.CSS_SELECTOR, f"#{elem_id} textarea, #{elem_id} input")
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.DELETE)
+        box.send_keys(value)
+    browser.find_element(By.ID, "review-open").click()
+    wait.until(lambda d: "reviewer bo" in d.find_element(By.ID, "review-progress").text)
+    browser.find_element(By.ID, "review-accept").click()
+    wait.until(lambda d: "Saved: accepted" in d.find_element(By.ID, "review-verdict").text)
+    saved = [json.loads(x) for x in (workdir / "dataset.review" / "bo.jsonl").read_text().splitlines()]
+    assert [(v["reviewer"], v["decision"]) for v in saved] == [("bo", "accept")]

@@ -174,3 +174,19 @@ def build_review_page(dataset: str | Path | None = None, reviewer: str | None = 
                     "edit its answer and steps. Every verdict is saved at once.")
         review_panel(page, dataset, reviewer, verdicts_dir=verdicts_dir)
     return page
+
+
+def with_review_tab(app: gr.Blocks, dataset: str | Path | None = None,
+                    reviewer: str | None = None, *, label: str = "Chat") -> gr.Blocks:
+    """``app`` in a first tab and the review page in a "Review" tab (the demo's layout)."""
+    import gradio as gr
+
+    with gr.Blocks(title=app.title) as page:
+        with gr.Tab(label, elem_id="tab-main"):
+            app.render()
+        with gr.Tab("Review", elem_id="tab-review"):
+            gr.Markdown("Review a built dataset (`inscoqa data build`): give its file and your "
+                        "name, then accept, reject with a reason, or edit each sample. Verdicts "
+                        "are saved as you give them.")
+            review_panel(page, dataset, reviewer)
+    return page
