@@ -16,7 +16,7 @@ import platform
 import re
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,9 +28,17 @@ from procmem.embed import DEFAULT_EMBEDDER, Embedder
 from procmem.extract.base import ExtractionFailure, extractor_version
 from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import ExtractMode, extract_documents
+from procmem.extract.split import DEFAULT_UNIT_WORDS, split_logic_units
 from procmem.merge import MergeGroups, llm_merge, merge_units
 from procmem.retrieval.bm25 import TOKENIZER_NAME, BM25Index, tokenize
-from procmem.retrieval.index import KIND_ORDER, Fusion, Method, SearchIndex, SearchSettings
+from procmem.retrieval.index import (
+    KIND_ORDER,
+    Fusion,
+    Method,
+    SearchIndex,
+    SearchSettings,
+    unit_doc_ids,
+)
 from procmem.retrieval.query import conversation_query
 from procmem.retrieval.vectors import VectorTable
 from procmem.store import (
@@ -41,7 +49,7 @@ from procmem.store import (
     save_version,
     write_memory_files,
 )
-from procmem.units import LogicUnit, Unit, unit_to_dict
+from procmem.units import LogicUnit, Unit, UnitIndex, indexed_text, unit_to_dict
 from serving.config import load_section
 from serving.errors import names_infrastructure_error
 
@@ -52,7 +60,7 @@ if TYPE_CHECKING:
 ALL_KINDS: tuple[str, ...] = KIND_ORDER
 DEFAULT_SAMPLE_DIR = "~/.cache/inscoqa/memories/sample"
 
-__all__ = ["ALL_KINDS", "Hit", "Memory", "MemoryConfig", "MemoryStoreError", "UpdateReport",
+__all__ = ["ALL_KINDS", "DocumentHit", "Hit", "Memory", "MemoryConfig", "MemoryStoreError", "UpdateReport",
            "build_memory", "load_memory_config", "sample_memory"]
 
 
@@ -74,6 +82,8 @@ class MemoryConfig:
     dense_weight: float = 0.5
     candidates: int = 100
     history_turns: int = 2
+    unit_words: int = DEFAULT_UNIT_WORDS  # logic-unit bodies longer than this are split (0: never)
+    unit_index: UnitIndex = "content"  # what a logic unit is found by: "header" (THREAD) or "content"
     dir: str = ""  # where sample_memory() keeps the bundled sample memory
 
 
@@ -96,6 +106,21 @@ class Hit:
         return {"rank": self.rank, "score": round(self.score, 6), "method": self.method,
                 "id": self.unit.id, "kind": self.unit.kind, "doc_id": self.doc_id,
                 "title": self.unit.meta.get("title", ""), "unit": unit_to_dict(self.unit)}
+
+
+@dataclass
+class DocumentHit:
+    """A document ranked by the evidence of its retrieved units (see :meth:`Memory.search_documents`)."""
+
+    doc_id: str
+    title: str
+    score: float
+    rank: int
+    hits: list[Hit]  # its units among the retrieved ones, best first
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "score": round(self.score, 6), "doc_id": self.doc_id,
+                "title": self.title, "units": [h.unit.id for h in self.hits]}
 
 
 @dataclass
@@ -218,6 +243,43 @@ class Memory:
         query = conversation_query(history, question, turns=self.config.history_turns)
         return self.search(query, **kwargs)
 
+    def search_documents(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
+                         method: Method | None = None, doc_ids: Sequence[str] | None = None,
+                         units: int | None = None) -> list[DocumentHit]:
+        """The ``k`` best documents for ``query``, ranked by the evidence of all their units.
+
+        Each kind is searched on its own (``units`` candidates, default ``candidates``); in each
+        kind's ranking a document collects ``1 / (rrf_k + rank)`` from its best unit, half that
+        from its second, a third from its third..., and a document's score is the sum over kinds:
+        a document that several kinds of unit find, or that several of its units match, ranks
+        above one found by a single unit.
+        """
+        kinds = self.kinds if kind is None else (kind,) if isinstance(kind, str) else tuple(kind)
+        n = units or self.config.candidates
+        scores: dict[str, float] = {}
+        evidence: dict[str, list[Hit]] = {}
+        for one in kinds:
+            seen: dict[str, int] = {}
+            for hit in self.search(query, k=n, kind=one, method=method, doc_ids=doc_ids):
+                for doc_id in unit_doc_ids(hit.unit):
+                    seen[doc_id] = seen.get(doc_id, 0) + 1
+                    scores[doc_id] = scores.get(doc_id, 0.0) + 1.0 / (seen[doc_id] * (self.config.rrf_k + hit.rank))
+                    evidence.setdefault(doc_id, []).append(hit)
+        ranked = sorted(scores, key=lambda d: (-scores[d], d))[:k]
+        out = []
+        for rank, doc_id in enumerate(ranked, 1):
+            record = self._docs.get(doc_id)
+            hits = sorted(evidence[doc_id], key=lambda h: -h.score)
+            title = record.title if record else str(hits[0].unit.meta.get("title", ""))
+            out.append(DocumentHit(doc_id, title, scores[doc_id], rank, hits))
+        return out
+
+    def search_documents_conversation(self, history: Sequence[Sequence[str]], question: str,
+                                      **kwargs: Any) -> list[DocumentHit]:
+        """:meth:`search_documents` with the history-aware query of :meth:`search_conversation`."""
+        query = conversation_query(history, question, turns=self.config.history_turns)
+        return self.search_documents(query, **kwargs)
+
     def index(self) -> SearchIndex:
         if self._index is None:
             self._index = self._build_index()
@@ -234,15 +296,18 @@ class Memory:
     def _tokens_of(self, unit: Unit) -> list[str]:
         tokens = self._tokens.get(unit.id)
         if tokens is None:
-            tokens = self._tokens[unit.id] = tokenize(unit.index_text)
+            tokens = self._tokens[unit.id] = tokenize(self._index_text(unit))
         return tokens
 
     def _embed(self, units: list[Unit], *, progress: bool) -> int:
         if not units:
             return 0
-        vectors = self.embedder.encode_unique([u.index_text for u in units], progress=progress)
+        vectors = self.embedder.encode_unique([self._index_text(u) for u in units], progress=progress)
         self._vectors.add([u.id for u in units], vectors)
         return len(units)
+
+    def _index_text(self, unit: Unit) -> str:
+        return indexed_text(unit, self.config.unit_index)
 
     # -- building and updating ---------------------------------------------------------------
     def add_documents(self, docs: Iterable[Document], *, llm: ChatModel | None = None,
@@ -313,7 +378,7 @@ class Memory:
         if "procedure" in self.kinds:
             units += procedures
         if "logic_unit" in self.kinds:
-            units += logic_units
+            units += split_logic_units(logic_units, self.config.unit_words)
         base = {"date": str(doc.meta.get("date", "") or ""), "content_hash": doc.content_hash,
                 "corpus": doc.meta.get("corpus", "")}
         if "chunk" in self.kinds:
@@ -409,6 +474,10 @@ class Memory:
                 f"({manifest.get('embedding', {}).get('dim')}-d), not {wanted!r}: load it with "
                 f"{built_with!r} or rebuild it with the model you want"
             )
+        config = config or load_memory_config()
+        built_index = manifest.get("config", {}).get("unit_index", "header")  # older memories: headers
+        if config.unit_index != built_index:
+            config = replace(config, unit_index=built_index)  # its vectors were made from those texts
         memory = cls(kinds=manifest.get("kinds", ALL_KINDS), embedder=embedder or built_with,
                      config=config, path=path)
         files = read_memory_files(version)
@@ -443,11 +512,22 @@ class Memory:
             "structured_documents": len({u.meta.get("doc_id") for u in active if u.kind == "procedure"}),
             "failures": len(self.failures),
             "avg_tokens_per_unit": tokens,
+            "words_per_unit": {kind: _size_distribution([len(u.render().split()) for u in active if u.kind == kind])
+                               for kind in self.kinds},
             "embedding": {"model": self.embedder_name, "dim": int(self._vectors.dim)},
         }
 
 
 TOKEN_COUNT = re.compile(r"\w+|[^\w\s]")
+
+
+def _size_distribution(sizes: list[int]) -> dict[str, float]:
+    """Words per unit: mean, quartiles, 90th percentile and the largest."""
+    if not sizes:
+        return {"mean": 0.0, "p25": 0.0, "median": 0.0, "p75": 0.0, "p90": 0.0, "max": 0.0}
+    p25, p50, p75, p90 = (float(v) for v in np.percentile(sizes, [25, 50, 75, 90]))
+    return {"mean": round(float(np.mean(sizes)), 1), "p25": p25, "median": p50, "p75": p75, "p90": p90,
+            "max": float(max(sizes))}
 
 
 def _type_counts(units: list[Unit]) -> dict[str, int]:

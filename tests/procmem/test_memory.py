@@ -237,8 +237,67 @@ def test_cli_build_search_stats(test_documents, corpus, tmp_path, capsys):
     memory = Memory.load(out)
     rendered = [len(re.findall(r"\w+|[^\w\s]", u.render())) for u in memory.units("document")]
     assert stats["avg_tokens_per_unit"]["document"] == round(sum(rendered) / len(rendered), 1)
+    sizes = stats["words_per_unit"]["document"]
+    words = sorted(len(u.render().split()) for u in memory.units("document"))
+    assert sizes["max"] == words[-1] and sizes["mean"] == round(sum(words) / len(words), 1)
+    assert main(["memory", "stats", "--memory", str(out)]) == 0
+    assert "words per unit (mean / p25 / median / p75 / p90 / max):" in capsys.readouterr().out
+    assert main(["memory", "search", "--memory", str(out), title, "--documents", "--json"]) == 0
+    ranking = json.loads(capsys.readouterr().out)
+    assert ranking[0]["title"] == title and ranking[0]["units"]
     with pytest.raises(SystemExit, match="no memory here"):
         main(["memory", "stats", "--memory", str(tmp_path / "missing")])
+
+
+def test_documents_are_ranked_by_the_evidence_of_their_units(built_memory, conversations):
+    found = 0
+    for conv in conversations:
+        ranking = built_memory.search_documents_conversation(conv.history, conv.question, k=5)
+        assert [d.rank for d in ranking] == list(range(1, len(ranking) + 1))
+        assert len({d.doc_id for d in ranking}) == len(ranking)
+        assert [d.score for d in ranking] == sorted((d.score for d in ranking), reverse=True)
+        for doc in ranking:
+            assert doc.hits and all(h.doc_id == doc.doc_id for h in doc.hits)
+            assert doc.title == built_memory.document(doc.doc_id).title
+        found += bool({d.doc_id for d in conv.documents} & {d.doc_id for d in ranking})
+    assert found == len(conversations)
+    # one kind only, and a document filter, are honoured
+    conv = conversations[0]
+    gold = conv.documents[0].doc_id
+    only = built_memory.search_documents(conv.question, kind="logic_unit", doc_ids=[gold])
+    assert [d.doc_id for d in only] == [gold]
+    assert all(h.unit.kind == "logic_unit" for h in only[0].hits)
+
+
+def test_logic_units_are_split_and_found_by_their_content(test_documents, embedder):
+    memory = build_memory(test_documents[:4], embedder=embedder, progress=False)
+    parts = [u for u in memory.units("logic_unit") if u.meta.get("parts")]
+    assert parts, "some logic unit of the test documents is longer than 200 words"
+    assert all(len(u.body.split()) <= 200 for u in memory.units("logic_unit") if not u.meta.get("merged_from"))
+    # a sentence from the middle of a part's body finds that part (its header alone would not)
+    unit = max(parts, key=lambda u: len(u.body.split()))
+    words = unit.body.split()
+    phrase = " ".join(words[len(words) // 2 : len(words) // 2 + 12])
+    assert unit.id in {h.unit.id for h in memory.search(phrase, k=3, kind="logic_unit", method="bm25")}
+
+
+def test_a_memory_indexed_by_headers_loads_and_searches_by_headers(test_documents, embedder, tmp_path):
+    from procmem.memory import MemoryConfig
+
+    memory = build_memory(test_documents[:2], embedder=embedder, progress=False,
+                          config=MemoryConfig(unit_index="header"))
+    path = memory.save(tmp_path / "mem")
+    loaded = Memory.load(path, config=MemoryConfig())  # the configuration in force says "content"
+    assert loaded.config.unit_index == "header"
+    unit = loaded.units("logic_unit")[0]
+    expected = embedder.encode([unit.header])[0]
+    assert np.allclose(loaded._vectors.gather([unit.id])[0], expected, atol=1e-5)
+    # an older memory, saved before the choice existed, is read as indexed by headers
+    manifest_path = version_dir(path) / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    del manifest["config"]["unit_index"]
+    manifest_path.write_text(json.dumps(manifest))
+    assert Memory.load(path, config=MemoryConfig()).config.unit_index == "header"
 
 
 def test_sign_bit_preselection_keeps_the_exact_neighbours(built_memory, conversations, embedder, monkeypatch):

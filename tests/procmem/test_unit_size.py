@@ -1,0 +1,70 @@
+"""Logic units of a useful size, and FAQ units from the Debian FAQ's questions (no model needed)."""
+
+from __future__ import annotations
+
+import re
+
+from procmem.chunking import n_words
+from procmem.extract.deterministic import extract_rules
+from procmem.extract.split import PART_DONE, split_logic_unit, split_logic_units
+from procmem.units import Linker, LogicUnit, indexed_text
+
+
+def long_step_unit(steps: int = 40) -> LogicUnit:
+    body = "To reset the router, do the following:\n\n" + "\n".join(
+        f"{i}. Press the button number {i} and hold it for five seconds until the light blinks."
+        + ("\n   > Note: the light may blink twice." if i % 5 == 0 else "")
+        for i in range(1, steps + 1))
+    return LogicUnit("Step", "Applies to: routers", "Reset the router (Router guide)", body,
+                     linker=[Linker("it still fails", "contact support", "MITIGATE")],
+                     meta={"doc_id": "guide/router.md", "title": "Router guide"})
+
+
+def test_a_long_unit_splits_at_step_boundaries_into_linked_parts():
+    unit = long_step_unit()
+    parts = split_logic_unit(unit, 200)
+    assert len(parts) > 2
+    assert all(n_words(p.body) <= 200 for p in parts)
+    assert "\n\n".join(p.body for p in parts).split() == unit.body.split()  # nothing lost, nothing added
+    for part in parts[1:]:
+        assert re.match(r"^\d+\. Press", part.body)  # every part starts at a step
+        assert "> Note" not in part.body.split("\n")[0]
+    # a step's note stays with its step
+    assert any("5. Press" in p.body and "blink twice" in p.body for p in parts)
+    n = len(parts)
+    assert [p.header for p in parts] == [f"{unit.header} (part {i} of {n})" for i in range(1, n + 1)]
+    for part, following in zip(parts, parts[1:], strict=False):
+        assert [(link.tag, link.condition, link.target) for link in part.linker] == [
+            ("CONTINUE", PART_DONE, following.header)]
+    assert parts[-1].linker == unit.linker  # the unit's own way on comes after its last part
+    assert all(p.type == "Step" and p.prerequisite == unit.prerequisite for p in parts)
+    assert len({p.id for p in parts}) == n and all(p.meta["split_from"] == unit.id for p in parts)
+
+
+def test_short_units_and_a_zero_limit_are_left_whole():
+    unit = long_step_unit(steps=3)
+    assert split_logic_unit(unit, 200) == [unit]
+    assert split_logic_unit(long_step_unit(), 0)[0].body == long_step_unit().body
+
+
+def test_paragraphs_split_before_sentences():
+    paragraph = " ".join(["This sentence has exactly eight words in it."] * 10)  # 80 words
+    unit = LogicUnit("Appendix", "", "About", "\n\n".join([paragraph] * 5), meta={"doc_id": "d"})
+    parts = split_logic_unit(unit, 200)
+    assert [n_words(p.body) for p in parts] == [160, 160, 80]
+
+
+def test_debian_faq_questions_become_faq_units_of_a_useful_size(corpus):
+    doc = corpus.get("debian-faq/debian-faq.en.txt")
+    units = split_logic_units(extract_rules(doc).logic_units, 200)
+    faq = [u for u in units if u.type == "FAQ"]
+    assert len(faq) > 100
+    assert any(u.header.startswith("How do I put a package on hold?") for u in faq)
+    sizes = sorted(n_words(u.body) for u in units)
+    assert sizes[-1] <= 200 and sizes[len(sizes) // 2] < 150
+
+
+def test_the_indexed_text_of_a_logic_unit_is_its_header_or_its_content():
+    unit = long_step_unit(steps=2)
+    assert indexed_text(unit, "header") == unit.header
+    assert indexed_text(unit, "content") == f"{unit.header}\n{unit.body}"
