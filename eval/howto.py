@@ -53,10 +53,11 @@ EXTRACT_SCHEMA: dict[str, Any] = {
 PAIR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
+        # both sides have steps (the scorer calls no model otherwise), so each has an action
         "reference": {"type": "array", "items": {"type": "string", "minLength": 1},
-                      "maxItems": 60},
+                      "minItems": 1, "maxItems": 60},
         "generated": {"type": "array", "items": {"type": "string", "minLength": 1},
-                      "maxItems": 60},
+                      "minItems": 1, "maxItems": 60},
         "pairs": {
             "type": "array",
             "items": {

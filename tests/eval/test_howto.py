@@ -9,9 +9,11 @@ import pytest
 
 from eval.howto import (
     EXTRACT_SCHEMA,
+    PAIR_SCHEMA,
     SUCCESS_SCHEMA,
     HowToError,
     HowToScorer,
+    judged_pairs,
     match_items,
     prf,
     rouge_similarity,
@@ -132,3 +134,58 @@ def test_embedding_matcher_pairs_paraphrases() -> None:
     sim = embedding_similarity(generated, reference)
     assert sim.shape == (2, 2)
     assert sorted((g, r) for g, r, _ in match_items(sim, 0.5)) == [(0, 1), (1, 0)]
+
+
+def pair_reply(pairs: list[dict[str, int]], solved: bool = True) -> Any:
+    def reply(messages: list[Message], schema: dict[str, Any] | None) -> dict[str, Any]:
+        if schema == SUCCESS_SCHEMA:
+            return {"reasoning": "ok", "solved": solved}
+        assert schema == PAIR_SCHEMA
+        return {"reference": ["open the bluetooth settings", "select the device",
+                              "click send files", "choose the file"],
+                "generated": ["open bluetooth settings", "click send files",
+                              "restart the computer"],
+                "pairs": pairs}
+
+    return reply
+
+
+def test_judge_matcher_extracts_and_pairs_in_one_call() -> None:
+    llm = ScriptedLLM(pair_reply([{"generated": 1, "reference": 1},
+                                  {"generated": 2, "reference": 3}]))
+    score = HowToScorer(llm, matcher="judge").score(TASK, GENERATED, REFERENCE)
+    assert [c.schema for c in llm.calls] == [PAIR_SCHEMA, SUCCESS_SCHEMA]
+    pair_prompt = llm.calls[0].prompt
+    assert all(step in pair_prompt for step in GENERATED + REFERENCE)
+    assert [(g, r) for g, r, _ in score.matches] == [(0, 0), (1, 2)]
+    assert (score.precision, score.recall) == (2 / 3, 2 / 4) and score.success
+    assert len(score.reference_items) == 4 and len(score.generated_items) == 3
+    config = HowToScorer(ScriptedLLM(), matcher="judge").config()
+    assert config["matcher"] == "judge" and config["threshold"] is None
+    assert config["prompt_hash"] != HowToScorer(ScriptedLLM(), matcher="lexical").config()["prompt_hash"]
+
+
+def test_judge_pairs_stay_one_to_one_and_in_range() -> None:
+    pairs = [{"generated": 1, "reference": 1}, {"generated": 1, "reference": 2},
+             {"generated": 2, "reference": 1}, {"generated": 9, "reference": 2},
+             {"generated": 3, "reference": 4}]
+    assert judged_pairs(pairs, 3, 4) == [(0, 0, 1.0), (2, 3, 1.0)]
+    llm = ScriptedLLM(pair_reply(pairs))
+    score = HowToScorer(llm, matcher="judge").score(TASK, GENERATED, REFERENCE)
+    assert (score.precision, score.recall) == (2 / 3, 2 / 4)
+
+
+def test_lexical_matcher_keeps_its_former_name() -> None:
+    a = HowToScorer(scripted()).score(TASK, GENERATED, REFERENCE)
+    b = HowToScorer(scripted(), matcher="rouge").score(TASK, GENERATED, REFERENCE)
+    assert HowToScorer(ScriptedLLM()).matcher == "lexical"
+    assert (a.precision, a.recall, a.matches) == (b.precision, b.recall, b.matches)
+
+
+@pytest.mark.slow
+def test_judge_matcher_on_the_embedded_engine(embedded_llm: Any) -> None:
+    score = HowToScorer(embedded_llm, matcher="judge").score(TASK, GENERATED, REFERENCE)
+    assert 0.0 <= score.precision <= 1.0 and 0.0 <= score.recall <= 1.0
+    assert all(0 <= g < len(score.generated_items) and 0 <= r < len(score.reference_items)
+               for g, r, _ in score.matches)
+    assert len({g for g, _, _ in score.matches}) == len(score.matches)
