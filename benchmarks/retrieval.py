@@ -1,10 +1,18 @@
-"""Retrieval quality on the bundled conversations, and speed of the memory at 1k-100k units.
+"""Retrieval quality over every bundled document, and speed of the memory at 1k-100k units.
 
-(a) Quality: for every bundled conversation, a history-aware query (last question + recent
-    history) retrieves units; their source documents, deduplicated in rank order, are scored
-    against the conversation's reference documents: recall@1/5/10 and MRR, for BM25, dense and
-    hybrid (RRF, k = 60), over units (procedures + logic units), procedures, logic units,
-    documents and chunks. A question-only row shows what the history adds.
+(a) Quality, as users meet it: one memory over every document of the bundled corpora (the
+    documents the conversations cite are a small part of it; the rest are distractors).
+    - Conversations: a history-aware query (last question + recent history) retrieves units;
+      their source documents, deduplicated in rank order, are scored against the conversation's
+      reference documents (recall@1/5/10, MRR) and its evidence documents (evidence at rank 1),
+      with the mean words of the top-5 results, per unit kind and method.
+    - FAQ passages: every question of the Debian FAQ (its plain-text edition) is a query and the
+      answer under it the passage to find, searched with the FAQ's HTML chapters left out; a result holds the passage when at least half of the
+      answer's words are in it or at least half of its words are the answer's. Top-1 / top-5 and
+      words per result, per unit kind.
+    Vectors are cached by text in ``--cache`` (default a folder under the system's temp dir), so
+    a second run embeds only the texts it has not seen; the cold build time, its units/s and the
+    encoder's raw throughput on the same texts are printed.
 (b) Speed: memories of about 1k, 10k and 100k units made by repeating the sample documents
     under new ids (copies are extracted, chunked and indexed like new documents; merging is off,
     since copies would merge). Identical texts are embedded once and their vectors reused, so
@@ -20,8 +28,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
+import os
+import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -31,7 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from eval.retrieval_metrics import dedupe, mrr, recall_at_k  # noqa: E402
-from inscoqa.bundled import load_sample, sample_documents  # noqa: E402
+from inscoqa.bundled import corpus_index, load_sample, sample_documents  # noqa: E402
 from procmem.embed import Embedder  # noqa: E402
 from procmem.memory import Memory, MemoryConfig, sample_memory  # noqa: E402
 from procmem.retrieval.query import conversation_query  # noqa: E402
@@ -78,23 +90,196 @@ class PrecomputedEmbedder:
         return np.stack([self.vectors[t] for t in texts])
 
 
-def quality(memory: Memory, convs: list[Any]) -> list[dict[str, Any]]:
+DEFAULT_CACHE = Path(tempfile.gettempdir()) / "inscoqa-retrieval-bench"
+FAQ_DOC = "debian-faq/debian-faq.en.txt"
+FAQ_HTML = "debian-faq/html/"
+FAQ_QUESTION = re.compile(r"^(\d+(?:\.\d+)+)\.\s+(\S.*)$")
+WORD = re.compile(r"\w\w+")
+
+
+class ZeroEmbedder:
+    """No vectors at all, for a BM25-only measurement (dense and hybrid rows are left out)."""
+
+    def __init__(self, name: str, dim: int = 384):
+        self.name, self.dim = name, dim
+
+    def encode_unique(self, texts: list[str], progress: bool = False) -> np.ndarray:
+        return np.zeros((len(texts), self.dim), dtype=np.float32)
+
+    encode = encode_unique
+
+
+class CachedEmbedder:
+    """Encodes each distinct text once, keeping vectors on disk by the text's hash."""
+
+    def __init__(self, embedder: Embedder, cache_dir: Path):
+        self.inner, self.name = embedder, embedder.name
+        self.path = cache_dir / f"vectors-{embedder.name.replace('/', '_')}.npz"
+        self.cache: dict[str, np.ndarray] = {}
+        if self.path.is_file():
+            with np.load(self.path) as data:
+                self.cache = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+        self.encoded = 0
+        self.encode_seconds = 0.0
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    @staticmethod
+    def key(text: str) -> str:
+        return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+    def encode_unique(self, texts: list[str], progress: bool = False) -> np.ndarray:
+        keys = [self.key(t) for t in texts]
+        todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in self.cache}
+        if todo:
+            started = time.perf_counter()
+            vectors = self.inner.encode(list(todo.values()), progress=progress)
+            self.encode_seconds += time.perf_counter() - started
+            self.encoded += len(todo)
+            self.cache.update(zip(todo, vectors, strict=True))
+        return np.stack([self.cache[k] for k in keys]) if keys else np.zeros((0, self.dim), np.float32)
+
+    encode = encode_unique
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        keys = list(self.cache)
+        tmp = self.path.with_suffix(".tmp.npz")
+        np.savez(tmp, keys=np.array(keys), vectors=np.stack([self.cache[k] for k in keys]))
+        os.replace(tmp, self.path)
+
+
+def faq_questions(doc: Any) -> list[tuple[str, str]]:
+    """``(question, answer)`` pairs of the Debian FAQ's plain-text edition: a numbered question
+    at the margin (possibly wrapped) and the indented text under it up to the next heading."""
+    lines = Path(doc.meta["path"]).read_text(encoding="utf-8").replace("\xa0", " ").splitlines()
+    pairs: list[tuple[str, str]] = []
+    i = 0
+    while i < len(lines):
+        m = FAQ_QUESTION.match(lines[i])
+        if not m or lines[i].startswith(" "):
+            i += 1
+            continue
+        question = [m.group(2).strip()]
+        i += 1
+        while i < len(lines) and lines[i].strip() and not lines[i].startswith(" "):
+            question.append(lines[i].strip())
+            i += 1
+        answer = []
+        while i < len(lines) and not (lines[i].strip() and not lines[i].startswith(" ")):
+            answer.append(lines[i].strip())
+            i += 1
+        text = " ".join(question)
+        body = " ".join(a for a in answer if a)
+        if text.endswith("?") and len(body.split()) >= 5:
+            pairs.append((text, body))
+    return pairs
+
+
+def holds_passage(result: str, passage: str) -> bool:
+    """Half of the passage's words are in the result, or half of the result's are the passage's."""
+    got, want = set(WORD.findall(result.lower())), set(WORD.findall(passage.lower()))
+    if not got or not want:
+        return False
+    common = len(got & want)
+    return common >= 0.5 * len(want) or common >= 0.5 * len(got)
+
+
+def _words(unit: Any) -> int:
+    return len(unit.render().split())
+
+
+def _mean(values: list[float]) -> float:
+    return float(np.mean(values)) if values else 0.0
+
+
+def conversation_quality(memory: Memory, convs: list[Any],
+                         variants: list[tuple[str, Any, str]]) -> list[dict[str, Any]]:
     rows = []
-    variants = [(name, kinds, method, True) for name, kinds in UNIT_SETS.items() for method in METHODS]
-    variants += [("units (question only)", UNIT_SETS["units"], "hybrid", False)]
-    for name, kinds, method, with_history in variants:
-        scores = {"r@1": [], "r@5": [], "r@10": [], "mrr": []}
-        for conv in convs:
-            query = (conversation_query(conv.history, conv.question, turns=memory.config.history_turns)
-                     if with_history else conv.question)
-            hits = memory.search(query, k=100, kind=list(kinds), method=method)
-            ranked = dedupe(h.doc_id for h in hits)
+    queries = [conversation_query(c.history, c.question, turns=memory.config.history_turns) for c in convs]
+    for name, kinds, method in variants:
+        scores: dict[str, list[float]] = {"r@1": [], "r@5": [], "r@10": [], "mrr": [], "evidence@1": [],
+                                          "words": []}
+        for conv, query in zip(convs, queries, strict=True):
+            ranked, words = _ranked_documents(memory, query, kinds, method)
             gold = [d.doc_id for d in conv.documents]
             for k in (1, 5, 10):
                 scores[f"r@{k}"].append(recall_at_k(ranked, gold, k))
             scores["mrr"].append(mrr(ranked, gold))
-        rows.append({"units": name, "method": method, **{m: float(np.mean(v)) for m, v in scores.items()}})
+            evidence = set(conv.evidence) or set(gold)
+            scores["evidence@1"].append(float(bool(ranked) and ranked[0] in evidence))
+            scores["words"].append(words)
+        rows.append({"units": name, "method": method, **{m: _mean(v) for m, v in scores.items()}})
     return rows
+
+
+def _ranked_documents(memory: Memory, query: str, kinds: Any, method: str) -> tuple[list[str], float]:
+    """Documents in rank order and the mean words of the top-5 results."""
+    if kinds == "documents-from-units":
+        ranking = memory.search_documents(query, k=20, method=method)  # type: ignore[attr-defined]
+        return [d.doc_id for d in ranking], _mean([sum(_words(h.unit) for h in d.hits[:1])
+                                                    for d in ranking[:5]])
+    hits = memory.search(query, k=100, kind=kinds, method=method)
+    return dedupe(h.doc_id for h in hits), _mean([_words(h.unit) for h in hits[:5]])
+
+
+def faq_quality(memory: Memory, pairs: list[tuple[str, str]],
+                variants: list[tuple[str, Any, str]]) -> list[dict[str, Any]]:
+    """The FAQ as plain text: its HTML chapters (whose heading tags would give the questions
+    away) are left out of the search; every other document stays a distractor."""
+    rows = []
+    searched = [d for d in memory.doc_ids() if not d.startswith(FAQ_HTML)]
+    for name, kinds, method in variants:
+        top1, top5, words = [], [], []
+        for question, answer in pairs:
+            hits = memory.search(question, k=5, kind=kinds, method=method, doc_ids=searched)
+            found = [holds_passage(h.unit.render(), answer) for h in hits]
+            top1.append(float(bool(found) and found[0]))
+            top5.append(float(any(found)))
+            words.append(_mean([_words(h.unit) for h in hits]))
+        rows.append({"units": name, "method": method, "top1": _mean(top1), "top5": _mean(top5),
+                     "words": _mean(words)})
+    return rows
+
+
+def distractor_memory(cache_dir: Path, embedder: Embedder, *, bm25_only: bool = False,
+                      distractors: int | None = None) -> tuple[Memory, list[Any], dict[str, Any]]:
+    """The memory over every bundled document (or the cited ones, the FAQ and ``distractors``
+    others drawn at random), with vectors from the cache where it has them."""
+    docs = list(corpus_index().iter_documents())
+    if distractors is not None:
+        keep = {d.doc_id for d in sample_documents()}
+        others = [d for d in docs if d.doc_id not in keep and not d.doc_id.startswith("debian-faq/")]
+        rng = np.random.default_rng(0)
+        picked = {others[i].doc_id for i in rng.choice(len(others), min(distractors, len(others)), replace=False)}
+        docs = [d for d in docs if d.doc_id in keep or d.doc_id in picked or d.doc_id.startswith("debian-faq/")]
+    cached = ZeroEmbedder(embedder.name) if bm25_only else CachedEmbedder(embedder, cache_dir)
+    memory = Memory(embedder=embedder)
+    memory._embedder = cached  # type: ignore[assignment]
+    started = time.perf_counter()
+    report = memory.add_documents(docs, progress=True)
+    build = time.perf_counter() - started
+    memory._embedder = embedder
+    if isinstance(cached, CachedEmbedder):
+        cached.save()
+    info = {"documents": len(docs), "units": len(memory), "build_s": build,
+            "encoded": getattr(cached, "encoded", 0), "encode_s": getattr(cached, "encode_seconds", 0.0),
+            "failures": len(report.failures), "stats": memory.stats()}
+    return memory, docs, info
+
+
+def raw_throughput(embedder: Embedder, memory: Memory, n: int = 512) -> dict[str, float]:
+    """The encoder alone on a sample of the memory's own index texts (units/s)."""
+    texts = [u.index_text for u in memory.units()]
+    step = max(1, len(texts) // n)
+    sample = texts[::step][:n]
+    embedder.encode(sample[:8])  # load the model
+    started = time.perf_counter()
+    embedder.encode(sample)
+    seconds = time.perf_counter() - started
+    return {"texts": len(sample), "seconds": seconds, "units_per_s": len(sample) / seconds}
 
 
 def copies(docs: list[Any], n: int) -> list[Any]:
@@ -178,11 +363,49 @@ def scale(docs: list[Any], per_copy: float, sizes: list[int], embedder: Embedder
     return rows
 
 
+def quality_variants(memory: Memory, methods: tuple[str, ...] = METHODS) -> list[tuple[str, Any, str]]:
+    default = memory.config.method if memory.config.method in methods else methods[0]
+    variants: list[tuple[str, Any, str]] = [("default", None, default)]
+    if hasattr(memory, "search_documents"):
+        variants.append(("documents-from-units", "documents-from-units", default))
+    for name, kinds in UNIT_SETS.items():
+        variants += [(name, list(kinds), method) for method in methods]
+    return variants
+
+
+def print_quality(results: dict[str, Any]) -> None:
+    info = results["distractors"]
+    print(f"\n(a) quality over every bundled document: {info['documents']} documents, "
+          f"{info['units']} units; build {info['build_s']:.1f}s ({info['encoded']} texts encoded in "
+          f"{info['encode_s']:.1f}s, the rest from the cache)")
+    print("words per unit:", info["stats"].get("words_per_unit", info["stats"]["avg_tokens_per_unit"]))
+    print("\nreference documents of the bundled conversations (history-aware queries)")
+    print(f"{'units':<22}{'method':<8}{'R@1':>7}{'R@5':>7}{'R@10':>7}{'MRR':>7}{'ev@1':>7}{'words':>7}")
+    for row in results["conversations"]:
+        print(f"{row['units']:<22}{row['method']:<8}{row['r@1']:>7.3f}{row['r@5']:>7.3f}"
+              f"{row['r@10']:>7.3f}{row['mrr']:>7.3f}{row['evidence@1']:>7.3f}{row['words']:>7.0f}")
+    print(f"\nDebian FAQ: {results['faq_questions']} questions, the answer under each as the passage")
+    print(f"{'units':<22}{'method':<8}{'top1':>7}{'top5':>7}{'words':>7}")
+    for row in results["faq"]:
+        print(f"{row['units']:<22}{row['method']:<8}{row['top1']:>7.3f}{row['top5']:>7.3f}{row['words']:>7.0f}")
+    speed = results.get("build_speed")
+    if speed:
+        print(f"\nbuild: {speed['units']} units in {speed['build_s']:.1f}s = {speed['units_per_s']:.1f} "
+              f"units/s; the encoder alone: {speed['raw_units_per_s']:.1f} texts/s")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip-quality", action="store_true")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE,
+                        help="folder for cached vectors (by text); --no-cache builds cold")
+    parser.add_argument("--no-cache", action="store_true", help="embed everything (measures build speed)")
+    parser.add_argument("--bm25-only", action="store_true",
+                        help="embed nothing and measure BM25 alone (fast on a busy machine)")
+    parser.add_argument("--distractors", type=int, metavar="N",
+                        help="the cited documents, the FAQ and N other documents instead of all")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -190,27 +413,39 @@ def main() -> int:
     docs = sample_documents()
     convs = load_sample()
     queries = [conversation_query(c.history, c.question) for c in convs]
-    print(f"{len(docs)} documents, {len(convs)} conversations", file=sys.stderr)
+    print(f"{len(docs)} cited documents, {len(convs)} conversations", file=sys.stderr)
 
-    started = time.perf_counter()
-    memory = sample_memory(progress=not args.json)  # built and saved on first use, then loaded
-    results: dict[str, Any] = {"sample_memory_s": time.perf_counter() - started,
-                               "sample_units": len(memory), "stats": memory.stats()}
+    results: dict[str, Any] = {}
     if not args.skip_quality:
-        results["quality"] = quality(memory, convs)
-    results["speed"] = scale(docs, float(len(memory)), args.sizes, embedder, queries, args.repeats)
+        cache = args.cache
+        if args.no_cache:
+            cache = Path(tempfile.mkdtemp(prefix="inscoqa-cold-"))
+        memory, all_docs, info = distractor_memory(cache, embedder, bm25_only=args.bm25_only,
+                                                   distractors=args.distractors)
+        methods = ("bm25",) if args.bm25_only else METHODS
+        variants = quality_variants(memory, methods)
+        results["distractors"] = info
+        results["conversations"] = conversation_quality(memory, convs, variants)
+        faq_doc = next((d for d in all_docs if d.doc_id == FAQ_DOC), None)
+        pairs = faq_questions(faq_doc) if faq_doc else []
+        results["faq_questions"] = len(pairs)
+        results["faq"] = faq_quality(memory, pairs, [v for v in variants if v[1] != "documents-from-units"])
+        if not args.bm25_only and (info["encoded"] == info["units"] or args.no_cache):
+            raw = raw_throughput(embedder, memory)
+            results["build_speed"] = {"units": info["units"], "build_s": info["build_s"],
+                                      "units_per_s": info["units"] / info["build_s"],
+                                      "raw_units_per_s": raw["units_per_s"]}
+    if args.sizes:
+        sample = sample_memory(progress=not args.json)
+        results["speed"] = scale(docs, float(len(sample)), args.sizes, embedder, queries, args.repeats)
 
     if args.json:
         print(json.dumps(results, indent=1))
         return 0
-    print(f"\nsample memory: {results['sample_units']} units ({results['sample_memory_s']:.1f}s to load or build)")
-    print("tokens per retrieval unit:", results["stats"]["avg_tokens_per_unit"])
-    if "quality" in results:
-        print("\n(a) reference-document retrieval on the bundled conversations (history-aware queries)")
-        print(f"{'units':<22}{'method':<8}{'R@1':>7}{'R@5':>7}{'R@10':>7}{'MRR':>7}")
-        for row in results["quality"]:
-            print(f"{row['units']:<22}{row['method']:<8}{row['r@1']:>7.3f}{row['r@5']:>7.3f}"
-                  f"{row['r@10']:>7.3f}{row['mrr']:>7.3f}")
+    if "conversations" in results:
+        print_quality(results)
+    if "speed" not in results:
+        return 0
     print("\n(b) speed, ms per query p50/p95 wall clock (CPU p50 in brackets); build s excludes "
           "re-encoding repeated texts, enc s = encoding of the distinct ones")
     print(f"{'units':>8}{'build s':>9}{'enc s':>7}{'bm25':>18}{'encode':>20}{'dense':>20}{'hybrid':>20}"
