@@ -18,6 +18,7 @@ from eval.bench.compare import tally
 from eval.bench.keys import stable_hash
 from eval.bench.runner import BenchOutcome
 from eval.bench.store import write_json_atomic
+from eval.significance import DEFAULT_ALPHA, compare_systems
 
 TABLE3 = (("js", "JS"), ("tcr", "TCR"), ("w_rouge_l", "W-ROUGE-L"), ("c_rouge_l", "C-ROUGE-L"))
 COST_FIELDS = ("calls", "cached_calls", "prompt_tokens", "completion_tokens", "seconds")
@@ -137,9 +138,20 @@ def pairwise_summary(outcome: BenchOutcome) -> list[dict[str, Any]]:
 
 
 def agreement_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
-    """Judge agreement: system ranking correlation and per-sample agreement of two judges."""
+    """Judge agreement on JS and on TCR: system ranking correlation and per-sample agreement of
+    two judges (``js`` and ``tcr`` entries; the JS one is also at the top level)."""
     if outcome.second_judge is None:
         return None
+    result: dict[str, Any] = {"judge": outcome.judge_config,
+                              "second_judge": outcome.second_judge_config}
+    for column, field_name, tolerance in (("js", "score", 1.0), ("tcr", "tcr", 10.0)):
+        result[column] = _agreement(outcome, field_name, tolerance)
+    result.update({k: result["js"][k] for k in ("systems", "n_samples", "system_rank",
+                                                "per_sample")})
+    return result
+
+
+def _agreement(outcome: BenchOutcome, field_name: str, tolerance: float) -> dict[str, Any]:
     from eval.agreement import per_sample_agreement, system_rank_agreement
 
     first: dict[str, float] = {}
@@ -148,9 +160,9 @@ def agreement_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
     pairs_b: list[float] = []
     per_system: dict[str, Any] = {}
     for name, records in outcome.results.items():
-        other = {r["sample_id"]: r for r in outcome.second_judge.get(name, [])
+        other = {r["sample_id"]: r for r in (outcome.second_judge or {}).get(name, [])
                  if r.get("status") == "ok"}
-        both = [(float(r["judge"]["score"]), float(other[r["sample_id"]]["judge"]["score"]))
+        both = [(float(r["judge"][field_name]), float(other[r["sample_id"]]["judge"][field_name]))
                 for r in records if r.get("status") == "ok" and r["sample_id"] in other]
         per_system[name] = {"n": len(both), "judged_by_second": len(other)}
         if both:
@@ -159,13 +171,11 @@ def agreement_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
             per_system[name].update(first=first[name], second=second[name])
             pairs_a += [a for a, _ in both]
             pairs_b += [b for _, b in both]
-    result: dict[str, Any] = {"judge": outcome.judge_config,
-                              "second_judge": outcome.second_judge_config,
-                              "systems": per_system, "n_samples": len(pairs_a)}
-    result["system_rank"] = (_plain(system_rank_agreement(first, second))
-                             if len(first) >= 2 else None)
-    result["per_sample"] = _plain(per_sample_agreement(pairs_a, pairs_b)) if pairs_a else None
-    return result
+    return {"systems": per_system, "n_samples": len(pairs_a),
+            "system_rank": (_plain(system_rank_agreement(first, second))
+                            if len(first) >= 2 else None),
+            "per_sample": (_plain(per_sample_agreement(pairs_a, pairs_b, tolerance=tolerance))
+                           if pairs_a else None)}
 
 
 def howto_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
@@ -214,10 +224,47 @@ def _extra_cost(outcome: BenchOutcome) -> dict[str, Any]:
     return out
 
 
-def summarize(outcome: BenchOutcome) -> dict[str, Any]:
+def sample_values(records: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Each score column's value per sample id (JS and TCR of judged samples, ROUGE-L of
+    answered ones), for intervals and paired tests."""
+    values: dict[str, dict[str, float]] = {column: {} for column, _ in TABLE3}
+    for r in records:
+        judge = r.get("judge") or {}
+        if r.get("status") == "ok":
+            for column, name in (("js", "score"), ("tcr", "tcr")):
+                if judge.get(name) is not None:
+                    values[column][r["sample_id"]] = float(judge[name])
+        if r.get("rouge"):
+            values["w_rouge_l"][r["sample_id"]] = float(r["rouge"]["word"])
+            values["c_rouge_l"][r["sample_id"]] = float(r["rouge"]["char"])
+    return values
+
+
+def truncated_samples(records: list[dict[str, Any]]) -> int:
+    """Samples whose prompt was cut to fit the model's context window (paper protocol)."""
+    return sum(1 for r in records
+               if any((stage.get("details") or {}).get("truncated")
+                      for stage in ((r.get("trace") or {}).get("stages") or [])))
+
+
+def protocol_of(config: dict[str, Any] | None) -> str | None:
+    """The protocol mode of an answerer following the InsCoQA protocol, labelled; else None."""
+    params = (config or {}).get("params") or {}
+    if "protocol" not in params:
+        return None
+    from procmem.answerers.protocol import protocol_label
+
+    return protocol_label(params)
+
+
+def summarize(outcome: BenchOutcome, *, alpha: float = DEFAULT_ALPHA,
+              judge_check: dict[str, Any] | None = None) -> dict[str, Any]:
     """The whole report as plain JSON data."""
     n = len(outcome.conversations)
     systems = {name: system_summary(records, n) for name, records in outcome.results.items()}
+    for name, records in outcome.results.items():
+        systems[name]["protocol"] = protocol_of(outcome.runs[name].spec.get("answerer"))
+        systems[name]["truncated"] = truncated_samples(records)
     distributions = {
         name: {"js": _judge_values(records, "score"), "tcr": _judge_values(records, "tcr"),
                "w_rouge_l": _rouge_values(records, "word"),
@@ -254,6 +301,10 @@ def summarize(outcome: BenchOutcome) -> dict[str, Any]:
         "howto": howto_summary(outcome),
         "extra_cost": _extra_cost(outcome),
         "distributions": distributions,
+        "significance": compare_systems(
+            {name: sample_values(records) for name, records in outcome.results.items()},
+            alpha=alpha),
+        "judge_check": judge_check,
     }
 
 
@@ -309,6 +360,83 @@ def summary_table(summary: dict[str, Any]) -> str:
                    "LLM calls", "tokens", "seconds (sum)"], rows)
 
 
+COLUMN_LABELS = dict(TABLE3)
+
+
+def _interval(value: dict[str, Any] | None, column: str) -> str:
+    if value is None:
+        return "–"
+    digits, suffix = {"js": (2, ""), "tcr": (1, "%")}.get(column, (3, ""))
+    return (f"{_num(value['mean'], digits, suffix)} "
+            f"[{_num(value['low'], digits)}, {_num(value['high'], digits)}]")
+
+
+def ci_table(summary: dict[str, Any]) -> str:
+    """Every score column per system as mean [low, high] of its bootstrap interval."""
+    sig = summary["significance"]
+    rows = [[name] + [_interval(intervals.get(column), column) for column, _ in TABLE3]
+            for name, intervals in sig["intervals"].items()]
+    return _table(["system", *(label for _, label in TABLE3)], rows)
+
+
+def significance_lines(summary: dict[str, Any]) -> list[str]:
+    """One line per score column: which differences between systems are significant."""
+    sig = summary["significance"]
+    lines = []
+    for column, label in TABLE3:
+        diffs = [d for d in sig["differences"] if d["column"] == column]
+        if not diffs:
+            continue
+        significant = [f"{d['a'] if d['mean_diff'] > 0 else d['b']} > "
+                       f"{d['b'] if d['mean_diff'] > 0 else d['a']} "
+                       f"(p={d['p_adjusted']:.3f}, n={d['n']})"
+                       for d in diffs if d["significant"]]
+        if significant:
+            lines.append(f"{label}: " + "; ".join(significant))
+        else:
+            smallest = min((d["p_adjusted"] for d in diffs if d["p_adjusted"] is not None),
+                           default=None)
+            lines.append(f"{label}: no significant difference at {sig['alpha']:g}"
+                         + (f" (smallest adjusted p={smallest:.3f})" if smallest is not None
+                            else ""))
+    return lines
+
+
+def differences_table(summary: dict[str, Any]) -> str:
+    rows = [[COLUMN_LABELS[d["column"]], d["a"], d["b"], str(d["n"]),
+             _num(d["mean_diff"], 3), _num(d["p_value"], 3), _num(d["p_adjusted"], 3),
+             "**yes**" if d["significant"] else "no"]
+            for d in summary["significance"]["differences"]]
+    return _table(["score", "system A", "system B", "paired samples", "mean A − B", "p",
+                   "p (Holm)", "significant"], rows)
+
+
+def protocol_lines(summary: dict[str, Any]) -> list[str]:
+    """The protocol mode of each system that follows the InsCoQA protocol, and truncations."""
+    lines = []
+    for name, s in summary["systems"].items():
+        if s.get("protocol"):
+            cut = (f"; {s['truncated']} sample(s) cut to fit the context window"
+                   if s["protocol"].startswith("paper") else "")
+            lines.append(f"protocol of {name}: {s['protocol']}{cut}")
+    return lines
+
+
+def verdict_lines(summary: dict[str, Any]) -> list[str]:
+    """What the console prints under the main table: intervals, which differences are
+    significant, the protocol modes, the judge's note and the judge check's verdict."""
+    sig = summary["significance"]
+    lines = [f"{sig['level']:.0%} bootstrap intervals:", ci_table(summary), "",
+             f"significant differences ({sig['test']}, alpha {sig['alpha']:g}):",
+             *[f"  {line}" for line in significance_lines(summary)]]
+    lines += protocol_lines(summary)
+    if summary["meta"].get("judge_note"):
+        lines.append(f"note: {summary['meta']['judge_note']}")
+    if summary.get("judge_check"):
+        lines.append(f"judge check: {summary['judge_check']['verdict']}")
+    return lines
+
+
 def pairwise_table(summary: dict[str, Any]) -> str:
     rows = [[r["a"], r["b"], str(r["win"]), str(r["loss"]), str(r["tie"]), str(r["skipped"]),
              str(r["failed"])] for r in summary["pairwise"]]
@@ -326,6 +454,9 @@ def render_markdown(summary: dict[str, Any], plots: list[Path] | None = None) ->
         f"(config `{meta['judge_hash']}`). Started {meta['started_at']}, finished "
         f"{meta['finished_at']}.",
         "",
+        *([f"**Note:** {meta['judge_note']}.", ""] if meta.get("judge_note") else []),
+        *[f"- {line}" for line in protocol_lines(summary)],
+        "",
         "## Scores (InsCoQA Table 3 columns)",
         "",
         "JS = Judge Score (1-10), TCR = Task Completion Rate, both from the InsEval judge over the "
@@ -334,7 +465,28 @@ def render_markdown(summary: dict[str, Any], plots: list[Path] | None = None) ->
         "",
         summary_table(summary),
         "",
+        "## Confidence intervals and significant differences",
+        "",
+        f"Mean [{summary['significance']['level']:.0%} bootstrap interval] per system; "
+        f"differences between systems by a {summary['significance']['test']}, significant at "
+        f"{summary['significance']['alpha']:g}. Few conversations give wide intervals: a "
+        "difference that is not significant is not a ranking.",
+        "",
+        ci_table(summary),
+        "",
+        *[f"- {line}" for line in significance_lines(summary)],
+        "",
     ]
+    if summary["significance"]["differences"]:
+        out += [differences_table(summary), ""]
+    if summary.get("judge_check"):
+        from eval.judge_check import JudgeCheck, check_lines
+
+        check = JudgeCheck(**summary["judge_check"])
+        out += ["## Judge check", "",
+                f"The judge scored answers of known quality built from the references of "
+                f"{check.n_conversations} conversations before the run.", "",
+                *check_lines(check), ""]
     if any(s.get("retrieval") for s in summary["systems"].values()):
         keys = next(s["retrieval"] for s in summary["systems"].values() if s.get("retrieval"))
         rows = [[name] + [_num((s.get("retrieval") or {}).get(k), 3) for k in keys]
@@ -362,8 +514,13 @@ def render_markdown(summary: dict[str, Any], plots: list[Path] | None = None) ->
         rows = [[name, str(v["n"]), _num(v.get("first")), _num(v.get("second"))]
                 for name, v in a["systems"].items()]
         out += [_table(["system", "n", "JS judge 1", "JS judge 2"], rows), ""]
-        out += [f"- system ranking: {_kv(_pick(a['system_rank'], RANK_KEYS))}",
-                f"- per sample: {_kv(_pick(a['per_sample'], SAMPLE_KEYS))}", ""]
+        out += [f"- JS system ranking: {_kv(_pick(a['system_rank'], RANK_KEYS))}",
+                f"- JS per sample: {_kv(_pick(a['per_sample'], SAMPLE_KEYS))}"]
+        if a.get("tcr"):
+            out += [f"- TCR system ranking: {_kv(_pick(a['tcr']['system_rank'], RANK_KEYS))}",
+                    f"- TCR per sample (tolerance 10 points): "
+                    f"{_kv(_pick(a['tcr']['per_sample'], SAMPLE_KEYS))}"]
+        out.append("")
     if summary["howto"]:
         rows = [[name, str(v["n"]), str(v["failed"])] + [_num(v[k], 3) for k in
                                                          ("precision", "recall", "f1", "success")]
@@ -453,9 +610,10 @@ def _meta_section(meta: dict[str, Any]) -> list[str]:
 
 
 def write_report(outcome: BenchOutcome, out_dir: str | Path | None = None, *,
-                 plots: bool = True) -> tuple[dict[str, Any], ReportFiles]:
+                 plots: bool = True, alpha: float = DEFAULT_ALPHA,
+                 judge_check: dict[str, Any] | None = None) -> tuple[dict[str, Any], ReportFiles]:
     """Write ``report.json``, ``report.md`` and ``plots/*.png``; return the summary and paths."""
-    summary = summarize(outcome)
+    summary = summarize(outcome, alpha=alpha, judge_check=judge_check)
     base = Path(out_dir) if out_dir is not None else (
         next(iter(outcome.runs.values())).dir.parent / f"report-{summary['meta']['report_key']}")
     base.mkdir(parents=True, exist_ok=True)

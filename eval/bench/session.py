@@ -24,6 +24,8 @@ from serving.pool import ClientPool
 
 DEFAULT_SYSTEMS = ("extractive", "inscoqa")
 DEFAULT_LIMIT = 6
+# answerers that follow the InsCoQA answering protocol and take its mode
+PROTOCOL_SYSTEMS = ("inscoqa",)
 # serving fields that change what a model replies (part of the run key)
 SAMPLING_FIELDS = ("temperature", "max_tokens", "seed")
 VOLATILE_MANIFEST_KEYS = ("saved_at", "files")
@@ -47,6 +49,11 @@ class BenchOptions:
     second_judge: dict[str, Any] = field(default_factory=dict)  # CLI overrides of [second_judge]
     params: dict[str, dict[str, Any]] = field(default_factory=dict)  # answerer params by system
     judge_options: dict[str, Any] = field(default_factory=dict)  # InsEvalJudge: mode, max_tokens
+    # InsCoQA protocol mode of the "inscoqa" answerer: "paper" or "constrained" (None: by engine)
+    protocol: str | None = None
+    judge_prompt: str | None = None  # a user's judge prompt file (same placeholders)
+    judge_check: int = 0  # conversations of a judge self-check run before the bench (0: none)
+    alpha: float = 0.05  # significance level of the differences between systems
     retry_failed: bool = False
     progress: bool = True
     plots: bool = True
@@ -118,6 +125,82 @@ def sampling(config: ServingConfig) -> dict[str, Any]:
     return {name: getattr(config, name) for name in SAMPLING_FIELDS}
 
 
+def default_protocol(config: ServingConfig) -> str:
+    """The paper's protocol, except on the tiny embedded model, which keeps a format only under
+    constrained decoding."""
+    return "constrained" if config.engine == "embedded" else "paper"
+
+
+def default_judge_mode(config: ServingConfig) -> str:
+    """Text replies (the paper's ``Total rating:`` lines) except on the embedded model."""
+    return "json" if config.engine == "embedded" else "text"
+
+
+def context_tokens(config: ServingConfig) -> int:
+    """The context window the configuration gives the model, when it says (0: ask the engine)."""
+    if config.engine == "embedded":
+        return config.n_ctx
+    if config.engine == "vllm":
+        return config.max_model_len
+    return 0
+
+
+def system_params(options: BenchOptions, serving: ServingConfig) -> dict[str, dict[str, Any]]:
+    """Answerer params with the protocol mode (and its context window) filled in by engine."""
+    if options.protocol is not None and options.protocol not in ("paper", "constrained"):
+        raise ValueError(f"--protocol must be 'paper' or 'constrained', got {options.protocol!r}")
+    params = {name: dict(values) for name, values in options.params.items()}
+    for name in options.systems:
+        if name in PROTOCOL_SYSTEMS:
+            own = params.setdefault(name, {})
+            own.setdefault("protocol", options.protocol or default_protocol(serving))
+            if own["protocol"] == "paper" and context_tokens(serving):
+                own.setdefault("context_tokens", context_tokens(serving))
+    return params
+
+
+def judge_note(serving: ServingConfig, judge: ServingConfig) -> str | None:
+    """One line when the judge is the answerers' own model (it grades its own answers)."""
+    if judge != serving:
+        return None
+    from serving.pool import model_label
+
+    return (f"the judge is the answerers' own model ({model_label(judge)}); set a separate judge "
+            "with --judge-engine/--judge-base-url/--judge-model or [judge] in inscoqa.toml")
+
+
+def judge_keywords(options: BenchOptions, judge: ServingConfig) -> dict[str, Any]:
+    """InsEvalJudge keywords: the reply mode by the judge's engine unless chosen, the prompt."""
+    keywords = {"mode": default_judge_mode(judge), **options.judge_options}
+    if options.judge_prompt:
+        keywords["prompt_file"] = options.judge_prompt
+    return keywords
+
+
+# -- the judge check -------------------------------------------------------------------------
+
+
+def _judge_check(judge_llm: Any, keywords: dict[str, Any], conversations: list[Conversation],
+                 options: BenchOptions) -> Any:
+    from eval.inseval import InsEvalJudge
+    from eval.judge_check import run_judge_check
+
+    if not conversations:
+        raise ValueError("--judge-check: no conversation selected")
+    return run_judge_check(InsEvalJudge(judge_llm, **keywords), conversations,
+                           concurrency=options.concurrency)
+
+
+def judge_check_for(options: BenchOptions, conversations: list[Conversation]) -> tuple[Any, str | None]:
+    """Run the judge self-check of ``options``' judge on ``conversations``:
+    (:class:`eval.judge_check.JudgeCheck`, the note when the judge is the answerers' model)."""
+    serving, judge, _ = judge_configs(options)
+    with ClientPool() as clients:
+        check = _judge_check(clients.model(judge), judge_keywords(options, judge), conversations,
+                             options)
+    return check, judge_note(serving, judge)
+
+
 # -- the run ---------------------------------------------------------------------------------
 
 
@@ -160,10 +243,14 @@ def run_bench(options: BenchOptions) -> BenchResult:
     memory, memory_id = _memory(options)
     with ClientPool() as clients:
         answer_llm = clients.model(serving)
+        params = system_params(options, serving)
         answerers = {name: make_answerer(name, llm=answer_llm, memory=memory,
-                                         **options.params.get(name, {}))
+                                         **params.get(name, {}))
                      for name in options.systems}
+        judge_options = judge_keywords(options, judge)
         judge_llm = clients.model(judge)
+        check = (_judge_check(judge_llm, judge_options, conversations[: options.judge_check],
+                              options) if options.judge_check > 0 else None)
         runner = BenchRunner(
             conversations=conversations,
             data_id=data_id(spec, everything),
@@ -176,15 +263,17 @@ def run_bench(options: BenchOptions) -> BenchResult:
             pairwise_llm=judge_llm if options.pairwise else None,
             second_judge_llm=clients.model(second) if second is not None else None,
             howto_llm=judge_llm if options.howto else None,
-            judge_options=options.judge_options,
+            judge_options=judge_options,
             # the judges pass their own sampling parameters; the answerers may rely on defaults
             key_extras={"sampling": sampling(serving)},
             retry_failed=options.retry_failed,
             progress=options.progress,
             metadata={"data": spec, "limit": options.limit,
                       "memory": options.memory if options.setting == "memory" else None,
-                      "command": shlex.join(sys.argv)},
+                      "command": shlex.join(sys.argv),
+                      "judge_note": judge_note(serving, judge)},
         )
         outcome = runner.run()
-    summary, files = write_report(outcome, options.report_dir, plots=options.plots)
+    summary, files = write_report(outcome, options.report_dir, plots=options.plots,
+                                  alpha=options.alpha, judge_check=check.to_dict() if check is not None else None)
     return BenchResult(outcome=outcome, summary=summary, files=files)

@@ -65,6 +65,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="judge replies as schema-constrained JSON (default) or as "
                              "'Total rating:' / 'Task completion rate:' text")
     parser.add_argument("--judge-max-tokens", type=int, help="max tokens of a judge reply")
+    parser.add_argument("--protocol", choices=["paper", "constrained"],
+                        help="InsCoQA protocol mode of the inscoqa answerer: 'paper' (plain-text "
+                             "sections, whole documents and history; default for vLLM and "
+                             "external engines) or 'constrained' (capped JSON schema; default on "
+                             "the embedded engine)")
+    parser.add_argument("--judge-prompt", metavar="FILE",
+                        help="a judge prompt file with the bundled prompt's placeholders (e.g. "
+                             "the paper's appendix prompt); its hash goes into the run key")
+    parser.add_argument("--judge-check", type=int, default=0, metavar="N",
+                        help="first check the judge on answers of known quality built from N "
+                             "conversations' references; the result goes into the report")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="significance level of differences between systems (default 0.05)")
     add_engine_flags(parser, "second-judge", "second_judge_", "a second judge's")
     parser.epilog = ("Setting any --second-judge-* flag (or [second_judge] in inscoqa.toml) scores "
                      "the same answers with a second judge and reports judge agreement.")
@@ -86,7 +99,7 @@ def selected_limit(args: argparse.Namespace) -> int | None:
 def cmd_bench(args: argparse.Namespace) -> int:
     from eval.bench.lock import RunLockedError
     from eval.bench.session import BenchOptions, run_bench
-    from eval.report import pairwise_table, summary_table
+    from eval.report import pairwise_table, summary_table, verdict_lines
     from serving.errors import LLMError
 
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -102,6 +115,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             judge_options={k: v for k, v in (("mode", args.judge_mode),
                                              ("max_tokens", args.judge_max_tokens))
                            if v is not None},
+            protocol=args.protocol, judge_prompt=args.judge_prompt,
+            judge_check=args.judge_check, alpha=args.alpha,
             progress=not args.no_progress and not args.json, plots=not args.no_plots)
         result = run_bench(options)
     except RunLockedError as exc:
@@ -125,6 +140,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
           f"{meta['setting']}, judge {meta['judge'].get('model', '?')}; "
           f"new samples this run: {sum(meta['new_samples'].values())}\n")
     print(summary_table(summary))
+    print("\n" + "\n".join(verdict_lines(summary)))
     if summary["pairwise"]:
         print()
         print(pairwise_table(summary))
