@@ -42,6 +42,8 @@ from serving.retry import RetryPolicy, check_status, transport_failure
 from serving.types import ChatResult, Message, Usage
 
 CHAT_PATH = "/v1/chat/completions"
+# after a dropped connection, how long a started engine's process may take to be seen gone
+DYING_GRACE_S = 2.0
 T = TypeVar("T")
 
 
@@ -118,7 +120,7 @@ class LLMClient:
         config: ServingConfig,
         *,
         cache: ResponseCache | None = None,
-        engine_check: Callable[[], None] | None = None,
+        engine_check: Callable[[float], None] | None = None,
     ) -> None:
         if not config.base_url:
             raise ValueError(
@@ -277,12 +279,12 @@ class LLMClient:
                 failure = check_status(outcome.status, outcome.headers, outcome.text, self.url)
                 if failure is None:
                     return outcome
-            else:
-                self._check_engine()
+            else:  # a dropped connection: is the engine process going away?
+                self.check_engine(grace_s=DYING_GRACE_S)
                 failure = transport_failure(outcome, self.url)
             delay = self.policy.next_delay(attempt, failure, deadline - time.monotonic())
             if delay is None:
-                self._check_engine()
+                self.check_engine()
                 raise failure.error
             self._count(retries=1)
             yield Wait(delay)
@@ -304,10 +306,12 @@ class LLMClient:
             )
         raise self._schema_error(request, completion.text, outcome)
 
-    def _check_engine(self) -> None:
-        """Raise :class:`EngineDiedError` when the engine this client talks to has exited."""
+    def check_engine(self, grace_s: float = 0.0) -> None:
+        """Raise :class:`EngineDiedError` if the engine this client started has exited (or
+        exits within ``grace_s`` seconds)."""
         if self._engine_check is not None:
-            self._engine_check()
+            self._engine_check(grace_s)
+
 
     def _bounded(self, remaining: float) -> httpx.Timeout:
         return httpx.Timeout(

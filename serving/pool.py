@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from serving.config import ServingConfig
+from serving.errors import EngineDiedError
 from serving.types import ChatModel, ChatResult, Message, Usage
 
 Connect = Callable[[ServingConfig], AbstractContextManager[ChatModel]]
@@ -88,10 +89,11 @@ class PooledModel:
         return llm if isinstance(llm, PooledModel) else cls(lambda: llm, model=llm.model)
 
     def open(self) -> ChatModel:
+        """The client to call now (asked of the pool each time, so a restarted engine is used)."""
+        client = self._open()
         with self._lock:
-            if self._client is None:
-                self._client = self._open()
-            return self._client
+            self._client = client
+        return client
 
     @property
     def connected(self) -> bool:
@@ -148,12 +150,17 @@ class PooledModel:
 
 
 class ClientPool:
-    """One client per serving configuration, opened on first use and closed together."""
+    """One client per serving configuration, opened on first use and closed together.
 
-    def __init__(self, connect: Connect | None = None) -> None:
+    A client whose started engine has died is replaced by a new one (its engine restarted) at
+    most ``restarts`` times per configuration; after that the death is reported to the caller.
+    """
+
+    def __init__(self, connect: Connect | None = None, *, restarts: int = 1) -> None:
         self._connect = connect
-        self._stack = ExitStack()
-        self._clients: dict[str, ChatModel] = {}
+        self._restarts = restarts
+        self._open_clients: dict[str, tuple[ChatModel, ExitStack]] = {}
+        self._restarted: dict[str, int] = {}
         self._lock = threading.Lock()
 
     @staticmethod
@@ -165,9 +172,31 @@ class ClientPool:
         """The open client for ``config`` (connecting, or starting its engine, the first time)."""
         key = self.key(config)
         with self._lock:
-            if key not in self._clients:
-                self._clients[key] = self._stack.enter_context(self._open(config))
-            return self._clients[key]
+            entry = self._open_clients.get(key)
+            if entry is not None and self._dead(entry[0], key):
+                self._open_clients.pop(key)[1].close()  # stop what is left of it
+                self._restarted[key] = self._restarted.get(key, 0) + 1
+                entry = None
+            if entry is None:
+                stack = ExitStack()
+                try:
+                    client = stack.enter_context(self._open(config))
+                except BaseException:
+                    stack.close()
+                    raise
+                self._open_clients[key] = entry = (client, stack)
+            return entry[0]
+
+    def _dead(self, client: ChatModel, key: str) -> bool:
+        """Whether ``client``'s engine died and may still be restarted."""
+        check = getattr(client, "check_engine", None)
+        if check is None or self._restarted.get(key, 0) >= self._restarts:
+            return False
+        try:
+            check()
+        except EngineDiedError:
+            return True
+        return False
 
     def model(self, config: ServingConfig, *, temperature: float | None = None) -> PooledModel:
         """A lazy handle on ``config``'s client; nothing is opened until its first call."""
@@ -183,8 +212,10 @@ class ClientPool:
 
     def close(self) -> None:
         with self._lock:
-            self._clients.clear()
-            self._stack.close()
+            entries = list(self._open_clients.values())
+            self._open_clients.clear()
+        for _, stack in reversed(entries):
+            stack.close()
 
     def __enter__(self) -> ClientPool:
         return self

@@ -13,11 +13,12 @@ from serving.config import ConfigError, ServingConfig
 @dataclass(frozen=True)
 class Endpoint:
     """Where a running engine answers, the model name to send it, and (for an engine this
-    program started) a check that raises :class:`serving.errors.EngineDiedError` once it died."""
+    program started) ``check(grace_s)``, which raises :class:`serving.errors.EngineDiedError` once
+    it died (waiting up to ``grace_s`` seconds for a dying process to go)."""
 
     base_url: str
     model: str
-    check: Callable[[], None] | None = field(default=None, compare=False)
+    check: Callable[[float], None] | None = field(default=None, compare=False)
 
 
 class Engine:

@@ -147,10 +147,16 @@ class ServerProcess:
                     )
                 time.sleep(0.25)
 
-    def check(self) -> None:
-        """Raise :class:`EngineDiedError` if the server process has exited."""
+    def check(self, grace_s: float = 0.0) -> None:
+        """Raise :class:`EngineDiedError` if the server process has exited, or exits within
+        ``grace_s`` (a dropped connection arrives a moment before the process is gone)."""
         process = self.process
-        code = process.poll() if process is not None else None
+        if process is None:
+            return
+        try:
+            code = process.wait(grace_s) if grace_s > 0 else process.poll()
+        except subprocess.TimeoutExpired:
+            code = None
         if code is None:
             return
         tail = log_tail(self.log_path)

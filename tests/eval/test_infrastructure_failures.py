@@ -8,41 +8,15 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support.engines import FakeEngineProcess
 
 from eval.bench.lock import RunLock, RunLockedError
 from inscoqa.cli import main
-from serving.config import ServingConfig
-from serving.engines import ENGINES, Endpoint, Engine
-from serving.engines.process import engine_server, free_port
-
-
-class FakeEngineProcess(Engine):
-    """The fake OpenAI server as a real engine process, crashing after ``crash_after`` replies."""
-
-    name = "embedded"
-    schema_format = "llama_cpp"
-
-    def __init__(self, crash_after: int = 0, signal_name: str = "SIGSEGV") -> None:
-        self.crash_after = crash_after
-        self.signal_name = signal_name
-
-    def default_model(self, config: ServingConfig) -> str:
-        return "fake-model"
-
-    @contextmanager
-    def launch(self, config: ServingConfig) -> Iterator[Endpoint]:
-        def command(port: int) -> list[str]:
-            return [sys.executable, "-m", "serving.fake_server", "--port", str(port),
-                    "--crash-after", str(self.crash_after), "--crash-signal", self.signal_name]
-
-        server = engine_server("embedded", config, command, model="fake-model")
-        with server as base_url:
-            yield Endpoint(base_url=base_url, model="fake-model", check=server.check)
+from serving.engines import ENGINES
+from serving.engines.process import free_port
 
 
 def bench(out: Path, *extra: str) -> list[str]:

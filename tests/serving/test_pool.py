@@ -71,3 +71,53 @@ def test_usage_is_charged_to_the_calling_threads_tab_only() -> None:
         t.join()
     assert counts == {"t0": 1, "t1": 2, "t2": 3, "t3": 4}
     assert PooledModel.around(shared) is shared
+
+
+def test_a_client_whose_engine_died_is_replaced_once() -> None:
+    from serving.errors import EngineDiedError
+
+    class DyingClient(ScriptedLLM):
+        def __init__(self) -> None:
+            super().__init__(lambda messages, schema: "ok")
+            self.dead = False
+
+        def check_engine(self) -> None:
+            if self.dead:
+                raise EngineDiedError("the embedded engine died (signal 11 (SIGSEGV))")
+
+    opened: list[DyingClient] = []
+
+    @contextmanager
+    def connect(config: ServingConfig) -> Iterator[DyingClient]:
+        opened.append(DyingClient())
+        yield opened[-1]
+
+    pool = ClientPool(connect, restarts=1)
+    model = pool.model(ServingConfig())
+    model.chat(ASK)
+    opened[-1].dead = True
+    assert pool.client(ServingConfig()) is not opened[0]  # restarted
+    assert len(opened) == 2
+    opened[-1].dead = True
+    assert pool.client(ServingConfig()) is opened[1]  # no second restart: the caller is told
+    pool.close()
+
+
+def test_an_engine_process_killed_between_calls_is_started_again(
+        clean_env, monkeypatch) -> None:
+    """A real engine process that crashes: the call in flight fails naming the signal, and the
+    pool's next call runs on a new engine."""
+    import pytest
+
+    from serving.engines import ENGINES
+    from serving.errors import EngineDiedError
+    from support.engines import FakeEngineProcess
+
+    # the readiness probe and one reply, then the process kills itself (SIGSEGV)
+    monkeypatch.setitem(ENGINES, "embedded", FakeEngineProcess(2))
+    with ClientPool() as pool:
+        model = pool.model(ServingConfig(engine="embedded", retries=0))
+        assert model.chat(ASK, use_cache=False).text
+        with pytest.raises(EngineDiedError, match=r"signal 11 \(SIGSEGV\)"):
+            model.chat(ASK, use_cache=False)
+        assert model.chat(ASK, use_cache=False).text  # the restarted engine answers
