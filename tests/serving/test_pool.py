@@ -108,10 +108,10 @@ def test_an_engine_process_killed_between_calls_is_started_again(
     """A real engine process that crashes: the call in flight fails naming the signal, and the
     pool's next call runs on a new engine."""
     import pytest
+    from support.engines import FakeEngineProcess
 
     from serving.engines import ENGINES
     from serving.errors import EngineDiedError
-    from support.engines import FakeEngineProcess
 
     # the readiness probe and one reply, then the process kills itself (SIGSEGV)
     monkeypatch.setitem(ENGINES, "embedded", FakeEngineProcess(2))
