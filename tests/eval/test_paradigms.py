@@ -1,0 +1,170 @@
+"""THREAD's paradigm comparison: one paradigm per unit kind the memory offers, each answered
+from real bundled documents; the studies end to end through ``inscoqa thread``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eval.paradigms import (
+    MeasuredAnswerer,
+    count_tokens,
+    evidence_recall,
+    make_paradigms,
+    paradigm_stage,
+)
+from inscoqa.bundled import corpus_index
+from inscoqa.cli import main
+from inscoqa.records import Conversation
+from procmem.answerers import make_answerer
+from procmem.answerers.base import AnswerRequest
+from procmem.answerers.retrieval import given_memory
+from procmem.memory import ALL_KINDS
+from serving.fake_server import FakeLLMServer
+from serving.scripted import ScriptedLLM
+from serving.types import Message
+
+
+def generator(messages: list[Message], schema: dict[str, Any] | None) -> dict[str, Any]:
+    props = (schema or {}).get("properties", {})
+    if "keep" in props:
+        return {"keep": [1], "ask": ""}
+    assert "procedures" in props, props
+    return {"answer": "Do this.", "procedures": ["Open the settings."]}
+
+
+def test_every_kind_the_memory_offers_is_a_paradigm() -> None:
+    paradigms = make_paradigms(ALL_KINDS)
+    assert [p.name for p in paradigms] == list(ALL_KINDS)
+    by_name = {p.name: p for p in paradigms}
+    assert by_name["document"].single["k"] == 1 and by_name["chunk"].single["k"] == 5
+    assert by_name["logic_unit"].answerer == "logic-units"
+    assert (by_name["logic_unit"].single["mode"], by_name["logic_unit"].multi["mode"]) == (
+        "single", "multi")
+    # a kind the memory comes to offer joins as top-5 retrieval of that kind
+    [new] = make_paradigms(("document", "proposition"), only=["proposition"], k={"proposition": 8})
+    assert (new.answerer, new.single["unit_kind"], new.single["k"]) == ("rag", "proposition", 8)
+    with pytest.raises(ValueError, match="not offered"):
+        make_paradigms(ALL_KINDS, only=["sentence"])
+    with pytest.raises(ValueError, match="--k"):
+        make_paradigms(ALL_KINDS, only=["chunk"], k={"document": 2})
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+def test_each_paradigm_answers_from_its_units_of_real_documents(
+        kind: str, conversations: list[Conversation]) -> None:
+    conv = next(c for c in conversations if c.id == "dev-ods-001")
+    docs = corpus_index().resolve(conv)
+    [paradigm] = make_paradigms(ALL_KINDS, only=[kind])
+    llm = ScriptedLLM(generator)
+    answerer = MeasuredAnswerer(make_answerer(paradigm.answerer, llm=llm, query_rewrite="heuristic",
+                                              **paradigm.single), kind, None)
+    answer = answerer.answer(AnswerRequest(conv.question, list(conv.history), docs))
+    details = paradigm_stage(answer.trace.to_dict())
+    assert details is not None and details["kinds"] == {kind: details["units"]}
+    assert 1 <= details["units"] <= paradigm.single["k"] + (kind == "logic_unit") * 6
+    memory = given_memory(docs)
+    units = [memory.get(s.unit_id) for s in answer.sources]
+    assert details["unit_tokens"] == [count_tokens(u.render()) for u in units]
+    assert details["doc_ids"] == [u.meta["doc_id"] for u in units]
+    assert 0.0 <= evidence_recall(details, conv) <= 1.0
+    # the units really reached the generator
+    generate_prompt = next(c.prompt for c in llm.calls
+                           if "procedures" in (c.schema or {}).get("properties", {}))
+    shown = getattr(units[0], "header", "") or units[0].render()  # logic units: header + body
+    assert " ".join(shown.split()[:4]) in " ".join(generate_prompt.split())
+    assert answerer.config()["paradigm"] == kind
+
+
+def test_document_paradigm_finds_the_evidence(conversations: list[Conversation]) -> None:
+    conv = next(c for c in conversations if c.id == "dev-ods-001")
+    [paradigm] = make_paradigms(ALL_KINDS, only=["document"])
+    answerer = MeasuredAnswerer(make_answerer("rag", llm=ScriptedLLM(generator),
+                                              query_rewrite="heuristic", **paradigm.single),
+                                "document", None)
+    answer = answerer.answer(AnswerRequest(conv.question, list(conv.history),
+                                           corpus_index().resolve(conv)))
+    details = paradigm_stage(answer.trace.to_dict())
+    # the top document is the one most of the reference steps come from
+    main_evidence = Counter(conv.evidence).most_common(1)[0][0]
+    assert details["doc_ids"] == [main_evidence]
+    assert evidence_recall(details, conv) == 1 / len(set(conv.evidence))
+
+
+@pytest.fixture
+def server() -> Iterator[FakeLLMServer]:
+    with FakeLLMServer() as s:  # the smallest reply that fits each requested schema
+        yield s
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    code = main(argv)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_thread_commands_run_resume_and_report(clean_env: Path, server: FakeLLMServer,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    common = ["--limit", "2", "--paradigms", "document,chunk,logic_unit", "--base-url",
+              server.base_url, "--model", "fake", "--out", str(clean_env / "runs"), "--json"]
+    first = run_cli(["thread", "compare", *common], capsys)
+    assert list(first["paradigms"]) == ["document", "chunk", "logic_unit"]
+    for row in first["paradigms"].values():
+        assert row["answered"] == 2 and row["failures"] == []
+        assert row["evidence_recall"] is not None and row["tokens_sent"] > 0
+        assert row["js"] is not None and row["success_rate"] is not None
+    assert first["paradigms"]["document"]["units_sent"] == 1.0
+    assert first["meta"]["scorer"]["matcher"] == "judge"
+    report = Path(first["files"]["markdown"]).read_text(encoding="utf-8")
+    assert "| logic_unit | logic-units | 2/2 |" in report
+    assert json.loads(Path(first["files"]["json"]).read_text())["paradigms"] == first["paradigms"]
+    requests = server.request_count
+    again = run_cli(["thread", "compare", *common], capsys)  # finished: no model call
+    assert server.request_count == requests and again["paradigms"] == first["paradigms"]
+
+    dialogue = run_cli(["thread", "dialogue", *common, "--max-turns", "2"], capsys)
+    for row in dialogue["paradigms"].values():
+        assert row["scored"] == 2 and row["failures"] == []
+        assert 1 <= row["turns"] <= 2 and sum(row["outcomes"].values()) >= 2
+        assert set(row["single"]) == set(row["multi"]) == {"precision", "recall", "f1", "success"}
+    runs = dialogue["meta"]["runs"]
+    stored = [json.loads(line) for line in
+              (clean_env / "runs" / runs["logic_unit"] / "results.jsonl").read_text().splitlines()]
+    assert all(len(r["dialogue"]["turns"]) == r["dialogue"]["n_turns"] for r in stored)
+    requests = server.request_count
+    run_cli(["thread", "dialogue", *common, "--max-turns", "2"], capsys)
+    assert server.request_count == requests
+
+
+def test_thread_command_errors_are_one_line(clean_env: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["thread", "compare", "--paradigms", "sentence", "--out",
+                 str(clean_env / "runs")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "not offered" in err and len(err.splitlines()) == 1
+    assert main(["thread", "dialogue", "--k", "chunk=0", "--out", str(clean_env / "runs")]) == 2
+    assert "--k" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_comparison_on_the_embedded_engine(clean_env: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["thread", "compare", "--limit", "2", "--paradigms", "document,logic_unit",
+                 "--out", str(clean_env / "runs"), "--json", "--no-progress"])
+    out = capsys.readouterr().out
+    summary = json.loads(out)
+    assert code in (0, 1)  # 1: the tiny model's reply for a sample failed, listed in the report
+    for name in ("document", "logic_unit"):
+        row = summary["paradigms"][name]
+        assert row["n"] == 2 and row["answered"] == 2
+        assert row["evidence_recall"] is not None and row["tokens_sent"] > 0
+        assert row["generator_prompt_tokens"] is not None
+        assert len(row["failures"]) < 4
+    assert summary["paradigms"]["document"]["units_sent"] == 1.0
+    assert Path(summary["files"]["markdown"]).exists()
