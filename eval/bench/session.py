@@ -57,6 +57,7 @@ class BenchOptions:
     retry_failed: bool = False
     progress: bool = True
     plots: bool = True
+    ray: str | None = None  # run the answer phase on Ray: a cluster address, or "local"
 
 
 @dataclass
@@ -251,7 +252,14 @@ def run_bench(options: BenchOptions) -> BenchResult:
         judge_llm = clients.model(judge)
         check = (_judge_check(judge_llm, judge_options, conversations[: options.judge_check],
                               options) if options.judge_check > 0 else None)
-        runner = BenchRunner(
+        runner_class: type[BenchRunner] = BenchRunner
+        on_ray: dict[str, Any] = {}
+        if options.ray is not None:
+            from eval.bench.ray_runner import RayBenchRunner, runner_options
+
+            runner_class, on_ray = RayBenchRunner, runner_options(
+                options, serving, judge, clients, params=params, judge_options=judge_options)
+        runner = runner_class(
             conversations=conversations,
             data_id=data_id(spec, everything),
             answerers=answerers,
@@ -272,6 +280,7 @@ def run_bench(options: BenchOptions) -> BenchResult:
                       "memory": options.memory if options.setting == "memory" else None,
                       "command": shlex.join(sys.argv),
                       "judge_note": judge_note(serving, judge)},
+            **on_ray,
         )
         outcome = runner.run()
     summary, files = write_report(outcome, options.report_dir, plots=options.plots,

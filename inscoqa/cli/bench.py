@@ -81,6 +81,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_engine_flags(parser, "second-judge", "second_judge_", "a second judge's")
     parser.epilog = ("Setting any --second-judge-* flag (or [second_judge] in inscoqa.toml) scores "
                      "the same answers with a second judge and reports judge agreement.")
+    parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                        help="answer and judge on Ray: an actor pool of --concurrency actors on "
+                             "the cluster at ADDRESS (e.g. auto, ray://head:10001), or on a "
+                             "local Ray instance when no address is given (pip install "
+                             "'inscoqa[ray]')")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -117,7 +122,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
                            if v is not None},
             protocol=args.protocol, judge_prompt=args.judge_prompt,
             judge_check=args.judge_check, alpha=args.alpha,
-            progress=not args.no_progress and not args.json, plots=not args.no_plots)
+            progress=not args.no_progress and not args.json, plots=not args.no_plots,
+            ray=args.ray)
         result = run_bench(options)
     except RunLockedError as exc:
         print(f"inscoqa bench: {exc}", file=sys.stderr)
