@@ -16,6 +16,7 @@ from typing import Any
 
 from eval.bench.compare import tally
 from eval.bench.keys import stable_hash
+from eval.bench.records import SampleRecord, read_extra_judges, read_samples
 from eval.bench.runner import BenchOutcome
 from eval.bench.store import write_json_atomic
 from eval.significance import DEFAULT_ALPHA, compare_systems
@@ -44,30 +45,30 @@ def stdev(values: list[float]) -> float | None:
     return statistics.stdev(values) if len(values) > 1 else None
 
 
-def _judge_values(records: list[dict[str, Any]], field_name: str) -> list[float]:
-    return [float(r["judge"][field_name]) for r in records
-            if r.get("status") == "ok" and r.get("judge") and r["judge"].get(field_name) is not None]
+def _judge_values(records: list[SampleRecord], field_name: str) -> list[float]:
+    return [float(value) for r in records if r.status == "ok" and r.judge is not None
+            and (value := getattr(r.judge, field_name)) is not None]
 
 
-def _rouge_values(records: list[dict[str, Any]], level: str) -> list[float]:
-    return [float(r["rouge"][level]) for r in records if r.get("rouge")]
+def _rouge_values(records: list[SampleRecord], level: str) -> list[float]:
+    return [float(getattr(r.rouge, level)) for r in records if r.rouge is not None]
 
 
-def _cost(records: list[dict[str, Any]], part: str) -> dict[str, float]:
+def _cost(records: list[SampleRecord], part: str) -> dict[str, float]:
     total = dict.fromkeys(COST_FIELDS, 0.0)
     for r in records:
-        cost = (r.get("cost") or {}).get(part) or {}
+        cost = (r.cost or {}).get(part) or {}
         for name in COST_FIELDS:
             total[name] += float(cost.get(name) or 0)
     total["seconds"] = round(total["seconds"], 3)
     return {k: (v if k == "seconds" else int(v)) for k, v in total.items()}
 
 
-def score_summary(records: list[dict[str, Any]], n: int) -> dict[str, Any]:
+def score_summary(records: list[SampleRecord], n: int) -> dict[str, Any]:
     """Table-3 scores, coverage and failures of one system over ``n`` selected samples."""
-    statuses = Counter(r.get("status") for r in records)
+    statuses = Counter(r.status for r in records)
     js, tcr = _judge_values(records, "score"), _judge_values(records, "tcr")
-    answered = sum(1 for r in records if r.get("answer") is not None)
+    answered = sum(1 for r in records if r.answer is not None)
     return {
         "n": n,
         "answered": answered,
@@ -76,7 +77,7 @@ def score_summary(records: list[dict[str, Any]], n: int) -> dict[str, Any]:
         "failures": {
             "answer_failed": statuses.get("answer_failed", 0),
             "judge_failed": statuses.get("judge_failed", 0),
-            "transient": sum(1 for r in records if r.get("transient")),
+            "transient": sum(1 for r in records if r.transient),
             "not_run": n - len(records),
         },
         "js": mean(js), "js_std": stdev(js),
@@ -93,9 +94,9 @@ def _retrieval_order(key: str) -> tuple[int, int, str]:
     return (1 if key == "recall" else 2, 0, key)
 
 
-def system_summary(records: list[dict[str, Any]], n: int) -> dict[str, Any]:
+def system_summary(records: list[SampleRecord], n: int) -> dict[str, Any]:
     summary = score_summary(records, n)
-    retrieval = [r["retrieval"] for r in records if r.get("retrieval")]
+    retrieval = [r.retrieval for r in records if r.retrieval]
     if retrieval:
         keys = sorted((k for k in retrieval[0] if k != "n_retrieved"), key=_retrieval_order)
         summary["retrieval"] = {k: mean([float(x[k]) for x in retrieval if x.get(k) is not None])
@@ -109,20 +110,21 @@ def system_summary(records: list[dict[str, Any]], n: int) -> dict[str, Any]:
         "answer_seconds_per_sample": answer_cost["seconds"] / len(records) if records else None,
     }
     summary["failure_examples"] = [
-        {"sample_id": r["sample_id"], "status": r["status"], "error": str(r.get("error"))[:300],
-         "raw": ((r.get("judge") or {}).get("raw") or "")[:300]}
-        for r in records if r.get("status") != "ok"][:FAILURE_EXAMPLES]
+        {"sample_id": r.sample_id, "status": r.status, "error": str(r.error)[:300],
+         "raw": (r.judge.raw if r.judge is not None else "")[:300]}
+        for r in records if r.status != "ok"][:FAILURE_EXAMPLES]
     return summary
 
 
-def domain_summary(outcome: BenchOutcome) -> dict[str, dict[str, Any]]:
+def domain_summary(outcome: BenchOutcome,
+                   typed: dict[str, list[SampleRecord]]) -> dict[str, dict[str, Any]]:
     domains: dict[str, int] = Counter(c.domain for c in outcome.conversations)
     order = list(dict.fromkeys(c.domain for c in outcome.conversations))
     table: dict[str, dict[str, Any]] = {}
     for domain in order:
         table[domain] = {
-            name: score_summary([r for r in records if r.get("domain") == domain], domains[domain])
-            for name, records in outcome.results.items()}
+            name: score_summary([r for r in records if r.domain == domain], domains[domain])
+            for name, records in typed.items()}
     return table
 
 
@@ -137,7 +139,8 @@ def pairwise_summary(outcome: BenchOutcome) -> list[dict[str, Any]]:
     return rows
 
 
-def agreement_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
+def agreement_summary(outcome: BenchOutcome,
+                      typed: dict[str, list[SampleRecord]]) -> dict[str, Any] | None:
     """Judge agreement on JS and on TCR: system ranking correlation and per-sample agreement of
     two judges (``js`` and ``tcr`` entries; the JS one is also at the top level)."""
     if outcome.second_judge is None:
@@ -145,13 +148,14 @@ def agreement_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
     result: dict[str, Any] = {"judge": outcome.judge_config,
                               "second_judge": outcome.second_judge_config}
     for column, field_name, tolerance in (("js", "score", 1.0), ("tcr", "tcr", 10.0)):
-        result[column] = _agreement(outcome, field_name, tolerance)
+        result[column] = _agreement(outcome, typed, field_name, tolerance)
     result.update({k: result["js"][k] for k in ("systems", "n_samples", "system_rank",
                                                 "per_sample")})
     return result
 
 
-def _agreement(outcome: BenchOutcome, field_name: str, tolerance: float) -> dict[str, Any]:
+def _agreement(outcome: BenchOutcome, typed: dict[str, list[SampleRecord]], field_name: str,
+               tolerance: float) -> dict[str, Any]:
     from eval.agreement import per_sample_agreement, system_rank_agreement
 
     first: dict[str, float] = {}
@@ -159,11 +163,14 @@ def _agreement(outcome: BenchOutcome, field_name: str, tolerance: float) -> dict
     pairs_a: list[float] = []
     pairs_b: list[float] = []
     per_system: dict[str, Any] = {}
-    for name, records in outcome.results.items():
-        other = {r["sample_id"]: r for r in (outcome.second_judge or {}).get(name, [])
-                 if r.get("status") == "ok"}
-        both = [(float(r["judge"][field_name]), float(other[r["sample_id"]]["judge"][field_name]))
-                for r in records if r.get("status") == "ok" and r["sample_id"] in other]
+    for name, records in typed.items():
+        rescored = read_extra_judges((outcome.second_judge or {}).get(name, []),
+                                     f"{outcome.runs[name].dir} (second judge)")
+        other = {r.sample_id: r.judge for r in rescored
+                 if r.status == "ok" and r.judge is not None and r.judge.ok}
+        both = [(float(getattr(r.judge, field_name)), float(getattr(other[r.sample_id], field_name)))
+                for r in records if r.judged and r.judge is not None
+                and r.sample_id in other]
         per_system[name] = {"n": len(both), "judged_by_second": len(other)}
         if both:
             first[name] = statistics.fmean(a for a, _ in both)
@@ -224,27 +231,26 @@ def _extra_cost(outcome: BenchOutcome) -> dict[str, Any]:
     return out
 
 
-def sample_values(records: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+def sample_values(records: list[SampleRecord]) -> dict[str, dict[str, float]]:
     """Each score column's value per sample id (JS and TCR of judged samples, ROUGE-L of
     answered ones), for intervals and paired tests."""
     values: dict[str, dict[str, float]] = {column: {} for column, _ in TABLE3}
     for r in records:
-        judge = r.get("judge") or {}
-        if r.get("status") == "ok":
+        if r.status == "ok" and r.judge is not None:
             for column, name in (("js", "score"), ("tcr", "tcr")):
-                if judge.get(name) is not None:
-                    values[column][r["sample_id"]] = float(judge[name])
-        if r.get("rouge"):
-            values["w_rouge_l"][r["sample_id"]] = float(r["rouge"]["word"])
-            values["c_rouge_l"][r["sample_id"]] = float(r["rouge"]["char"])
+                if getattr(r.judge, name) is not None:
+                    values[column][r.sample_id] = float(getattr(r.judge, name))
+        if r.rouge is not None:
+            values["w_rouge_l"][r.sample_id] = r.rouge.word
+            values["c_rouge_l"][r.sample_id] = r.rouge.char
     return values
 
 
-def truncated_samples(records: list[dict[str, Any]]) -> int:
+def truncated_samples(records: list[SampleRecord]) -> int:
     """Samples whose prompt was cut to fit the model's context window (paper protocol)."""
     return sum(1 for r in records
                if any((stage.get("details") or {}).get("truncated")
-                      for stage in ((r.get("trace") or {}).get("stages") or [])))
+                      for stage in ((r.trace or {}).get("stages") or [])))
 
 
 def protocol_of(config: dict[str, Any] | None) -> str | None:
@@ -257,19 +263,27 @@ def protocol_of(config: dict[str, Any] | None) -> str | None:
     return protocol_label(params)
 
 
+def typed_results(outcome: BenchOutcome) -> dict[str, list[SampleRecord]]:
+    """Each system's stored records read as :class:`SampleRecord` (the one reader; a record of
+    an unknown format fails naming its file and version)."""
+    return {name: read_samples(records, str(outcome.runs[name].dir / "results.jsonl"))
+            for name, records in outcome.results.items()}
+
+
 def summarize(outcome: BenchOutcome, *, alpha: float = DEFAULT_ALPHA,
               judge_check: dict[str, Any] | None = None) -> dict[str, Any]:
     """The whole report as plain JSON data."""
     n = len(outcome.conversations)
-    systems = {name: system_summary(records, n) for name, records in outcome.results.items()}
-    for name, records in outcome.results.items():
+    typed = typed_results(outcome)
+    systems = {name: system_summary(records, n) for name, records in typed.items()}
+    for name, records in typed.items():
         systems[name]["protocol"] = protocol_of(outcome.runs[name].spec.get("answerer"))
         systems[name]["truncated"] = truncated_samples(records)
     distributions = {
         name: {"js": _judge_values(records, "score"), "tcr": _judge_values(records, "tcr"),
                "w_rouge_l": _rouge_values(records, "word"),
                "c_rouge_l": _rouge_values(records, "char")}
-        for name, records in outcome.results.items()}
+        for name, records in typed.items()}
     meta = {
         "data_id": outcome.data_id,
         "setting": outcome.setting,
@@ -295,14 +309,14 @@ def summarize(outcome: BenchOutcome, *, alpha: float = DEFAULT_ALPHA,
     return {
         "meta": meta,
         "systems": systems,
-        "domains": domain_summary(outcome),
+        "domains": domain_summary(outcome, typed),
         "pairwise": pairwise_summary(outcome),
-        "agreement": agreement_summary(outcome),
+        "agreement": agreement_summary(outcome, typed),
         "howto": howto_summary(outcome),
         "extra_cost": _extra_cost(outcome),
         "distributions": distributions,
         "significance": compare_systems(
-            {name: sample_values(records) for name, records in outcome.results.items()},
+            {name: sample_values(records) for name, records in typed.items()},
             alpha=alpha),
         "judge_check": judge_check,
     }

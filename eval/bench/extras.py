@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from eval.bench.records import RECORD_FORMAT
 from eval.bench.sample import error_text, is_transient, now_iso, verdict_dict
 from eval.howto import HowToScorer
 from eval.inseval import InsEvalJudge
@@ -27,6 +28,7 @@ def _score_stored(
     record: dict[str, Any] = {
         "sample_id": conv.id, "system": result["system"], "domain": conv.domain,
         "status": "skipped", "error": None, "transient": False, key: None,
+        "format": RECORD_FORMAT,
     }
     if result.get("answer") is None:
         record["error"] = missing

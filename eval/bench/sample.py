@@ -1,6 +1,7 @@
 """Answer and score one conversation: the unit of work (and of resumption) of a run.
 
-A result record is plain JSON. ``status`` says how far the sample got:
+A result record is an :class:`eval.bench.records.SampleRecord`, stored as one JSON line (its
+``to_dict``). ``status`` says how far the sample got:
 
 * ``ok``: answered and judged;
 * ``judge_failed``: answered, but the judge's reply had no valid score (the raw reply is kept;
@@ -16,9 +17,11 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
+from eval.bench.records import STATUSES, RougeRecord, SampleRecord, judge_record
 from eval.bench.retrieval import retrieval_scores
 from eval.inseval import InsEvalJudge, JudgeVerdict
 from eval.rouge import rouge_l
@@ -29,7 +32,8 @@ from serving.errors import EngineStartError, LLMConnectionError, LLMHTTPError, L
 from serving.pool import usage_tab
 
 DocumentSource = Callable[[Conversation], list[Document]]
-STATUSES = ("ok", "judge_failed", "answer_failed")
+__all__ = ["STATUSES", "DocumentSource", "error_text", "is_transient", "now_iso", "run_sample",
+           "verdict_dict"]
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -45,8 +49,7 @@ def error_text(exc: BaseException) -> str:
 
 def verdict_dict(verdict: JudgeVerdict) -> dict[str, Any]:
     """A judge verdict as stored: score and TCR only when parsed, the raw reply always."""
-    return {"score": verdict.score, "tcr": verdict.tcr, "ok": verdict.ok,
-            "error": verdict.error, "raw": verdict.raw, "evaluation": verdict.evaluation}
+    return asdict(judge_record(verdict))
 
 
 def now_iso() -> str:
@@ -57,22 +60,16 @@ def run_sample(conv: Conversation, system: str, answerer: Answerer, judge: InsEv
                documents: DocumentSource | None) -> dict[str, Any]:
     """Answer ``conv`` with ``answerer``, then score the answer. Never raises for a failure
     of the answerer or the judge: the failure is the record."""
-    record: dict[str, Any] = {
-        "sample_id": conv.id, "system": system, "domain": conv.domain,
-        "status": "answer_failed", "transient": False, "error": None,
-        "answer": None, "procedures": None, "sources": [], "trace": None,
-        "judge": None, "rouge": None, "retrieval": None,
-        "cost": {"answer": None, "judge": None},
-    }
+    record = SampleRecord(sample_id=conv.id, system=system, domain=conv.domain)
     answer = _answer(conv, answerer, documents, record)
     if answer is not None:
         _score(conv, answer, judge, documents is None, record)
-    record["finished_at"] = now_iso()
-    return record
+    record.finished_at = now_iso()
+    return record.to_dict()
 
 
 def _answer(conv: Conversation, answerer: Answerer, documents: DocumentSource | None,
-            record: dict[str, Any]) -> Answer | None:
+            record: SampleRecord) -> Answer | None:
     start = time.perf_counter()
     with usage_tab() as tab:
         try:
@@ -81,9 +78,9 @@ def _answer(conv: Conversation, answerer: Answerer, documents: DocumentSource | 
                                     documents=docs)
             answer = answerer.answer(request)
         except Exception as exc:  # the failure is recorded, counted and reported
-            record["error"] = error_text(exc)
-            record["transient"] = is_transient(exc)
-            record["traceback"] = traceback.format_exc(limit=6)
+            record.error = error_text(exc)
+            record.transient = is_transient(exc)
+            record.traceback = traceback.format_exc(limit=6)
             answer = None
     seconds = time.perf_counter() - start
     cost = {**tab.to_dict(), "seconds": round(seconds, 4)}
@@ -92,14 +89,12 @@ def _answer(conv: Conversation, answerer: Answerer, documents: DocumentSource | 
         if traced.calls + traced.cached_calls > tab.usage.calls + tab.usage.cached_calls:
             # the answerer made calls outside this thread; its trace has the full account
             cost.update(traced.to_dict())
-        record.update(
-            answer=answer.answer,
-            procedures=list(answer.procedures),
-            sources=[_source_dict(s) for s in answer.sources],
-            trace=answer.trace.to_dict(),
-            clarification=answer.clarification,
-        )
-    record["cost"]["answer"] = cost
+        record.answer = answer.answer
+        record.procedures = list(answer.procedures)
+        record.sources = [_source_dict(s) for s in answer.sources]
+        record.trace = answer.trace.to_dict()
+        record.clarification = answer.clarification
+    record.cost["answer"] = cost
     return answer
 
 
@@ -109,25 +104,25 @@ def _source_dict(source: Any) -> dict[str, Any]:
 
 
 def _score(conv: Conversation, answer: Answer, judge: InsEvalJudge, open_setting: bool,
-           record: dict[str, Any]) -> None:
-    record["rouge"] = {
-        "word": rouge_l(answer.answer, conv.answer, level="word").fmeasure,
-        "char": rouge_l(answer.answer, conv.answer, level="char").fmeasure,
-    }
+           record: SampleRecord) -> None:
+    record.rouge = RougeRecord(
+        word=rouge_l(answer.answer, conv.answer, level="word").fmeasure,
+        char=rouge_l(answer.answer, conv.answer, level="char").fmeasure,
+    )
     if open_setting:
-        record["retrieval"] = retrieval_scores(answer, [d.doc_id for d in conv.documents])
+        record.retrieval = retrieval_scores(answer, [d.doc_id for d in conv.documents])
     start = time.perf_counter()
     with usage_tab() as tab:
         try:
             verdict = judge.score(conv, answer.answer, list(answer.procedures))
-            record["judge"] = verdict_dict(verdict)
-            record["status"] = "ok" if verdict.ok else "judge_failed"
+            record.judge = judge_record(verdict)
+            record.status = "ok" if verdict.ok else "judge_failed"
             if not verdict.ok:
-                record["error"] = f"judge reply not parsed: {verdict.error}"
+                record.error = f"judge reply not parsed: {verdict.error}"
         except Exception as exc:  # a judge that cannot be reached or raises is a failure too
-            record["status"] = "judge_failed"
-            record["error"] = error_text(exc)
-            record["transient"] = is_transient(exc)
-            record["judge"] = verdict_dict(
+            record.status = "judge_failed"
+            record.error = error_text(exc)
+            record.transient = is_transient(exc)
+            record.judge = judge_record(
                 JudgeVerdict.failed(error_text(exc), str(getattr(exc, "raw", "") or "")))
-    record["cost"]["judge"] = {**tab.to_dict(), "seconds": round(time.perf_counter() - start, 4)}
+    record.cost["judge"] = {**tab.to_dict(), "seconds": round(time.perf_counter() - start, 4)}
