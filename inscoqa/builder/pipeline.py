@@ -66,6 +66,7 @@ class BuildOptions:
     """What decides a build's samples (recorded in ``build.json``)."""
 
     domain: str = "Others"
+    filter: bool = True  # False: every query is taken as it is (a curated list)
     candidates: int = 6  # documents retrieved per query before the multi-document rule
     max_documents: int = 3
     # a document beyond the first is kept when its score is at least this share of the best one
@@ -202,7 +203,8 @@ class DatasetBuilder:
         step: StepName = "filter"
         opts, sampling = self.options, self.options.sampling
         try:
-            record["details"]["filter"] = filter_query(self.llm, query, sampling)
+            if opts.filter:
+                record["details"]["filter"] = filter_query(self.llm, query, sampling)
             step = "retrieve"
             documents = select_documents(self.retrieve(query, opts.candidates), opts.max_documents,
                                          opts.min_score_ratio)

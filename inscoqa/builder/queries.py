@@ -18,7 +18,7 @@ from inscoqa.schema import DatasetError
 
 HEADING = re.compile(r"^#{1,3}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 # headings that name a part of a page rather than something to do
-GENERIC = {"overview", "introduction", "about", "see also", "notes", "note", "ingredients",
+GENERIC = {"directions", "instructions", "steps", "method", "overview", "introduction", "about", "see also", "notes", "note", "ingredients",
            "contributors", "contributor", "more information", "related topics", "summary",
            "references", "tips", "prerequisites", "requirements", "next steps", "learn more"}
 LEADS = ("how ", "what ", "why ", "when ", "where ", "which ", "can ", "do ", "does ", "is ",
@@ -78,15 +78,16 @@ def as_question(phrase: str) -> str | None:
     words = text.split()
     first = words[0]
     if first.lower().endswith("ing") and len(first) > 4:  # "Connecting to a network"
-        words[0] = first[:-3].lower()
-        if words[0].endswith(words[0][-1] * 2):  # "setting" -> "sett" -> "set"
+        words[0] = first[:-3]
+        if words[0][-1] == words[0][-2]:  # "Setting" -> "Sett" -> "Set"
             words[0] = words[0][:-1]
-    elif not (first.isupper() and len(first) > 1):  # keep acronyms
-        words[0] = first[0].lower() + first[1:]
+    # lower-case except acronyms and product names written in capitals (USB, PowerPoint)
+    words = [w if (w.isupper() and len(w) > 1) or any(c.isupper() for c in w[1:]) else w.lower()
+             for w in words]
     body = " ".join(words)
-    if len(words) == 1 or not _verb_like(words[0]):
-        return f"How do I make or use {body}?" if len(words) == 1 else f"How do I work with {body}?"
-    return f"How do I {body}?"
+    if _verb_like(words[0]):
+        return f"How do I {body}?"
+    return f"What are the steps for {body}?"
 
 
 VERBS = {"add", "change", "check", "clean", "connect", "copy", "create", "delete", "disable",

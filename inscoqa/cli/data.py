@@ -253,6 +253,8 @@ def register_build(commands: argparse._SubParsersAction) -> None:
                        help="user queries: .txt (one a line) or .jsonl ({\"query\": ...}); "
                             "default: questions made from the documents' titles and headings")
     build.add_argument("--limit", type=int, help="use the first N queries")
+    build.add_argument("--no-filter", action="store_true",
+                       help="skip step 1 and take every query as it is (a curated query list)")
     build.add_argument("--domain", choices=DOMAINS, default=defaults.domain,
                        help=f"domain of the built conversations (default {defaults.domain})")
     build.add_argument("--max-documents", type=int, default=defaults.max_documents,
@@ -356,7 +358,8 @@ def run_build(args: argparse.Namespace) -> int:
     from serving.pool import ClientPool
 
     try:
-        options = BuildOptions(domain=args.domain, max_documents=args.max_documents,
+        options = BuildOptions(domain=args.domain, filter=not args.no_filter,
+                               max_documents=args.max_documents,
                                candidates=max(6, args.max_documents),
                                min_score_ratio=args.min_score_ratio,
                                max_rounds=args.max_rounds)

@@ -124,6 +124,13 @@ def test_an_unsuitable_sample_is_rejected_with_the_judges_reason(tmp_path: Path)
     assert record["details"]["judge"]["genuine_question"] == "no"
 
 
+def test_without_the_filter_every_query_goes_on(tmp_path: Path) -> None:
+    llm = scripted({"filter": {**YES4, "objective": "no"}})
+    summary = DatasetBuilder(llm, retrieve, tmp_path, progress=False,
+                             options=BuildOptions(filter=False)).run(["Which phone is best?"])
+    assert summary.kept == 1 and "filter" not in steps_called(llm)
+
+
 def test_no_retrieved_document_is_a_retrieval_rejection(tmp_path: Path) -> None:
     llm = scripted()
     summary = DatasetBuilder(llm, lambda q, k: [], tmp_path, progress=False).run(["How do I x?"])

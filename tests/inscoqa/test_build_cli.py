@@ -200,14 +200,18 @@ def test_build_with_the_embedded_engine(clean_env: Path, tmp_path: Path,
         target = docs / doc_id.split("/", 1)[1]
         target.write_bytes(index.path(doc_id).read_bytes())
     out = clean_env / "real"
-    argv = ["data", "build", "--docs", str(docs), "--out", str(out), "--limit", "3",
-            "--no-progress", "--json", "--max-tokens", "256"]
+    # without the filter (the small model rejects most queries there), so that the later steps
+    # run on the real model too
+    argv = ["data", "build", "--docs", str(docs), "--out", str(out), "--limit", "2",
+            "--no-filter", "--no-progress", "--json", "--max-tokens", "256"]
     assert main(argv) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["queries"] == 3 and summary["left"] == 0
-    assert summary["kept"] + sum(summary["rejected"].values()) + sum(summary["failed"].values()) == 3
+    assert summary["queries"] == 2 and summary["left"] == 0
+    assert summary["kept"] + sum(summary["rejected"].values()) + sum(summary["failed"].values()) == 2
     items = [json.loads(x) for x in (out / "items.jsonl").read_text().splitlines()]
-    assert len(items) == 3 and all(i["status"] in ("kept", "rejected", "failed") for i in items)
+    assert len(items) == 2 and all(i["status"] in ("kept", "rejected", "failed") for i in items)
+    assert all(i["documents"] for i in items)  # every query reached retrieval and beyond
+    assert all(i["step"] != "filter" for i in items)
     assert all(i["reason"] for i in items if i["status"] != "kept")
     kept = load_conversations(out / "dataset.jsonl")  # validated on load
     assert len(kept) == summary["kept"]
