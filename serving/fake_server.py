@@ -279,6 +279,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._send(
                     200, json.dumps({"object": "list", "data": [{"id": MODEL, "object": "model"}]})
                 )
+            elif self.path.rstrip("/") == "/health":  # as vLLM's: routers poll it
+                self._send(200, "{}")
             else:
                 self._send(404, json.dumps({"error": {"message": "not found"}}))
 

@@ -53,6 +53,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=float,
         help="seconds to wait until the engine answers",
     )
+    parser.add_argument(
+        "--replicas", type=int, default=1,
+        help="start N servers of the engine (each with --tensor-parallel-size GPUs for vllm) "
+             "behind vllm-router, which keeps each conversation on one replica "
+             "(pip install 'inscoqa[router]')",
+    )
     parser.add_argument("--json", action="store_true", help="print the endpoint as one JSON line")
     parser.set_defaults(func=cmd_serve)
 
@@ -62,7 +68,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from serving.engines import get_engine
     from serving.errors import LLMError
 
-    flags = {k: v for k, v in vars(args).items() if k not in {"func", "command", "json"}}
+    flags = {k: v for k, v in vars(args).items()
+             if k not in {"func", "command", "json", "replicas"}}
     config = load_serving_config(flags)
     if config.engine == "external":
         config.engine = "embedded"
@@ -71,8 +78,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             signal.SIGINT, signal.default_int_handler
         )  # Ctrl-C even if inherited as ignored
     try:
-        with get_engine(config.engine).launch(config) as endpoint:
-            announce(config.engine, endpoint, as_json=args.json)
+        launched = get_engine(config.engine).launch(config)
+        label = config.engine
+        if args.replicas != 1:
+            from serving.router import replicas
+
+            launched = replicas(config, args.replicas)
+            label = f"{config.engine} x{args.replicas} behind vllm-router"
+        with launched as endpoint:
+            announce(label, endpoint, as_json=args.json)
             while True:  # until Ctrl-C, or until the engine dies
                 time.sleep(1.0)
                 if endpoint.check is not None:
@@ -80,6 +94,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except LLMError as exc:
         print(f"inscoqa serve: {first_line(exc)}", file=sys.stderr)
         return 1
+    except ValueError as exc:  # a bad setting (e.g. --replicas 0, the router not installed)
+        print(f"inscoqa serve: {first_line(exc)}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -20,6 +20,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 TRANSLATED_PATHS = ("/v1/chat/completions", "/v1/completions")
+HEALTH_PATH = "/health"
 
 
 def llama_cpp_response_format(body: dict[str, Any]) -> dict[str, Any]:
@@ -42,6 +43,12 @@ class OpenAIResponseFormat:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("type") == "http" and scope.get("path", "").rstrip("/") == HEALTH_PATH:
+            # vLLM's liveness route, which routers (vllm-router) poll before sending work
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": b"{}"})
+            return
         if scope.get("type") != "http" or scope.get("method") != "POST" or \
                 scope.get("path", "").rstrip("/") not in TRANSLATED_PATHS:
             await self.app(scope, receive, send)
