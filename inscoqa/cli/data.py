@@ -21,14 +21,16 @@ from inscoqa.io import load_conversations
 from inscoqa.records import Conversation
 from inscoqa.schema import DatasetError, validate_record
 
-DESCRIPTION = """Validate conversation files and print their statistics.
+DESCRIPTION = """Validate conversation files and print their statistics; build conversations
+from your own documents (build), review them (review, review-export, review-import) and split
+them (split).
 
 PATH is 'sample' (every bundled file), a bundled name (dev-officedocs, dev-gnome-cooking),
 a .jsonl/.json file, or hf:<dir saved with datasets>[:split]."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("data", help="validate InsCoQA-format data and print its statistics",
+    parser = sub.add_parser("data", help="validate, build, review and split InsCoQA-format data",
                             description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="data_command", required=True)
 
