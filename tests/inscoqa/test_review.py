@@ -155,3 +155,16 @@ def test_import_without_any_verdict_says_so(dataset: Path, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["data", "review-import", str(dataset), "--out", str(tmp_path / "f.jsonl")]) == 1
     assert "no verdict on any sample yet" in capsys.readouterr().err
+
+
+def test_review_refuses_a_bad_file_or_name_in_one_line(dataset: Path, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["data", "review", str(tmp_path / "missing.jsonl"), "--reviewer", "ana"]) == 2
+    err = capsys.readouterr().err
+    assert "missing.jsonl" in err and err.count("\n") == 1
+    assert main(["data", "review", str(dataset), "--reviewer", "a b"]) == 2
+    assert "reviewer: expected a name" in capsys.readouterr().err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="no conversation to review"):
+        ReviewSession(empty, "ana")
