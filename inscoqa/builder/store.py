@@ -71,13 +71,27 @@ class KeyedStore:
         self.append_many([record])
 
     def _drop_truncated_tail(self) -> None:
-        if not self.path.exists() or self.path.stat().st_size == 0:
+        """Cut a partial last line left by a crash (reading back only as far as its start)."""
+        if not self.path.exists():
             return
-        raw = self.path.read_bytes()
-        if raw.endswith(b"\n"):
+        size = self.path.stat().st_size
+        if size == 0:
             return
         with open(self.path, "rb+") as fh:
-            fh.truncate(raw.rfind(b"\n") + 1)
+            fh.seek(size - 1)
+            if fh.read(1) == b"\n":
+                return
+            pos, keep = size, 0
+            while pos > 0:
+                start = max(0, pos - (1 << 16))
+                fh.seek(start)
+                chunk = fh.read(pos - start)
+                idx = chunk.rfind(b"\n")
+                if idx >= 0:
+                    keep = start + idx + 1
+                    break
+                pos = start
+            fh.truncate(keep)
             fh.flush()
             os.fsync(fh.fileno())
 

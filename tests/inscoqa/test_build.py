@@ -202,3 +202,16 @@ def test_query_files_and_generated_queries(tmp_path: Path) -> None:
                    "## Why is it slow?\n")
     assert queries_from_documents([doc]) == ["How do I connect to a hidden network?",
                                              "How do I set up the router?", "Why is it slow?"]
+
+
+def test_the_store_drops_a_line_cut_short_by_a_crash(tmp_path: Path) -> None:
+    from inscoqa.builder import KeyedStore
+
+    store = KeyedStore(tmp_path / "items.jsonl")
+    store.append_many([{"key": "a", "n": 1}, {"key": "b", "n": 1}])
+    with (tmp_path / "items.jsonl").open("ab") as fh:
+        fh.write(b'{"key": "c", "n"')  # killed in the middle of a write
+    assert set(store.load()) == {"a", "b"}
+    store.append({"key": "a", "n": 2})
+    assert store.load() == {"a": {"key": "a", "n": 2}, "b": {"key": "b", "n": 1}}
+    assert (tmp_path / "items.jsonl").read_text().count("\n") == 3
