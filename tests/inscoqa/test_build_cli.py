@@ -219,3 +219,19 @@ def test_build_with_the_embedded_engine(clean_env: Path, tmp_path: Path,
     # resumed: nothing left to do
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["new_items"] == 0
+
+
+def test_retrieval_from_a_memory_without_whole_documents() -> None:
+    """A memory of chunks only still gives one scored source per document, best first."""
+    from inscoqa.bundled import corpus_index
+    from inscoqa.cli.data import memory_documents, memory_retriever
+    from procmem.memory import build_memory
+
+    index = corpus_index()
+    memory = build_memory([index.get(d) for d in MEMORY_DOCS], kinds=["chunk"], progress=False)
+    hits = memory_retriever(memory, "dense")("How do I bake banana bread?", 3)
+    assert hits[0].doc_id == "based-cooking/banana-bread.md"
+    assert len({h.doc_id for h in hits}) == len(hits) <= 3
+    assert hits == sorted(hits, key=lambda h: -h.score) and hits[0].text
+    # the documents' titles are known for generated queries even without their texts
+    assert {d.doc_id for d in memory_documents(memory)} == set(MEMORY_DOCS)
