@@ -261,6 +261,8 @@ def test_documents_are_ranked_by_the_evidence_of_their_units(built_memory, conve
             assert doc.title == built_memory.document(doc.doc_id).title
         found += bool({d.doc_id for d in conv.documents} & {d.doc_id for d in ranking})
     assert found == len(conversations)
+    # a search that names no kind returns logic units and chunks (sized units), not whole documents
+    assert {h.unit.kind for h in built_memory.search(conv.question, k=20)} <= {"logic_unit", "chunk"}
     # one kind only, and a document filter, are honoured
     conv = conversations[0]
     gold = conv.documents[0].doc_id
