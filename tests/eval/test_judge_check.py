@@ -90,3 +90,21 @@ def test_parse_failures_are_counted(conversations) -> None:
     assert not check.usable and "parse failures" in check.verdict
     with pytest.raises(ValueError, match="at least one conversation"):
         run_judge_check(InsEvalJudge(ScriptedLLM(oracle)), [])
+
+
+@pytest.mark.slow
+def test_the_embedded_judge_is_checked_honestly(embedded_llm, conversations) -> None:
+    """The real engine: every probe is judged or counted as a failure, the figures are computed
+    from its replies, and the verdict line follows from the thresholds (whatever they say)."""
+    conv = min(conversations, key=lambda c: len(c.answer) + sum(map(len, c.procedures)))
+    other = next(c for c in conversations if c.domain != conv.domain)
+    check = run_judge_check(InsEvalJudge(embedded_llm, max_tokens=160), [conv, other],
+                            concurrency=2)
+    assert check.n_probes == len(build_probes([conv, other])) == 14
+    assert check.failures == sum(1 for r in check.results if not r["ok"])
+    assert sum(row["n"] for row in check.by_probe.values()) == check.n_probes
+    meets = (check.js_spearman is not None and check.js_spearman >= 0.6
+             and check.tcr_mae is not None and check.tcr_mae <= 25
+             and check.failure_rate <= 0.1)
+    assert check.usable == meets
+    assert check.verdict.startswith(f"judge {embedded_llm.model}: ")
