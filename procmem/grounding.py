@@ -1,0 +1,205 @@
+"""Grounding: is an instruction step backed by a snippet of its source's own text?
+
+One rule, used for extracted instructions (reranking) and for answer steps alike. A source text
+is cut into snippets (its lines, split further at sentence ends, plus each pair of neighbouring
+sentences); a step is **grounded** in a snippet when
+
+* their word-level ROUGE-L F-measure exceeds ``rouge_threshold`` (0.7), or
+* the cosine distance of their sentence embeddings is below ``distance_threshold`` (0.25).
+
+Steps are grounded in order and a later step is looked for near the earlier one first: among the
+snippets that pass, one within ``window`` snippets after the previous grounded snippet wins over
+a better one elsewhere. The grounding keeps the snippet, its character span and its scores.
+
+ROUGE-L is computed as Google's ``rouge-score`` does (lower-cased ``[a-z0-9]+`` tokens, no
+stemming, F1 of LCS precision and recall); the LCS length comes from rapidfuzz's ``LCSseq`` over
+tokens mapped to single characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import LCSseq
+
+if TYPE_CHECKING:
+    from procmem.embed import Embedder
+    from procmem.units import Unit
+
+ROUGE_THRESHOLD = 0.7
+DISTANCE_THRESHOLD = 0.25
+NEAR_WINDOW = 8
+
+GroundedBy = Literal["rouge", "embedding"]
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_MARKUP = re.compile(r"^\s*(?:[#>*+\-]+|\d+[.)])\s+")
+
+
+@dataclass(frozen=True)
+class Snippet:
+    text: str
+    start: int  # character span in the source text
+    end: int
+    order: int  # position among the source's snippets (for "near the previous step")
+
+
+@dataclass(frozen=True)
+class StepGrounding:
+    """Where one step is grounded: the source (``unit``: a unit or document id), the snippet and
+    its span in that source's text, the score that grounded it and both scores."""
+
+    step: int
+    unit: str
+    snippet: str
+    start: int
+    end: int
+    by: GroundedBy
+    score: float  # ROUGE-L F when by == "rouge", else cosine similarity (1 - distance)
+    rouge: float
+    distance: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def rouge_l_f(cand: str, refs: Sequence[str]) -> np.ndarray:
+    """Word-level ROUGE-L F-measure of ``cand`` against each of ``refs`` (0 where a side is empty)."""
+    vocab: dict[str, str] = {}
+
+    def encode(text: str) -> str:
+        return "".join(vocab.setdefault(t, chr(0xE000 + len(vocab))) for t in _TOKEN.findall(text.lower()))
+
+    c = encode(cand)
+    encoded = [encode(r) for r in refs]
+    if not c or not encoded:
+        return np.zeros(len(encoded))
+    lcs = process.cdist([c], encoded, scorer=LCSseq.similarity, dtype=np.int64)[0].astype(float)
+    n_ref = np.array([len(r) for r in encoded], dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = lcs / len(c)
+        recall = np.where(n_ref > 0, lcs / n_ref, 0.0)
+        total = precision + recall
+        return np.where(total > 0, 2 * precision * recall / np.where(total > 0, total, 1), 0.0)
+
+
+def snippets(text: str) -> list[Snippet]:
+    """The snippets a step can be grounded in: sentences of each line, and neighbouring pairs."""
+    sentences: list[tuple[int, int]] = []
+    for line in re.finditer(r"[^\n]+", text):
+        offset = line.start()
+        body = line.group()
+        lead = _MARKUP.match(body)
+        pos = lead.end() if lead else 0
+        for piece in _SENTENCE_END.split(body[pos:]):
+            start = body.find(piece, pos)
+            pos = start + len(piece)
+            if len(_TOKEN.findall(piece.lower())) >= 1:
+                sentences.append((offset + start, offset + start + len(piece.rstrip())))
+    out: list[Snippet] = []
+    for i, (start, end) in enumerate(sentences):
+        out.append(Snippet(text[start:end], start, end, i))
+        if i + 1 < len(sentences):
+            nxt_end = sentences[i + 1][1]
+            out.append(Snippet(text[start:nxt_end], start, nxt_end, i))
+    return out
+
+
+@dataclass
+class Source:
+    """A text steps may be grounded in, with its snippets (and their vectors, made on demand)."""
+
+    id: str
+    text: str
+    snippets: list[Snippet] = field(default_factory=list)
+    vectors: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if not self.snippets:
+            self.snippets = snippets(self.text)
+
+
+@dataclass
+class Grounder:
+    """Applies the grounding rule. Without an embedder only ROUGE-L can ground a step."""
+
+    embedder: Embedder | None = None
+    rouge_threshold: float = ROUGE_THRESHOLD
+    distance_threshold: float = DISTANCE_THRESHOLD
+    window: int = NEAR_WINDOW
+    _vector_cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def _vectors(self, texts: list[str]) -> np.ndarray:
+        assert self.embedder is not None
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vector_cache]
+        if missing:
+            for text, vector in zip(missing, self.embedder.encode(missing), strict=True):
+                self._vector_cache[text] = vector
+        return np.stack([self._vector_cache[t] for t in texts]) if texts else np.zeros((0, 1))
+
+    def ground(self, steps: Sequence[str], sources: Sequence[Source]) -> list[StepGrounding | None]:
+        """Each step's grounding in ``sources`` (or None), later steps near the earlier ones."""
+        pool = [(s, snip) for s in sources for snip in s.snippets]
+        out: list[StepGrounding | None] = []
+        if not pool:
+            return [None] * len(steps)
+        texts = [snip.text for _, snip in pool]
+        step_vectors = snippet_vectors = None
+        if self.embedder is not None and steps:
+            step_vectors = self._vectors([s for s in steps])
+            snippet_vectors = self._vectors(texts)
+        previous: tuple[str, int] | None = None
+        for i, step in enumerate(steps):
+            if len(_TOKEN.findall(step.lower())) == 0:
+                out.append(None)
+                continue
+            rouge = rouge_l_f(step, texts)
+            if step_vectors is not None and snippet_vectors is not None:
+                distance = 1.0 - snippet_vectors @ step_vectors[i]
+            else:
+                distance = np.full(len(pool), np.inf)
+            passes = (rouge > self.rouge_threshold) | (distance < self.distance_threshold)
+            if not passes.any():
+                out.append(None)
+                continue
+            # ROUGE matches before embedding-only matches, then the better score
+            strength = np.where(rouge > self.rouge_threshold, 1.0 + rouge, 1.0 - distance)
+            if previous is not None:
+                near = np.array([src.id == previous[0] and previous[1] <= snip.order <= previous[1] + self.window
+                                 for src, snip in pool])
+                if (passes & near).any():
+                    passes = passes & near
+            best = int(np.argmax(np.where(passes, strength, -np.inf)))
+            src, snip = pool[best]
+            by: GroundedBy = "rouge" if rouge[best] > self.rouge_threshold else "embedding"
+            score = float(rouge[best]) if by == "rouge" else min(1.0, float(1.0 - distance[best]))
+            out.append(StepGrounding(i, src.id, snip.text, snip.start, snip.end, by, round(score, 4),
+                                     round(float(rouge[best]), 4),
+                                     max(0.0, round(float(distance[best]), 4)) if np.isfinite(distance[best]) else 1.0))
+            previous = (src.id, snip.order)
+        return out
+
+
+def ground_steps(steps: Sequence[str], text: str, *, source_id: str = "",
+                 embedder: Embedder | None = None) -> list[StepGrounding | None]:
+    """Ground ``steps`` in one text (a document)."""
+    return Grounder(embedder).ground(steps, [Source(source_id, text)])
+
+
+def ground_answer(steps: Sequence[str], units: Sequence[Unit], *,
+                  embedder: Embedder | None = None,
+                  grounder: Grounder | None = None) -> list[StepGrounding | None]:
+    """Ground an answer's steps in the units it was generated from (``unit`` = the unit id)."""
+    grounder = grounder or Grounder(embedder)
+    return grounder.ground(steps, [Source(u.id, u.render()) for u in units])
+
+
+def grounded_rate(groundings: Sequence[StepGrounding | None]) -> float:
+    """Share of steps with a grounding (0 when there are no steps)."""
+    return sum(g is not None for g in groundings) / len(groundings) if groundings else 0.0

@@ -1,0 +1,88 @@
+"""The grounding rule on real bundled documents: copied steps, made-up steps, paraphrases."""
+
+from __future__ import annotations
+
+import pytest
+
+from procmem.grounding import (
+    Grounder,
+    Source,
+    StepGrounding,
+    ground_answer,
+    ground_steps,
+    grounded_rate,
+    rouge_l_f,
+    snippets,
+)
+from procmem.units import Chunk
+
+DOC = "gnome-help/printing-2sided.page"
+COPIED = "Open the print dialog by pressing Ctrl+P."
+MADE_UP = "Bake the lasagna at 200 degrees for forty minutes."
+PARAPHRASE = "Hit Ctrl+P so the printing dialog appears."
+
+
+@pytest.fixture(scope="module")
+def page(corpus):
+    return corpus.get(DOC)
+
+
+def test_rouge_matches_the_benchmark_rouge_on_real_pairs(page, corpus):
+    from eval.rouge import rouge_l
+
+    other = corpus.get("based-cooking/lasagna.md")
+    cands = [COPIED, PARAPHRASE, MADE_UP, "Go to the Page Setup tab", "", "print print print"]
+    refs = [s.text for s in snippets(page.text)] + [s.text for s in snippets(other.text)[:15]]
+    for cand in cands:
+        ours = rouge_l_f(cand, refs)
+        for ref, value in zip(refs, ours, strict=True):
+            assert value == pytest.approx(rouge_l(cand, ref).fmeasure, abs=1e-12), (cand, ref)
+
+
+def test_snippets_keep_their_position_in_the_text(page):
+    found = snippets(page.text)
+    assert found and all(page.text[s.start:s.end] == s.text for s in found)
+    assert any(s.text == COPIED for s in found)  # the list marker "1. " is not part of the step
+
+
+def test_a_step_copied_from_the_page_is_grounded_by_rouge(page):
+    (g,) = ground_steps([COPIED], page.text, source_id=DOC)
+    assert g is not None and g.by == "rouge" and g.score == 1.0 and g.unit == DOC
+    assert page.text[g.start:g.end] == g.snippet == COPIED
+
+
+def test_a_made_up_step_is_not_grounded_even_with_embeddings(page, embedder):
+    assert ground_steps([MADE_UP], page.text) == [None]
+    assert ground_steps([MADE_UP, "Restart the computer and reinstall the printer driver."], page.text,
+                        embedder=embedder) == [None, None]
+
+
+def test_a_paraphrase_is_grounded_by_embedding_only(page, embedder):
+    assert ground_steps([PARAPHRASE], page.text) == [None]  # ROUGE-L alone is not enough
+    (g,) = ground_steps([PARAPHRASE], page.text, embedder=embedder)
+    assert g is not None and g.by == "embedding"
+    assert g.rouge <= 0.7 and g.distance < 0.25 and g.snippet == COPIED
+
+
+def test_later_steps_are_found_near_the_earlier_ones():
+    text = ("Open Settings.\nClick Network.\nSome text about something else entirely here.\n"
+            "Other section.\nOpen Settings.\nClick Sound.\nClick Network.")
+    first, second = ground_steps(["Click Sound.", "Click Network."], text)
+    assert first is not None and second is not None
+    # "Click Network." appears twice: the copy after "Click Sound." is taken, not the first one
+    assert second.start == text.rindex("Click Network.")
+
+
+def test_ground_answer_names_the_unit_each_step_comes_from(page, corpus):
+    units = [Chunk(text=corpus.get("based-cooking/lasagna.md").text, meta={"doc_id": "lasagna"}),
+             Chunk(text=page.text, meta={"doc_id": DOC})]
+    out = ground_answer([MADE_UP, COPIED, "Fly to the moon."], units)
+    assert out[0] is None and out[2] is None
+    assert isinstance(out[1], StepGrounding) and out[1].unit == units[1].id
+    assert grounded_rate(out) == pytest.approx(1 / 3)
+    assert grounded_rate([]) == 0.0
+
+
+def test_no_source_or_empty_steps_ground_nothing():
+    assert Grounder().ground(["Open it."], []) == [None]
+    assert Grounder().ground(["", "..."], [Source("x", "Open it.")]) == [None, None]
