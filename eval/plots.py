@@ -2,7 +2,8 @@
 
 * ``domains.png``: JS and TCR per domain, one bar per system;
 * ``distributions.png``: the distribution of JS, TCR and W-ROUGE-L per system;
-* ``pairwise.png``: win / tie / loss stacked bars per system pair, as in AAG's figures.
+* ``pairwise.png``: win / tie / loss stacked bars per system pair, as in AAG's figures;
+* ``intervals.png``: each score column's mean per system with its bootstrap interval.
 """
 
 from __future__ import annotations
@@ -123,11 +124,39 @@ def plot_pairwise(summary: dict[str, Any], path: Path) -> Path:
     return path
 
 
+def plot_intervals(summary: dict[str, Any], path: Path) -> Path:
+    """Mean and bootstrap interval of each score column per system (error bars)."""
+    sig = summary["significance"]
+    systems = list(sig["intervals"])
+    columns = (("js", "Judge Score"), ("tcr", "TCR (%)"), ("w_rouge_l", "W-ROUGE-L"),
+               ("c_rouge_l", "C-ROUGE-L"))
+    fig, axes = plt.subplots(1, len(columns), figsize=(3.2 * len(columns), 3.6))
+    for ax, (column, label) in zip(axes, columns, strict=True):
+        for i, (system, color) in enumerate(zip(systems, _colors(len(systems)), strict=True)):
+            ci = sig["intervals"][system].get(column)
+            if ci is None:
+                ax.annotate("n/a", (i, 0), ha="center", fontsize=8)
+                continue
+            ax.errorbar([i], [ci["mean"]], yerr=[[ci["mean"] - ci["low"]], [ci["high"] - ci["mean"]]],
+                        fmt="o", color=color, capsize=5)
+        ax.set_xticks(range(len(systems)), systems, rotation=20, fontsize=8)
+        ax.set_xlim(-0.6, len(systems) - 0.4)
+        ax.set_title(label, fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"Means with {sig['level']:.0%} bootstrap intervals")
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    return path
+
+
 def write_plots(summary: dict[str, Any], directory: str | Path) -> list[Path]:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     paths = [plot_domains(summary, directory / "domains.png"),
              plot_distributions(summary, directory / "distributions.png")]
+    if summary.get("significance"):
+        paths.append(plot_intervals(summary, directory / "intervals.png"))
     if summary["pairwise"]:
         paths.append(plot_pairwise(summary, directory / "pairwise.png"))
     return paths

@@ -41,7 +41,8 @@ def test_report_files_name_every_system(outcome, tmp_path: Path) -> None:  # typ
                     "Run metadata"):
         assert heading in text
     assert data["meta"]["data_id"] == "report-test"
-    assert {p.name for p in files.plots} == {"domains.png", "distributions.png", "pairwise.png"}
+    assert {p.name for p in files.plots} == {"domains.png", "distributions.png", "pairwise.png",
+                                             "intervals.png"}
     for png in files.plots:
         assert png.read_bytes()[:8] == PNG_MAGIC and png.stat().st_size > 5000
         assert f"plots/{png.name}" in text
@@ -72,3 +73,23 @@ def test_markdown_lists_failures_with_their_errors(outcome) -> None:  # type: ig
     text = render_markdown(summarize(outcome))
     assert "told to fail" in text
     assert "1 answer" in text  # the failures column of the main table
+
+
+def test_intervals_and_paired_tests_come_from_the_same_samples(outcome) -> None:  # type: ignore[no-untyped-def]
+    from eval.significance import bootstrap_ci, paired_test
+
+    summary = summarize(outcome)
+    sig = summary["significance"]
+    by_id = {name: {r["sample_id"]: r for r in records if r["status"] == "ok"}
+             for name, records in outcome.results.items()}
+    for name, records in by_id.items():
+        scores = [float(r["judge"]["score"]) for r in records.values()]
+        assert sig["intervals"][name]["js"] == {**bootstrap_ci(scores).__dict__}
+    (diff,) = [d for d in sig["differences"] if d["column"] == "js"]
+    both = sorted(set(by_id["alpha"]) & set(by_id["beta"]))
+    assert diff["n"] == len(both) and len(both) < len(outcome.conversations)  # one failed
+    assert diff["p_value"] == paired_test([by_id["alpha"][i]["judge"]["score"] for i in both],
+                                          [by_id["beta"][i]["judge"]["score"] for i in both])
+    text = render_markdown(summary)
+    assert "## Confidence intervals and significant differences" in text
+    assert "| score | system A | system B | paired samples |" in text
