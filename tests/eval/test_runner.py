@@ -328,6 +328,12 @@ def test_second_judge_scores_the_same_predictions(tmp_path: Path,
     assert agreement["n_samples"] == 3 * len(conversations)
     assert set(agreement["system_rank"]) >= {"kendall", "spearman"}
     assert agreement["per_sample"] is not None
+    # agreement on TCR too, from the same pairs of verdicts
+    tcr = agreement["tcr"]
+    assert tcr["n_samples"] == agreement["n_samples"] and tcr["per_sample"]["tolerance"] == 10.0
+    first = [float(r["judge"]["tcr"]) for name in answerers for r in outcome.results[name]
+             if r["status"] == "ok"]
+    assert tcr["per_sample"]["mean_a"] == pytest.approx(sum(first) / len(first))
 
 
 def test_howto_metrics_are_stored_beside_the_results(tmp_path: Path,
