@@ -184,6 +184,10 @@ class StudyOptions:
     progress: bool = True
 
 
+class StudyStopped(RuntimeError):
+    """The engine is gone or cannot be reached: the rest is left for a re-run."""
+
+
 @dataclass
 class Study:
     conversations: list[Conversation]
@@ -241,6 +245,8 @@ def compare_paradigms(options: StudyOptions) -> dict[str, Any]:
             key_extras={"sampling": sampling(serving), "study": "paradigms"},
             progress=options.progress, metadata={"data": options.data})
         outcome = runner.run()
+        if outcome.stopped is not None:
+            raise StudyStopped(f"{outcome.stopped}; run the same command again to go on")
         scorer = HowToScorer(judge_llm, matcher=options.matcher)
         howto: dict[str, list[dict[str, Any]]] = {}
         for name, run in outcome.runs.items():
@@ -250,7 +256,7 @@ def compare_paradigms(options: StudyOptions) -> dict[str, Any]:
             for conv in study.conversations:
                 record = done.get(conv.id)
                 if conv.id in by_id and (record is None or record.get("transient")):
-                    store.append(howto_sample(conv, by_id[conv.id], scorer))
+                    store.append(_checked(howto_sample(conv, by_id[conv.id], scorer)))
             records = store.load()
             howto[name] = [records[c.id] for c in study.conversations if c.id in records]
     summary = summarize_comparison(study, paradigms, outcome.results, howto,
@@ -259,6 +265,16 @@ def compare_paradigms(options: StudyOptions) -> dict[str, Any]:
     report_dir = Path(options.report_dir or Path(options.out) / f"paradigms-{stable_hash(summary['meta']['runs'])}")
     summary["files"] = write_study_report(report_dir, summary, comparison_markdown(summary))
     return summary
+
+
+def _checked(record: dict[str, Any]) -> dict[str, Any]:
+    """``record``; :class:`StudyStopped` instead when its failure says the engine is gone (every
+    later sample would fail the same way; this one is left unsaved, for the next run)."""
+    from eval.bench.runner import _unreachable
+
+    if _unreachable(record):
+        raise StudyStopped(f"{record['error']}; run the same command again to go on")
+    return record
 
 
 def _bench_options(options: StudyOptions) -> Any:
@@ -430,8 +446,9 @@ def dialogue_paradigms(options: StudyOptions) -> dict[str, Any]:
                     if conv.id in done and not done[conv.id].get("transient"):
                         continue
                     docs = study.documents(conv) if study.documents else None
-                    store.append(dialogue_sample(conv, p, single, multi, simulator, scorer,
-                                                 documents=docs, max_turns=options.max_turns))
+                    store.append(_checked(dialogue_sample(
+                        conv, p, single, multi, simulator, scorer, documents=docs,
+                        max_turns=options.max_turns)))
                 stored = store.load()
             records[p.name] = [stored[c.id] for c in study.conversations if c.id in stored]
     summary = summarize_dialogues(study, paradigms, records,

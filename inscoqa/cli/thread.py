@@ -80,6 +80,7 @@ def _options(args: argparse.Namespace) -> object:
 def _run(args: argparse.Namespace, study: str) -> int:
     from eval.bench.lock import RunLockedError
     from eval.paradigms import (
+        StudyStopped,
         compare_paradigms,
         comparison_markdown,
         dialogue_markdown,
@@ -91,7 +92,7 @@ def _run(args: argparse.Namespace, study: str) -> int:
                      else (dialogue_paradigms, dialogue_markdown))
     try:
         summary = run(_options(args))
-    except (RunLockedError, LLMError) as exc:
+    except (RunLockedError, LLMError, StudyStopped) as exc:
         print(f"inscoqa thread {study}: {first_line(exc)}", file=sys.stderr)
         return 1
     except (ValueError, KeyError, TypeError, OSError) as exc:

@@ -168,3 +168,15 @@ def test_comparison_on_the_embedded_engine(clean_env: Path,
         assert len(row["failures"]) < 4
     assert summary["paradigms"]["document"]["units_sent"] == 1.0
     assert Path(summary["files"]["markdown"]).exists()
+
+
+def test_an_unreachable_engine_stops_the_study_in_one_line(
+        clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeLLMServer() as gone:
+        url = gone.base_url
+    for command in ("compare", "dialogue"):
+        code = main(["thread", command, "--limit", "1", "--paradigms", "chunk", "--base-url", url,
+                     "--model", "fake", "--out", str(clean_env / "runs"), "--no-progress"])
+        err = capsys.readouterr().err.strip()
+        assert code == 1, err
+        assert len(err.splitlines()) == 1 and "run the same command again" in err
