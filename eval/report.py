@@ -16,7 +16,13 @@ from typing import Any
 
 from eval.bench.compare import tally
 from eval.bench.keys import stable_hash
-from eval.bench.records import SampleRecord, read_extra_judges, read_samples
+from eval.bench.records import (
+    SampleRecord,
+    read_extra_judges,
+    read_howto,
+    read_pairs,
+    read_samples,
+)
 from eval.bench.runner import BenchOutcome
 from eval.bench.store import write_json_atomic
 from eval.significance import DEFAULT_ALPHA, compare_systems
@@ -132,7 +138,9 @@ def pairwise_summary(outcome: BenchOutcome) -> list[dict[str, Any]]:
     n = len(outcome.conversations)
     rows = []
     for pair in outcome.pairs:
-        counts = tally(outcome.pairwise.get((pair.a, pair.b), []))
+        records = outcome.pairwise.get((pair.a, pair.b), [])
+        read_pairs(records, str(pair.dir / "results.jsonl"))  # checks every line's format
+        counts = tally(records)
         counts["skipped"] += n - counts["n"]  # a system had no answer for these samples
         counts["n"] = n
         rows.append({"a": pair.a, "b": pair.b, "key": pair.key, **counts})
@@ -189,10 +197,11 @@ def howto_summary(outcome: BenchOutcome) -> dict[str, Any] | None:
     if outcome.howto is None:
         return None
     table: dict[str, Any] = {}
-    for name, records in outcome.howto.items():
-        scored = [r["howto"] for r in records if r.get("status") == "ok" and r.get("howto")]
+    for name, stored in outcome.howto.items():
+        records = read_howto(stored, f"{outcome.runs[name].dir} (how-to metrics)")
+        scored = [r.howto for r in records if r.status == "ok" and r.howto]
         table[name] = {
-            "n": len(scored), "failed": sum(1 for r in records if r.get("status") != "ok"),
+            "n": len(scored), "failed": sum(1 for r in records if r.status != "ok"),
             **{k: mean([float(s[k]) for s in scored if s.get(k) is not None])
                for k in ("precision", "recall", "f1", "success")}}
     return table

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from eval.bench.records import PairRecord
 from eval.bench.sample import error_text, is_transient, now_iso
 from eval.pairwise import PairwiseJudge
 from inscoqa.records import Conversation
@@ -32,27 +33,26 @@ def task_of(conv: Conversation) -> tuple[str, str]:
 def compare_sample(conv: Conversation, a: dict[str, Any], b: dict[str, Any],
                    judge: Any) -> dict[str, Any]:
     """One pairwise record for ``conv`` from the two systems' result records."""
-    record: dict[str, Any] = {"sample_id": conv.id, "domain": conv.domain,
-                              "a": a["system"], "b": b["system"], "status": "skipped",
-                              "result": None, "votes": None, "error": None, "transient": False}
+    record = PairRecord(sample_id=conv.id, domain=conv.domain, a=a["system"], b=b["system"])
     missing = [r["system"] for r in (a, b) if r.get("answer") is None]
     if missing:
-        record["error"] = f"no answer from {', '.join(missing)}"
-        record["finished_at"] = now_iso()
-        return record
+        record.error = f"no answer from {', '.join(missing)}"
+        record.finished_at = now_iso()
+        return record.to_dict()
     task_input, task_output = task_of(conv)
     with usage_tab() as tab:
         try:
             outcome = judge.compare(task_input, task_output, list(a["procedures"] or []),
                                     list(b["procedures"] or []))
-            record.update(status="ok", result=str(outcome.result),
-                          votes=[str(v) for v in outcome.votes],
-                          call_errors=[c.error for c in outcome.calls if c.error])
+            record.status, record.result = "ok", str(outcome.result)
+            record.votes = [str(v) for v in outcome.votes]
+            record.call_errors = [c.error for c in outcome.calls if c.error]
         except Exception as exc:  # recorded and counted, never dropped
-            record.update(status="failed", error=error_text(exc), transient=is_transient(exc))
-    record["cost"] = tab.to_dict()
-    record["finished_at"] = now_iso()
-    return record
+            record.status, record.error = "failed", error_text(exc)
+            record.transient = is_transient(exc)
+    record.cost = tab.to_dict()
+    record.finished_at = now_iso()
+    return record.to_dict()
 
 
 def tally(records: list[dict[str, Any]]) -> dict[str, int]:

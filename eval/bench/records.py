@@ -2,7 +2,9 @@
 format version in every line, so a renamed field fails loudly instead of emptying a column.
 
 A result line of ``<run>/results.jsonl`` is a :class:`SampleRecord`; a line of a second judge's
-file (``judge2-<hash>.jsonl``) is an :class:`ExtraJudgeRecord`. Format history:
+file (``judge2-<hash>.jsonl``) an :class:`ExtraJudgeRecord`, of a how-to file
+(``howto-<hash>.jsonl``) a :class:`HowtoRecord`, of a pairwise run a :class:`PairRecord`.
+Format history:
 
 * 1: no ``format`` field (files written before versioned records): the same fields, read as is;
 * 2: ``format: 2`` in every line.
@@ -116,6 +118,54 @@ class ExtraJudgeRecord:
         return cls(**values)
 
 
+@dataclass
+class HowtoRecord:
+    """A stored procedure scored with the linear how-to metrics."""
+
+    sample_id: str
+    system: str
+    domain: str
+    status: str = "skipped"  # ok, failed, skipped (no answer to score)
+    error: str | None = None
+    transient: bool = False
+    howto: dict[str, Any] | None = None  # precision, recall, f1, success, items, matches
+    cost: dict[str, Any] | None = None
+    finished_at: str = ""
+    format: int = RECORD_FORMAT
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "how-to") -> HowtoRecord:
+        return cls(**_checked(cls, data, source))
+
+
+@dataclass
+class PairRecord:
+    """Two systems' procedures for one conversation compared by the pairwise judge."""
+
+    sample_id: str
+    domain: str
+    a: str
+    b: str
+    status: str = "skipped"  # ok, failed, skipped (a system has no answer)
+    result: str | None = None  # win, loss, tie (from a's side)
+    votes: list[str] | None = None
+    error: str | None = None
+    transient: bool = False
+    call_errors: list[str] = field(default_factory=list)
+    cost: dict[str, Any] | None = None
+    finished_at: str = ""
+    format: int = RECORD_FORMAT
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["format"] = RECORD_FORMAT
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "pairwise") -> PairRecord:
+        return cls(**_checked(cls, data, source))
+
+
 def _judge(value: Any, data: dict[str, Any], source: str) -> JudgeRecord | None:
     if value is None:
         return None
@@ -163,3 +213,11 @@ def read_samples(records: list[dict[str, Any]], source: str) -> list[SampleRecor
 
 def read_extra_judges(records: list[dict[str, Any]], source: str) -> list[ExtraJudgeRecord]:
     return [ExtraJudgeRecord.from_dict(r, source) for r in records]
+
+
+def read_howto(records: list[dict[str, Any]], source: str) -> list[HowtoRecord]:
+    return [HowtoRecord.from_dict(r, source) for r in records]
+
+
+def read_pairs(records: list[dict[str, Any]], source: str) -> list[PairRecord]:
+    return [PairRecord.from_dict(r, source) for r in records]

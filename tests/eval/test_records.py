@@ -78,3 +78,19 @@ def test_a_run_with_a_newer_format_fails_in_the_report_naming_its_file(conversat
     with pytest.raises(RecordFormatError, match=str(path)) as info:
         summarize(again)
     assert "result format 7" in str(info.value)
+
+
+def test_pairwise_and_howto_lines_are_typed_too() -> None:
+    from eval.bench.records import read_howto, read_pairs
+
+    pair = {"sample_id": "s1", "domain": "d", "a": "x", "b": "y", "status": "ok",
+            "result": "win", "votes": ["win"] * 10, "error": None, "transient": False}
+    (read,) = read_pairs([pair], "runs/pairwise-x-vs-y/results.jsonl")  # format 1: no version
+    assert read.result == "win" and read.format == 1 and read.to_dict()["format"] == RECORD_FORMAT
+    with pytest.raises(RecordFormatError, match=r"pairwise-x-vs-y.*result format 3"):
+        read_pairs([{**pair, "format": 3}], "runs/pairwise-x-vs-y/results.jsonl")
+    howto = {"sample_id": "s1", "system": "x", "domain": "d", "status": "ok",
+             "howto": {"f1": 0.5}, "format": 2}
+    assert read_howto([howto], "h")[0].howto == {"f1": 0.5}
+    with pytest.raises(RecordFormatError, match=r"lacks field\(s\) \['system'\]"):
+        read_howto([{k: v for k, v in howto.items() if k != "system"}], "h")
