@@ -140,6 +140,26 @@ def test_thread_commands_run_resume_and_report(clean_env: Path, server: FakeLLMS
     requests = server.request_count
     run_cli(["thread", "dialogue", *common, "--max-turns", "2"], capsys)
     assert server.request_count == requests
+    # the model-played user (the fake server's reply: its first choice, "done")
+    played = run_cli(["thread", "dialogue", *common, "--simulator", "llm"], capsys)
+    assert played["meta"]["simulator"]["simulator"] == "llm"
+    assert all(row["outcomes"] == {"done": 2} and row["turns"] == 1
+               for row in played["paradigms"].values())
+
+
+def test_memory_setting_offers_the_memorys_kinds(tmp_path: Path,
+                                                 conversations: list[Conversation]) -> None:
+    from eval.paradigms import StudyOptions, load_study
+    from procmem.memory import build_memory
+
+    conv = next(c for c in conversations if c.id == "dev-gnome-001")
+    memory = build_memory(corpus_index().resolve(conv), kinds=("chunk", "logic_unit"),
+                          progress=False)
+    memory.save(tmp_path / "mem")
+    study = load_study(StudyOptions(setting="memory", memory=str(tmp_path / "mem"), limit=1))
+    assert set(study.kinds) == {"chunk", "logic_unit"}
+    assert study.documents is None and study.memory_id
+    assert [p.name for p in make_paradigms(study.kinds)] == list(study.kinds)
 
 
 def test_thread_command_errors_are_one_line(clean_env: Path,
