@@ -310,8 +310,10 @@ def summarize_comparison(study: Study, paradigms: list[Paradigm],
             "recall": _mean([s["recall"] for s in scored]),
             "f1": _mean([s["f1"] for s in scored]),
             "success_rate": _mean([s["success"] for s in scored]),
+            # a how-to record is "skipped" when there was no answer: that failure is listed once
             "failures": [{"sample_id": r["sample_id"], "error": r.get("error")}
-                         for r in [*recs, *howto.get(p.name, [])] if r.get("status") != "ok"],
+                         for r in [*recs, *howto.get(p.name, [])]
+                         if r.get("status") not in ("ok", "skipped")],
         }
     return {"meta": {"study": "paradigms", "data_id": study.data_id,
                      "conversations": [c.id for c in study.conversations],
