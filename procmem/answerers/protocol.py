@@ -98,6 +98,7 @@ class TokenCounter:
     (``words x 1.5``), and says so in ``method``."""
 
     _endpoints: dict[str, str | None] = {}  # base URL -> working endpoint (None: none works)
+    _windows: dict[str, int | None] = {}  # base URL -> context length the engine reported
     _lock = threading.Lock()
 
     def __init__(self, llm: ChatModel) -> None:
@@ -131,16 +132,21 @@ class TokenCounter:
         return math.ceil(len(text.split()) * WORDS_TO_TOKENS), f"estimate (words x {WORDS_TO_TOKENS})"
 
     def context_window(self) -> int | None:
-        """The served model's context length when the engine says (vLLM: ``max_model_len``)."""
+        """The served model's context length when the engine says (vLLM: ``max_model_len``);
+        asked once per endpoint."""
         if not self.base_url:
             return None
+        if self.base_url in self._windows:
+            return self._windows[self.base_url]
         try:
             reply = httpx.get(self.base_url + "/v1/models", timeout=10.0)
             models = reply.json().get("data") or []
             value = next((m.get("max_model_len") for m in models if m.get("max_model_len")), None)
         except (httpx.HTTPError, ValueError, AttributeError):
-            return None
-        return int(value) if value else None
+            value = None
+        with self._lock:
+            self._windows[self.base_url] = int(value) if value else None
+        return self._windows[self.base_url]
 
 
 def messages_text(messages: list[Message]) -> str:

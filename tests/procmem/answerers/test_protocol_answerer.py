@@ -170,6 +170,14 @@ def test_token_counter_uses_the_engines_tokenize_endpoint():
             self.end_headers()
             self.wfile.write(data)
 
+        def do_GET(self):  # noqa: N802
+            seen.append(self.path)
+            data = json.dumps({"data": [{"id": "m", "max_model_len": 32768}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(data)
+
         def log_message(self, *args):
             pass
 
@@ -185,6 +193,8 @@ def test_token_counter_uses_the_engines_tokenize_endpoint():
         assert counter.count("hello world") == (11, "/tokenize")
         assert counter.count("abc") == (3, "/tokenize")
         assert seen == ["/extras/tokenize", "/tokenize", "/tokenize"]
+        assert counter.context_window() == 32768 == TokenCounter(Client()).context_window()
+        assert seen.count("/v1/models") == 1  # asked once per endpoint
     finally:
         server.shutdown()
 
