@@ -24,7 +24,9 @@ It is the CPU-only answerer and the fallback when no engine is reachable
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -179,8 +181,25 @@ class Candidate:
         return str(self.unit.meta.get("doc_id", ""))
 
 
-def _share(wanted: set[str], found: set[str]) -> float:
-    return len(wanted & found) / len(wanted) if wanted else 0.0
+def _share(wanted: set[str], found: set[str], weight: dict[str, float] | None = None) -> float:
+    """The (weighted) share of ``wanted`` that is in ``found``."""
+    if not wanted:
+        return 0.0
+    if weight is None:
+        return len(wanted & found) / len(wanted)
+    total = sum(weight.get(t, 1.0) for t in wanted)
+    return sum(weight.get(t, 1.0) for t in wanted & found) / total
+
+
+def term_weights(units: list[Unit]) -> dict[str, float]:
+    """Inverse document frequency of each term over the candidate units: a term most
+    candidates share ("set", "open") says less about which one answers."""
+    df: dict[str, int] = {}
+    for unit in units:
+        for term in set(terms(unit.render())):
+            df[term] = df.get(term, 0) + 1
+    n = len(units)
+    return {t: math.log(1 + (n + 1) / (d + 0.5)) for t, d in df.items()}
 
 
 def unit_settings(unit: Unit) -> set[str]:
@@ -196,16 +215,17 @@ def is_problem(unit: Unit) -> bool:
         or bool(PROBLEM_HEADER.match(unit_header(unit)))
 
 
-def score(candidate: Candidate, turn: Turn, best_retrieval: float) -> float:
+def score(candidate: Candidate, turn: Turn, best_retrieval: float,
+          weight: dict[str, float] | None = None) -> float:
     unit = candidate.unit
     question = turn.question_terms
     header = set(terms(unit_header(unit)))
     body = set(terms(unit.render()))
     parts = {
         "retrieval": candidate.retrieval / best_retrieval if best_retrieval else 0.0,
-        "header": _share(question, header),
-        "text": _share(question, body),
-        "context": _share(turn.context_terms, body),
+        "header": _share(question, header, weight),
+        "text": _share(question, body, weight),
+        "context": _share(turn.context_terms, body, weight),
     }
     base = (0.3 * parts["retrieval"] + 0.3 * parts["header"] + 0.25 * parts["text"]
             + 0.15 * parts["context"])
@@ -350,15 +370,20 @@ def _candidates(searches: list[tuple[list[Hit], float]]) -> list[Candidate]:
 
 
 def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
-             extra: list[Unit]) -> tuple[str, list[str], dict[str, Any]]:
+             extra: list[Unit] | Callable[[list[str]], list[Unit]],
+             ) -> tuple[str, list[str], dict[str, Any]]:
+    """``extra``: more units for the plain answer, or how to find them in the chosen documents."""
     best_retrieval = max((c.retrieval for c in candidates), default=0.0)
+    weight = term_weights([c.unit for c in candidates])
     for cand in candidates:
-        cand.score = score(cand, turn, best_retrieval)
+        cand.score = score(cand, turn, best_retrieval, weight)
     chosen = select(candidates, turn, p)
     order = [c.hit for c in _ordered(chosen)] + [c.hit for c in sorted(candidates, key=lambda c: -c.score)
                                                  if c not in chosen]
     source_index = {s.unit_id: i for i, s in enumerate(sources_from_hits(order), 1)}
     steps, used = compose_steps(chosen, turn, p, source_index)
+    if callable(extra):
+        extra = extra(list(dict.fromkeys(c.doc_id for c in chosen)))
     answer = plain_answer(chosen, extra, turn, steps)
     details = {
         "used_units": used,
@@ -416,10 +441,13 @@ class ExtractiveAnswerer:
                 stage.details["used_units"] = []
             return Answer(answer="No matching instructions were found.", procedures=[], trace=trace)
         with trace.stage("compose") as stage:
-            chosen_docs = list(dict.fromkeys(c.doc_id for c in candidates))[: p.max_docs + 1]
-            extra, _ = retriever.search(f"{turn.question} cause", k=4, kind="logic_unit",
-                                        within=chosen_docs)
-            answer, steps, details = _compose(candidates, turn, p, [h.unit for h in extra])
+            def explanations(doc_ids: list[str]) -> list[Unit]:
+                """Units of the chosen documents that may say why (causes, limits)."""
+                hits, _ = retriever.search(f"{turn.question} cause", k=4, kind="logic_unit",
+                                           within=doc_ids)
+                return [h.unit for h in hits]
+
+            answer, steps, details = _compose(candidates, turn, p, explanations)
             order = details.pop("sources")
             stage.details.update(details)
         return Answer(answer=answer, procedures=steps, sources=sources_from_hits(order), trace=trace)
