@@ -235,6 +235,10 @@ def run_bench(options: BenchOptions) -> BenchResult:
         raise ValueError(f"--setting must be 'given' or 'memory', got {options.setting!r}")
     if not options.systems:
         raise ValueError("--systems: name at least one answerer")
+    if not 0 < options.alpha < 1:
+        raise ValueError(f"--alpha must be between 0 and 1, got {options.alpha}")
+    if options.judge_check < 0:
+        raise ValueError(f"--judge-check must be 0 or more conversations, got {options.judge_check}")
     spec = dataset_spec(options.data, options.split)
     everything = resolve_dataset(spec)
     if not everything:

@@ -129,3 +129,14 @@ def test_a_judge_prompt_file_is_used_and_keyed(clean_env: Path, server: FakeLLMS
     prompt.write_text("Rate $answr", encoding="utf-8")
     assert main(["bench", *base, "--judge-prompt", str(prompt), "--out", "runs"]) == 2
     assert "unknown placeholder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("flag", "message"), [
+    (["--alpha", "2"], "--alpha must be between 0 and 1"),
+    (["--judge-check", "-1"], "--judge-check must be 0 or more"),
+])
+def test_bad_flags_stop_before_any_work(clean_env: Path, server: FakeLLMServer,
+                                        capsys: pytest.CaptureFixture[str], flag, message) -> None:
+    assert main(["bench", "--systems", "extractive", "--limit", "1", "--base-url",
+                 server.base_url, "--out", "runs", *flag]) == 2
+    assert message in capsys.readouterr().err and server.request_count == 0
