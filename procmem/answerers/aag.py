@@ -51,6 +51,7 @@ from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import PROMPTS as REWRITE_PROMPTS
 from procmem.answerers.rewrite import StandaloneQuery, standalone_query
 from procmem.answerers.schemas import critic_schema, rewrite_schema
+from procmem.answerers.turn import Turn
 from procmem.units import UnitKind
 
 EMPTY_SUMMARY = "Nothing retrieved answers this question."
@@ -148,7 +149,8 @@ class AAGAnswerer(ModelAnswerer):
                 current = self._generate(ctx, stage, "answer/rag",
                                          procedures=render_units([h.unit for h in hits], self.p.unit_words))
             except ReplyParseError as exc:
-                answer, steps, _ = compose(hits, cite=False)
+                turn = Turn(ctx.request.question, list(ctx.request.history))
+                answer, steps, _ = compose(hits, turn, cite=False)
                 if not steps:
                     raise
                 current = {"answer": answer, "procedures": steps}

@@ -1,0 +1,23 @@
+"""Reading the last turn without a model: setting, reported failure, what was already said."""
+
+from procmem.answerers.turn import Turn
+
+
+def test_the_setting_comes_from_the_users_messages_only():
+    turn = Turn("How do I print?", [("I use a MacBook at work and I'm the admin.",
+                                      "On Windows you would open Settings.")])
+    assert turn.setting == {"mac", "admin"}
+
+
+def test_a_reported_failure_needs_an_earlier_turn():
+    assert not Turn("It still doesn't work").reports_failure
+    assert Turn("It still doesn't work", [("How?", "Restart it.")]).reports_failure
+    assert not Turn("How do I add a second printer?", [("How?", "Restart it.")]).reports_failure
+
+
+def test_already_said_compares_with_the_assistants_answers():
+    turn = Turn("What next?", [("How do I install the driver?",
+                                "Open Settings, select Printers and add the printer driver.")])
+    assert turn.already_said("Select Printers and add the printer driver")
+    assert not turn.already_said("Print a test page from the printer properties")
+    assert not turn.already_said("Open Settings")  # too short to tell
