@@ -43,10 +43,11 @@ from eval.multiturn import DEFAULT_MAX_TURNS, UserSimulator, run_dialogue
 from inscoqa.corpus.document import Document
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answer, Answerer, AnswerRequest, Searchable, StageRecord
+from procmem.answerers.retrieval import Retriever
+from procmem.memory import TOKEN_COUNT
 
 RESULT_FORMAT = 1
 DEFAULT_K = 5
-TOKEN_PATTERN = r"\w+|[^\w\s]"  # the memory's token count (``Memory.stats``)
 
 
 @dataclass(frozen=True)
@@ -102,9 +103,8 @@ def make_paradigms(kinds: Sequence[str], only: Sequence[str] | None = None,
 
 
 def count_tokens(text: str) -> int:
-    import re
-
-    return len(re.findall(TOKEN_PATTERN, text))
+    """Word and punctuation tokens, counted as ``Memory.stats`` counts a unit's."""
+    return len(TOKEN_COUNT.findall(text))
 
 
 class MeasuredAnswerer:
@@ -122,8 +122,6 @@ class MeasuredAnswerer:
         return {**self.inner.config(), "paradigm": self.paradigm}
 
     def answer(self, request: AnswerRequest) -> Answer:
-        from procmem.answerers.retrieval import Retriever
-
         answer = self.inner.answer(request)
         memory = Retriever(self.memory, request.documents).memory
         units = []
