@@ -47,7 +47,8 @@ DROPS = (("drop25", 0.25), ("drop50", 0.50), ("drop75", 0.75))
 PROBES = ("reference", "shuffled", "drop25", "drop50", "drop75", "irrelevant", "empty")
 REFERENCE_ORDER = 101.0  # above any share of kept steps
 # a judge is usable for ranking systems on this data when all of these hold
-THRESHOLDS = {"min_js_spearman": 0.6, "max_tcr_mae": 25.0, "max_failure_rate": 0.1}
+THRESHOLDS = {"min_js_spearman": 0.6, "max_tcr_mae": 25.0, "max_failure_rate": 0.1,
+              "min_conversations": 3}
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,9 @@ def verdict_line(check: JudgeCheck) -> str:
         problems.append(f"TCR error {_fmt(check.tcr_mae, 1)} points > {t['max_tcr_mae']:g}")
     if check.failure_rate > t["max_failure_rate"]:
         problems.append(f"parse failures {check.failure_rate:.0%} > {t['max_failure_rate']:.0%}")
+    if check.n_conversations < t["min_conversations"]:
+        problems.append(f"only {check.n_conversations} conversation(s), fewer than "
+                        f"{t['min_conversations']:g}")
     if not problems:
         return (f"judge {check.judge.get('model', '?')}: usable for ranking systems on this data "
                 f"(JS Spearman {_fmt(check.js_spearman)}, TCR error {_fmt(check.tcr_mae, 1)} "

@@ -88,6 +88,9 @@ def test_parse_failures_are_counted(conversations) -> None:
                             conversations[:3], concurrency=1)
     assert check.failures == check.n_probes // 2 and check.failure_rate == pytest.approx(0.5, abs=0.05)
     assert not check.usable and "parse failures" in check.verdict
+    few = run_judge_check(InsEvalJudge(ScriptedLLM(oracle), mode="text"), conversations[:2])
+    assert few.js_spearman == pytest.approx(1.0) and not few.usable
+    assert "only 2 conversation(s), fewer than 3" in few.verdict
     with pytest.raises(ValueError, match="at least one conversation"):
         run_judge_check(InsEvalJudge(ScriptedLLM(oracle)), [])
 

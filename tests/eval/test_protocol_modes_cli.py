@@ -82,7 +82,7 @@ def test_console_marks_significance_the_judge_note_and_the_check(
         clean_env: Path, server: FakeLLMServer, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--systems", "extractive,inscoqa", "--limit", "3", "--base-url",
                  server.base_url, "--out", "runs", "--no-progress", "--no-plots",
-                 "--judge-check", "2"]) == 0
+                 "--judge-check", "3"]) == 0
     out = capsys.readouterr().out
     assert "95% bootstrap intervals:" in out and "| extractive |" in out
     assert re.search(r"JS: (no significant difference at 0.05|\w+ > \w+ \(p=)", out)
