@@ -1,0 +1,292 @@
+"""A memory's search index in Qdrant: dense vectors and BM25, fused by reciprocal rank.
+
+One collection per memory. Each served unit is one point (id derived from the unit id) with
+
+* ``dense``: the unit's embedding (the memory's own vectors, dot product as the built-in index);
+* ``bm25-<kind>``: a sparse vector over the memory's own tokens (stop words removed, stemmed)
+  holding each term's BM25 term-frequency part (k1 = 1.5, b = 0.75 and the average length of
+  the unit's kind, as bm25s); the collection applies the IDF (``Modifier.IDF``) over the units
+  of that kind, so, as in the built-in index (one BM25 index per kind), a query's sparse dot
+  product is the unit's BM25 score within its kind;
+* payload ``unit_id``, ``kind``, ``type`` (logic units) and ``doc_ids``, the filters.
+
+A hybrid search is one Query API request per kind of unit: both sides are prefetched with the
+same filters and candidate count as the built-in index, then fused with reciprocal rank fusion
+with the same k (Qdrant counts ranks from 0, so its k is ours + 1) and the same side weights.
+Removal and update are by document id (:meth:`QdrantStore.remove_document`,
+:meth:`QdrantStore.sync`).
+
+Locations: ``qdrant://HOST:PORT`` (a server or cluster, gRPC-less HTTP), ``qdrant-local:DIR``
+(the client's local mode, a directory; ``qdrant-local::memory:`` keeps it in memory).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from procmem.memory import Hit, Memory
+from procmem.retrieval.bm25 import tokenize
+from procmem.retrieval.index import KIND_ORDER
+from procmem.units import Unit, indexed_text
+
+DENSE = "dense"
+LEXICAL = "bm25-{}"  # one sparse vector per kind of unit: IDF and lengths within the kind
+K1, B = 1.5, 0.75  # bm25s' defaults, which the built-in index uses
+BATCH = 256
+STORE_FILE = "store.json"  # beside a memory's CURRENT: the backend its collection lives in
+_NAMESPACE = uuid.UUID("6f1c1d62-5d1e-4f0c-9a51-2f8b1c3a7e10")
+
+
+def term_id(token: str) -> int:
+    """A token's sparse dimension: a stable 32-bit hash (the vocabulary is open)."""
+    return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=4).digest(), "little")
+
+
+def point_id(unit_id: str) -> str:
+    return str(uuid.uuid5(_NAMESPACE, unit_id))
+
+
+def collection_name(memory_dir: str | Path) -> str:
+    """The default collection of a memory directory: its name and a hash of its full path."""
+    path = Path(memory_dir).resolve()
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", path.name).strip("-")[:40] or "memory"
+    return f"inscoqa-{name}-{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
+
+
+def bm25_document(tokens: list[str], avgdl: float) -> tuple[list[int], list[float]]:
+    """The BM25 term-frequency part of each term of a unit (the IDF is the collection's)."""
+    counts: Counter[int] = Counter(term_id(t) for t in tokens)
+    norm = K1 * (1.0 - B + B * len(tokens) / max(avgdl, 1e-9))
+    ids = sorted(counts)
+    return ids, [counts[i] * (K1 + 1.0) / (counts[i] + norm) for i in ids]
+
+
+def bm25_query(tokens: list[str]) -> tuple[list[int], list[float]]:
+    counts: Counter[int] = Counter(term_id(t) for t in tokens)
+    ids = sorted(counts)
+    return ids, [float(counts[i]) for i in ids]
+
+
+class QdrantStore:
+    """One memory's collection (see the module docstring)."""
+
+    def __init__(self, client: Any, collection: str, location: str = "") -> None:
+        self.client = client
+        self.collection = collection
+        self.location = location
+
+    @classmethod
+    def open(cls, location: str, collection: str) -> QdrantStore:
+        try:
+            from qdrant_client import QdrantClient
+        except ImportError as exc:
+            raise ValueError("--store qdrant needs qdrant-client: pip install 'inscoqa[qdrant]'") \
+                from exc
+        if location.startswith("qdrant://"):
+            address = location[len("qdrant://"):].rstrip("/")
+            if not address:
+                raise ValueError(f"--store {location!r}: expected qdrant://HOST:PORT")
+            client = QdrantClient(url=f"http://{address}", timeout=60)
+        elif location.startswith("qdrant-local:"):
+            where = location[len("qdrant-local:"):]
+            if not where:
+                raise ValueError(f"--store {location!r}: expected qdrant-local:DIR")
+            client = (QdrantClient(location=":memory:") if where == ":memory:"
+                      else QdrantClient(path=where))
+        else:
+            raise ValueError(f"--store {location!r}: expected qdrant://HOST:PORT or "
+                             "qdrant-local:DIR")
+        return cls(client, collection, location)
+
+    def close(self) -> None:
+        self.client.close()
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def _ensure(self, dim: int) -> None:
+        from qdrant_client import models
+
+        if self.client.collection_exists(self.collection):
+            return
+        self.client.create_collection(
+            self.collection,
+            vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.DOT)},
+            sparse_vectors_config={LEXICAL.format(kind): models.SparseVectorParams(
+                modifier=models.Modifier.IDF) for kind in KIND_ORDER})
+        if self.location.startswith("qdrant://"):  # the local mode scans: no payload indexes
+            for field in ("kind", "type", "doc_ids"):
+                self.client.create_payload_index(self.collection, field,
+                                                 field_schema=models.PayloadSchemaType.KEYWORD)
+
+    def stored_ids(self) -> set[str]:
+        """The unit ids held in the collection."""
+        if not self.client.collection_exists(self.collection):
+            return set()
+        ids: set[str] = set()
+        offset = None
+        while True:
+            points, offset = self.client.scroll(self.collection, limit=1024, offset=offset,
+                                                with_payload=["unit_id"], with_vectors=False)
+            ids.update(str(p.payload["unit_id"]) for p in points)
+            if offset is None:
+                return ids
+
+    def sync(self, memory: Memory) -> dict[str, int]:
+        """Make the collection hold exactly the memory's served units: new units are added,
+        units no longer served (removed or replaced documents) are deleted."""
+        from qdrant_client import models
+
+        index = memory.index()
+        units = index.units
+        if not units:
+            return {"added": 0, "deleted": 0, "units": 0}
+        vectors = np.concatenate([index.kinds[k].dense.matrix for k in index.kinds
+                                  if index.kinds[k].dense is not None])
+        if vectors.shape[0] != len(units):
+            raise ValueError("the memory has units without embeddings: rebuild it")
+        self._ensure(int(vectors.shape[1]))
+        stored = self.stored_ids()
+        current = {u.id for u in units}
+        stale = sorted(stored - current)
+        for start in range(0, len(stale), BATCH):
+            self.client.delete(self.collection, points_selector=models.PointIdsList(
+                points=[point_id(i) for i in stale[start:start + BATCH]]))
+        tokens = [tokenize(indexed_text(u, memory.config.unit_index)) for u in units]
+        lengths: dict[str, list[int]] = {}
+        for unit, unit_tokens in zip(units, tokens, strict=True):
+            lengths.setdefault(unit.kind, []).append(len(unit_tokens))
+        avgdl = {kind: float(np.mean(values)) for kind, values in lengths.items()}
+        new = [row for row, unit in enumerate(units) if unit.id not in stored]
+        for start in range(0, len(new), BATCH):
+            points = []
+            for row in new[start:start + BATCH]:
+                kind = units[row].kind
+                ids, weights = bm25_document(tokens[row], avgdl[kind])
+                points.append(models.PointStruct(
+                    id=point_id(units[row].id),
+                    vector={DENSE: vectors[row].tolist(),
+                            LEXICAL.format(kind): models.SparseVector(indices=ids,
+                                                                      values=weights)},
+                    payload=_payload(units[row])))
+            self.client.upsert(self.collection, points=points, wait=True)
+        return {"added": len(new), "deleted": len(stale), "units": len(units)}
+
+    def remove_document(self, doc_id: str) -> None:
+        """Delete every point of a document (a re-``sync`` adds back merged units it shared)."""
+        from qdrant_client import models
+
+        if self.client.collection_exists(self.collection):
+            self.client.delete(self.collection, points_selector=models.FilterSelector(
+                filter=models.Filter(must=[models.FieldCondition(
+                    key="doc_ids", match=models.MatchAny(any=[doc_id]))])))
+
+    def drop(self) -> None:
+        if self.client.collection_exists(self.collection):
+            self.client.delete_collection(self.collection)
+
+    # -- searching -----------------------------------------------------------------------------
+
+    def search(self, query_tokens: list[str], query_vector: np.ndarray | None, *, k: int,
+               kinds: Sequence[str], method: str, types: Sequence[str] | None = None,
+               doc_ids: Sequence[str] | None = None, candidates: int = 100, rrf_k: int = 60,
+               dense_weight: float = 0.5) -> list[tuple[str, float]]:
+        """``(unit id, score)`` of the best ``k`` units, best first; one request per kind, merged
+        by score as the built-in index does."""
+        from qdrant_client import models
+
+        if not self.client.collection_exists(self.collection):
+            raise ValueError(f"Qdrant collection {self.collection!r} does not exist at "
+                             f"{self.location}: run `inscoqa memory build --store` first")
+        wanted = [kind for kind in kinds if not types or kind == "logic_unit"]
+        ids, weights = bm25_query(query_tokens)
+        sparse = models.SparseVector(indices=ids, values=weights)
+        dense = None if query_vector is None else np.asarray(query_vector, np.float32).tolist()
+        n = max(candidates, k)
+        requests = []
+        for kind in wanted:
+            where = _filter(kind, types, doc_ids)
+            if method == "bm25":
+                requests.append(models.QueryRequest(query=sparse, using=LEXICAL.format(kind),
+                                                    filter=where, limit=k,
+                                                    with_payload=["unit_id"]))
+            elif method == "dense":
+                requests.append(models.QueryRequest(query=dense, using=DENSE, filter=where,
+                                                    limit=k, with_payload=["unit_id"]))
+            else:
+                requests.append(models.QueryRequest(
+                    prefetch=[models.Prefetch(query=sparse, using=LEXICAL.format(kind),
+                                              filter=where, limit=n),
+                              models.Prefetch(query=dense, using=DENSE, filter=where, limit=n)],
+                    query=models.RrfQuery(rrf=models.Rrf(
+                        k=rrf_k + 1, weights=[2 * (1 - dense_weight), 2 * dense_weight])),
+                    limit=k, with_payload=["unit_id"]))
+        if not requests or (method == "bm25" and not ids):
+            return []
+        answers = self.client.query_batch_points(self.collection, requests=requests)
+        found = [(str(p.payload["unit_id"]), float(p.score))
+                 for answer in answers for p in answer.points]
+        found.sort(key=lambda pair: -pair[1])
+        return found[:k]
+
+
+def _payload(unit: Unit) -> dict[str, Any]:
+    return {"unit_id": unit.id, "kind": unit.kind, "type": getattr(unit, "type", "") or "",
+            "doc_ids": list(unit.meta.get("doc_ids") or [unit.meta.get("doc_id", "")])}
+
+
+def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | None) -> Any:
+    from qdrant_client import models
+
+    must: list[Any] = [models.FieldCondition(key="kind", match=models.MatchValue(value=kind))]
+    if types:
+        must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(types))))
+    if doc_ids is not None:
+        must.append(models.FieldCondition(key="doc_ids", match=models.MatchAny(any=list(doc_ids))))
+    return models.Filter(must=must)
+
+
+class QdrantMemory:
+    """A memory whose searches are answered by its Qdrant collection; everything else (units,
+    documents, statistics) is the memory's own. Answerers take it wherever they take a memory."""
+
+    def __init__(self, memory: Memory, store: QdrantStore) -> None:
+        self.memory = memory
+        self.store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.memory, name)
+
+    def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
+               method: str | None = None, types: Sequence[str] | None = None,
+               doc_ids: Sequence[str] | None = None, fusion: str | None = None) -> list[Hit]:
+        config = self.memory.config
+        method = method or config.method
+        if method not in ("hybrid", "bm25", "dense"):
+            raise ValueError(f"unknown method {method!r}: use hybrid, bm25 or dense")
+        if (fusion or config.fusion) != "rrf" and method == "hybrid":
+            raise ValueError("a Qdrant store fuses with reciprocal rank only (--fusion rrf)")
+        kinds = self.memory._kinds(kind, config.search_kinds)  # the memory's own default kinds
+        vector = (self.memory.embedder.encode([query])[0] if method in ("dense", "hybrid")
+                  else None)
+        found = self.store.search(tokenize(query), vector, k=k, kinds=kinds, method=method,
+                                  types=types, doc_ids=doc_ids, candidates=config.candidates,
+                                  rrf_k=config.rrf_k, dense_weight=config.dense_weight)
+        hits = []
+        for unit_id, score in found:
+            unit = self.memory.get(unit_id)
+            if unit is not None:  # a point of a unit this memory no longer serves: skip it
+                hits.append(Hit(unit, score, len(hits) + 1, method))
+        return hits
+
+    # the built-in compositions over search(), with this search
+    search_conversation = Memory.search_conversation
+    search_documents = Memory.search_documents
+    search_documents_conversation = Memory.search_documents_conversation

@@ -1,0 +1,97 @@
+"""A memory's index in Qdrant (the client's local mode): the same units found as by the built-in
+index, filters, removal by document, and retrieval parity on bundled conversations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("qdrant_client")
+
+from procmem.stores import open_backend  # noqa: E402
+from procmem.stores.qdrant import QdrantMemory, QdrantStore, collection_name  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def qdrant_memory(built_memory: Any) -> Iterator[QdrantMemory]:
+    store = QdrantStore.open("qdrant-local::memory:", "test-memory")
+    assert store.sync(built_memory)["added"] == len(built_memory)
+    yield QdrantMemory(built_memory, store)
+    store.close()
+
+
+def reference_recall(memory: Any, conversations: list[Any], k: int = 5) -> float:
+    """Mean share of each conversation's reference documents among the documents of the top
+    ``k`` units for its history-aware query."""
+    shares = []
+    for conv in conversations:
+        hits = memory.search_conversation(conv.history, conv.question, k=k)
+        found = {d for h in hits for d in (h.unit.meta.get("doc_ids") or [h.doc_id])}
+        wanted = {d.doc_id for d in conv.documents}
+        shares.append(len(wanted & found) / len(wanted))
+    return sum(shares) / len(shares)
+
+
+def test_reference_recall_matches_the_built_in_index(built_memory: Any,
+                                                     qdrant_memory: QdrantMemory,
+                                                     conversations: list[Any]) -> None:
+    built_in = reference_recall(built_memory, conversations)
+    qdrant = reference_recall(qdrant_memory, conversations)
+    assert built_in > 0.5  # the test memory answers its conversations at all
+    assert abs(qdrant - built_in) <= 0.05, (built_in, qdrant)
+
+
+def test_single_sides_find_the_same_units(built_memory: Any, qdrant_memory: QdrantMemory,
+                                          conversations: list[Any]) -> None:
+    for conv in conversations:
+        for method in ("dense", "bm25"):
+            ours = [h.unit.id for h in built_memory.search(conv.question, k=5, method=method)]
+            theirs = [h.unit.id for h in qdrant_memory.search(conv.question, k=5, method=method)]
+            # the same set (ties between equal scores may order differently)
+            assert set(ours) == set(theirs), (conv.id, method)
+
+
+def test_filters_by_kind_type_and_document(built_memory: Any,
+                                           qdrant_memory: QdrantMemory) -> None:
+    query = "print on both sides of the paper"
+    for kind in built_memory.kinds:
+        hits = qdrant_memory.search(query, k=5, kind=kind)
+        assert hits and all(h.unit.kind == kind for h in hits), kind
+    steps = qdrant_memory.search(query, k=5, types=["Step"])
+    assert steps and all(getattr(h.unit, "type", None) == "Step" for h in steps)
+    doc = "gnome-help/printing-2sided.page"
+    hits = qdrant_memory.search(query, k=5, doc_ids=[doc])
+    assert hits and all(doc in (h.unit.meta.get("doc_ids") or [h.doc_id]) for h in hits)
+    ranked = qdrant_memory.search_documents(query, k=3)
+    assert ranked[0].doc_id == built_memory.search_documents(query, k=3)[0].doc_id
+
+
+def test_remove_and_resync_by_document(built_memory: Any, tmp_path: Path) -> None:
+    store = open_backend(f"qdrant-local:{tmp_path / 'qdrant'}", "resync")
+    try:
+        store.sync(built_memory)
+        doc = "gnome-help/printing-2sided.page"
+        own = {u.id for u in built_memory.units()
+               if doc in (u.meta.get("doc_ids") or [u.meta.get("doc_id")])}
+        assert own and own <= store.stored_ids()
+        store.remove_document(doc)
+        assert not own & store.stored_ids()
+        search = QdrantMemory(built_memory, store)
+        assert all(doc not in (h.unit.meta.get("doc_ids") or [h.doc_id])
+                   for h in search.search("print on both sides", k=10, doc_ids=None))
+        report = store.sync(built_memory)  # the memory still serves them: they come back
+        assert report["added"] == len(own) and report["deleted"] == 0
+        assert store.stored_ids() == {u.id for u in built_memory.units()}
+    finally:
+        store.close()
+
+
+def test_bad_locations_are_named() -> None:
+    with pytest.raises(ValueError, match="qdrant://HOST:PORT"):
+        open_backend("redis://x", "c")
+    with pytest.raises(ValueError, match="qdrant-local:DIR"):
+        open_backend("qdrant-local:", "c")
+    assert collection_name("/a/b/my mem").startswith("inscoqa-my-mem-")
