@@ -38,6 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--llm-extract", action="store_true",
                        help="ask the chat model to extract units from documents the rules cannot structure")
     build.add_argument("--llm-all", action="store_true", help="with --llm-extract: ask it for every document")
+    build.add_argument("--store", metavar="LOCATION",
+                       help="also index the memory in Qdrant: qdrant://HOST:PORT (a server or "
+                            "cluster) or qdrant-local:DIR (embedded); searches with --store use "
+                            "it (pip install 'inscoqa[qdrant]')")
+    build.add_argument("--collection", help="Qdrant collection (default: from the memory "
+                                            "directory's name and path)")
     build.add_argument("--json", action="store_true", help="print the build report as JSON")
     build.set_defaults(func=_build)
 
@@ -53,6 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     search.add_argument("-k", type=int, default=5, help="number of hits")
     search.add_argument("--documents", action="store_true",
                         help="rank documents by the evidence of all their retrieved units")
+    search.add_argument("--store", metavar="LOCATION",
+                        help="search the memory's Qdrant collection (see memory build --store)")
     search.add_argument("--json", action="store_true")
     search.set_defaults(func=_search)
 
@@ -119,6 +127,16 @@ def _build(args: argparse.Namespace) -> int:
         print(f"inscoqa memory build: {str(exc).strip().splitlines()[0]}", file=sys.stderr)
         return 1
     memory.save(args.out)
+    if args.store:
+        try:
+            synced = _sync_store(memory, args.out, args.store, args.collection)
+        except Exception as exc:  # an unreachable server, a bad location: one line, non-zero
+            print(f"inscoqa memory build: --store {args.store}: {first_line_of(exc)}",
+                  file=sys.stderr)
+            return 1
+        if not args.json:
+            print(f"{args.store} collection {synced['collection']}: {synced['added']} units "
+                  f"added, {synced['deleted']} deleted, {synced['units']} held")
     infra = [f for f in report.failures if names_infrastructure_error(f.error)]
     if args.json:
         print(json.dumps({"memory": str(args.out), "report": report.to_dict(), "stats": memory.stats()},
@@ -136,6 +154,44 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def first_line_of(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _sync_store(memory: Any, out: Path, location: str, collection: str | None) -> dict[str, Any]:
+    """Index ``memory`` in the store at ``location``; record where beside the memory."""
+    from procmem.stores import open_backend
+    from procmem.stores.qdrant import STORE_FILE, collection_name
+
+    name = collection or collection_name(out)
+    store = open_backend(location, name)
+    try:
+        report = store.sync(memory)
+    finally:
+        store.close()
+    (out / STORE_FILE).write_text(json.dumps({"store": location, "collection": name}) + "\n",
+                                  encoding="utf-8")
+    return {**report, "collection": name}
+
+
+def _with_store(memory: Any, path: Path, location: str) -> Any:
+    """``memory`` searched through the store it was indexed in (``--store``)."""
+    from procmem.stores import open_backend
+    from procmem.stores.qdrant import STORE_FILE, QdrantMemory, collection_name
+
+    recorded = path / STORE_FILE
+    name = collection_name(path)
+    if recorded.is_file():
+        name = json.loads(recorded.read_text(encoding="utf-8")).get("collection", name)
+    store = open_backend(location, name)
+    if not store.client.collection_exists(name):
+        store.close()
+        raise ValueError(f"{location} holds no collection {name!r}: run `inscoqa memory build "
+                         f"--out {path} --store {location}` first")
+    return QdrantMemory(memory, store)
+
+
 def _load(path: Path) -> Any:
     from procmem.memory import Memory, MemoryStoreError
 
@@ -147,6 +203,12 @@ def _load(path: Path) -> Any:
 
 def _search(args: argparse.Namespace) -> int:
     memory = _load(args.memory)
+    if getattr(args, "store", None):
+        try:
+            memory = _with_store(memory, args.memory, args.store)
+        except ValueError as exc:
+            print(f"inscoqa memory search: {first_line_of(exc)}", file=sys.stderr)
+            return 2
     if args.documents:
         return _search_documents(memory, args)
     hits = memory.search(args.query, k=args.k, kind=args.kind, method=args.method, types=args.type,

@@ -95,3 +95,31 @@ def test_bad_locations_are_named() -> None:
     with pytest.raises(ValueError, match="qdrant-local:DIR"):
         open_backend("qdrant-local:", "c")
     assert collection_name("/a/b/my mem").startswith("inscoqa-my-mem-")
+
+
+def test_memory_build_and_search_with_a_qdrant_store(clean_env: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``memory build --store qdrant-local:DIR`` indexes the memory there; ``memory search
+    --store`` answers from it with the built-in index's best hit."""
+    import json
+
+    from inscoqa.cli import main
+
+    docs = clean_env / "docs"
+    docs.mkdir()
+    fixtures = Path(__file__).resolve().parents[1] / "app_fixtures"
+    (docs / "descale.md").write_text((fixtures / "descale-espresso-machine.md").read_text())
+    store = f"qdrant-local:{clean_env / 'qdrant'}"
+    assert main(["memory", "build", "--path", str(docs), "--out", str(clean_env / "mem"),
+                 "--store", store]) == 0
+    assert "units added" in capsys.readouterr().out
+    query = ["memory", "search", "--memory", str(clean_env / "mem"), "descale the machine",
+             "--json"]
+    assert main(query) == 0
+    built_in = json.loads(capsys.readouterr().out)
+    assert main([*query, "--store", store]) == 0
+    qdrant = json.loads(capsys.readouterr().out)
+    assert qdrant and qdrant[0]["id"] == built_in[0]["id"]
+    # another store location holds no collection for this memory: refused in one line
+    assert main([*query, "--store", f"qdrant-local:{clean_env / 'empty'}"]) == 2
+    assert "memory build" in capsys.readouterr().err
