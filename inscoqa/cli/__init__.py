@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-GROUPS = ["data", "config", "serve", "memory", "answer", "bench", "judge", "demo", "thread"]
+GROUPS = ["data", "config", "serve", "memory", "answer", "bench", "judge", "demo", "thread", "rerank"]
 
 
 def build_parser() -> argparse.ArgumentParser:

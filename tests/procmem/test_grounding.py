@@ -51,12 +51,14 @@ def test_a_step_copied_from_the_page_is_grounded_by_rouge(page):
     assert page.text[g.start:g.end] == g.snippet == COPIED
 
 
+@pytest.mark.slow
 def test_a_made_up_step_is_not_grounded_even_with_embeddings(page, embedder):
     assert ground_steps([MADE_UP], page.text) == [None]
     assert ground_steps([MADE_UP, "Restart the computer and reinstall the printer driver."], page.text,
                         embedder=embedder) == [None, None]
 
 
+@pytest.mark.slow
 def test_a_paraphrase_is_grounded_by_embedding_only(page, embedder):
     assert ground_steps([PARAPHRASE], page.text) == [None]  # ROUGE-L alone is not enough
     (g,) = ground_steps([PARAPHRASE], page.text, embedder=embedder)
