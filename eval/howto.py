@@ -30,6 +30,8 @@ exceptions, for the caller to record as failed samples.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -199,6 +201,10 @@ class HowToScorer:
         self._pair = load_prompt("eval", "howto/pair")
 
     @property
+    def _schemas(self) -> list[dict[str, Any]]:
+        return [PAIR_SCHEMA if self.matcher == JUDGE_MATCHER else EXTRACT_SCHEMA, SUCCESS_SCHEMA]
+
+    @property
     def _templates(self) -> list[Any]:
         first = [self._pair] if self.matcher == JUDGE_MATCHER else [self._extract]
         return [*first, self._success]
@@ -207,6 +213,8 @@ class HowToScorer:
         return {
             "scorer": "howto",
             "prompt_hash": prompts_hash(self._templates),
+            "schema_hash": hashlib.sha256(json.dumps(self._schemas, sort_keys=True).encode())
+            .hexdigest()[:16],
             "model": self.llm.model,
             "matcher": self.matcher,
             "threshold": self.threshold,

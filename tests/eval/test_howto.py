@@ -162,7 +162,10 @@ def test_judge_matcher_extracts_and_pairs_in_one_call() -> None:
     assert len(score.reference_items) == 4 and len(score.generated_items) == 3
     config = HowToScorer(ScriptedLLM(), matcher="judge").config()
     assert config["matcher"] == "judge" and config["threshold"] is None
-    assert config["prompt_hash"] != HowToScorer(ScriptedLLM(), matcher="lexical").config()["prompt_hash"]
+    lexical = HowToScorer(ScriptedLLM(), matcher="lexical").config()
+    # what the model is asked for is part of the key of stored scores
+    assert config["prompt_hash"] != lexical["prompt_hash"]
+    assert config["schema_hash"] != lexical["schema_hash"]
 
 
 def test_judge_pairs_stay_one_to_one_and_in_range() -> None:
