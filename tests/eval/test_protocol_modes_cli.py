@@ -140,3 +140,31 @@ def test_bad_flags_stop_before_any_work(clean_env: Path, server: FakeLLMServer,
     assert main(["bench", "--systems", "extractive", "--limit", "1", "--base-url",
                  server.base_url, "--out", "runs", *flag]) == 2
     assert message in capsys.readouterr().err and server.request_count == 0
+
+
+def test_protocol_and_judge_defaults_follow_the_engine() -> None:
+    from eval.bench.session import (
+        BenchOptions,
+        default_judge_mode,
+        judge_note,
+        system_params,
+    )
+    from serving.config import ServingConfig
+
+    embedded = ServingConfig(engine="embedded", n_ctx=4096)
+    vllm = ServingConfig(engine="vllm", max_model_len=16384)
+    external = ServingConfig(engine="external", base_url="http://h:8000")
+    options = BenchOptions(systems=["extractive", "inscoqa"])
+    assert system_params(options, embedded) == {"inscoqa": {"protocol": "constrained"}}
+    assert system_params(options, vllm) == {"inscoqa": {"protocol": "paper",
+                                                        "context_tokens": 16384}}
+    assert system_params(options, external) == {"inscoqa": {"protocol": "paper"}}
+    chosen = BenchOptions(systems=["inscoqa"], protocol="paper",
+                          params={"inscoqa": {"context_tokens": 2048}})
+    assert system_params(chosen, embedded) == {"inscoqa": {"protocol": "paper",
+                                                           "context_tokens": 2048}}
+    with pytest.raises(ValueError, match="--protocol"):
+        system_params(BenchOptions(protocol="exact"), embedded)
+    assert (default_judge_mode(embedded), default_judge_mode(vllm)) == ("json", "text")
+    assert "answerers' own model" in judge_note(external, external)
+    assert judge_note(external, ServingConfig(engine="external", base_url="http://j:8000")) is None
