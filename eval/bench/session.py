@@ -4,6 +4,11 @@ Engines are connected lazily (:class:`serving.pool.ClientPool`), so a run with n
 to do starts no engine. The judge has its own configuration section (``[judge]``,
 ``INSCOQA_JUDGE_*``, ``--judge-*``); when none of it is set the judge uses the answerers' engine.
 A second judge (section ``second_judge``) is only used when configured.
+
+Defaults that follow the engine: the ``inscoqa`` answerer runs the paper's protocol (plain-text
+sections, whole documents fitted to the context window) on vLLM and external engines and the
+constrained JSON protocol on the embedded one; the judge replies in text on vLLM and external
+engines and in JSON on the embedded one. ``--protocol`` and ``--judge-mode`` override them.
 """
 
 from __future__ import annotations
