@@ -13,7 +13,12 @@ Cache speed-up: the same run in a fresh results directory with the response cach
 LLM call is a cache hit) against the cold run at concurrency 1 (target >= 100x); and a finished
 run re-run (results store: nothing to do) against the cold run.
 
-    python benchmarks/runner.py [--samples 96] [--latency 0.05] [--repeats 3] [--json]
+Ray (``--ray``): the same samples answered by the extractive answerer and judged, once by the
+thread runner and once by the Ray runner (``inscoqa bench --ray``: a Ray Data actor pool on a
+local Ray instance with 2 CPUs) at the same concurrency; the Ray time includes starting the
+actors (each run starts its pool), the Ray instance is started before timing.
+
+    python benchmarks/runner.py [--samples 96] [--latency 0.05] [--repeats 3] [--ray] [--json]
 """
 
 from __future__ import annotations
@@ -182,6 +187,50 @@ def calls_per_sample(outcome: BenchOutcome) -> float:
     return statistics.fmean(calls)
 
 
+def ray_comparison(config: ServingConfig, convs: list[Conversation], root: Path,
+                   concurrency: int) -> dict[str, Any]:
+    """Seconds of the thread runner and of the Ray runner for the same run (extractive answers,
+    one judge call each) at the same concurrency, each in a fresh results directory."""
+    import os
+
+    import ray
+
+    from eval.bench.ray_runner import RayBenchRunner, WorkerSpec
+    from procmem.answerers import make_answerer
+    from serving.pool import ClientPool
+
+    config = dataclasses.replace(config, concurrency=concurrency)
+    common = {"conversations": convs, "data_id": "bench", "documents": corpus_index().resolve,
+              "concurrency": concurrency, "progress": False}
+    timings: dict[str, Any] = {"concurrency": concurrency}
+    with ClientPool() as clients:
+        llm = clients.model(dataclasses.replace(config, cache_dir=str(root / "cache-threads")))
+        runner = BenchRunner(answerers={"extractive": make_answerer("extractive")},
+                             judge_llm=llm, out_dir=root / "runs-threads", **common)
+        start = time.perf_counter()
+        outcome = runner.run()
+        timings["threads_s"] = time.perf_counter() - start
+        timings["threads_new_samples"] = outcome.new_samples
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        ray_config = dataclasses.replace(config, cache_dir=str(root / "cache-ray"))
+        with ClientPool() as clients:
+            runner = RayBenchRunner(
+                worker=WorkerSpec(serving=ray_config, judge=ray_config,
+                                  systems={"extractive": {}}),
+                clients=clients, answerers={"extractive": make_answerer("extractive")},
+                judge_llm=clients.model(ray_config), out_dir=root / "runs-ray", **common)
+            start = time.perf_counter()
+            outcome = runner.run()
+            timings["ray_s"] = time.perf_counter() - start
+            timings["ray_new_samples"] = outcome.new_samples
+    finally:
+        ray.shutdown()
+    timings["ray_vs_threads"] = timings["threads_s"] / timings["ray_s"]
+    return timings
+
+
 def serve(latency: float) -> None:
     """Run the fake server in this process (the benchmark starts it as a child process, so the
     server's threads do not compete with the runner's for the interpreter lock)."""
@@ -226,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=0.05, help="server seconds per reply")
     parser.add_argument("--concurrency", default="1,4,16")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ray", action="store_true",
+                        help="also compare the Ray runner with the thread runner")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -289,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
             "finished_rerun_requests": server.requests() - requests_before,
             "finished_rerun_new_samples": sum(o.new_samples for _, o in finished_runs),
         }
+        if args.ray:
+            report["ray"] = ray_comparison(base, convs, root, levels[-1])
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -310,6 +363,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"finished run re-run: {cache['finished_rerun_s']:.3f} s -> speed-up "
           f"{cache['finished_rerun_speedup']:.0f}x, {cache['finished_rerun_requests']} requests, "
           f"{cache['finished_rerun_new_samples']} new samples")
+    if "ray" in report:
+        r = report["ray"]
+        print(f"\nextractive + judge, {args.samples} samples at concurrency {r['concurrency']}: "
+              f"thread runner {r['threads_s']:.2f} s, Ray runner {r['ray_s']:.2f} s "
+              f"(actor start-up included) -> Ray / threads throughput {r['ray_vs_threads']:.2f}")
     top = rows[-1]
     print(f"efficiency at concurrency {top['concurrency']}: {top['efficiency']:.2f} "
           f"(target >= 0.8)")
