@@ -150,6 +150,11 @@ def test_ray_run_with_the_embedded_engine(local_ray: Any, embedded_llm: Any, cle
     assert set(records) == {"extractive", "inscoqa"}
     for name, lines in records.items():
         assert len(lines) == 1 and not lines[0]["transient"], name
-        assert lines[0]["answer"], name
-        assert lines[0]["judge"]["raw"], name  # the judge model replied
-        assert lines[0]["cost"]["judge"]["calls"] >= 1, name
+    # the extractive answer was judged by the model; the inscoqa answerer called the model (the
+    # tiny model may still miss the format: that is a recorded failure, not an infrastructure one)
+    extractive = records["extractive"][0]
+    assert extractive["answer"] and extractive["judge"]["raw"]
+    assert extractive["cost"]["judge"]["calls"] + extractive["cost"]["judge"]["cached_calls"] >= 1
+    inscoqa = records["inscoqa"][0]
+    assert inscoqa["cost"]["answer"]["calls"] + inscoqa["cost"]["answer"]["cached_calls"] >= 1
+    assert inscoqa["answer"] or inscoqa["status"] == "answer_failed"
