@@ -146,6 +146,7 @@ class FakeLLMServer:
         self.latency_s = latency_s
         self.default = default
         self.requests: list[dict[str, Any]] = []
+        self.request_headers: list[dict[str, str]] = []  # of each chat request, in order
         self._script: deque[Behaviour] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -177,6 +178,7 @@ class FakeLLMServer:
     def reset(self) -> None:
         with self._lock:
             self.requests.clear()
+            self.request_headers.clear()
             self._script.clear()
 
     def start(self) -> FakeLLMServer:
@@ -295,6 +297,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 self._send(400, json.dumps({"error": {"message": "request is not JSON"}}))
                 return
+            with server._lock:
+                server.request_headers.append(dict(self.headers.items()))
             behaviour = server._next(body)
             if server.latency_s:
                 time.sleep(server.latency_s)

@@ -29,6 +29,7 @@ from inscoqa.corpus.document import Document
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answer, Answerer, AnswerRequest
 from serving.errors import EngineStartError, LLMConnectionError, LLMHTTPError, LLMTimeoutError
+from serving.headers import session
 from serving.pool import usage_tab
 
 DocumentSource = Callable[[Conversation], list[Document]]
@@ -61,9 +62,11 @@ def run_sample(conv: Conversation, system: str, answerer: Answerer, judge: InsEv
     """Answer ``conv`` with ``answerer``, then score the answer. Never raises for a failure
     of the answerer or the judge: the failure is the record."""
     record = SampleRecord(sample_id=conv.id, system=system, domain=conv.domain)
-    answer = _answer(conv, answerer, documents, record)
-    if answer is not None:
-        _score(conv, answer, judge, documents is None, record)
+    # one session per conversation: a router in front of replicas keeps it on one of them
+    with session(conv.id):
+        answer = _answer(conv, answerer, documents, record)
+        if answer is not None:
+            _score(conv, answer, judge, documents is None, record)
     record.finished_at = now_iso()
     return record.to_dict()
 
