@@ -35,12 +35,12 @@ from typing import Any
 import numpy as np
 
 from eval.bench.keys import run_key, stable_hash
-from eval.bench.lock import RunLock
 from eval.bench.sample import error_text, is_transient, now_iso
 from eval.bench.store import ResultStore, write_json_atomic
 from eval.howto import HowToScorer
 from eval.multiturn import DEFAULT_MAX_TURNS, UserSimulator, run_dialogue
 from inscoqa.corpus.document import Document
+from inscoqa.dirlock import DirectoryLock
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answer, Answerer, AnswerRequest, Searchable, StageRecord
 from procmem.answerers.retrieval import Retriever
@@ -438,7 +438,7 @@ def dialogue_paradigms(options: StudyOptions) -> dict[str, Any]:
                     "sampling": sampling(serving)}
             keys[p.name] = key = run_key(f"dialogue-{p.name}", spec)
             directory = Path(options.out) / key
-            with RunLock(directory):
+            with DirectoryLock(directory):
                 write_json_atomic(directory / "run.json", {"key": key, "spec": spec})
                 store = ResultStore(directory / "results.jsonl")
                 done = store.load()

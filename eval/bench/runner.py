@@ -27,11 +27,11 @@ from tqdm.auto import tqdm
 
 from eval.bench import compare, extras
 from eval.bench.keys import run_key, slug, stable_hash
-from eval.bench.lock import RunLock
 from eval.bench.sample import DocumentSource, now_iso, run_sample
 from eval.bench.store import ResultStore, write_json_atomic
 from eval.howto import HowToScorer
 from eval.inseval import InsEvalJudge
+from inscoqa.dirlock import DirectoryLock
 from inscoqa.records import Conversation
 from procmem.answerers.base import Answerer
 from serving.pool import PooledModel
@@ -193,7 +193,7 @@ class BenchRunner:
         with ExitStack() as locks:
             for directory in [*(r.dir for r in runs.values()),
                               *(p.dir for p in self.plan_pairs(runs))]:
-                locks.enter_context(RunLock(directory))
+                locks.enter_context(DirectoryLock(directory))
             return self._run(runs)
 
     def _run(self, runs: dict[str, SystemRun]) -> BenchOutcome:

@@ -40,7 +40,8 @@ from inscoqa.builder.steps import (
     prompt_hashes,
     summarise_steps,
 )
-from inscoqa.builder.store import DirectoryLock, KeyedStore
+from inscoqa.builder.store import KeyedStore
+from inscoqa.dirlock import DirectoryLock
 from inscoqa.io import _atomic_write, save_conversations
 from inscoqa.records import DOMAINS, Conversation
 from inscoqa.schema import DatasetError, validate_record

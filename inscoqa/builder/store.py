@@ -9,15 +9,11 @@ fsync'ed; loading keeps the last record per key and ignores a last line cut shor
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
-import sys
 import threading
 import warnings
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 
@@ -96,39 +92,3 @@ class KeyedStore:
             os.fsync(fh.fileno())
 
 
-class DirectoryLockedError(RuntimeError):
-    """Another process writes the same directory."""
-
-
-class DirectoryLock:
-    """``with DirectoryLock(dir):`` — an ``flock`` on ``<dir>/.lock``, released when the holder
-    exits however it exits; a second process gets :class:`DirectoryLockedError` naming the holder."""
-
-    def __init__(self, directory: str | Path) -> None:
-        self.path = Path(directory) / ".lock"
-        self._fd: int | None = None
-
-    def __enter__(self) -> DirectoryLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip() or "unknown"
-            os.close(fd)
-            raise DirectoryLockedError(
-                f"another process is writing {self.path.parent} ({holder}); wait for it to "
-                "finish or stop it, then run the command again") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()}: {' '.join(sys.argv)[:300]}".encode(), 0)
-        self._fd = fd
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, 0)
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)

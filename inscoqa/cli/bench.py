@@ -102,9 +102,9 @@ def selected_limit(args: argparse.Namespace) -> int | None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from eval.bench.lock import RunLockedError
     from eval.bench.session import BenchOptions, run_bench
     from eval.report import pairwise_table, summary_table, verdict_lines
+    from inscoqa.dirlock import DirectoryLockedError
     from serving.errors import LLMError
 
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -125,7 +125,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             progress=not args.no_progress and not args.json, plots=not args.no_plots,
             ray=args.ray)
         result = run_bench(options)
-    except RunLockedError as exc:
+    except DirectoryLockedError as exc:
         print(f"inscoqa bench: {exc}", file=sys.stderr)
         return 1
     except LLMError as exc:  # an engine that cannot start, or an endpoint that cannot be reached

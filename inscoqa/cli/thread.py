@@ -78,7 +78,6 @@ def _options(args: argparse.Namespace) -> object:
 
 
 def _run(args: argparse.Namespace, study: str) -> int:
-    from eval.bench.lock import RunLockedError
     from eval.paradigms import (
         StudyStopped,
         compare_paradigms,
@@ -86,13 +85,14 @@ def _run(args: argparse.Namespace, study: str) -> int:
         dialogue_markdown,
         dialogue_paradigms,
     )
+    from inscoqa.dirlock import DirectoryLockedError
     from serving.errors import LLMError
 
     run, markdown = ((compare_paradigms, comparison_markdown) if study == "compare"
                      else (dialogue_paradigms, dialogue_markdown))
     try:
         summary = run(_options(args))
-    except (RunLockedError, LLMError, StudyStopped) as exc:
+    except (DirectoryLockedError, LLMError, StudyStopped) as exc:
         print(f"inscoqa thread {study}: {first_line(exc)}", file=sys.stderr)
         return 1
     except (ValueError, KeyError, TypeError, OSError) as exc:

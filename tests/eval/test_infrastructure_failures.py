@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from support.engines import FakeEngineProcess
 
-from eval.bench.lock import RunLock, RunLockedError
 from inscoqa.cli import main
+from inscoqa.dirlock import DirectoryLock, DirectoryLockedError
 from serving.engines import ENGINES
 from serving.engines.process import free_port
 
@@ -93,16 +93,16 @@ def test_an_engine_that_cannot_start_is_one_line_without_traceback(tmp_path: Pat
 
 
 def test_a_second_writer_of_a_run_is_refused(tmp_path: Path) -> None:
-    with RunLock(tmp_path):
-        code = ("import sys; from eval.bench.lock import RunLock, RunLockedError\n"
-                f"try:\n    RunLock({str(tmp_path)!r}).acquire()\n"
-                "except RunLockedError as exc:\n    print(exc); sys.exit(3)\n")
+    with DirectoryLock(tmp_path):
+        code = ("import sys; from inscoqa.dirlock import DirectoryLock, DirectoryLockedError\n"
+                f"try:\n    DirectoryLock({str(tmp_path)!r}).acquire()\n"
+                "except DirectoryLockedError as exc:\n    print(exc); sys.exit(3)\n")
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert proc.returncode == 3
         assert f"pid {os.getpid()}" in proc.stdout and "another process" in proc.stdout
-        with pytest.raises(RunLockedError):  # the same process cannot take it twice either
-            RunLock(tmp_path).acquire()
-    RunLock(tmp_path).acquire().release()  # released when the holder lets go
+        with pytest.raises(DirectoryLockedError):  # the same process cannot take it twice either
+            DirectoryLock(tmp_path).acquire()
+    DirectoryLock(tmp_path).acquire().release()  # released when the holder lets go
 
 
 def test_two_bench_processes_on_one_run_never_write_a_sample_twice(clean_env: Path) -> None:
@@ -129,7 +129,7 @@ def test_two_bench_processes_on_one_run_never_write_a_sample_twice(clean_env: Pa
         gate.set()
         first_out, first_err = first.communicate(timeout=120)
     assert first.returncode == 0, first_err
-    assert second.returncode == 1 and "another process is writing this run" in second.stderr
+    assert second.returncode == 1 and "another process is writing" in second.stderr
     assert f"pid {first.pid}" in second.stderr
     ids = [r["sample_id"] for r in results(out)]
     assert len(ids) == len(set(ids)) == 4

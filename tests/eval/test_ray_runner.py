@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from support.bench_doubles import reply_for
 
-from eval.bench.lock import RunLock
 from inscoqa.cli import main
+from inscoqa.dirlock import DirectoryLock
 from serving.fake_server import FakeLLMServer
 
 ray = pytest.importorskip("ray")
@@ -114,10 +114,10 @@ def test_ray_run_holds_the_run_lock(local_ray: Any, clean_env: Path, server: Fak
     code, first = bench(argv, capsys)  # the thread runner: the same run key
     assert code == 0
     run_dir = Path(first["meta"]["systems"]["extractive"]["dir"])
-    with RunLock(run_dir):  # another process writing the same run
+    with DirectoryLock(run_dir):  # another process writing the same run
         code, _ = bench([*argv, "--ray", "--retry-failed"], capsys)
         assert code == 1
-        assert "another process is writing this run" in capsys.readouterr().err
+        assert "another process is writing" in capsys.readouterr().err
 
 
 def test_ray_run_stops_when_the_endpoint_is_down(local_ray: Any, clean_env: Path,
