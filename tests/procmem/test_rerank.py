@@ -163,3 +163,16 @@ def test_cli_features_train_eval(built_memory, conversations, tmp_path, capsys):
     assert main(["rerank", "eval", "--features", str(features), "--folds", "99"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("rerank eval:") and "folds" in err and "\n" not in err
+
+
+def test_features_with_the_real_embedded_engine(built_memory, conversations, embedded_llm):
+    verifier = Verifier(built_memory, default_features(True), llm=embedded_llm, candidates=2)
+    (q,) = labelled_queries(conversations[:1], verifier)
+    assert len(q.doc_ids) == 2 and q.feature_names == default_features(True)
+    for row, detail, verified in zip(q.features, q.details, q.verified, strict=True):
+        values = dict(zip(q.feature_names, row, strict=True))
+        assert 0.0 <= values["llm_relevance"] <= 1.0 and 0.0 <= values["llm_completion"] <= 1.0
+        # the tiny model's steps, or the memory's procedures when it gave none; grounded or not
+        assert detail["step_source"] in ("llm", "procedure", "step_units", "none")
+        assert len(detail["groundings"]) == len(detail["steps"])
+        assert verified == any(detail["groundings"])
