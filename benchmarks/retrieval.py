@@ -21,7 +21,13 @@
     (bm25s), query encoding alone, dense and hybrid, and the ratio of hybrid to BM25 + encoding
     (target <= 1.2x). At 10k units: updating one changed document vs rebuilding (target <= 2%).
 
+(c) With ``--store-latency [LOCATION]``: query latency of the two search backends, the built-in
+    index and a Qdrant store (default the client's local mode), over the same synthetic units at
+    ``--store-sizes`` (default 10k and 100k) and the first 30 conversation queries, with the
+    ratio Qdrant / built-in of the same run (:mod:`store_latency` does the measuring).
+
     python benchmarks/retrieval.py [--sizes 1000 10000 100000] [--repeats 3] [--json]
+    python benchmarks/retrieval.py --skip-quality --sizes --store-latency   # (c) alone
 """
 
 from __future__ import annotations
@@ -394,6 +400,16 @@ def print_quality(results: dict[str, Any]) -> None:
               f"units/s; the encoder alone: {speed['raw_units_per_s']:.1f} texts/s")
 
 
+STORE_QUERIES = 30
+
+
+def store_latency(queries: list[str], sizes: list[int], location: str) -> list[dict[str, Any]]:
+    """(c): p50/p95 ms per query of the built-in index and the Qdrant store at each size."""
+    import store_latency as backends  # benchmarks/store_latency.py, beside this script
+
+    return backends.run(sizes, queries[:STORE_QUERIES], location)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000])
@@ -406,6 +422,11 @@ def main() -> int:
                         help="embed nothing and measure BM25 alone (fast on a busy machine)")
     parser.add_argument("--distractors", type=int, metavar="N",
                         help="the cited documents, the FAQ and N other documents instead of all")
+    parser.add_argument("--store-latency", nargs="?", const="qdrant-local::memory:",
+                        metavar="LOCATION", help="(c) query latency of the built-in index vs a "
+                        "Qdrant store (default: the client's local mode, in memory)")
+    parser.add_argument("--store-sizes", type=int, nargs="+", default=[10_000, 100_000],
+                        help="units for --store-latency (default 10000 100000)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -439,11 +460,20 @@ def main() -> int:
         sample = sample_memory(progress=not args.json)
         results["speed"] = scale(docs, float(len(sample)), args.sizes, embedder, queries, args.repeats)
 
+    if args.store_latency:
+        results["store_latency"] = store_latency(queries, args.store_sizes, args.store_latency)
+
     if args.json:
         print(json.dumps(results, indent=1))
         return 0
     if "conversations" in results:
         print_quality(results)
+    if "store_latency" in results:
+        import store_latency as backends
+
+        print("\n(c) query latency by search backend, ms per query (query vectors given)")
+        print(backends.table(results["store_latency"], min(len(queries), STORE_QUERIES),
+                             args.store_latency))
     if "speed" not in results:
         return 0
     print("\n(b) speed, ms per query p50/p95 wall clock (CPU p50 in brackets); build s excludes "

@@ -36,6 +36,7 @@ from procmem.units import Chunk  # noqa: E402
 
 DIM = 384
 METHODS = ("bm25", "dense", "hybrid")
+LOCAL = "qdrant-local::memory:"
 
 
 def synthetic_units(n: int, rng: np.random.Generator) -> tuple[list[Chunk], np.ndarray]:
@@ -91,35 +92,44 @@ def measure(size: int, queries: list[str], location: str, rng: np.random.Generat
     return row
 
 
+def run(sizes: list[int], queries: list[str], location: str) -> list[dict[str, Any]]:
+    """One row per size: both backends over the same synthetic units and queries."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for size in sizes:
+        rows.append(measure(size, queries, location, rng))
+        print(f"  {size} units done", file=sys.stderr)
+    return rows
+
+
+def table(rows: list[dict[str, Any]], queries: int, location: str) -> str:
+    """The rows as a Markdown table (ratios against the built-in index of the same run)."""
+    lines = [f"{queries} queries, k=10, Qdrant at {location}", "",
+             "| units | method | built-in p50 / p95 ms | Qdrant p50 / p95 ms | Qdrant / built-in |",
+             "|---|---|---|---|---|"]
+    for row in rows:
+        for method in METHODS:
+            r = row[method]
+            lines.append(f"| {row['size']} | {method} | {r['built_in_ms'][0]:.2f} / "
+                         f"{r['built_in_ms'][1]:.2f} | {r['qdrant_ms'][0]:.2f} / "
+                         f"{r['qdrant_ms'][1]:.2f} | {r['qdrant_vs_built_in']:.1f}x |")
+    lines.append("")
+    lines += [f"build {row['size']} units: built-in {row['built_in_build_s']:.1f} s, "
+              f"Qdrant {row['qdrant_build_s']:.1f} s" for row in rows]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=30)
-    parser.add_argument("--store", default="qdrant-local::memory:",
+    parser.add_argument("--store", default=LOCAL,
                         help="Qdrant location (default: the client's local mode, in memory)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     queries = [c.question for c in load_sample("all")][: args.queries]
-    rng = np.random.default_rng(0)
-    rows = []
-    for size in args.sizes:
-        rows.append(measure(size, queries, args.store, rng))
-        print(f"  {size} units done", file=sys.stderr)
-    if args.json:
-        print(json.dumps(rows, indent=2))
-        return 0
-    print(f"{len(queries)} queries, k=10, Qdrant at {args.store}\n")
-    print("| units | method | built-in p50 / p95 ms | Qdrant p50 / p95 ms | Qdrant / built-in |")
-    print("|---|---|---|---|---|")
-    for row in rows:
-        for method in METHODS:
-            r = row[method]
-            print(f"| {row['size']} | {method} | {r['built_in_ms'][0]:.2f} / {r['built_in_ms'][1]:.2f}"
-                  f" | {r['qdrant_ms'][0]:.2f} / {r['qdrant_ms'][1]:.2f} | "
-                  f"{r['qdrant_vs_built_in']:.1f}x |")
-    for row in rows:
-        print(f"build {row['size']} units: built-in {row['built_in_build_s']:.1f} s, "
-              f"Qdrant {row['qdrant_build_s']:.1f} s")
+    rows = run(args.sizes, queries, args.store)
+    print(json.dumps(rows, indent=2) if args.json else table(rows, len(queries), args.store))
     return 0
 
 
