@@ -1,7 +1,10 @@
-"""The logic-unit answerer with a scripted model: selector decisions, questions back, linkers
-in multi-turn mode and CONTINUE plans in single-turn mode."""
+"""The logic-unit answerer with a scripted model: selector fallbacks, linkers in multi-turn mode
+and CONTINUE plans in single-turn mode (verdicts, questions back and outcome matching in detail:
+test_selector_linkers.py)."""
 
 from __future__ import annotations
+
+import re
 
 from procmem.answerers import AnswerRequest, make_answerer
 from procmem.answerers.logic_units import match_outcome, outcome_score
@@ -14,49 +17,31 @@ def stage(answer, name):
     return next(s for s in answer.trace.stages if s.name == name)
 
 
-def test_selector_keeps_units_whose_prerequisites_hold(memory, script):
-    llm, router = script({"lu/select": [{"keep": [1], "ask": ""}], "lu/generate": [REPLY]})
-    answer = make_answerer("logic-units", llm=llm, memory=memory).answer(AnswerRequest(INSTALL_Q))
-    assert memory.searches[0]["kind"] == "logic_unit"
-    assert router.names == ["lu/select", "lu/generate"]
-    select_prompt = llm.calls[0].prompt
-    # only units with a prerequisite are judged by the model
-    assert "Prerequisite: The printer driver is installed" in select_prompt
-    assert "Install the printer driver\n" not in select_prompt
-    decisions = {d["header"]: d for d in stage(answer, "select").details["decisions"]}
-    assert decisions["Install the printer driver"]["reason"] == "no prerequisite"
-    kept = {h: d["kept"] for h, d in decisions.items()}
-    judged = [h for h, d in decisions.items() if d["reason"] == "selector"]
-    assert kept["Install the printer driver"] and sum(kept[h] for h in judged) == 1
-    # the generator sees the kept bodies only
-    generate_prompt = llm.calls[1].prompt
-    assert "Choose Add printer" in generate_prompt
-    assert {s.unit_id for s in answer.sources} == {
-        d["unit_id"] for d in stage(answer, "select").details["decisions"] if d["kept"]}
-    # follow-ups are the kept units' linker conditions
-    assert "the driver installs" in answer.follow_ups
-    assert answer.clarification is None
+def keep_first(messages, schema):
+    """Selector reply: only the first listed unit is relevant (and its prerequisite holds)."""
+    n = schema["properties"]["units"]["maxItems"]
+    return {"units": [{"unit": i, "relevant": i == 1, "prerequisite": "holds"} for i in range(1, n + 1)],
+            "ask": ""}
 
 
-def test_unknown_prerequisite_becomes_a_question_back(memory, script):
-    llm, _ = script({"lu/select": [{"keep": [], "ask": "Does your computer run Windows?"}],
-                     "lu/generate": [REPLY]})
-    answer = make_answerer("logic-units", llm=llm, memory=memory).answer(
-        AnswerRequest("How do I troubleshoot printer driver errors?"))
-    assert answer.clarification == "Does your computer run Windows?"
-    assert stage(answer, "select").details["clarification"] == answer.clarification
-    assert answer.answer and answer.procedures
+def keep_none(messages, schema):
+    n = schema["properties"]["units"]["maxItems"]
+    return {"units": [{"unit": i, "relevant": False, "prerequisite": "none"} for i in range(1, n + 1)],
+            "ask": ""}
 
 
-def test_selector_is_skipped_when_no_unit_has_a_prerequisite(memory, script):
-    llm, router = script({"lu/generate": [REPLY]})
-    memory.all_units = [u for u in memory.all_units if not getattr(u, "prerequisite", "")]
-    make_answerer("logic-units", llm=llm, memory=memory).answer(AnswerRequest(INSTALL_Q))
-    assert router.names == ["lu/generate"]
+def report(condition):
+    """Outcome reply: the number of ``condition`` in the listed outcomes (0 when absent)."""
+
+    def reply(messages, schema):
+        listed = dict(re.findall(r"^(\d+)\. (.+?) \(after: ", messages[-1]["content"], re.M))
+        return {"outcome": next((int(n) for n, c in listed.items() if c == condition), 0)}
+
+    return reply
 
 
 def test_selector_keeping_nothing_falls_back_to_the_top_unit(memory, script):
-    llm, _ = script({"lu/select": [{"keep": [], "ask": ""}], "lu/generate": [REPLY]})
+    llm, _ = script({"lu/select": keep_none, "lu/generate": [REPLY]})
     answer = make_answerer("logic-units", llm=llm, memory=memory).answer(
         AnswerRequest("troubleshoot errors"))
     decisions = stage(answer, "select").details["decisions"]
@@ -72,7 +57,8 @@ def test_unreadable_selector_reply_keeps_every_unit(memory, script):
 
 
 def test_reported_outcome_follows_the_linker_of_the_previous_turn(memory, script):
-    llm, router = script({"lu/select": [{"keep": [1], "ask": ""}], "lu/generate": [REPLY]})
+    llm, router = script({"lu/outcome": report("the driver installs"), "lu/select": keep_first,
+                          "lu/generate": [REPLY]})
     history = [("How do I install the printer driver?", "Open Settings > Printers ...")]
     answer = make_answerer("logic-units", llm=llm, memory=memory).answer(
         AnswerRequest("OK, the driver installs fine.", history=history))
@@ -86,7 +72,8 @@ def test_reported_outcome_follows_the_linker_of_the_previous_turn(memory, script
 
 
 def test_error_outcome_follows_the_cross_linker(memory, script):
-    llm, _ = script({"lu/select": [{"keep": [1], "ask": ""}], "lu/generate": [REPLY]})
+    llm, _ = script({"lu/outcome": report("the installer reports an error"), "lu/select": keep_first,
+                     "lu/generate": [REPLY]})
     history = [("How do I install the printer driver?", "Open Settings > Printers ...")]
     answer = make_answerer("logic-units", llm=llm, memory=memory).answer(
         AnswerRequest("the installer reports an error", history=history))
@@ -95,17 +82,17 @@ def test_error_outcome_follows_the_cross_linker(memory, script):
 
 
 def test_message_without_a_reported_outcome_is_rewritten(memory, script):
-    llm, router = script({"rewrite/standalone": [{"query": "printer paper jam"}],
-                          "lu/select": [{"keep": [1], "ask": ""}], "lu/generate": [REPLY]})
+    llm, router = script({"lu/outcome": report(None), "rewrite/standalone": [{"query": "printer paper jam"}],
+                          "lu/select": keep_first, "lu/generate": [REPLY]})
     history = [("How do I install the printer driver?", "Open Settings > Printers ...")]
     answer = make_answerer("logic-units", llm=llm, memory=memory).answer(
         AnswerRequest("And a paper jam?", history=history))
     assert stage(answer, "linker").details["matched"] is None
-    assert router.names[0] == "rewrite/standalone"
+    assert router.names[:2] == ["lu/outcome", "rewrite/standalone"]
 
 
 def test_single_turn_mode_follows_continue_linkers_into_a_plan(memory, script):
-    llm, _ = script({"lu/select": [{"keep": [], "ask": ""}], "lu/generate": [REPLY]})
+    llm, _ = script({"lu/select": keep_first, "lu/generate": [REPLY]})
     answer = make_answerer("logic-units", llm=llm, memory=memory, mode="single", k=1).answer(
         AnswerRequest("install the printer driver"))
     plan = stage(answer, "plan")
