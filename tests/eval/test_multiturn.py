@@ -3,6 +3,7 @@ query -> stop at done or after T turns, over logic units of a real bundled docum
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -36,8 +37,15 @@ def scripted_answerer(turns: list[list[str]]) -> tuple[Any, ScriptedLLM]:
 
     def reply(messages: list[Message], schema: dict[str, Any] | None) -> dict[str, Any]:
         props = (schema or {}).get("properties", {})
-        if "keep" in props:  # the selector keeps the best unit
-            return {"keep": [1], "ask": ""}
+        if "units" in props:  # the selector keeps the best unit
+            n = props["units"]["maxItems"]
+            return {"units": [{"unit": i, "relevant": i == 1, "prerequisite": "none"}
+                              for i in range(1, n + 1)], "ask": ""}
+        if "outcome" in props:  # the outcome matcher: the listed condition the message states
+            prompt = messages[-1]["content"]
+            message = prompt.split("The user's new message:", 1)[1].split("\n", 1)[0]
+            listed = re.findall(r"^(\d+)\. (.+?) \(after: ", prompt, re.M)
+            return {"outcome": next((int(n) for n, c in listed if c in message), 0)}
         assert "procedures" in props, props
         return {"answer": "Here is what to do.", "procedures": next(given)}
 
