@@ -2,7 +2,8 @@
 
 ``python app.py`` (or ``inscoqa demo``) opens a chat over the bundled sample memory (built on the
 first start) or over ``--memory DIR``. Every reply shows the plain answer, the numbered steps,
-the sources with the snippets that support them, and an expandable trace. In logic-unit mode the
+the sources with the snippets that support them, and an expandable trace. Each step shows the
+snippet of a source that grounds it (with the source's title), or a marker when none does. In logic-unit mode the
 linker's outcomes appear as buttons that continue the conversation. Documents uploaded in the
 page are added to the memory; a failed upload leaves the memory as it was.
 
@@ -256,9 +257,48 @@ def shown(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def render_steps(steps: list[str]) -> str:
+UNGROUNDED = "⚠ *not found in the sources*"  # after a step no source snippet backs
+_METHOD = {"rouge": "ROUGE-L", "embedding": "embedding similarity"}
+
+
+def render_steps(steps: list[str], ungrounded: frozenset[int] = frozenset()) -> str:
+    """Numbered steps; those at the (0-based) positions ``ungrounded`` carry the marker."""
     return "\n".join(f"{i}. {shown(_NUMBERED.sub('', step).strip())}"
+                     + (f" {UNGROUNDED}" if i - 1 in ungrounded else "")
                      for i, step in enumerate(steps, 1))
+
+
+def ungrounded_steps(answer: Answer) -> frozenset[int]:
+    """Positions of the steps that were checked and matched no snippet of the sources."""
+    return frozenset(i for i, g in enumerate(answer.groundings or []) if g is None)
+
+
+def source_title(answer: Answer, unit: str) -> str:
+    """The title of the source a grounding names (a unit id, or a document id)."""
+    for source in answer.sources:
+        if unit in (source.unit_id, source.doc_id):
+            return source.title or source.doc_id
+    return unit
+
+
+def render_grounded_steps(answer: Answer, snippet_chars: int = 240) -> str:
+    """The steps panel: each step, then the snippet that grounds it with its source's title,
+    or the marker when none does (plain steps when the answer's steps were not checked)."""
+    if answer.groundings is None:
+        return render_steps(answer.procedures)
+    lines = []
+    for i, (step, g) in enumerate(zip(answer.procedures, answer.groundings, strict=True), 1):
+        text = shown(_NUMBERED.sub("", step).strip())
+        if g is None:
+            lines.append(f"{i}. {text} {UNGROUNDED}")
+            continue
+        snippet = " ".join(g.snippet.split())
+        if len(snippet) > snippet_chars:
+            snippet = snippet[:snippet_chars] + " …"
+        lines += [f"{i}. {text}",
+                  f"   > “{shown(snippet)}” — **{shown(source_title(answer, g.unit))}** "
+                  f"({_METHOD.get(g.by, g.by)} {g.score:.2f})"]
+    return "\n".join(lines)
 
 
 _CITATION = re.compile(r"\[(\d+)\]")
@@ -293,7 +333,7 @@ def render_reply(answer: Answer) -> str:
     """The assistant's message: answer, numbered steps, source titles, question back."""
     parts = [shown(answer.answer.strip()) or "_(no plain answer)_"]
     if answer.procedures:
-        parts.append("**Steps**\n\n" + render_steps(answer.procedures))
+        parts.append("**Steps**\n\n" + render_steps(answer.procedures, ungrounded_steps(answer)))
     cited, _ = cited_sources(answer)
     if cited:
         parts.append("**Sources:** " + " · ".join(map(_title, _by_document(cited).values())))
@@ -423,7 +463,7 @@ class DemoService:
             return
 
         # the side panels show the whole reply at once; the chat streams it
-        state.steps = render_steps(answer.procedures) or "_No steps in this reply._"
+        state.steps = render_grounded_steps(answer) or "_No steps in this reply._"
         state.sources = render_sources(answer)
         state.trace = {"answerer": used, "model": llm.model if llm.connected else None,
                        "seconds_total": round(time.perf_counter() - started, 3),

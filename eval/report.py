@@ -93,6 +93,16 @@ def score_summary(records: list[SampleRecord], n: int) -> dict[str, Any]:
     }
 
 
+def grounding_summary(records: list[SampleRecord]) -> dict[str, Any]:
+    """Grounded-step rate: answer steps matched to a snippet of their sources, over all steps
+    of the answers whose groundings were recorded (``samples`` of them)."""
+    recorded = [r for r in records if r.groundings is not None]
+    steps = sum(len(r.groundings or []) for r in recorded)
+    grounded = sum(r.grounded_steps or 0 for r in recorded)
+    return {"samples": len(recorded), "steps": steps, "grounded": grounded,
+            "rate": grounded / steps if steps else None}
+
+
 def _retrieval_order(key: str) -> tuple[int, int, str]:
     """recall@1, recall@3, ... recall, mrr."""
     if key.startswith("recall@") and key[7:].isdigit():
@@ -102,6 +112,7 @@ def _retrieval_order(key: str) -> tuple[int, int, str]:
 
 def system_summary(records: list[SampleRecord], n: int) -> dict[str, Any]:
     summary = score_summary(records, n)
+    summary["grounding"] = grounding_summary(records)
     retrieval = [r.retrieval for r in records if r.retrieval]
     if retrieval:
         keys = sorted((k for k in retrieval[0] if k != "n_retrieved"), key=_retrieval_order)
@@ -366,21 +377,29 @@ def _failures(s: dict[str, Any]) -> str:
     return ", ".join(parts) if parts else "0"
 
 
+def grounded_cell(grounding: dict[str, Any] | None) -> str:
+    """``rate (grounded/steps)``, or – when no answer recorded its groundings."""
+    if not grounding or grounding["rate"] is None:
+        return "–"
+    return f"{grounding['rate']:.0%} ({grounding['grounded']}/{grounding['steps']})"
+
+
 def summary_table(summary: dict[str, Any]) -> str:
-    """The main table: Table-3 scores, coverage, failures and cost per system."""
+    """The main table: Table-3 scores, grounded steps, coverage, failures and cost per system."""
     rows = []
     for name, s in summary["systems"].items():
         cost = s["cost"]
         rows.append([
             name, _num(s["js"]), _num(s["tcr"], 1, "%"), _num(s["w_rouge_l"], 3),
-            _num(s["c_rouge_l"], 3), f"{s['judged']}/{s['n']}", _failures(s),
+            _num(s["c_rouge_l"], 3), grounded_cell(s.get("grounding")),
+            f"{s['judged']}/{s['n']}", _failures(s),
             str(cost["answer"]["calls"] + cost["judge"]["calls"]),
             str(cost["answer"]["prompt_tokens"] + cost["answer"]["completion_tokens"]
                 + cost["judge"]["prompt_tokens"] + cost["judge"]["completion_tokens"]),
             f"{cost['answer']['seconds'] + cost['judge']['seconds']:.1f}",
         ])
-    return _table(["system", "JS", "TCR", "W-ROUGE-L", "C-ROUGE-L", "judged", "failures",
-                   "LLM calls", "tokens", "seconds (sum)"], rows)
+    return _table(["system", "JS", "TCR", "W-ROUGE-L", "C-ROUGE-L", "grounded steps", "judged",
+                   "failures", "LLM calls", "tokens", "seconds (sum)"], rows)
 
 
 COLUMN_LABELS = dict(TABLE3)
@@ -483,7 +502,9 @@ def render_markdown(summary: dict[str, Any], plots: list[Path] | None = None) ->
         "## Scores (InsCoQA Table 3 columns)",
         "",
         "JS = Judge Score (1-10), TCR = Task Completion Rate, both from the InsEval judge over the "
-        "judged samples; ROUGE-L F1 over answered samples. *judged* is the coverage: samples "
+        "judged samples; ROUGE-L F1 over answered samples. *grounded steps*: the share of "
+        "answer steps that match a snippet of the answer's sources (ROUGE-L > 0.7 or embedding "
+        "distance < 0.25), over the answers that recorded it. *judged* is the coverage: samples "
         "the judge scored out of all selected; failures are counted, never dropped.",
         "",
         summary_table(summary),

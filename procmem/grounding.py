@@ -133,15 +133,20 @@ class Grounder:
     rouge_threshold: float = ROUGE_THRESHOLD
     distance_threshold: float = DISTANCE_THRESHOLD
     window: int = NEAR_WINDOW
+    # vectors kept for texts seen before (emptied when full); safe to share between threads
+    max_cached: int = 50_000
     _vector_cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def _vectors(self, texts: list[str]) -> np.ndarray:
         assert self.embedder is not None
-        missing = [t for t in dict.fromkeys(texts) if t not in self._vector_cache]
+        known = {t: self._vector_cache.get(t) for t in dict.fromkeys(texts)}
+        missing = [t for t, v in known.items() if v is None]
         if missing:
+            if len(self._vector_cache) + len(missing) > self.max_cached:
+                self._vector_cache.clear()
             for text, vector in zip(missing, self.embedder.encode(missing), strict=True):
-                self._vector_cache[text] = vector
-        return np.stack([self._vector_cache[t] for t in texts]) if texts else np.zeros((0, 1))
+                known[text] = self._vector_cache[text] = vector
+        return np.stack([known[t] for t in texts]) if texts else np.zeros((0, 1))
 
     def ground(self, steps: Sequence[str], sources: Sequence[Source]) -> list[StepGrounding | None]:
         """Each step's grounding in ``sources`` (or None), later steps near the earlier ones."""

@@ -174,6 +174,27 @@ def test_angle_brackets_from_a_model_stay_visible() -> None:
     assert "**Keys &lt;and&gt; shortcuts**" in app.render_sources(answer)
 
 
+def test_grounded_steps_show_their_snippet_and_ungrounded_ones_a_marker() -> None:
+    from procmem.grounding import StepGrounding
+
+    snippet = "Open the system menu and select <Wi-Fi>."
+    answer = Answer("Join it.", ["Open the menu, choose <Wi-Fi>. [1]", "Sing to the router."],
+                    [Source("net-wireless-connect.page", "Connect to a wireless network",
+                            snippet, "lu-1", 0.9)],
+                    groundings=[StepGrounding(0, "lu-1", snippet, 0, len(snippet), "embedding",
+                                              0.81, 0.4, 0.19), None])
+    assert app.render_grounded_steps(answer).splitlines() == [
+        "1. Open the menu, choose &lt;Wi-Fi&gt;. [1]",
+        "   > “Open the system menu and select &lt;Wi-Fi&gt;.” — **Connect to a wireless "
+        "network** (embedding similarity 0.81)",
+        f"2. Sing to the router. {app.UNGROUNDED}"]
+    steps = app.render_reply(answer).split("**Steps**\n\n", 1)[1].split("\n\n", 1)[0]
+    assert steps.splitlines() == ["1. Open the menu, choose &lt;Wi-Fi&gt;. [1]",
+                                  f"2. Sing to the router. {app.UNGROUNDED}"]
+    answer.groundings = None  # steps that were not checked carry no marker
+    assert app.UNGROUNDED not in app.render_grounded_steps(answer) + app.render_reply(answer)
+
+
 def test_a_slow_answerer_shows_how_long_it_has_been_thinking(tmp_path: Path) -> None:
     import threading
 
@@ -558,6 +579,9 @@ def test_real_extractive_answerer_over_a_real_memory_two_turns(
     assert [q for q, _ in state.turns] == ["How do I connect to a wireless network?",
                                            "What if the network is hidden?"]
     assert [s["name"] for s in state.trace["stages"]][:2] == ["standalone_query", "retrieve"]
+    # the steps are the pages' own: each shows the snippet that grounds it and its source
+    assert "   > “" in state.steps and app.UNGROUNDED not in state.steps
+    assert "— **Connect to a hidden wireless network**" in state.steps
 
 
 @pytest.mark.slow

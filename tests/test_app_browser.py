@@ -2,8 +2,9 @@
 
 The app runs as ``python app.py`` in a subprocess on a free localhost port, over a small real
 memory built from a few bundled documents. The test holds a two-turn conversation, uploads a
-document and asks about it, and checks what the page shows (steps, sources). Screenshots go to
-the test's temporary directory (their paths are printed).
+document and asks about it, and checks what the page shows (steps with the snippets that ground
+them or the marker of an ungrounded step, sources). Screenshots go to the test's temporary
+directory (their paths are printed).
 """
 
 from __future__ import annotations
@@ -187,6 +188,15 @@ class ChatPage:
     def steps(self) -> list[str]:
         return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "#steps li")]
 
+    def step_groundings(self) -> list[tuple[bool, str]]:
+        """Per step of the steps panel: whether it carries the ungrounded marker, and the
+        snippet line (with the source's title) shown under it ("" when none)."""
+        out = []
+        for item in self.driver.find_elements(By.CSS_SELECTOR, "#steps li"):
+            quotes = item.find_elements(By.CSS_SELECTOR, "blockquote")
+            out.append((UNGROUNDED_TEXT in item.text, quotes[0].text if quotes else ""))
+        return out
+
     def open_panel(self, elem_id: str) -> None:
         content = self.driver.find_element(
             By.CSS_SELECTOR, f"#{elem_id} [data-testid=accordion-content]")
@@ -222,6 +232,23 @@ def page(browser: WebDriver, app_url: str) -> ChatPage:
     return ChatPage(browser, app_url)
 
 
+UNGROUNDED_TEXT = "not found in the sources"  # the page's marker of an ungrounded step
+
+
+def check_step_marking(page: ChatPage, reply: str, titles: list[str]) -> int:
+    """Every step shows either the snippet that grounds it, with one of ``titles``, or the
+    marker; the reply in the chat marks the same steps. Returns how many are grounded."""
+    marking = page.step_groundings()
+    assert marking, "the steps panel is empty"
+    for marked, quote in marking:
+        assert marked != bool(quote), marking  # one or the other, never both, never neither
+        if quote:
+            assert quote.startswith("“") and "” — " in quote, quote
+            assert any(title in quote for title in titles), quote
+    assert reply.count(UNGROUNDED_TEXT) == sum(marked for marked, _ in marking)
+    return sum(not marked for marked, _ in marking)
+
+
 def memory_titles() -> list[str]:
     from inscoqa.bundled import corpus_index
 
@@ -235,6 +262,8 @@ def test_two_turns_then_an_uploaded_document(page: ChatPage, workdir: Path) -> N
     assert page.steps(), "the steps panel is empty after the first reply"
     assert "Sources:" in first
     assert any(title in page.text("sources") for title in memory_titles())
+    # the extractive answer's steps are the pages' own: each shows the snippet it is found in
+    assert check_step_marking(page, first, memory_titles()) == len(page.steps())
 
     second = page.ask("And if the network is hidden?")
     assert page.user_messages() == ["How do I connect to a wireless network?",
@@ -268,8 +297,10 @@ def test_a_turn_with_a_model_answerer_on_the_embedded_engine(page: ChatPage,
     page.choose_answerer("rag")
     page.new_chat()
     reply = page.ask("How do I print from my laptop to a new printer?", timeout=600)
-    assert "⚠" not in reply, reply
+    assert "⚠ **" not in reply, reply  # no engine failure notice
     assert page.steps() and all(page.steps()), "a step of the reply shows no text"
+    # the model's steps: each is grounded in a retrieved page or marked as not found there
+    check_step_marking(page, reply, memory_titles())
     assert any(title in page.text("sources") for title in memory_titles())
     assert "engine:" in page.text("engine-status")
     page.screenshot(workdir / "model-answerer.png")

@@ -7,7 +7,9 @@ file (``judge2-<hash>.jsonl``) an :class:`ExtraJudgeRecord`, of a how-to file
 Format history:
 
 * 1: no ``format`` field (files written before versioned records): the same fields, read as is;
-* 2: ``format: 2`` in every line.
+* 2: ``format: 2`` in every line;
+* 3: a sample record has ``groundings``, one entry per step (a :class:`GroundingRecord` or
+  null); records of formats 1 and 2 read with ``groundings`` None (not recorded).
 
 A line of a newer format than this code knows, or one missing a required field, raises
 :class:`RecordFormatError` naming the file, the line's sample and the format version.
@@ -18,8 +20,8 @@ from __future__ import annotations
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, Literal
 
-RECORD_FORMAT = 2
-KNOWN_FORMATS = (1, 2)
+RECORD_FORMAT = 3
+KNOWN_FORMATS = (1, 2, 3)
 SampleStatus = Literal["ok", "judge_failed", "answer_failed"]
 STATUSES: tuple[str, ...] = ("ok", "judge_failed", "answer_failed")
 
@@ -47,6 +49,29 @@ class RougeRecord:
     char: float
 
 
+@dataclass(frozen=True)
+class GroundingRecord:
+    """Where one answer step is grounded (see :mod:`procmem.grounding`): the source unit or
+    document, the snippet and its span there, the method (``rouge`` or ``embedding``), the score
+    that grounded it and both scores."""
+
+    step: int
+    unit: str
+    snippet: str
+    start: int
+    end: int
+    by: str
+    score: float
+    rouge: float
+    distance: float
+
+    @classmethod
+    def of(cls, value: Any) -> GroundingRecord:
+        """From a :class:`procmem.grounding.StepGrounding` or its stored dict."""
+        data = value if isinstance(value, dict) else asdict(value)
+        return cls(**{f.name: data[f.name] for f in fields(cls)})
+
+
 @dataclass
 class SampleRecord:
     """One conversation answered (or not) by one system, and its scores."""
@@ -60,6 +85,8 @@ class SampleRecord:
     answer: str | None = None
     procedures: list[str] | None = None
     sources: list[dict[str, Any]] = field(default_factory=list)
+    # one per step of ``procedures``: its grounding or None; None when not recorded (format < 3)
+    groundings: list[GroundingRecord | None] | None = None
     trace: dict[str, Any] | None = None
     clarification: str | None = None
     judge: JudgeRecord | None = None
@@ -74,6 +101,11 @@ class SampleRecord:
     def judged(self) -> bool:
         return self.status == "ok" and self.judge is not None and self.judge.ok
 
+    @property
+    def grounded_steps(self) -> int | None:
+        """How many steps are grounded (None when groundings were not recorded)."""
+        return None if self.groundings is None else sum(g is not None for g in self.groundings)
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["format"] = RECORD_FORMAT
@@ -85,6 +117,7 @@ class SampleRecord:
         values["judge"] = _judge(values.get("judge"), data, source)
         rouge = values.get("rouge")
         values["rouge"] = RougeRecord(float(rouge["word"]), float(rouge["char"])) if rouge else None
+        values["groundings"] = _groundings(values.get("groundings"), data, source)
         if values.get("status") not in STATUSES:
             raise RecordFormatError(f"{source}: sample {data.get('sample_id')!r} has status "
                                     f"{values.get('status')!r}; expected one of {list(STATUSES)}")
@@ -175,6 +208,16 @@ def _judge(value: Any, data: dict[str, Any], source: str) -> JudgeRecord | None:
     except (TypeError, AttributeError) as exc:
         raise RecordFormatError(f"{source}: sample {data.get('sample_id')!r}: judge field is not "
                                 f"a verdict ({exc})") from exc
+
+
+def _groundings(value: Any, data: dict[str, Any], source: str) -> list[GroundingRecord | None] | None:
+    if value is None:
+        return None
+    try:
+        return [GroundingRecord.of(g) if g is not None else None for g in value]
+    except (TypeError, KeyError) as exc:
+        raise RecordFormatError(f"{source}: sample {data.get('sample_id')!r}: groundings field is "
+                                f"not a list of step groundings ({exc!r})") from exc
 
 
 def _checked(cls: type[Any], data: dict[str, Any], source: str) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from eval.bench.records import STATUSES, RougeRecord, SampleRecord, judge_record
+from eval.bench.records import STATUSES, GroundingRecord, RougeRecord, SampleRecord, judge_record
 from eval.bench.retrieval import retrieval_scores
 from eval.inseval import InsEvalJudge, JudgeVerdict
 from eval.rouge import rouge_l
@@ -95,6 +95,9 @@ def _answer(conv: Conversation, answerer: Answerer, documents: DocumentSource | 
         record.answer = answer.answer
         record.procedures = list(answer.procedures)
         record.sources = [_source_dict(s) for s in answer.sources]
+        if answer.groundings is not None:
+            record.groundings = [GroundingRecord.of(g) if g is not None else None
+                                 for g in answer.groundings]
         record.trace = answer.trace.to_dict()
         record.clarification = answer.clarification
     record.cost["answer"] = cost

@@ -28,7 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help='earlier rounds: a JSON list of [question, answer] pairs')
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="answerer parameter, value read as JSON when it can be "
-                             "(e.g. --param k=5 --param critique=false); repeatable")
+                             "(e.g. --param k=5 --param critique=false); repeatable; "
+                             "rerank=MODEL_FILE orders the memory's candidate documents with a "
+                             "ranker trained by 'inscoqa rerank train'")
     parser.add_argument("--fallback", action="store_true",
                         help="answer extractively (and say so in the trace) when the engine fails")
     add_engine_flags(parser, whose="the answerer's")
@@ -66,7 +68,14 @@ def _memory(args: argparse.Namespace) -> Any:
 
 def format_answer(answer: Any) -> str:
     lines = [f"Answer: {answer.answer}", "", "Procedural instructions:"]
-    lines += [f"{i}. {step}" for i, step in enumerate(answer.procedures, 1)] or ["(none)"]
+    groundings = answer.groundings or [None] * len(answer.procedures)
+    for i, (step, grounding) in enumerate(zip(answer.procedures, groundings, strict=True), 1):
+        mark = " (not found in the sources)" if answer.groundings is not None and grounding is None else ""
+        lines.append(f"{i}. {step}{mark}")
+    if not answer.procedures:
+        lines.append("(none)")
+    elif answer.groundings is not None:
+        lines.append(f"({answer.grounded_steps}/{len(answer.procedures)} steps grounded in the sources)")
     if answer.clarification:
         lines += ["", f"Question for you: {answer.clarification}"]
     if answer.follow_ups:
@@ -108,7 +117,7 @@ def _run(args: argparse.Namespace) -> int:
         with (connect(config) if needs_engine else nullcontext()) as llm:
             try:
                 answerer = make_answerer(args.system, llm=llm, memory=memory, **params)
-            except TypeError as exc:
+            except (TypeError, ValueError) as exc:
                 raise SystemExit(f"--param: {exc}") from exc
             if args.fallback and needs_engine:
                 answer = answer_with_fallback(answerer, make_answerer("extractive", memory=memory), request)

@@ -42,16 +42,26 @@ class Verifier:
 
     def verify(self, history: Sequence[Sequence[str]], question: str) -> tuple[str, list[Candidate]]:
         query = self.query_text(history, question)
+        return query, self.candidates_of(query)
+
+    def candidates_of(self, query: str) -> list[Candidate]:
+        """The memory's best documents for ``query`` with their instructions and groundings."""
         hits = self.memory.search_documents(query, k=self.candidates)
-        return query, candidates_for(self.memory, hits, query, grounder=self.grounder, llm=self.llm,
-                                     procedures=self.procedures)
+        return candidates_for(self.memory, hits, query, grounder=self.grounder, llm=self.llm,
+                              procedures=self.procedures)
+
+    def features_of(self, query: str, candidates: list[Candidate]) -> LabelledQuery:
+        """``candidates`` of ``query`` with their features (no labels)."""
+        rows = feature_matrix(query, candidates, self.features, llm=self.llm)
+        return LabelledQuery("", query, [], [c.doc_id for c in candidates], rows,
+                             [c.verified for c in candidates], list(self.features),
+                             [c.to_dict() for c in candidates])
 
     def labelled(self, conv: Conversation) -> LabelledQuery:
         query, candidates = self.verify(conv.history, conv.question)
-        rows = feature_matrix(query, candidates, self.features, llm=self.llm)
-        return LabelledQuery(conv.id, query, [d.doc_id for d in conv.documents],
-                             [c.doc_id for c in candidates], rows, [c.verified for c in candidates],
-                             list(self.features), [c.to_dict() for c in candidates])
+        labelled = self.features_of(query, candidates)
+        labelled.id, labelled.relevant = conv.id, [d.doc_id for d in conv.documents]
+        return labelled
 
 
 def labelled_queries(convs: Iterable[Conversation], verifier: Verifier, *,

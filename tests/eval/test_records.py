@@ -87,8 +87,8 @@ def test_pairwise_and_howto_lines_are_typed_too() -> None:
             "result": "win", "votes": ["win"] * 10, "error": None, "transient": False}
     (read,) = read_pairs([pair], "runs/pairwise-x-vs-y/results.jsonl")  # format 1: no version
     assert read.result == "win" and read.format == 1 and read.to_dict()["format"] == RECORD_FORMAT
-    with pytest.raises(RecordFormatError, match=r"pairwise-x-vs-y.*result format 3"):
-        read_pairs([{**pair, "format": 3}], "runs/pairwise-x-vs-y/results.jsonl")
+    with pytest.raises(RecordFormatError, match=r"pairwise-x-vs-y.*result format 99"):
+        read_pairs([{**pair, "format": 99}], "runs/pairwise-x-vs-y/results.jsonl")
     howto = {"sample_id": "s1", "system": "x", "domain": "d", "status": "ok",
              "howto": {"f1": 0.5}, "format": 2}
     assert read_howto([howto], "h")[0].howto == {"f1": 0.5}
