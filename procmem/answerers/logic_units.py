@@ -332,6 +332,11 @@ def question_about(prerequisite: str) -> str:
     return f"Before I go on: is this true in your case: {prerequisite.rstrip('.?! ')}?"
 
 
+def usable_question(text: str) -> bool:
+    """A question back worth asking: a few words ending with a question mark."""
+    return len(text.split()) >= 3 and text.rstrip().endswith("?")
+
+
 def decide(hit: Any, verdict: Verdict | None) -> tuple[str, str]:
     """``(decision, reason)`` for one unit; decision is ``kept``, ``dropped`` or ``in doubt``."""
     has_prerequisite = bool(prerequisite_of(hit.unit))
@@ -457,6 +462,9 @@ class LogicUnitAnswerer(ModelAnswerer):
                     selection.kept.append(hit)
                 elif decision == "in doubt":
                     selection.in_doubt.append(hit)
+            if asked and not usable_question(asked):
+                stage.details["rejected_question"] = asked
+                asked = ""
             if selection.in_doubt:
                 selection.clarification = asked or question_about(prerequisite_of(selection.in_doubt[0].unit))
                 stage.details["question_from"] = "selector" if asked else "prerequisite"

@@ -153,13 +153,23 @@ def test_the_selectors_own_question_is_asked_alongside_kept_units(memory, script
     assert "Run the printer troubleshooter" not in llm.calls[-1].prompt
 
 
+def test_a_question_back_that_is_no_question_is_replaced(memory, script):
+    llm, _ = script({"lu/select": verdicts({TROUBLESHOOT: (True, "unknown")}, ask="true")})
+    answer = make_answerer("logic-units", llm=llm, memory=memory).answer(
+        AnswerRequest("How do I troubleshoot printer driver errors?"))
+    select = stage(answer, "select")
+    assert select.details["rejected_question"] == "true"
+    assert select.details["question_from"] == "prerequisite"
+    assert "The computer runs Windows" in answer.clarification
+
+
 def test_a_question_without_a_prerequisite_in_doubt_is_ignored(memory, script):
-    llm, _ = script({"lu/select": verdicts({INSTALL: (True, "none")}, ask="Which printer?"),
+    llm, _ = script({"lu/select": verdicts({INSTALL: (True, "none")}, ask="Which printer model do you have?"),
                      "lu/generate": [REPLY]})
     answer = make_answerer("logic-units", llm=llm, memory=memory).answer(
         AnswerRequest("How do I install the printer driver?"))
     assert answer.clarification is None
-    assert stage(answer, "select").details["ignored_question"] == "Which printer?"
+    assert stage(answer, "select").details["ignored_question"] == "Which printer model do you have?"
 
 
 def test_single_turn_mode_answers_from_units_in_doubt_and_asks_alongside(memory, script):
