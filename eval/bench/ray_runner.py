@@ -50,6 +50,7 @@ class WorkerSpec:
     judge_options: dict[str, Any] = field(default_factory=dict)
     setting: str = "given"  # "given" documents or "memory"
     memory: str | None = None  # memory directory (memory setting); None: the bundled sample
+    store: str | None = None  # the store the memory is searched in (a Qdrant server)
 
 
 class SampleWorker:
@@ -63,9 +64,9 @@ class SampleWorker:
         answer_llm = self.clients.model(spec.serving)
         memory = None
         if spec.setting == "memory":
-            from procmem.memory import Memory, sample_memory
+            from procmem.stores import open_memory
 
-            memory = Memory.load(spec.memory) if spec.memory else sample_memory(progress=False)
+            memory = open_memory(spec.memory, spec.store)
         self.answerers = {name: make_answerer(name, llm=answer_llm, memory=memory, **params)
                           for name, params in spec.systems.items()}
         self.judge = InsEvalJudge(self.clients.model(spec.judge), **spec.judge_options)
@@ -195,7 +196,8 @@ def runner_options(options: Any, serving: ServingConfig, judge: ServingConfig,
         "worker": WorkerSpec(
             serving=serving, judge=judge,
             systems={name: dict(params.get(name, {})) for name in options.systems},
-            judge_options=dict(judge_options), setting=options.setting, memory=options.memory),
+            judge_options=dict(judge_options), setting=options.setting, memory=options.memory,
+            store=options.store),
         "clients": clients,
         "address": options.ray,
     }

@@ -18,6 +18,7 @@ import shlex
 import sys
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,8 @@ class BenchOptions:
     limit: int | None = DEFAULT_LIMIT  # None: every conversation
     setting: str = "given"  # "given" documents (InsCoQA protocol) or "memory" (open setting)
     memory: str | None = None  # memory dir; None: the bundled sample memory
+    # the memory searched through its collection in a store: qdrant://HOST:PORT, qdrant-local:DIR
+    store: str | None = None
     out: str = "runs"
     report_dir: str | None = None
     concurrency: int = 4
@@ -210,16 +213,23 @@ def judge_check_for(options: BenchOptions, conversations: list[Conversation]) ->
 # -- the run ---------------------------------------------------------------------------------
 
 
-def _memory(options: BenchOptions) -> tuple[Any, str | None]:
+def _memory(options: BenchOptions) -> tuple[Any, str | None, dict[str, str] | None]:
+    """The memory setting's memory, its id (what it holds) and, with ``--store``, the store's
+    identity (location, collection, content fingerprint), which goes into the run keys."""
     if options.setting == "given":
-        return None, None
-    from procmem.memory import Memory, sample_memory
+        if options.store:
+            raise ValueError("--store applies to --setting memory")
+        return None, None, None
+    if options.store and options.ray is not None and options.store.startswith("qdrant-local:"):
+        raise ValueError("--store qdrant-local: is open in one process only; use a Qdrant server "
+                         "(--store qdrant://HOST:PORT) with --ray")
+    from procmem.stores import open_memory
 
-    memory = (Memory.load(options.memory) if options.memory
-              else sample_memory(progress=options.progress))
+    memory = open_memory(options.memory, options.store, progress=options.progress)
+    store = memory.store.identity() if options.store else None
     # what the memory holds, not when it was saved
     manifest = {k: v for k, v in memory.manifest.items() if k not in VOLATILE_MANIFEST_KEYS}
-    return memory, stable_hash(manifest)
+    return memory, stable_hash(manifest), store
 
 
 def _documents(options: BenchOptions) -> Callable[[Conversation], list[Any]] | None:
@@ -250,8 +260,8 @@ def run_bench(options: BenchOptions) -> BenchResult:
         raise ValueError(f"dataset {spec!r} has no conversations")
     conversations = select(everything, options.limit)
     serving, judge, second = judge_configs(options)
-    memory, memory_id = _memory(options)
-    with ClientPool() as clients:
+    memory, memory_id, store = _memory(options)
+    with ClientPool() as clients, closing(memory) if store else nullcontext():
         answer_llm = clients.model(serving)
         params = system_params(options, serving)
         answerers = {name: make_answerer(name, llm=answer_llm, memory=memory,
@@ -282,11 +292,12 @@ def run_bench(options: BenchOptions) -> BenchResult:
             howto_llm=judge_llm if options.howto else None,
             judge_options=judge_options,
             # the judges pass their own sampling parameters; the answerers may rely on defaults
-            key_extras={"sampling": sampling(serving)},
+            key_extras={"sampling": sampling(serving), **({"store": store} if store else {})},
             retry_failed=options.retry_failed,
             progress=options.progress,
             metadata={"data": spec, "limit": options.limit,
                       "memory": options.memory if options.setting == "memory" else None,
+                      "store": store,
                       "command": shlex.join(sys.argv),
                       "judge_note": judge_note(serving, judge)},
             **on_ray,

@@ -22,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--memory", type=Path, metavar="DIR", help="memory directory")
     source.add_argument("--sample", action="store_true",
                         help="the bundled sample memory, built on first use (the default)")
+    parser.add_argument("--store", metavar="LOCATION",
+                        help="search the memory's collection in Qdrant: qdrant://HOST:PORT or "
+                             "qdrant-local:DIR (see memory build --store)")
     parser.add_argument("--system", default="extractive", metavar="NAME",
                         help="answerer (default extractive, which needs no engine); --list shows all")
     parser.add_argument("--history", type=Path, metavar="FILE",
@@ -57,13 +60,21 @@ def read_history(path: Path) -> list[tuple[str, str]]:
 
 def _memory(args: argparse.Namespace) -> Any:
     from procmem.memory import Memory, MemoryStoreError, sample_memory
+    from procmem.stores import StoreUnavailableError, open_memory_store
 
     if args.memory is None:
-        return sample_memory(progress=True)
+        memory = sample_memory(progress=True)
+    else:
+        try:
+            memory = Memory.load(args.memory)
+        except (MemoryStoreError, FileNotFoundError) as exc:
+            raise SystemExit(f"--memory {args.memory}: {exc}") from exc
+    if not args.store:
+        return memory
     try:
-        return Memory.load(args.memory)
-    except (MemoryStoreError, FileNotFoundError) as exc:
-        raise SystemExit(f"--memory {args.memory}: {exc}") from exc
+        return open_memory_store(memory, args.store)
+    except (StoreUnavailableError, ValueError) as exc:
+        raise SystemExit(f"inscoqa answer: {first_line(exc)}") from exc
 
 
 def format_answer(answer: Any) -> str:
@@ -93,10 +104,9 @@ def format_answer(answer: Any) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from contextlib import nullcontext
+    from contextlib import closing, nullcontext
 
-    from procmem.answerers import AnswerRequest, answer_with_fallback, answerer_names, make_answerer
-    from serving import LLMError, connect, load_serving_config
+    from procmem.answerers import AnswerRequest, answerer_names
 
     if args.list:
         print("\n".join(answerer_names()))
@@ -111,6 +121,16 @@ def _run(args: argparse.Namespace) -> int:
         raise SystemExit(f"inscoqa answer: {exc}") from exc
     request = AnswerRequest(args.question, history=read_history(args.history) if args.history else [])
     memory = _memory(args)
+    with closing(memory) if args.store else nullcontext():  # a store's client lets go of it
+        return _answer(args, request, memory, params)
+
+
+def _answer(args: argparse.Namespace, request: Any, memory: Any, params: dict[str, Any]) -> int:
+    from contextlib import nullcontext
+
+    from procmem.answerers import answer_with_fallback, make_answerer
+    from serving import LLMError, connect, load_serving_config
+
     needs_engine = args.system != "extractive"
     config = load_serving_config(engine_overrides(args))
     try:

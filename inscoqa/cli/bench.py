@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="'given' documents (InsCoQA protocol) or open 'memory' setting")
     parser.add_argument("--memory", help="memory directory (memory setting; default: the "
                                          "bundled sample memory)")
+    parser.add_argument("--store", metavar="LOCATION",
+                        help="memory setting: search the memory's collection in Qdrant, "
+                             "qdrant://HOST:PORT or qdrant-local:DIR (see memory build --store)")
     parser.add_argument("--out", default="runs", help="runs directory (default ./runs)")
     parser.add_argument("--report-dir", help="where to write the report (default: "
                                              "<out>/report-<key>)")
@@ -105,6 +108,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from eval.bench.session import BenchOptions, run_bench
     from eval.report import pairwise_table, summary_table, verdict_lines
     from inscoqa.dirlock import DirectoryLockedError
+    from procmem.stores import StoreUnavailableError
     from serving.errors import LLMError
 
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -112,6 +116,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         options = BenchOptions(
             systems=systems, data=args.data, split=args.split,
             limit=selected_limit(args), setting=args.setting, memory=args.memory,
+            store=args.store,
             out=args.out, report_dir=args.report_dir, concurrency=args.concurrency,
             pairwise=args.pairwise, howto=args.howto,
             serving=engine_overrides(args, ""), judge=engine_overrides(args, "judge_"),
@@ -129,6 +134,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"inscoqa bench: {exc}", file=sys.stderr)
         return 1
     except LLMError as exc:  # an engine that cannot start, or an endpoint that cannot be reached
+        print(f"inscoqa bench: {first_line(exc)}", file=sys.stderr)
+        return 1
+    except StoreUnavailableError as exc:  # a memory store that cannot be reached
         print(f"inscoqa bench: {first_line(exc)}", file=sys.stderr)
         return 1
     except (ValueError, KeyError, TypeError, OSError) as exc:

@@ -175,23 +175,6 @@ def _sync_store(memory: Any, out: Path, location: str, collection: str | None) -
     return {**report, "collection": name}
 
 
-def _with_store(memory: Any, path: Path, location: str) -> Any:
-    """``memory`` searched through the store it was indexed in (``--store``)."""
-    from procmem.stores import open_backend
-    from procmem.stores.qdrant import STORE_FILE, QdrantMemory, collection_name
-
-    recorded = path / STORE_FILE
-    name = collection_name(path)
-    if recorded.is_file():
-        name = json.loads(recorded.read_text(encoding="utf-8")).get("collection", name)
-    store = open_backend(location, name)
-    if not store.client.collection_exists(name):
-        store.close()
-        raise ValueError(f"{location} holds no collection {name!r}: run `inscoqa memory build "
-                         f"--out {path} --store {location}` first")
-    return QdrantMemory(memory, store)
-
-
 def _load(path: Path) -> Any:
     from procmem.memory import Memory, MemoryStoreError
 
@@ -204,8 +187,13 @@ def _load(path: Path) -> Any:
 def _search(args: argparse.Namespace) -> int:
     memory = _load(args.memory)
     if getattr(args, "store", None):
+        from procmem.stores import StoreUnavailableError, open_memory_store
+
         try:
-            memory = _with_store(memory, args.memory, args.store)
+            memory = open_memory_store(memory, args.store)
+        except StoreUnavailableError as exc:
+            print(f"inscoqa memory search: {first_line_of(exc)}", file=sys.stderr)
+            return 1
         except ValueError as exc:
             print(f"inscoqa memory search: {first_line_of(exc)}", file=sys.stderr)
             return 2

@@ -22,9 +22,13 @@ Locations: ``qdrant://HOST:PORT`` (a server or cluster, gRPC-less HTTP), ``qdran
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import re
+import threading
 import uuid
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -61,6 +65,31 @@ def collection_name(memory_dir: str | Path) -> str:
     return f"inscoqa-{name}-{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
 
 
+def recorded_collection(memory_dir: str | Path) -> str:
+    """The collection ``memory build --store`` recorded beside the memory, else the default."""
+    recorded = Path(memory_dir) / STORE_FILE
+    if recorded.is_file():
+        name = json.loads(recorded.read_text(encoding="utf-8")).get("collection")
+        if name:
+            return str(name)
+    return collection_name(memory_dir)
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def served_vectors(memory: Memory) -> tuple[list[Unit], np.ndarray]:
+    """The memory's served units and their vectors, row for row."""
+    index = memory.index()
+    vectors = [index.kinds[k].dense.matrix for k in index.kinds if index.kinds[k].dense is not None]
+    matrix = np.concatenate(vectors) if vectors else np.zeros((0, 0), np.float32)
+    if matrix.shape[0] != len(index.units):
+        raise ValueError("the memory has units without embeddings: rebuild it")
+    return index.units, matrix
+
+
 def bm25_document(tokens: list[str], avgdl: float) -> tuple[list[int], list[float]]:
     """The BM25 term-frequency part of each term of a unit (the IDF is the collection's)."""
     counts: Counter[int] = Counter(term_id(t) for t in tokens)
@@ -78,10 +107,16 @@ def bm25_query(tokens: list[str]) -> tuple[list[int], list[float]]:
 class QdrantStore:
     """One memory's collection (see the module docstring)."""
 
+    VECTORS_CHECKED = 8  # units whose stored vector is compared with the memory's on opening
+
     def __init__(self, client: Any, collection: str, location: str = "") -> None:
         self.client = client
         self.collection = collection
         self.location = location
+        self.fingerprint = ""  # of the collection's content, once checked (check_serves)
+        self._known = False  # the collection was seen to exist
+        # the local mode is one in-process engine: its searches go one at a time
+        self._lock = threading.Lock() if not location.startswith("qdrant://") else None
 
     @classmethod
     def open(cls, location: str, collection: str) -> QdrantStore:
@@ -94,13 +129,20 @@ class QdrantStore:
             address = location[len("qdrant://"):].rstrip("/")
             if not address:
                 raise ValueError(f"--store {location!r}: expected qdrant://HOST:PORT")
-            client = QdrantClient(url=f"http://{address}", timeout=60)
+            with warnings.catch_warnings():  # an unreachable server is reported when used
+                warnings.filterwarnings("ignore", message="Failed to obtain server version")
+                client = QdrantClient(url=f"http://{address}", timeout=60)
         elif location.startswith("qdrant-local:"):
             where = location[len("qdrant-local:"):]
             if not where:
                 raise ValueError(f"--store {location!r}: expected qdrant-local:DIR")
-            client = (QdrantClient(location=":memory:") if where == ":memory:"
-                      else QdrantClient(path=where))
+            try:
+                client = (QdrantClient(location=":memory:") if where == ":memory:"
+                          else QdrantClient(path=where))
+            except RuntimeError as exc:  # the directory is held by another process
+                from procmem.stores import StoreUnavailableError
+
+                raise StoreUnavailableError(f"{location}: {first_line(exc)}") from exc
         else:
             raise ValueError(f"--store {location!r}: expected qdrant://HOST:PORT or "
                              "qdrant-local:DIR")
@@ -108,6 +150,55 @@ class QdrantStore:
 
     def close(self) -> None:
         self.client.close()
+
+    def exists(self) -> bool:
+        """Whether the collection exists; :class:`~procmem.stores.StoreUnavailableError` when
+        the store does not answer."""
+        try:
+            self._known = bool(self.client.collection_exists(self.collection))
+            return self._known
+        except Exception as exc:  # connection refused, timeouts, HTTP errors: the client's own
+            from procmem.stores import StoreUnavailableError
+
+            raise StoreUnavailableError(f"cannot reach Qdrant at {self.location}: "
+                                        f"{first_line(exc)}") from exc
+
+    def check_serves(self, memory: Memory, build: str) -> None:
+        """Refuse (``ValueError``, one line naming the ``build`` command that fixes it) a
+        collection that is missing or does not hold exactly the memory's served units with its
+        vectors; then keep the collection's content fingerprint."""
+        if not self.exists():
+            raise ValueError(f"{self.location} holds no collection {self.collection!r}: run "
+                             f"`{build}` first")
+        units, matrix = served_vectors(memory)
+        stored = self.stored_ids()
+        served = {u.id for u in units}
+        if stored != served:
+            raise ValueError(f"collection {self.collection!r} at {self.location} is out of date "
+                             f"({len(served - stored)} of the memory's units missing, "
+                             f"{len(stored - served)} it no longer serves): run `{build}`")
+        rows = np.linspace(0, len(units) - 1, min(len(units), self.VECTORS_CHECKED)).astype(int)
+        points = self.client.retrieve(self.collection, ids=[point_id(units[r].id) for r in rows],
+                                      with_payload=["unit_id"], with_vectors=[DENSE])
+        held = {str(p.payload["unit_id"]): np.asarray(p.vector[DENSE], np.float32) for p in points}
+        for row in rows:
+            vector = held.get(units[row].id)
+            if vector is None or vector.shape != matrix[row].shape or not np.allclose(
+                    vector, matrix[row], atol=1e-4):
+                raise ValueError(f"collection {self.collection!r} at {self.location} holds other "
+                                 f"vectors than the memory (another embedding model?): drop it "
+                                 f"and run `{build}`")
+        digest = hashlib.sha256(f"{matrix.shape[1]}\n".encode())
+        for unit_id in sorted(stored):
+            digest.update(unit_id.encode("utf-8") + b"\n")
+        self.fingerprint = digest.hexdigest()[:16]
+
+    def identity(self) -> dict[str, str]:
+        """Where the collection is and what it holds (for run keys)."""
+        location = self.location
+        if location.startswith("qdrant-local:") and location != "qdrant-local::memory:":
+            location = f"qdrant-local:{Path(location[len('qdrant-local:'):]).resolve()}"
+        return {"store": location, "collection": self.collection, "fingerprint": self.fingerprint}
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -144,14 +235,9 @@ class QdrantStore:
         units no longer served (removed or replaced documents) are deleted."""
         from qdrant_client import models
 
-        index = memory.index()
-        units = index.units
+        units, vectors = served_vectors(memory)
         if not units:
             return {"added": 0, "deleted": 0, "units": 0}
-        vectors = np.concatenate([index.kinds[k].dense.matrix for k in index.kinds
-                                  if index.kinds[k].dense is not None])
-        if vectors.shape[0] != len(units):
-            raise ValueError("the memory has units without embeddings: rebuild it")
         self._ensure(int(vectors.shape[1]))
         stored = self.stored_ids()
         current = {u.id for u in units}
@@ -191,6 +277,7 @@ class QdrantStore:
     def drop(self) -> None:
         if self.client.collection_exists(self.collection):
             self.client.delete_collection(self.collection)
+        self._known = False
 
     # -- searching -----------------------------------------------------------------------------
 
@@ -202,7 +289,7 @@ class QdrantStore:
         by score as the built-in index does."""
         from qdrant_client import models
 
-        if not self.client.collection_exists(self.collection):
+        if not self._known and not self.exists():
             raise ValueError(f"Qdrant collection {self.collection!r} does not exist at "
                              f"{self.location}: run `inscoqa memory build --store` first")
         wanted = [kind for kind in kinds if not types or kind == "logic_unit"]
@@ -230,7 +317,8 @@ class QdrantStore:
                     limit=k, with_payload=["unit_id"]))
         if not requests or (method == "bm25" and not ids):
             return []
-        answers = self.client.query_batch_points(self.collection, requests=requests)
+        with self._lock or contextlib.nullcontext():
+            answers = self.client.query_batch_points(self.collection, requests=requests)
         found = [(str(p.payload["unit_id"]), float(p.score))
                  for answer in answers for p in answer.points]
         found.sort(key=lambda pair: -pair[1])
@@ -262,7 +350,21 @@ class QdrantMemory:
         self.store = store
 
     def __getattr__(self, name: str) -> Any:
+        if name in ("memory", "store"):
+            raise AttributeError(name)  # not set yet (copying, unpickling)
         return getattr(self.memory, name)
+
+    def __len__(self) -> int:
+        return len(self.memory)
+
+    def units(self, kind: str | None = None) -> list[Unit]:
+        return self.memory.units(kind)
+
+    def get(self, unit_id: str) -> Unit | None:
+        return self.memory.get(unit_id)
+
+    def close(self) -> None:
+        self.store.close()
 
     def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
                method: str | None = None, types: Sequence[str] | None = None,
