@@ -45,7 +45,7 @@ from procmem.answerers.common import LLMParams, make_params, terms
 from procmem.answerers.parsing import ReplyParseError, parse_steps
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
-from procmem.answerers.turn import Turn, settings_named
+from procmem.answerers.turn import Turn, setting_factor, settings_named
 from procmem.units import LogicUnit, Procedure, Unit, UnitKind
 from serving.errors import LLMError
 
@@ -238,10 +238,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= 0.6
     if unit.kind == "chunk":
         factor *= 0.8
-    user, written_for = turn.setting, unit_settings(unit)
-    platforms = {"mac", "windows", "ios", "android", "linux"}
-    if user & platforms and written_for & platforms:
-        factor *= 1.3 if user & written_for & platforms else 0.3
+    factor *= setting_factor(turn.setting, unit_settings(unit))
     if candidate.tried:
         factor *= 0.4
     if candidate.linked:
@@ -338,10 +335,12 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = actions[0] if actions else ""
-    if not lead and steps:
+    why = next((s for s in causes if s != lead), "")
+    if not lead and not why and pool:
+        lead = max(pool, key=lambda s: pool[s])  # no action or reason said in prose: the closest sentence
+    if not lead and not why and steps:
         first = re.sub(r"\s*\[\d+\]$", "", steps[0]).rstrip(".")
         lead = f"{first}, then follow the steps below."
-    why = next((s for s in causes if s != lead), "")
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
 

@@ -22,9 +22,35 @@ SETTINGS: dict[str, tuple[str, ...]] = {
     "linux": ("linux", "ubuntu", "gnome"),
     "web": ("web", "browser"),
     "on-premises": ("premises", "premise"),
+    "cloud": ("cloud",),
     "admin": ("admin", "administrator", "administrators", "admins"),
 }
+# settings named by two words ("Exchange Online" is the cloud service, "Exchange Server" is not)
+SETTING_PHRASES: dict[str, tuple[str, ...]] = {
+    "cloud": ("exchange online", "sharepoint online", "office 365", "microsoft 365", "onedrive for business"),
+    "on-premises": ("exchange server", "sharepoint server", "skype for business server"),
+}
+
+
+@dataclass(frozen=True)
+class SettingGroup:
+    """Settings that exclude each other: a unit written for one of them fits a user in that one
+    (``match``) and not a user in another (``mismatch``); both factors multiply a unit's score."""
+
+    names: frozenset[str]
+    match: float
+    mismatch: float
+
+
+SETTING_GROUPS: dict[str, SettingGroup] = {
+    "platform": SettingGroup(frozenset({"mac", "windows", "ios", "android", "linux"}), 1.3, 0.3),
+    "deployment": SettingGroup(frozenset({"on-premises", "cloud"}), 1.3, 0.5),
+    # a role is no exclusion: an admin may follow a user's steps, so only the match counts
+    "role": SettingGroup(frozenset({"admin"}), 1.15, 1.0),
+}
 _SETTING_WORD = {word: name for name, words in SETTINGS.items() for word in words}
+_PHRASE = re.compile("|".join(rf"\b{re.escape(p)}\b" for ps in SETTING_PHRASES.values() for p in ps))
+_PHRASE_SETTING = {p: name for name, ps in SETTING_PHRASES.items() for p in ps}
 _WORD = re.compile(r"[a-z0-9]+")
 
 # the user says something did not work (again, still, same error, ...)
@@ -36,8 +62,21 @@ CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
 
 
 def settings_named(text: str) -> set[str]:
-    """The settings ``text`` names (see :data:`SETTINGS`)."""
-    return {_SETTING_WORD[w] for w in _WORD.findall(text.casefold()) if w in _SETTING_WORD}
+    """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`)."""
+    text = text.casefold()
+    named = {_SETTING_WORD[w] for w in _WORD.findall(text) if w in _SETTING_WORD}
+    return named | {_PHRASE_SETTING[m.group(0)] for m in _PHRASE.finditer(text)}
+
+
+def setting_factor(user: set[str], written_for: set[str]) -> float:
+    """How well a unit written for ``written_for`` fits a user in ``user``: the product over
+    :data:`SETTING_GROUPS` where both name a setting of the group (1.0 where either names none)."""
+    factor = 1.0
+    for group in SETTING_GROUPS.values():
+        mine, its = user & group.names, written_for & group.names
+        if mine and its:
+            factor *= group.match if mine & its else group.mismatch
+    return factor
 
 
 @dataclass

@@ -208,3 +208,19 @@ def test_an_answer_that_spans_documents_cites_each_and_skips_page_metadata(lexic
     assert not any(s.lower().startswith("applies to") for s in plain)
     assert not answer.answer.startswith(("Follow the steps", "Sent items of a shared mailbox"))
     assert "because" in answer.answer  # the why, from the cause section
+
+
+def test_the_users_deployment_chooses_between_cloud_and_on_premises_procedures():
+    cloud = Procedure("", "recover deleted mailbox items in Exchange Online",
+                      ["Open Outlook on the web", "Select Recover items deleted from this folder"],
+                      {"doc_id": "exo/recover.md", "title": "Recover deleted items in Exchange Online"})
+    server = Procedure("", "recover deleted mailbox items in Exchange Server",
+                       ["Open the Exchange Management Shell", "Run Restore-RecoverableItems for the mailbox"],
+                       {"doc_id": "ex2019/recover.md", "title": "Recover deleted items in Exchange Server"})
+    question = "How do I recover deleted mailbox items for a user?"
+    # the user's words share no term with the procedures: only the named setting tells them apart
+    for said, fits, other in (("Our mail still runs on premises.", server, cloud),
+                              ("Our mail moved to the cloud last year.", cloud, server)):
+        answer = make_answerer("extractive", memory=MemoryDouble([cloud, server])).answer(
+            AnswerRequest(question, history=[(said, "Understood.")]))
+        assert _plain(answer) == fits.steps and not set(other.steps) & set(_plain(answer))

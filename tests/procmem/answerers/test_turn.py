@@ -1,6 +1,6 @@
 """Reading the last turn without a model: setting, reported failure, what was already said."""
 
-from procmem.answerers.turn import Turn
+from procmem.answerers.turn import Turn, setting_factor, settings_named
 
 
 def test_the_setting_comes_from_the_users_messages_only():
@@ -21,3 +21,19 @@ def test_already_said_compares_with_the_assistants_answers():
     assert turn.already_said("Select Printers and add the printer driver")
     assert not turn.already_said("Print a test page from the printer properties")
     assert not turn.already_said("Open Settings")  # too short to tell
+
+
+def test_deployment_is_named_by_product_phrases_and_words():
+    assert settings_named("Our mailboxes are in Exchange Online") == {"cloud"}
+    assert settings_named("We still run Exchange Server 2016 on premises") == {"on-premises"}
+    assert settings_named("The online meeting starts late") == set()  # "online" alone names nothing
+
+
+def test_setting_factor_per_group():
+    assert setting_factor({"mac"}, {"mac"}) > 1 > setting_factor({"mac"}, {"windows"})
+    assert setting_factor({"cloud"}, {"on-premises"}) < 1 < setting_factor({"cloud"}, {"cloud"})
+    assert setting_factor({"admin"}, {"admin"}) > 1
+    assert setting_factor({"admin"}, set()) == 1.0 == setting_factor(set(), {"windows"})
+    # groups multiply: right platform, wrong deployment
+    assert setting_factor({"windows", "cloud"}, {"windows", "on-premises"}) == \
+        setting_factor({"windows"}, {"windows"}) * setting_factor({"cloud"}, {"on-premises"})
