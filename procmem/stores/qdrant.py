@@ -129,9 +129,10 @@ class QdrantStore:
             address = location[len("qdrant://"):].rstrip("/")
             if not address:
                 raise ValueError(f"--store {location!r}: expected qdrant://HOST:PORT")
-            with warnings.catch_warnings():  # an unreachable server is reported when used
-                warnings.filterwarnings("ignore", message="Failed to obtain server version")
-                client = QdrantClient(url=f"http://{address}", timeout=60)
+            # the client checks the server's version in a thread of its own and warns when it
+            # gets none; an unreachable server is reported in one line when first used instead
+            warnings.filterwarnings("ignore", message="Failed to obtain server version")
+            client = QdrantClient(url=f"http://{address}", timeout=60)
         elif location.startswith("qdrant-local:"):
             where = location[len("qdrant-local:"):]
             if not where:
