@@ -22,8 +22,7 @@ from procmem.retrieval.index import SearchIndex  # noqa: E402
 from procmem.stores.qdrant import QdrantStore  # noqa: E402
 from serving.fake_server import FakeLLMServer  # noqa: E402
 
-pytestmark = pytest.mark.slow  # the real embedding model builds the memory and encodes queries
-
+# tests with the stored memory are slow: the real embedding model builds it and encodes queries
 CONVERSATIONS = 2
 
 
@@ -96,6 +95,7 @@ def records(summary: dict[str, Any]) -> list[dict[str, Any]]:
             (run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 def test_bench_memory_setting_answers_from_the_store(stored: dict[str, Any], judge: FakeLLMServer,
                                                      searches: Searches, clean_env: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
@@ -121,6 +121,7 @@ def test_bench_memory_setting_answers_from_the_store(stored: dict[str, Any], jud
     assert searches.built_in_calls > 0
 
 
+@pytest.mark.slow
 def test_answer_reads_the_store(stored: dict[str, Any], searches: Searches, clean_env: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     question = resolve_dataset(str(stored["data"]))[0].question
@@ -132,6 +133,7 @@ def test_answer_reads_the_store(stored: dict[str, Any], searches: Searches, clea
     assert searches.built_in_calls == 0
 
 
+@pytest.mark.slow
 def test_an_unreachable_store_is_one_line(stored: dict[str, Any], judge: FakeLLMServer,
                                           clean_env: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
@@ -145,6 +147,7 @@ def test_an_unreachable_store_is_one_line(stored: dict[str, Any], judge: FakeLLM
     assert "cannot reach Qdrant" in str(info.value) and "\n" not in str(info.value)
 
 
+@pytest.mark.slow
 def test_a_missing_or_stale_collection_is_refused(stored: dict[str, Any], judge: FakeLLMServer,
                                                   clean_env: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
@@ -168,3 +171,16 @@ def test_a_missing_or_stale_collection_is_refused(stored: dict[str, Any], judge:
     capsys.readouterr()
     open_memory_store(memory, str(stored["store"])).close()  # whole again
     assert judge.request_count == 0
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--store", "qdrant-local:q"], "--store applies to --setting memory"),
+    (["--setting", "memory", "--store", "qdrant-local:q", "--ray"], "qdrant://HOST:PORT"),
+])
+def test_store_options_that_cannot_work_are_refused(extra: list[str], message: str,
+                                                    clean_env: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--systems", "extractive", "--limit", "1", *extra]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
+    assert not (clean_env / "q").exists()
