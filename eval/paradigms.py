@@ -1,9 +1,12 @@
 """THREAD's paradigm comparison: the same questions answered from each kind of memory unit.
 
-A *paradigm* is a unit kind the memory offers (``procmem.memory.Memory.kinds``: today
-``document``, ``chunk``, ``procedure``, ``logic_unit``; a kind added to the memory joins with no
-change here). Each is answered by the answerer its rule names (:data:`RULES`): logic units by
-``logic-units`` (single-turn: the whole plan along CONTINUE linkers; multi-turn: one step per
+A *paradigm* is a unit kind the memory offers (``procmem.memory.Memory.kinds`` of which it
+holds units: ``procedure``, ``logic_unit``, ``chunk``, ``semantic_chunk``, ``proposition``,
+``document``; a kind added to the memory joins with no change here). In the given-documents
+setting they are the configured ``[memory] kinds`` and semantic chunks (propositions need a
+model, so not there); while a study runs, the memories over given documents are built with the
+kinds of its paradigms too (:func:`given_memory_kinds`). Each is answered by the answerer its rule names (:data:`RULES`): logic units
+by ``logic-units`` (single-turn: the whole plan along CONTINUE linkers; multi-turn: one step per
 turn, linkers on reported outcomes), every other kind by ``rag`` over the top-k units of that
 kind (``unit_kind=<kind>``). k is 1 for documents and 5 otherwise (THREAD's setup), unless set.
 
@@ -24,10 +27,12 @@ Reports are written as Markdown and JSON.
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,6 +71,8 @@ RAG_RULE = Rule("rag", kind_param="unit_kind")
 RULES: dict[str, Rule] = {
     "logic_unit": Rule("logic-units", single={"mode": "single"}, multi={"mode": "multi"}),
     "document": Rule("rag", kind_param="unit_kind", k=1, unit_words=2000),
+    # a semantic chunk has no size limit: shown whole up to the size of a long section
+    "semantic_chunk": Rule("rag", kind_param="unit_kind", unit_words=600),
 }
 
 
@@ -196,11 +203,44 @@ class Study:
     documents: Callable[[Conversation], list[Document]] | None
 
 
+KINDS_ENV = "INSCOQA_MEMORY_KINDS"
+
+
+def given_kinds() -> tuple[str, ...]:
+    """The paradigms over given documents: the configured kinds and semantic chunks (none that
+    a model writes: those memories are built without one)."""
+    from procmem.memory import ALL_KINDS, MODEL_KINDS, kind_names, load_memory_config
+
+    wanted = {*kind_names(load_memory_config().kinds), "semantic_chunk"}
+    return tuple(k for k in ALL_KINDS if k in wanted and k not in MODEL_KINDS)
+
+
+@contextmanager
+def given_memory_kinds(paradigms: Sequence[Paradigm]) -> Iterator[None]:
+    """Meanwhile, memories over given documents hold the configured kinds and those of
+    ``paradigms`` (through ``INSCOQA_MEMORY_KINDS``, which the memory's settings read)."""
+    from procmem.memory import ALL_KINDS, kind_names, load_memory_config
+
+    wanted = {*kind_names(load_memory_config().kinds), *(p.name for p in paradigms)}
+    before = os.environ.get(KINDS_ENV)
+    os.environ[KINDS_ENV] = ",".join(k for k in ALL_KINDS if k in wanted)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(KINDS_ENV, None)
+        else:
+            os.environ[KINDS_ENV] = before
+
+
+def _setting(study: Study, paradigms: Sequence[Paradigm]) -> Any:
+    return given_memory_kinds(paradigms) if study.documents else nullcontext()
+
+
 def load_study(options: StudyOptions) -> Study:
     from eval.bench.keys import data_id
     from eval.bench.session import BenchOptions, _documents, _memory, select
     from inscoqa.bundled import resolve_dataset
-    from procmem.memory import ALL_KINDS
 
     if options.setting not in ("given", "memory"):
         raise ValueError(f"setting must be 'given' or 'memory', got {options.setting!r}")
@@ -209,8 +249,9 @@ def load_study(options: StudyOptions) -> Study:
         raise ValueError(f"dataset {options.data!r} has no conversations")
     conversations = select(everything, options.limit)
     bench = BenchOptions(setting=options.setting, memory=options.memory, progress=options.progress)
-    memory, memory_id = _memory(bench)
-    kinds = tuple(memory.kinds) if memory is not None else tuple(ALL_KINDS)
+    memory, memory_id, _ = _memory(bench)
+    kinds = (tuple(k for k in memory.kinds if memory.units(k)) if memory is not None
+             else given_kinds())
     return Study(conversations, data_id(options.data, everything), memory, memory_id, kinds,
                  _documents(bench))
 
@@ -229,7 +270,7 @@ def compare_paradigms(options: StudyOptions) -> dict[str, Any]:
     study = load_study(options)
     paradigms = make_paradigms(study.kinds, options.paradigms, options.k)
     serving, judge, _ = judge_configs(_bench_options(options))
-    with ClientPool() as clients:
+    with ClientPool() as clients, _setting(study, paradigms):
         llm = clients.model(serving)
         judge_llm = clients.model(judge)
         answerers: dict[str, Answerer] = {
@@ -420,7 +461,7 @@ def dialogue_paradigms(options: StudyOptions) -> dict[str, Any]:
     serving, judge, _ = judge_configs(_bench_options(options))
     records: dict[str, list[dict[str, Any]]] = {}
     keys: dict[str, str] = {}
-    with ClientPool() as clients:
+    with ClientPool() as clients, _setting(study, paradigms):
         llm = clients.model(serving)
         judge_llm = clients.model(judge)
         simulator = make_simulator(options.simulator, llm=llm)

@@ -1,8 +1,17 @@
-"""Baseline retrieval units: whole documents and fixed-size recursive chunks.
+"""Baseline retrieval units: whole documents, fixed-size recursive chunks and semantic chunks.
 
 Recursive chunking splits on the coarsest separator that keeps pieces under the size limit
 (sections, then paragraphs, lines, sentences, words) and packs neighbouring pieces back together
-up to the limit, the usual "recursive character splitter" measured in words.
+up to the limit, the usual "recursive character splitter" measured in words. With an overlap of
+``n`` words, every chunk after the first starts with the last ``n`` words before it (its own
+new text is then at most ``max_words - n`` words, so a chunk stays within the limit).
+
+Semantic chunking cuts a document between sentences whose meaning drifts apart: each sentence is
+embedded, the cosine distance ``1 - cos`` of every pair of neighbours is taken, and the text is
+cut wherever that distance lies above the given percentile of the document's distances (95 by
+default: about one gap in twenty becomes a cut). A chunk is a verbatim span of the document,
+from its first sentence to its last. Sentences end at ``.``, ``!`` or ``?`` followed by a space,
+at blank lines, and before a heading, list item or table row; a fenced code block is one sentence.
 """
 
 from __future__ import annotations
@@ -10,9 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+
 from procmem.units import Chunk
 
 DEFAULT_CHUNK_WORDS = 200
+DEFAULT_BREAKPOINT_PERCENTILE = 95.0
 SEPARATORS: tuple[str, ...] = (r"\n(?=#{1,6} )", r"\n\s*\n", r"\n", r"(?<=[.!?])\s+", r"\s+")
 
 
@@ -65,12 +77,77 @@ def document_unit(doc_id: str, title: str, text: str, meta: dict[str, Any]) -> C
 
 
 def chunk_units(doc_id: str, title: str, text: str, meta: dict[str, Any],
-                max_words: int = DEFAULT_CHUNK_WORDS) -> list[Chunk]:
+                max_words: int = DEFAULT_CHUNK_WORDS, overlap: int = 0) -> list[Chunk]:
+    """Recursive chunks of ``text``; ``start`` is the word offset where a chunk's text begins
+    (its overlap included), ``overlap`` the words it repeats from before it."""
+    if not 0 <= overlap < max_words:
+        raise ValueError(f"chunk overlap must be at least 0 and below the chunk size "
+                         f"({max_words} words), got {overlap}")
     chunks = []
-    start = 0
-    for order, piece in enumerate(recursive_split(text, max_words)):
-        chunks.append(Chunk(text=piece, kind="chunk",
+    before: list[str] = []  # the words of the pieces so far
+    for order, piece in enumerate(recursive_split(text, max_words - overlap)):
+        carried = before[-overlap:] if overlap and before else []
+        body = f"{' '.join(carried)} {piece}" if carried else piece
+        chunks.append(Chunk(text=body, kind="chunk",
                             meta={**meta, "doc_id": doc_id, "title": title, "order": order,
-                                  "start": start}))
-        start += n_words(piece)
+                                  "start": len(before) - len(carried), "overlap": len(carried)}))
+        before += piece.split()
+    return chunks
+
+
+# --------------------------------------------------------------------------- semantic chunks
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[^\n]*$", re.M | re.S)
+_SENTENCE_GAP = re.compile(
+    r"(?<=[^\s\d][.!?])[\"')\]]*[ \t]+(?=\S)"  # after a sentence's end (not "1." of a list)
+    r"|[ \t]*\n(?:[ \t]*\n)+[ \t]*"  # a blank line
+    r"|[ \t]*\n[ \t]*(?=#{1,6} |[-*+] |\d+[.)] |\|)"  # before a heading, list item or table row
+)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of ``text``, in order, without surrounding spaces."""
+    fences = [m.span() for m in _FENCE.finditer(text)]
+    gaps = [m.span() for m in _SENTENCE_GAP.finditer(text)
+            if not any(a <= m.start() < b for a, b in fences)]
+    gaps += [(a, a) for a, _ in fences] + [(b, b) for _, b in fences]
+    spans = []
+    start = 0
+    for end, following in sorted(gaps) + [(len(text), len(text))]:
+        if end > start:
+            piece = text[start:end]
+            lead = len(piece) - len(piece.lstrip())
+            if piece.strip():
+                spans.append((start + lead, start + len(piece.rstrip())))
+        start = max(start, following)
+    return spans
+
+
+def semantic_cuts(vectors: np.ndarray, percentile: float = DEFAULT_BREAKPOINT_PERCENTILE) -> list[int]:
+    """Indices of the sentences that start a new chunk: those whose cosine distance from the
+    sentence before lies above ``percentile`` of all such distances (rows are unit vectors)."""
+    if not 0 <= percentile <= 100:
+        raise ValueError(f"breakpoint percentile must be within 0-100, got {percentile}")
+    if len(vectors) < 2:
+        return []
+    distances = 1.0 - np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
+    threshold = np.percentile(distances, percentile)
+    return [int(i) + 1 for i in np.flatnonzero(distances > threshold)]
+
+
+def semantic_chunk_units(doc_id: str, title: str, text: str, meta: dict[str, Any],
+                         spans: list[tuple[int, int]], vectors: np.ndarray,
+                         percentile: float = DEFAULT_BREAKPOINT_PERCENTILE) -> list[Chunk]:
+    """Semantic chunks of ``text``, given its :func:`sentence_spans` and their unit vectors."""
+    if len(spans) != len(vectors):
+        raise ValueError(f"{doc_id}: {len(spans)} sentences but {len(vectors)} vectors")
+    bounds = [0, *semantic_cuts(vectors, percentile), len(spans)]
+    chunks = []
+    for order, (first, stop) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        if first == stop:
+            continue
+        begin, end = spans[first][0], spans[stop - 1][1]
+        chunks.append(Chunk(text=text[begin:end], kind="semantic_chunk",
+                            meta={**meta, "doc_id": doc_id, "title": title, "order": order,
+                                  "start": n_words(text[:begin]), "sentences": stop - first}))
     return chunks

@@ -1,7 +1,8 @@
 """The procedural memory: units from many documents, kept searchable, updatable and on disk.
 
 A :class:`Memory` holds, per source document, the units extracted from it (procedures, logic
-units) and its baseline units (fixed-size chunks, the whole document). Logic units with
+units) and its baseline units (recursive chunks, semantic chunks, the whole document, and, when
+asked for and a chat model is given, propositions). Logic units with
 near-identical headers are served merged (:mod:`procmem.merge`). Every served unit has a vector
 (kept by unit id) and sits in a BM25 index of its kind (:mod:`procmem.retrieval.index`).
 
@@ -23,11 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from procmem.chunking import chunk_units, document_unit
+from procmem.chunking import (
+    DEFAULT_BREAKPOINT_PERCENTILE,
+    chunk_units,
+    document_unit,
+    semantic_chunk_units,
+    sentence_spans,
+)
 from procmem.embed import DEFAULT_EMBEDDER, Embedder
 from procmem.extract.base import ExtractionFailure, extractor_version
 from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import ExtractMode, extract_documents
+from procmem.extract.propositions import STAGE as PROPOSITION_STAGE
+from procmem.extract.propositions import PropositionSettings, propositions_for_documents
 from procmem.extract.split import DEFAULT_UNIT_WORDS, split_logic_units
 from procmem.merge import MergeGroups, llm_merge, merge_units
 from procmem.retrieval.bm25 import TOKENIZER_NAME, BM25Index, tokenize
@@ -40,7 +49,7 @@ from procmem.retrieval.index import (
     unit_doc_ids,
 )
 from procmem.retrieval.query import conversation_query
-from procmem.retrieval.vectors import VectorTable
+from procmem.retrieval.vectors import VectorTable, dense_index
 from procmem.store import (
     MemoryFiles,
     MemoryStoreError,
@@ -49,19 +58,25 @@ from procmem.store import (
     save_version,
     write_memory_files,
 )
-from procmem.units import LogicUnit, Unit, UnitIndex, indexed_text, unit_to_dict
+from procmem.units import MODEL_KINDS, LogicUnit, Unit, UnitIndex, indexed_text, unit_to_dict
 from serving.config import load_section
 from serving.errors import names_infrastructure_error
+from serving.prompts import load_prompt
 
 if TYPE_CHECKING:
     from inscoqa.corpus.document import Document
     from serving.types import ChatModel
 
 ALL_KINDS: tuple[str, ...] = KIND_ORDER
+# what a memory builds when no kinds are named (``[memory] kinds``): semantic chunks (a sentence
+# embedding pass over every document) and propositions (model calls) only when asked for
+DEFAULT_KINDS: tuple[str, ...] = ("procedure", "logic_unit", "chunk", "document")
+# the word and punctuation tokens ``stats`` counts per unit (the measure of THREAD's Table 3)
+TOKEN_COUNT_RULE = "word and punctuation tokens (regex \\w+|[^\\w\\s])"
 DEFAULT_SAMPLE_DIR = "~/.cache/inscoqa/memories/sample"
 
-__all__ = ["ALL_KINDS", "DocumentHit", "Hit", "Memory", "MemoryConfig", "MemoryStoreError", "UpdateReport",
-           "build_memory", "load_memory_config", "sample_memory"]
+__all__ = ["ALL_KINDS", "DEFAULT_KINDS", "MODEL_KINDS", "DocumentHit", "Hit", "Memory", "MemoryConfig",
+           "MemoryStoreError", "UpdateReport", "build_memory", "load_memory_config", "sample_memory"]
 
 
 @dataclass
@@ -69,7 +84,13 @@ class MemoryConfig:
     """The ``[memory]`` section (env ``INSCOQA_MEMORY_<FIELD>``)."""
 
     embedder: str = DEFAULT_EMBEDDER
+    # the unit kinds a new memory builds when none are named (env: comma-separated)
+    kinds: list[str] = field(default_factory=lambda: list(DEFAULT_KINDS))
     chunk_words: int = 200
+    chunk_overlap: int = 0  # words a recursive chunk repeats from before it (THREAD's overlap)
+    # a semantic chunk ends where neighbouring sentences lie further apart than this percentile
+    semantic_percentile: float = DEFAULT_BREAKPOINT_PERCENTILE
+    proposition_words: int = 300  # passage size the model turns into propositions
     merge_threshold: float = 92.0  # rapidfuzz token_sort_ratio of headers; 0 turns merging off
     llm_merge: bool = False
     llm_extract: ExtractMode = "fallback"
@@ -174,12 +195,20 @@ def _versions() -> dict[str, str]:
 
 
 class Memory:
-    def __init__(self, *, kinds: Sequence[str] = ALL_KINDS, embedder: Embedder | str | None = None,
+    def __init__(self, *, kinds: Sequence[str] | None = None, embedder: Embedder | str | None = None,
                  config: MemoryConfig | None = None, path: str | Path | None = None):
+        """A memory of ``kinds`` of units (None: the configured ``kinds``)."""
+        self.config = config or load_memory_config()
+        kinds = kind_names(self.config.kinds if kinds is None else kinds)
         unknown = set(kinds) - set(ALL_KINDS)
         if unknown:
             raise ValueError(f"unknown unit kinds {sorted(unknown)}; known: {list(ALL_KINDS)}")
-        self.config = config or load_memory_config()
+        if not 0 <= self.config.chunk_overlap < self.config.chunk_words:
+            raise ValueError(f"[memory] chunk_overlap must be at least 0 and below chunk_words "
+                             f"({self.config.chunk_words}), got {self.config.chunk_overlap}")
+        if not 0 <= self.config.semantic_percentile <= 100:
+            raise ValueError(f"[memory] semantic_percentile must be within 0-100, got "
+                             f"{self.config.semantic_percentile}")
         self.kinds = tuple(k for k in ALL_KINDS if k in kinds)
         self._embedder = embedder if isinstance(embedder, Embedder) else None
         self.embedder_name = embedder.name if isinstance(embedder, Embedder) else (embedder or self.config.embedder)
@@ -290,11 +319,11 @@ class Memory:
     def _kinds(self, kind: str | Sequence[str] | None, default: Sequence[str]) -> tuple[str, ...]:
         if kind is not None:
             return (kind,) if isinstance(kind, str) else tuple(kind)
-        wanted = default.split(",") if isinstance(default, str) else list(default)  # from the environment
-        unknown = {k.strip() for k in wanted} - set(ALL_KINDS)
+        wanted = kind_names(default)
+        unknown = set(wanted) - set(ALL_KINDS)
         if unknown:
             raise ValueError(f"[memory] search kinds: unknown unit kinds {sorted(unknown)}; known: {list(ALL_KINDS)}")
-        return tuple(k for k in self.kinds if k in {w.strip() for w in wanted}) or self.kinds
+        return tuple(k for k in self.kinds if k in wanted) or self.kinds
 
     def index(self) -> SearchIndex:
         if self._index is None:
@@ -316,9 +345,18 @@ class Memory:
         return tokens
 
     def _embed(self, units: list[Unit], *, progress: bool) -> int:
+        """Embed ``units``. One memory holds the vectors of one embedder (model and backend): the
+        first vectors record its full name, another embedder afterwards is refused."""
         if not units:
             return 0
-        vectors = self.embedder.encode_unique([self._index_text(u) for u in units], progress=progress)
+        embedder = self.embedder
+        if embedder.name != self.embedder_name:
+            if len(self._vectors):
+                raise MemoryStoreError(
+                    f"this memory's vectors come from {self.embedder_name!r}; embedding more units with "
+                    f"{embedder.name!r} would mix two embedders' vectors: rebuild it with one of them")
+            self.embedder_name = embedder.name
+        vectors = embedder.encode_unique([self._index_text(u) for u in units], progress=progress)
         self._vectors.add([u.id for u in units], vectors)
         return len(units)
 
@@ -328,7 +366,12 @@ class Memory:
     # -- building and updating ---------------------------------------------------------------
     def add_documents(self, docs: Iterable[Document], *, llm: ChatModel | None = None,
                       progress: bool = False, mode: ExtractMode | None = None) -> UpdateReport:
-        """Add new documents, replace changed ones (by ``doc_id``), skip unchanged ones."""
+        """Add new documents, replace changed ones (by ``doc_id``), skip unchanged ones.
+
+        ``llm`` extracts units (``mode``, see :mod:`procmem.extract.pipeline`) and, when the
+        memory holds propositions, writes them. A document whose propositions fail (or that gets
+        none for want of a model) has none, is listed in ``failures`` and is tried again by the
+        next call, as is one whose extraction failed for want of an engine."""
         started = time.perf_counter()
         report = UpdateReport()
         todo: list[Document] = []
@@ -352,13 +395,18 @@ class Memory:
         settings = LLMExtractionSettings(reformulate=self.config.reformulate,
                                          max_tokens=self.config.llm_max_tokens)
         mode = mode or self.config.llm_extract  # type: ignore[assignment]
+        baseline = self._semantic_chunks(todo, progress)
+        if "proposition" in self.kinds:
+            for doc_id, units in self._propositions(todo, llm, report, progress).items():
+                baseline.setdefault(doc_id, []).extend(units)
         for doc, extraction, failure in extract_documents(todo, llm=llm, mode=mode, settings=settings,
                                                           workers=self.config.llm_workers, progress=progress):
             if failure:
                 report.failures.append(failure)
             if extraction.method == "llm":
                 report.llm_extracted.append(doc.doc_id)
-            new_ids += self._add(doc, extraction.procedures, extraction.logic_units, extraction.method)
+            new_ids += self._add(doc, extraction.procedures, extraction.logic_units, extraction.method,
+                                 baseline.get(doc.doc_id, []))
         self.failures = [f for f in self.failures if f.doc_id not in seen]
         self.failures += report.failures
         report.units_removed = len(removed - set(new_ids))
@@ -369,8 +417,52 @@ class Memory:
         return report
 
     def _retry_ids(self) -> set[str]:
-        """Documents whose model extraction failed for want of an engine: tried again."""
-        return {f.doc_id for f in self.failures if names_infrastructure_error(f.error)}
+        """Documents tried again: those whose model extraction failed for want of an engine,
+        and those left without propositions."""
+        return {f.doc_id for f in self.failures
+                if names_infrastructure_error(f.error) or f.stage == PROPOSITION_STAGE}
+
+    def _semantic_chunks(self, docs: list[Document], progress: bool) -> dict[str, list[Unit]]:
+        """Each document's semantic chunks; the sentences of all ``docs`` are embedded at once."""
+        if "semantic_chunk" not in self.kinds:
+            return {}
+        spans = {doc.doc_id: sentence_spans(doc.text) for doc in docs}
+        sentences = [doc.text[a:b] for doc in docs for a, b in spans[doc.doc_id]]
+        vectors = self.embedder.encode_unique(sentences, progress=progress) if sentences else None
+        out: dict[str, list[Unit]] = {}
+        row = 0
+        for doc in docs:
+            n = len(spans[doc.doc_id])
+            if n:
+                out[doc.doc_id] = list(semantic_chunk_units(
+                    doc.doc_id, doc.title, doc.text, self._base_meta(doc), spans[doc.doc_id],
+                    vectors[row:row + n], self.config.semantic_percentile))
+            row += n
+        return out
+
+    def _propositions(self, docs: list[Document], llm: ChatModel | None, report: UpdateReport,
+                      progress: bool) -> dict[str, list[Unit]]:
+        """Each document's propositions; a document the model fails on gets a failure instead."""
+        if llm is None:
+            report.failures += [ExtractionFailure(d.doc_id, PROPOSITION_STAGE,
+                                                  "no chat model given: propositions are written by one")
+                                for d in docs]
+            return {}
+        settings = PropositionSettings(passage_words=self.config.proposition_words,
+                                       max_tokens=self.config.llm_max_tokens)
+        out: dict[str, list[Unit]] = {}
+        for doc, units, failure in propositions_for_documents(
+                docs, llm, settings=settings, workers=self.config.llm_workers, progress=progress):
+            if failure:
+                report.failures.append(failure)
+            else:
+                out[doc.doc_id] = list(units)
+        return out
+
+    @staticmethod
+    def _base_meta(doc: Document) -> dict[str, Any]:
+        return {"date": str(doc.meta.get("date", "") or ""), "content_hash": doc.content_hash,
+                "corpus": doc.meta.get("corpus", "")}
 
     def remove_document(self, doc_id: str) -> int:
         """Take a document and exactly its units out; returns how many units it had."""
@@ -389,16 +481,20 @@ class Memory:
         self.failures = [f for f in self.failures if f.doc_id != doc_id]
         return set(record.part_ids)
 
-    def _add(self, doc: Document, procedures: list, logic_units: list, method: str) -> list[str]:
+    def _add(self, doc: Document, procedures: list, logic_units: list, method: str,
+             baseline: list[Unit]) -> list[str]:
+        """Store ``doc``'s units: those extracted, its chunks and document unit, and ``baseline``
+        (its semantic chunks and propositions, made beforehand)."""
         units: list[Unit] = []
         if "procedure" in self.kinds:
             units += procedures
         if "logic_unit" in self.kinds:
             units += split_logic_units(logic_units, self.config.unit_words)
-        base = {"date": str(doc.meta.get("date", "") or ""), "content_hash": doc.content_hash,
-                "corpus": doc.meta.get("corpus", "")}
+        base = self._base_meta(doc)
         if "chunk" in self.kinds:
-            units += chunk_units(doc.doc_id, doc.title, doc.text, base, self.config.chunk_words)
+            units += chunk_units(doc.doc_id, doc.title, doc.text, base, self.config.chunk_words,
+                                 self.config.chunk_overlap)
+        units += baseline
         if "document" in self.kinds:
             units.append(document_unit(doc.doc_id, doc.title, doc.text, base))
         ids = []
@@ -423,14 +519,28 @@ class Memory:
         return self._groups.update(logic_units, [i for i in new_ids if i in logic_units], removed)
 
     def _refresh(self, progress: bool) -> int:
-        """Embed units not seen before, drop vectors of units gone, rebuild the search index."""
+        """Embed units not seen before, drop vectors of units gone, rebuild the search index.
+
+        Only kinds the configured search scores densely (``method`` not bm25; ``search_kinds``
+        and ``document_kinds``) are embedded here. The others get their vectors when first
+        needed: on the first dense search of their kind, or when the memory is saved."""
         self._index = None
         active = self._active()
-        missing = [u for u in active if u.id not in self._vectors]
+        try:
+            dense = set() if self.config.method == "bm25" else {
+                *self._kinds(None, self.config.search_kinds), *self._kinds(None, self.config.document_kinds)}
+        except ValueError:
+            dense = set(self.kinds)
+        missing = [u for u in active if u.id not in self._vectors and u.kind in dense]
         embedded = self._embed(missing, progress=progress)
         if len(self._vectors) > 1.5 * max(1, len(active)):
             self._vectors.keep_only([u.id for u in active])
-        self._index = self._build_index()
+        self._vectors.fill = lambda ids: self._embed([self.get(i) for i in ids], progress=False)
+        index = SearchIndex.build(active, None, self._tokens_of)
+        for kind_index in index.kinds.values():
+            ids = [u.id for u in active[kind_index.start:kind_index.stop]]
+            kind_index.dense = dense_index(self._vectors, ids)  # type: ignore[assignment]
+        self._index = index
         return embedded
 
     # -- persistence -------------------------------------------------------------------------
@@ -446,6 +556,7 @@ class Memory:
             "embedding": {"model": self.embedder_name, "dim": int(self._vectors.dim)},
             "tokenizer": TOKENIZER_NAME,
             "extractor": extractor_version(),
+            "prompts": _prompt_hashes(self.kinds),
             "kinds": list(self.kinds),
             "counts": counts,
             "documents": {d.doc_id: d.content_hash for d in self._docs.values()},
@@ -496,7 +607,7 @@ class Memory:
         built_index = manifest.get("config", {}).get("unit_index", "header")  # older memories: headers
         if config.unit_index != built_index:
             config = replace(config, unit_index=built_index)  # its vectors were made from those texts
-        memory = cls(kinds=manifest.get("kinds", ALL_KINDS), embedder=embedder or built_with,
+        memory = cls(kinds=manifest.get("kinds", DEFAULT_KINDS), embedder=embedder or built_with,
                      config=config, path=path)
         files = read_memory_files(version)
         units = files.units
@@ -515,7 +626,8 @@ class Memory:
 
     # -- statistics --------------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
-        """Units per kind and type, and THREAD's efficiency measure: mean tokens per unit."""
+        """Units per kind and type, and THREAD's efficiency measure: mean tokens per unit
+        (:data:`TOKEN_COUNT_RULE`, the count ``eval.paradigms`` uses for what a generator is sent)."""
         active = self._active()
         tokens: dict[str, float] = {}
         for kind in self.kinds:
@@ -530,6 +642,7 @@ class Memory:
             "structured_documents": len({u.meta.get("doc_id") for u in active if u.kind == "procedure"}),
             "failures": len(self.failures),
             "avg_tokens_per_unit": tokens,
+            "token_count": TOKEN_COUNT_RULE,
             "words_per_unit": {kind: _size_distribution([len(u.render().split()) for u in active if u.kind == kind])
                                for kind in self.kinds},
             "embedding": {"model": self.embedder_name, "dim": int(self._vectors.dim)},
@@ -537,6 +650,19 @@ class Memory:
 
 
 TOKEN_COUNT = re.compile(r"\w+|[^\w\s]")
+
+
+def kind_names(kinds: str | Sequence[str]) -> list[str]:
+    """Unit kind names from a list, or from a comma-separated string (an environment value)."""
+    names = kinds.split(",") if isinstance(kinds, str) else list(kinds)
+    return [n.strip() for n in names if n.strip()]
+EXTRACTION_PROMPTS = ("extract/reformulate", "extract/units", "extract/merge")
+
+
+def _prompt_hashes(kinds: Sequence[str]) -> dict[str, str]:
+    """The short hash of each prompt a build of ``kinds`` may send to the model."""
+    names = [*EXTRACTION_PROMPTS, *([f"extract/{PROPOSITION_STAGE}"] if "proposition" in kinds else [])]
+    return {name: load_prompt("procmem", name).short_hash for name in names}
 
 
 def _size_distribution(sizes: list[int]) -> dict[str, float]:
@@ -556,10 +682,11 @@ def _type_counts(units: list[Unit]) -> dict[str, int]:
     return counts
 
 
-def build_memory(documents: Iterable[Document], *, kinds: Sequence[str] = ALL_KINDS,
+def build_memory(documents: Iterable[Document], *, kinds: Sequence[str] | None = None,
                  embedder: Embedder | str | None = None, llm: ChatModel | None = None,
                  progress: bool = True, config: MemoryConfig | None = None) -> Memory:
-    """A new memory over ``documents`` (``memory.last_report`` says what happened)."""
+    """A new memory over ``documents`` (``memory.last_report`` says what happened); ``kinds``
+    None builds the configured ``kinds``."""
     memory = Memory(kinds=kinds, embedder=embedder, config=config)
     memory.last_report = memory.add_documents(list(documents), llm=llm, progress=progress)
     return memory

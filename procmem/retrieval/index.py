@@ -22,7 +22,7 @@ from procmem.units import Unit
 
 Method = Literal["hybrid", "bm25", "dense"]
 Fusion = Literal["rrf", "weighted"]
-KIND_ORDER = ("procedure", "logic_unit", "chunk", "document")
+KIND_ORDER = ("procedure", "logic_unit", "chunk", "semantic_chunk", "proposition", "document")
 
 
 def unit_doc_ids(unit: Unit) -> list[str]:

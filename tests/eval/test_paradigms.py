@@ -4,6 +4,7 @@ from real bundled documents; the studies end to end through ``inscoqa thread``."
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,8 @@ from eval.paradigms import (
     MeasuredAnswerer,
     count_tokens,
     evidence_recall,
+    given_kinds,
+    given_memory_kinds,
     make_paradigms,
     paradigm_stage,
 )
@@ -24,7 +27,7 @@ from inscoqa.records import Conversation
 from procmem.answerers import make_answerer
 from procmem.answerers.base import AnswerRequest
 from procmem.answerers.retrieval import given_memory
-from procmem.memory import ALL_KINDS
+from procmem.memory import ALL_KINDS, MemoryConfig, build_memory
 from serving.fake_server import FakeLLMServer
 from serving.scripted import ScriptedLLM
 from serving.types import Message
@@ -32,8 +35,10 @@ from serving.types import Message
 
 def generator(messages: list[Message], schema: dict[str, Any] | None) -> dict[str, Any]:
     props = (schema or {}).get("properties", {})
-    if "keep" in props:
-        return {"keep": [1], "ask": ""}
+    if "units" in props:  # the logic-unit selector: the first unit is relevant
+        n = props["units"]["maxItems"]
+        return {"units": [{"unit": i, "relevant": i == 1, "prerequisite": "none"}
+                          for i in range(1, n + 1)], "ask": ""}
     assert "procedures" in props, props
     return {"answer": "Do this.", "procedures": ["Open the settings."]}
 
@@ -43,6 +48,9 @@ def test_every_kind_the_memory_offers_is_a_paradigm() -> None:
     assert [p.name for p in paradigms] == list(ALL_KINDS)
     by_name = {p.name: p for p in paradigms}
     assert by_name["document"].single["k"] == 1 and by_name["chunk"].single["k"] == 5
+    for name in ("semantic_chunk", "proposition"):  # THREAD's other baselines: top-5 of their kind
+        assert (by_name[name].answerer, by_name[name].single["unit_kind"],
+                by_name[name].single["k"]) == ("rag", name, 5)
     assert by_name["logic_unit"].answerer == "logic-units"
     assert (by_name["logic_unit"].single["mode"], by_name["logic_unit"].multi["mode"]) == (
         "single", "multi")
@@ -55,7 +63,7 @@ def test_every_kind_the_memory_offers_is_a_paradigm() -> None:
         make_paradigms(ALL_KINDS, only=["chunk"], k={"document": 2})
 
 
-@pytest.mark.parametrize("kind", ALL_KINDS)
+@pytest.mark.parametrize("kind", given_kinds())  # what a study offers over given documents
 def test_each_paradigm_answers_from_its_units_of_real_documents(
         kind: str, conversations: list[Conversation]) -> None:
     conv = next(c for c in conversations if c.id == "dev-ods-001")
@@ -64,11 +72,12 @@ def test_each_paradigm_answers_from_its_units_of_real_documents(
     llm = ScriptedLLM(generator)
     answerer = MeasuredAnswerer(make_answerer(paradigm.answerer, llm=llm, query_rewrite="heuristic",
                                               **paradigm.single), kind, None)
-    answer = answerer.answer(AnswerRequest(conv.question, list(conv.history), docs))
+    with given_memory_kinds([paradigm]):  # as during a study
+        answer = answerer.answer(AnswerRequest(conv.question, list(conv.history), docs))
+        memory = given_memory(docs)
     details = paradigm_stage(answer.trace.to_dict())
     assert details is not None and details["kinds"] == {kind: details["units"]}
     assert 1 <= details["units"] <= paradigm.single["k"] + (kind == "logic_unit") * 6
-    memory = given_memory(docs)
     units = [memory.get(s.unit_id) for s in answer.sources]
     assert details["unit_tokens"] == [count_tokens(u.render()) for u in units]
     assert details["doc_ids"] == [u.meta["doc_id"] for u in units]
@@ -160,6 +169,89 @@ def test_memory_setting_offers_the_memorys_kinds(tmp_path: Path,
     assert set(study.kinds) == {"chunk", "logic_unit"}
     assert study.documents is None and study.memory_id
     assert [p.name for p in make_paradigms(study.kinds)] == list(study.kinds)
+    # given documents: the configured kinds and semantic chunks, no propositions (no model)
+    given = load_study(StudyOptions(limit=1))
+    assert given.kinds == ("procedure", "logic_unit", "chunk", "semantic_chunk", "document")
+
+
+def propositions_and_answers(messages: list[Message], schema: dict[str, Any] | None) -> dict[str, Any]:
+    """Propositions: the passage's first lines; anything else as :func:`generator`."""
+    if "propositions" in (schema or {}).get("properties", {}):
+        passage = messages[-1]["content"].split("Passage:\n", 1)[1]
+        lines = [" ".join(line.split()) for line in passage.splitlines() if len(line.split()) > 3]
+        return {"propositions": lines[:6]}
+    return generator(messages, schema)
+
+
+@pytest.fixture
+def proposition_memory(clean_env: Path) -> Path:
+    """A saved memory over the real documents of the first sample conversation (the one a study
+    with ``--limit 1`` asks) with every kind, propositions by a scripted model."""
+    from eval.bench.session import select
+    from inscoqa.bundled import resolve_dataset
+
+    [conv] = select(resolve_dataset("sample"), 1)
+    memory = build_memory(corpus_index().resolve(conv), kinds=ALL_KINDS, progress=False,
+                          llm=ScriptedLLM(propositions_and_answers),
+                          config=MemoryConfig(llm_extract="never", llm_workers=1))
+    assert memory.units("proposition") and memory.units("semantic_chunk")
+    return memory.save(clean_env / "mem")
+
+
+def test_compare_puts_semantic_chunks_and_propositions_beside_the_others(
+        proposition_memory: Path, clean_env: Path, server: FakeLLMServer,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    names = ["document", "chunk", "semantic_chunk", "proposition", "logic_unit"]
+    summary = run_cli(["thread", "compare", "--setting", "memory", "--memory",
+                       str(proposition_memory), "--data", "sample", "--limit", "1",
+                       "--paradigms", ",".join(names), "--base-url", server.base_url, "--model", "fake",
+                       "--out", str(clean_env / "runs"), "--json", "--no-progress"], capsys)
+    assert list(summary["paradigms"]) == names
+    for name in names:
+        row = summary["paradigms"][name]
+        assert row["answered"] == 1 and row["failures"] == []
+        assert row["evidence_recall"] is not None and row["tokens_sent"] > 0
+        assert row["js"] is not None and row["success_rate"] is not None
+    rows = summary["paradigms"]
+    assert rows["semantic_chunk"]["params"]["k"] == rows["proposition"]["params"]["k"] == 5
+    # a proposition is a sentence: far fewer tokens per unit than a chunk or a document
+    assert rows["proposition"]["tokens_per_unit"] < rows["chunk"]["tokens_per_unit"]
+    assert rows["chunk"]["tokens_per_unit"] < rows["document"]["tokens_per_unit"]
+    report = Path(summary["files"]["markdown"]).read_text(encoding="utf-8")
+    assert "| semantic_chunk | rag | 1/1 |" in report and "| proposition | rag | 1/1 |" in report
+    # every answer was made from units of its own paradigm's kind
+    for name in ("semantic_chunk", "proposition"):
+        run = clean_env / "runs" / summary["meta"]["runs"][name] / "results.jsonl"
+        [record] = [json.loads(line) for line in run.read_text().splitlines()]
+        assert paradigm_stage(record["trace"])["kinds"] == {name: paradigm_stage(record["trace"])["units"]}
+
+
+def test_compare_over_given_documents_builds_their_semantic_chunks(
+        clean_env: Path, server: FakeLLMServer, capsys: pytest.CaptureFixture[str]) -> None:
+    summary = run_cli(["thread", "compare", "--limit", "1", "--paradigms", "chunk,semantic_chunk",
+                       "--base-url", server.base_url, "--model", "fake",
+                       "--out", str(clean_env / "runs"), "--json", "--no-progress"], capsys)
+    for name in ("chunk", "semantic_chunk"):
+        row = summary["paradigms"][name]
+        assert row["answered"] == 1 and row["failures"] == [] and row["tokens_sent"] > 0
+        run = clean_env / "runs" / summary["meta"]["runs"][name] / "results.jsonl"
+        [record] = [json.loads(line) for line in run.read_text().splitlines()]
+        details = paradigm_stage(record["trace"])
+        assert details["kinds"] == {name: details["units"]}  # no fallback to chunks
+    assert "INSCOQA_MEMORY_KINDS" not in os.environ  # the study's setting is undone
+
+
+def test_a_memory_without_propositions_does_not_offer_them(
+        tmp_path: Path, conversations: list[Conversation]) -> None:
+    from eval.paradigms import StudyOptions, load_study
+
+    conv = next(c for c in conversations if c.id == "dev-gnome-001")
+    memory = build_memory(corpus_index().resolve(conv), kinds=("chunk", "proposition"),
+                          progress=False)  # no model: every document's propositions failed
+    assert not memory.units("proposition") and memory.failures
+    memory.save(tmp_path / "mem")
+    study = load_study(StudyOptions(setting="memory", memory=str(tmp_path / "mem"), limit=1))
+    assert study.kinds == ("chunk",)
 
 
 def test_thread_command_errors_are_one_line(clean_env: Path,
