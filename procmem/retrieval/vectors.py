@@ -1,10 +1,18 @@
-"""Unit vectors kept by unit id, so an update embeds only units it has not seen."""
+"""Unit vectors kept by unit id, so an update embeds only units it has not seen.
+
+Units of kinds that the configured search never scores densely are not embedded when a memory
+is built: their rows are filled on demand, by :attr:`VectorTable.fill` when the table is
+gathered (a save) or by :class:`LazyDense` on the first dense search of their kind.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 
 import numpy as np
+
+from procmem.retrieval.dense import DenseIndex
 
 
 class VectorTable:
@@ -13,6 +21,9 @@ class VectorTable:
         self.row: dict[str, int] = {}
         self._matrix = np.zeros((0, dim), dtype=np.float32)
         self._size = 0
+        # computes (and adds) the vectors of ids the table lacks when they are gathered
+        self.fill: Callable[[list[str]], object] | None = None
+        self._fill_lock = threading.Lock()
 
     def __contains__(self, unit_id: str) -> bool:
         return unit_id in self.row
@@ -40,12 +51,66 @@ class VectorTable:
         self._size = need
 
     def gather(self, ids: Iterable[str]) -> np.ndarray:
-        rows = np.fromiter((self.row[i] for i in ids), dtype=np.int64)
+        ids = list(ids)
+        if self.fill is not None and any(i not in self.row for i in ids):
+            with self._fill_lock:
+                absent = [i for i in dict.fromkeys(ids) if i not in self.row]
+                if absent:
+                    self.fill(absent)
+        rows = np.fromiter((self.row[i] for i in ids), dtype=np.int64, count=len(ids))
         return self._matrix[rows] if rows.size else np.zeros((0, self.dim), dtype=np.float32)
 
     def keep_only(self, ids: list[str]) -> None:
-        """Drop the vectors of every other unit (compacts the table)."""
-        matrix = self.gather(ids)
+        """Drop the vectors of every other unit (compacts the table; ids without one stay without)."""
+        ids = [i for i in ids if i in self.row]
+        rows = np.fromiter((self.row[i] for i in ids), dtype=np.int64, count=len(ids))
+        self._matrix = self._matrix[rows] if rows.size else np.zeros((0, self.dim), dtype=np.float32)
         self.row = {unit_id: i for i, unit_id in enumerate(ids)}
-        self._matrix = matrix
         self._size = len(ids)
+
+
+class LazyDense:
+    """Stands in for the :class:`DenseIndex` of a kind whose units are not embedded yet: the
+    first use gathers (so embeds) their vectors and builds it."""
+
+    def __init__(self, vectors: VectorTable, ids: list[str]):
+        self._vectors, self._ids = vectors, ids
+        self._index: DenseIndex | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._index is not None
+
+    @property
+    def index(self) -> DenseIndex:
+        if self._index is None:
+            with self._lock:
+                if self._index is None:
+                    self._index = DenseIndex(self._vectors.gather(self._ids))
+        return self._index
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        return self.index.matrix
+
+    @property
+    def bits(self) -> np.ndarray | None:
+        return self.index.bits
+
+    def scores_at(self, query_vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        return self.index.scores_at(query_vector, rows)
+
+    def top(self, query_vector: np.ndarray, n: int,
+            mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        return self.index.top(query_vector, n, mask)
+
+
+def dense_index(vectors: VectorTable, ids: list[str]) -> DenseIndex | LazyDense:
+    """The dense index of the units ``ids``: built now when all have vectors, else on first use."""
+    if all(i in vectors for i in ids):
+        return DenseIndex(vectors.gather(ids))
+    return LazyDense(vectors, ids)
