@@ -149,46 +149,57 @@ class Grounder:
         return np.stack([known[t] for t in texts]) if texts else np.zeros((0, 1))
 
     def ground(self, steps: Sequence[str], sources: Sequence[Source]) -> list[StepGrounding | None]:
-        """Each step's grounding in ``sources`` (or None), later steps near the earlier ones."""
+        """Each step's grounding in ``sources`` (or None), later steps near the earlier ones.
+
+        Vectors are made only where they can change the outcome: a ROUGE-L match always wins
+        over an embedding-only one, so a step with a ROUGE-L match among the snippets it may
+        take needs no vector but those of its own and of the snippet it is grounded in."""
         pool = [(s, snip) for s in sources for snip in s.snippets]
         out: list[StepGrounding | None] = []
         if not pool:
             return [None] * len(steps)
         texts = [snip.text for _, snip in pool]
-        step_vectors = snippet_vectors = None
-        if self.embedder is not None and steps:
-            step_vectors = self._vectors([s for s in steps])
-            snippet_vectors = self._vectors(texts)
         previous: tuple[str, int] | None = None
         for i, step in enumerate(steps):
             if len(_TOKEN.findall(step.lower())) == 0:
                 out.append(None)
                 continue
             rouge = rouge_l_f(step, texts)
-            if step_vectors is not None and snippet_vectors is not None:
-                distance = 1.0 - snippet_vectors @ step_vectors[i]
-            else:
-                distance = np.full(len(pool), np.inf)
-            passes = (rouge > self.rouge_threshold) | (distance < self.distance_threshold)
+            by_rouge = rouge > self.rouge_threshold
+            near = np.ones(len(pool), dtype=bool)
+            if previous is not None:
+                near = np.array([src.id == previous[0] and previous[1] <= snip.order <= previous[1] + self.window
+                                 for src, snip in pool])
+            distance = np.full(len(pool), np.inf)
+            if not (by_rouge & near).any():  # an embedding-only match may decide
+                self._distances(step, texts, near if by_rouge.any() else ~by_rouge, distance)
+            passes = by_rouge | (distance < self.distance_threshold)
             if not passes.any():
                 out.append(None)
                 continue
             # ROUGE matches before embedding-only matches, then the better score
-            strength = np.where(rouge > self.rouge_threshold, 1.0 + rouge, 1.0 - distance)
-            if previous is not None:
-                near = np.array([src.id == previous[0] and previous[1] <= snip.order <= previous[1] + self.window
-                                 for src, snip in pool])
-                if (passes & near).any():
-                    passes = passes & near
+            strength = np.where(by_rouge, 1.0 + rouge, 1.0 - distance)
+            if (passes & near).any():
+                passes = passes & near
             best = int(np.argmax(np.where(passes, strength, -np.inf)))
             src, snip = pool[best]
-            by: GroundedBy = "rouge" if rouge[best] > self.rouge_threshold else "embedding"
+            self._distances(step, texts, np.arange(len(pool)) == best, distance)
+            by: GroundedBy = "rouge" if by_rouge[best] else "embedding"
             score = float(rouge[best]) if by == "rouge" else min(1.0, float(1.0 - distance[best]))
             out.append(StepGrounding(i, src.id, snip.text, snip.start, snip.end, by, round(score, 4),
                                      round(float(rouge[best]), 4),
                                      max(0.0, round(float(distance[best]), 4)) if np.isfinite(distance[best]) else 1.0))
             previous = (src.id, snip.order)
         return out
+
+    def _distances(self, step: str, texts: list[str], wanted: np.ndarray, distance: np.ndarray) -> None:
+        """Fill ``distance`` (cosine distance of ``step`` to each text) where ``wanted`` and not
+        yet known; nothing without an embedder."""
+        rows = np.flatnonzero(wanted & np.isinf(distance))
+        if self.embedder is None or not len(rows):
+            return
+        vectors = self._vectors([step] + [texts[r] for r in rows])
+        distance[rows] = 1.0 - vectors[1:] @ vectors[0]
 
 
 def ground_steps(steps: Sequence[str], text: str, *, source_id: str = "",

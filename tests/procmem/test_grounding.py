@@ -88,3 +88,30 @@ def test_ground_answer_names_the_unit_each_step_comes_from(page, corpus):
 def test_no_source_or_empty_steps_ground_nothing():
     assert Grounder().ground(["Open it."], []) == [None]
     assert Grounder().ground(["", "..."], [Source("x", "Open it.")]) == [None, None]
+
+
+class CountingEmbedder:
+    """Wraps the real embedder and remembers every text it was asked to encode."""
+
+    def __init__(self, embedder: object) -> None:
+        self.embedder = embedder
+        self.name = "counting"
+        self.encoded: list[str] = []
+
+    def encode(self, texts: list[str], *, progress: bool = False) -> object:
+        self.encoded += texts
+        return self.embedder.encode(texts)  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_vectors_are_made_only_where_they_can_decide(page, embedder):
+    counting = CountingEmbedder(embedder)
+    grounder = Grounder(counting)  # type: ignore[arg-type]
+    source = Source(DOC, page.text)
+    (copied,) = grounder.ground([COPIED], [source])
+    # a ROUGE-L match wins over any embedding-only one: only the step and its snippet are encoded
+    assert copied is not None and copied.by == "rouge" and copied.distance < 0.25
+    assert sorted(counting.encoded) == sorted({COPIED})  # the step is its own snippet
+    (paraphrase,) = grounder.ground([PARAPHRASE], [source])
+    assert paraphrase is not None and paraphrase.by == "embedding"
+    assert set(counting.encoded) == {PARAPHRASE} | {s.text for s in source.snippets}
