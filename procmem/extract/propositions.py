@@ -3,9 +3,11 @@
 A document is cut into passages of at most ``passage_words`` words (recursive chunking) and the
 model rewrites each passage as a list of propositions (``extract/propositions`` prompt, the reply
 constrained by a JSON schema and validated by the client, which re-asks on an invalid reply).
-A document's propositions are taken whole or not at all: a passage the model fails on (a reply
-that never fits the schema, an engine error) raises :class:`LLMExtractionError` at stage
-``propositions`` and none of the document's propositions is kept.
+A statement with no searchable word (no token left for BM25, e.g. "x" or "It is.") is not a
+proposition and is dropped. A document's propositions are taken whole or not at all: a passage
+the model fails on (a reply that never fits the schema, an engine error, no usable statement)
+raises :class:`LLMExtractionError` at stage ``propositions`` and none of the document's
+propositions is kept.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tqdm import tqdm
 from procmem.chunking import recursive_split
 from procmem.extract.base import ExtractionFailure, unit_meta
 from procmem.extract.llm import LLMExtractionError, LLMExtractionSettings, _ask
+from procmem.retrieval.bm25 import tokenize
 from procmem.units import Chunk
 from serving.prompts import load_prompt
 
@@ -67,9 +70,10 @@ def propositions_with_llm(doc: Document, llm: ChatModel,
     for number, passage in enumerate(passages):
         data = _ask(llm, doc.doc_id, STAGE, PROPOSITIONS_SCHEMA, asked, title=doc.title, text=passage)
         found = [" ".join(str(s).split()) for s in data.get("propositions", [])]
-        found = [s for s in found if s]
+        found = [s for s in found if tokenize(s)]
         if not found:
-            raise LLMExtractionError(doc.doc_id, STAGE, f"passage {number + 1}: no proposition")
+            raise LLMExtractionError(doc.doc_id, STAGE, f"passage {number + 1}: no proposition "
+                                                        f"with a searchable word")
         for statement in found:
             statements.setdefault(statement, number)
     if not statements:

@@ -177,11 +177,25 @@ def test_semantic_chunks_of_real_documents_with_the_real_model(corpus, embedder,
             assert [c.meta["order"] for c in mine] == sorted(c.meta["order"] for c in mine)
             n_sentences = len(sentence_spans(doc.text))
             assert sum(c.meta["sentences"] for c in mine) == n_sentences
-            # the cuts are where the real model puts the largest distances between neighbours
-            spans = sentence_spans(doc.text)
-            vectors = embedder.encode([doc.text[a:b] for a, b in spans])
-            expected = semantic_chunk_units(doc.doc_id, doc.title, doc.text, {}, spans, vectors, percentile)
-            assert [c.text for c in mine] == [c.text for c in expected]
+        # the cuts are where the real model puts the largest distances between neighbours (the
+        # sentences of all documents are encoded in one call, as the memory does: vectors
+        # differ in the last digits with the batch they are encoded in)
+        spans = [sentence_spans(doc.text) for doc in docs]
+        vectors = embedder.encode_unique([doc.text[a:b] for doc, s in zip(docs, spans, strict=True)
+                                          for a, b in s])
+        row = 0
+        for doc, doc_spans in zip(docs, spans, strict=True):
+            mine = vectors[row:row + len(doc_spans)]
+            row += len(doc_spans)
+            expected = semantic_chunk_units(doc.doc_id, doc.title, doc.text, {}, doc_spans, mine,
+                                            percentile)
+            assert [c.text for c in chunks if c.meta["doc_id"] == doc.doc_id] == [c.text for c in expected]
+            distances = 1.0 - np.einsum("ij,ij->i", mine[:-1], mine[1:])
+            starts = np.cumsum([c.meta["sentences"] for c in expected])[:-1]
+            cut = np.zeros(len(distances), dtype=bool)
+            cut[starts - 1] = True
+            if cut.any():
+                assert distances[cut].min() > distances[~cut].max()
     assert counts[60.0] > counts[95.0] >= len(docs)
     # unchanged documents: no sentence is embedded again
     encoded: list[str] = []
@@ -307,7 +321,10 @@ def test_cli_builds_the_new_kinds_and_shows_tokens_per_unit(clean_env: Path, cor
         source = corpus.path(doc_id)
         (folder / source.name).write_bytes(source.read_bytes())
     out = clean_env / "mem"
-    with FakeLLMServer() as server:  # the smallest reply that fits the schema
+    def propositions(body: dict[str, Any]) -> str:
+        return json.dumps(first_sentences(body["messages"], PROPOSITIONS_SCHEMA))
+
+    with FakeLLMServer(default=propositions) as server:
         monkeypatch.setenv("INSCOQA_ENGINE", "external")
         monkeypatch.setenv("INSCOQA_MODEL", "fake")
         monkeypatch.setenv("INSCOQA_BASE_URL", server.base_url)
