@@ -239,7 +239,7 @@ def _turn_dict(ex: Exchange, fb: Feedback) -> dict[str, Any]:
         "follow_ups": list(answer.follow_ups), "clarification": answer.clarification,
         "query": (stages.get("retrieve") or {}).get("query"),
         "linker": None if linker is None else {k: linker.get(k) for k in
-                                               ("matched", "next", "tag", "unit_id")},
+                                               ("matched", "next", "tag", "unit_id", "method", "fallback")},
         "sources": [{"doc_id": s.doc_id, "unit_id": s.unit_id} for s in answer.sources],
         "usage": answer.trace.usage.to_dict(), "trace": answer.trace.to_dict(),
         "feedback": fb.to_dict(),

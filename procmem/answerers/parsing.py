@@ -145,22 +145,6 @@ def parse_critic_text(text: str) -> dict[str, Any]:
     raise ReplyParseError(f"'{NO_UPDATE}' or bullet edits", text)
 
 
-# --------------------------------------------------------------------------- LU selector
-
-
-def parse_select_text(text: str, n_units: int) -> dict[str, Any]:
-    """``Keep: 1, 3`` and ``Ask: <question>`` (or ``Ask: none``)."""
-    sections = _sections(text, {"keep": ("keep",), "ask": ("ask", "clarification")})
-    if "keep" not in sections:
-        raise ReplyParseError("a 'Keep:' line", text)
-    numbers = [int(n) for n in re.findall(r"\d+", " ".join(sections["keep"]))]
-    keep = list(dict.fromkeys(n for n in numbers if 1 <= n <= n_units))
-    ask = " ".join(line.strip() for line in sections.get("ask", [])).strip()
-    if ask.casefold().strip(". ") in {"none", "no", "n/a", "nothing", ""}:
-        ask = ""
-    return {"keep": keep, "ask": ask}
-
-
 # --------------------------------------------------------------------------- standalone query
 
 

@@ -79,20 +79,6 @@ def critic_schema(max_edits: int = 3) -> dict[str, Any]:
     }
 
 
-def select_schema(n_units: int) -> dict[str, Any]:
-    """Logic-unit selector: numbers of the units that apply, and a question back (or "")."""
-    return {
-        "type": "object",
-        "properties": {
-            "keep": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": max(1, n_units)},
-                     "maxItems": max(1, n_units)},
-            "ask": {"type": "string", "pattern": '^[^"\\\\\\x00-\\x1f]{0,160}$'},
-        },
-        "required": ["keep", "ask"],
-        "additionalProperties": False,
-    }
-
-
 def query_schema() -> dict[str, Any]:
     """Conversational query rewriting: one standalone search query."""
     return {

@@ -14,7 +14,6 @@ from procmem.answerers.parsing import (
     parse_protocol_text,
     parse_query_text,
     parse_rewrite_text,
-    parse_select_text,
     parse_steps,
     repair_json,
 )
@@ -83,14 +82,6 @@ def test_critic_bullet_edits_and_garbage():
         "verdict": "EDITS", "edits": ["Add step 2", "Remove step 4"]}
     with pytest.raises(ReplyParseError, match="NO UPDATE REQUIRED"):
         parse_critic_text("The steps look mostly fine I think")
-
-
-def test_select_reply():
-    assert parse_select_text("Keep: 1, 3, 9\nAsk: none", 3) == {"keep": [1, 3], "ask": ""}
-    assert parse_select_text("keep: 2\nask: Are you on Windows?", 2) == {
-        "keep": [2], "ask": "Are you on Windows?"}
-    with pytest.raises(ReplyParseError, match="Keep"):
-        parse_select_text("all of them", 3)
 
 
 def test_query_reply():
