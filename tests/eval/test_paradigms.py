@@ -177,7 +177,7 @@ def test_memory_setting_offers_the_memorys_kinds(tmp_path: Path,
 def propositions_and_answers(messages: list[Message], schema: dict[str, Any] | None) -> dict[str, Any]:
     """Propositions: the passage's first lines; anything else as :func:`generator`."""
     if "propositions" in (schema or {}).get("properties", {}):
-        passage = messages[-1]["content"].split("Passage:\n", 1)[1]
+        passage = messages[-1]["content"].split("Passage:\n", 1)[1].rsplit("\n\n", 1)[0]
         lines = [" ".join(line.split()) for line in passage.splitlines() if len(line.split()) > 3]
         return {"propositions": lines[:6]}
     return generator(messages, schema)

@@ -62,7 +62,7 @@ class HashingEmbedder(Embedder):
 
 def passage_of(messages: list[Message]) -> str:
     user = messages[-1]["content"]
-    return user.split("Passage:\n", 1)[1].rsplit("\n\nReply as", 1)[0]
+    return user.split("Passage:\n", 1)[1].rsplit("\n\n", 1)[0]  # up to the reply's format
 
 
 def first_sentences(messages: list[Message], schema: dict[str, Any] | None) -> dict[str, Any]:
