@@ -26,8 +26,17 @@
     ``--store-sizes`` (default 10k and 100k) and the first 30 conversation queries, with the
     ratio Qdrant / built-in of the same run (:mod:`store_latency` does the measuring).
 
+(d) With ``--build-speed [BACKEND ...]`` (default torch onnx onnx-int8): a cold build of the
+    memory over every bundled document (or ``--distractors N``) per embedding backend, next to a
+    torch build that embeds every kind at build (as memories did before kinds that the default
+    search never scores densely were left for their first dense search): build seconds (wall
+    and process CPU), units/s, units embedded at build, the encoder's raw throughput on the same
+    sample of unit texts, and recall@5 of the bundled conversations (the default search, dense
+    search, documents from units), each as a ratio to the torch build of the same run.
+
     python benchmarks/retrieval.py [--sizes 1000 10000 100000] [--repeats 3] [--json]
     python benchmarks/retrieval.py --skip-quality --sizes --store-latency   # (c) alone
+    python benchmarks/retrieval.py --skip-quality --sizes --build-speed     # (d) alone
 """
 
 from __future__ import annotations
@@ -250,10 +259,8 @@ def faq_quality(memory: Memory, pairs: list[tuple[str, str]],
     return rows
 
 
-def distractor_memory(cache_dir: Path, embedder: Embedder, *, bm25_only: bool = False,
-                      distractors: int | None = None) -> tuple[Memory, list[Any], dict[str, Any]]:
-    """The memory over every bundled document (or the cited ones, the FAQ and ``distractors``
-    others drawn at random), with vectors from the cache where it has them."""
+def bench_documents(distractors: int | None = None) -> list[Any]:
+    """Every bundled document, or the cited ones, the FAQ and ``distractors`` others at random."""
     docs = list(corpus_index().iter_documents())
     if distractors is not None:
         keep = {d.doc_id for d in sample_documents()}
@@ -261,6 +268,14 @@ def distractor_memory(cache_dir: Path, embedder: Embedder, *, bm25_only: bool = 
         rng = np.random.default_rng(0)
         picked = {others[i].doc_id for i in rng.choice(len(others), min(distractors, len(others)), replace=False)}
         docs = [d for d in docs if d.doc_id in keep or d.doc_id in picked or d.doc_id.startswith("debian-faq/")]
+    return docs
+
+
+def distractor_memory(cache_dir: Path, embedder: Embedder, *, bm25_only: bool = False,
+                      distractors: int | None = None) -> tuple[Memory, list[Any], dict[str, Any]]:
+    """The memory over every bundled document (or the cited ones, the FAQ and ``distractors``
+    others drawn at random), with vectors from the cache where it has them."""
+    docs = bench_documents(distractors)
     cached = ZeroEmbedder(embedder.name) if bm25_only else CachedEmbedder(embedder, cache_dir)
     memory = Memory(embedder=embedder)
     memory._embedder = cached  # type: ignore[assignment]
@@ -410,6 +425,84 @@ def store_latency(queries: list[str], sizes: list[int], location: str) -> list[d
     return backends.run(sizes, queries[:STORE_QUERIES], location)
 
 
+BUILD_BACKENDS = ("torch", "onnx", "onnx-int8")
+BUILD_QUALITY = [("default", None, "hybrid"), ("default", None, "dense"),
+                 ("documents-from-units", "documents-from-units", "hybrid")]
+
+
+def encoder_throughput(embedder: Embedder, texts: list[str]) -> dict[str, float]:
+    """The encoder alone on ``texts``: texts/s by wall clock and per CPU second of the process."""
+    embedder.encode(texts[:8])  # load (and on first use export) the model
+    started, started_cpu = time.perf_counter(), time.process_time()
+    embedder.encode(texts)
+    wall, cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    return {"texts": len(texts), "seconds": wall, "cpu_s": cpu, "units_per_s": len(texts) / wall,
+            "units_per_cpu_s": len(texts) / cpu}
+
+
+def build_speed(backends: list[str], distractors: int | None, convs: list[Any],
+                sample_size: int = 256) -> dict[str, Any]:
+    """(d): a cold build per backend (plus torch embedding every kind at build), raw encoder
+    throughput on one sample of unit texts, recall@5; ratios to the torch build."""
+    docs = bench_documents(distractors)
+    backends = ["torch", *(b for b in backends if b != "torch")]  # torch is the reference
+    runs = [("torch, every kind", "torch", True)] + [(b, b, False) for b in backends]
+    rows: list[dict[str, Any]] = []
+    sample: list[str] = []
+    for label, backend, eager in runs:
+        embedder = Embedder(backend=backend)  # type: ignore[arg-type]
+        started = time.perf_counter()
+        embedder.encode(["load the model"])
+        load_s = time.perf_counter() - started
+        config = MemoryConfig()
+        if eager:
+            config = dataclasses.replace(config, search_kinds=list(Memory().kinds))
+        memory = Memory(embedder=embedder, config=config)
+        started, started_cpu = time.perf_counter(), time.process_time()
+        report = memory.add_documents(docs, progress=True)
+        build_s, build_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+        if not sample:
+            texts = [memory._index_text(u) for u in memory.units()]
+            sample = texts[:: max(1, len(texts) // sample_size)][:sample_size]
+        row = {"run": label, "backend": backend, "embedder": embedder.name, "documents": len(docs),
+               "units": len(memory), "embedded": report.embedded, "load_s": load_s,
+               "build_s": build_s, "build_cpu_s": build_cpu, "units_per_s": len(memory) / build_s,
+               "raw": encoder_throughput(embedder, sample)}
+        if not eager:
+            quality = conversation_quality(memory, convs, BUILD_QUALITY)
+            row["recall@5"] = {f"{q['units']} {q['method']}": q["r@5"] for q in quality}
+        rows.append(row)
+        print(f"  {label}: {build_s:.0f}s", file=sys.stderr)
+    reference = next(r for r in rows if r["run"] == "torch")
+    for row in rows:
+        row["build_speedup"] = reference["build_s"] / row["build_s"]
+        row["build_cpu_speedup"] = reference["build_cpu_s"] / row["build_cpu_s"]
+        row["raw_speedup"] = row["raw"]["units_per_cpu_s"] / reference["raw"]["units_per_cpu_s"]
+        if "recall@5" in row:
+            row["recall@5_ratio"] = {k: (v / reference["recall@5"][k] if reference["recall@5"][k] else 0.0)
+                                     for k, v in row["recall@5"].items()}
+    return {"sample_texts": len(sample), "runs": rows}
+
+
+def print_build_speed(result: dict[str, Any]) -> None:
+    runs = result["runs"]
+    first = runs[0]
+    print(f"\n(d) build speed per embedding backend: {first['documents']} documents, {first['units']} units; "
+          f"ratios (x) to the torch build of this run; raw = the encoder alone on {result['sample_texts']} "
+          "unit texts (texts per CPU second, and per wall second)")
+    print(f"{'run':<20}{'embedded':>9}{'build s':>9}{'cpu s':>8}{'units/s':>9}{'x wall':>8}{'x cpu':>7}"
+          f"{'raw/cpu-s':>10}{'raw/s':>7}{'x raw':>7}")
+    for r in runs:
+        print(f"{r['run']:<20}{r['embedded']:>9}{r['build_s']:>9.1f}{r['build_cpu_s']:>8.1f}{r['units_per_s']:>9.1f}"
+              f"{r['build_speedup']:>7.2f}x{r['build_cpu_speedup']:>6.2f}x{r['raw']['units_per_cpu_s']:>10.2f}"
+              f"{r['raw']['units_per_s']:>7.1f}{r['raw_speedup']:>6.2f}x")
+    print("recall@5 of the bundled conversations (ratio to torch)")
+    for r in runs:
+        if "recall@5" in r:
+            print(f"{r['run']:<20}" + "".join(f"  {k} {v:.3f} ({r['recall@5_ratio'][k]:.3f})"
+                                             for k, v in r["recall@5"].items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000])
@@ -427,6 +520,8 @@ def main() -> int:
                         "Qdrant store (default: the client's local mode, in memory)")
     parser.add_argument("--store-sizes", type=int, nargs="+", default=[10_000, 100_000],
                         help="units for --store-latency (default 10000 100000)")
+    parser.add_argument("--build-speed", nargs="*", choices=BUILD_BACKENDS, metavar="BACKEND",
+                        help="(d) cold build per embedding backend (default: torch onnx onnx-int8)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -462,12 +557,16 @@ def main() -> int:
 
     if args.store_latency:
         results["store_latency"] = store_latency(queries, args.store_sizes, args.store_latency)
+    if args.build_speed is not None:
+        results["backend_builds"] = build_speed(args.build_speed or list(BUILD_BACKENDS), args.distractors, convs)
 
     if args.json:
         print(json.dumps(results, indent=1))
         return 0
     if "conversations" in results:
         print_quality(results)
+    if "backend_builds" in results:
+        print_build_speed(results["backend_builds"])
     if "store_latency" in results:
         import store_latency as backends
 

