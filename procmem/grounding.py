@@ -152,19 +152,23 @@ class Grounder:
         """Each step's grounding in ``sources`` (or None), later steps near the earlier ones.
 
         Vectors are made only where they can change the outcome: a ROUGE-L match always wins
-        over an embedding-only one, so a step with a ROUGE-L match among the snippets it may
-        take needs no vector but those of its own and of the snippet it is grounded in."""
+        over an embedding-only one, so when every step has a ROUGE-L match, only the vectors of
+        the steps and of their snippets are made (for the recorded distance), in one batch."""
         pool = [(s, snip) for s in sources for snip in s.snippets]
-        out: list[StepGrounding | None] = []
         if not pool:
             return [None] * len(steps)
         texts = [snip.text for _, snip in pool]
+        rouges = [rouge_l_f(step, texts) if _TOKEN.search(step.lower()) else None for step in steps]
+        if self.embedder is not None and any(r is not None and not (r > self.rouge_threshold).any()
+                                             for r in rouges):
+            # some step can only be grounded by its embedding: every vector, in one batch
+            self._vectors([s for s, r in zip(steps, rouges, strict=True) if r is not None] + texts)
+        chosen: list[tuple[int, int, float] | None] = []  # (step, snippet, distance) per step
         previous: tuple[str, int] | None = None
-        for i, step in enumerate(steps):
-            if len(_TOKEN.findall(step.lower())) == 0:
-                out.append(None)
+        for i, (step, rouge) in enumerate(zip(steps, rouges, strict=True)):
+            if rouge is None:
+                chosen.append(None)
                 continue
-            rouge = rouge_l_f(step, texts)
             by_rouge = rouge > self.rouge_threshold
             near = np.ones(len(pool), dtype=bool)
             if previous is not None:
@@ -175,21 +179,41 @@ class Grounder:
                 self._distances(step, texts, near if by_rouge.any() else ~by_rouge, distance)
             passes = by_rouge | (distance < self.distance_threshold)
             if not passes.any():
-                out.append(None)
+                chosen.append(None)
                 continue
             # ROUGE matches before embedding-only matches, then the better score
             strength = np.where(by_rouge, 1.0 + rouge, 1.0 - distance)
             if (passes & near).any():
                 passes = passes & near
             best = int(np.argmax(np.where(passes, strength, -np.inf)))
+            chosen.append((i, best, float(distance[best])))
+            previous = (pool[best][0].id, pool[best][1].order)
+        return self._groundings(steps, rouges, chosen, pool)
+
+    def _groundings(self, steps: Sequence[str], rouges: list[np.ndarray | None],
+                    chosen: list[tuple[int, int, float] | None],
+                    pool: list[tuple[Source, Snippet]]) -> list[StepGrounding | None]:
+        """The groundings of the chosen snippets, with the distances not yet known made in one
+        batch."""
+        unknown = [c for c in chosen if c is not None and not np.isfinite(c[2])]
+        if self.embedder is not None and unknown:
+            self._vectors([t for i, best, _ in unknown for t in (steps[i], pool[best][1].text)])
+        out: list[StepGrounding | None] = []
+        for c in chosen:
+            if c is None:
+                out.append(None)
+                continue
+            i, best, distance = c
             src, snip = pool[best]
-            self._distances(step, texts, np.arange(len(pool)) == best, distance)
-            by: GroundedBy = "rouge" if by_rouge[best] else "embedding"
-            score = float(rouge[best]) if by == "rouge" else min(1.0, float(1.0 - distance[best]))
+            if not np.isfinite(distance) and self.embedder is not None:
+                step_vector, snippet_vector = self._vectors([steps[i], snip.text])
+                distance = float(1.0 - snippet_vector @ step_vector)
+            rouge = float(rouges[i][best])  # type: ignore[index]
+            by: GroundedBy = "rouge" if rouge > self.rouge_threshold else "embedding"
+            score = rouge if by == "rouge" else min(1.0, 1.0 - distance)
             out.append(StepGrounding(i, src.id, snip.text, snip.start, snip.end, by, round(score, 4),
-                                     round(float(rouge[best]), 4),
-                                     max(0.0, round(float(distance[best]), 4)) if np.isfinite(distance[best]) else 1.0))
-            previous = (src.id, snip.order)
+                                     round(rouge, 4),
+                                     max(0.0, round(distance, 4)) if np.isfinite(distance) else 1.0))
         return out
 
     def _distances(self, step: str, texts: list[str], wanted: np.ndarray, distance: np.ndarray) -> None:
