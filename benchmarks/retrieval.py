@@ -445,8 +445,9 @@ def build_speed(backends: list[str], distractors: int | None, convs: list[Any],
     """(d): a cold build per backend (plus torch embedding every kind at build), raw encoder
     throughput on one sample of unit texts, recall@5; ratios to the torch build."""
     docs = bench_documents(distractors)
-    backends = ["torch", *(b for b in backends if b != "torch")]  # torch is the reference
-    runs = [("torch, every kind", "torch", True)] + [(b, b, False) for b in backends]
+    if "torch" not in backends:
+        backends = [*backends, "torch"]  # the reference
+    runs = [(b, b, False) for b in backends] + [("torch, every kind", "torch", True)]
     rows: list[dict[str, Any]] = []
     sample: list[str] = []
     for label, backend, eager in runs:
@@ -472,7 +473,7 @@ def build_speed(backends: list[str], distractors: int | None, convs: list[Any],
             quality = conversation_quality(memory, convs, BUILD_QUALITY)
             row["recall@5"] = {f"{q['units']} {q['method']}": q["r@5"] for q in quality}
         rows.append(row)
-        print(f"  {label}: {build_s:.0f}s", file=sys.stderr)
+        print(f"  {label}: {json.dumps(row)}", file=sys.stderr)
     reference = next(r for r in rows if r["run"] == "torch")
     for row in rows:
         row["build_speedup"] = reference["build_s"] / row["build_s"]
