@@ -335,12 +335,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = actions[0] if actions else ""
-    why = next((s for s in causes if s != lead), "")
-    if not lead and not why and pool:
-        lead = max(pool, key=lambda s: pool[s])  # no action or reason said in prose: the closest sentence
-    if not lead and not why and steps:
+    if not lead and steps:
         first = re.sub(r"\s*\[\d+\]$", "", steps[0]).rstrip(".")
         lead = f"{first}, then follow the steps below."
+    why = next((s for s in causes if s != lead), "")
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
 

@@ -45,8 +45,6 @@ class SettingGroup:
 SETTING_GROUPS: dict[str, SettingGroup] = {
     "platform": SettingGroup(frozenset({"mac", "windows", "ios", "android", "linux"}), 1.3, 0.3),
     "deployment": SettingGroup(frozenset({"on-premises", "cloud"}), 1.3, 0.5),
-    # a role is no exclusion: an admin may follow a user's steps, so only the match counts
-    "role": SettingGroup(frozenset({"admin"}), 1.15, 1.0),
 }
 _SETTING_WORD = {word: name for name, words in SETTINGS.items() for word in words}
 _PHRASE = re.compile("|".join(rf"\b{re.escape(p)}\b" for ps in SETTING_PHRASES.values() for p in ps))

@@ -32,8 +32,8 @@ def test_deployment_is_named_by_product_phrases_and_words():
 def test_setting_factor_per_group():
     assert setting_factor({"mac"}, {"mac"}) > 1 > setting_factor({"mac"}, {"windows"})
     assert setting_factor({"cloud"}, {"on-premises"}) < 1 < setting_factor({"cloud"}, {"cloud"})
-    assert setting_factor({"admin"}, {"admin"}) > 1
-    assert setting_factor({"admin"}, set()) == 1.0 == setting_factor(set(), {"windows"})
+    assert setting_factor({"admin"}, {"admin"}) == 1.0  # a role excludes nothing
+    assert setting_factor({"mac"}, set()) == 1.0 == setting_factor(set(), {"windows"})
     # groups multiply: right platform, wrong deployment
     assert setting_factor({"windows", "cloud"}, {"windows", "on-premises"}) == \
         setting_factor({"windows"}, {"windows"}) * setting_factor({"cloud"}, {"on-premises"})
