@@ -4,8 +4,8 @@ A *paradigm* is a unit kind the memory offers (``procmem.memory.Memory.kinds`` o
 holds units: ``procedure``, ``logic_unit``, ``chunk``, ``semantic_chunk``, ``proposition``,
 ``document``; a kind added to the memory joins with no change here). In the given-documents
 setting they are the configured ``[memory] kinds`` and semantic chunks (propositions need a
-model, so not there); while a study runs, the memories over given documents are built with the
-kinds of its paradigms too (:func:`given_memory_kinds`). Each is answered by the answerer its rule names (:data:`RULES`): logic units
+model, so not there); a memory over given documents builds a kind when an answerer first asks
+for it (:class:`procmem.answerers.retrieval.Retriever`). Each is answered by the answerer its rule names (:data:`RULES`): logic units
 by ``logic-units`` (single-turn: the whole plan along CONTINUE linkers; multi-turn: one step per
 turn, linkers on reported outcomes), every other kind by ``rag`` over the top-k units of that
 kind (``unit_kind=<kind>``). k is 1 for documents and 5 otherwise (THREAD's setup), unless set.
@@ -27,12 +27,10 @@ Reports are written as Markdown and JSON.
 
 from __future__ import annotations
 
-import os
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,7 +128,7 @@ class MeasuredAnswerer:
 
     def answer(self, request: AnswerRequest) -> Answer:
         answer = self.inner.answer(request)
-        memory = Retriever(self.memory, request.documents).memory
+        memory = Retriever(self.memory, request.documents).holding(self.paradigm)
         units = []
         for source in answer.sources:
             unit = memory.get(source.unit_id) if hasattr(memory, "get") else None
@@ -203,9 +201,6 @@ class Study:
     documents: Callable[[Conversation], list[Document]] | None
 
 
-KINDS_ENV = "INSCOQA_MEMORY_KINDS"
-
-
 def given_kinds() -> tuple[str, ...]:
     """The paradigms over given documents: the configured kinds and semantic chunks (none that
     a model writes: those memories are built without one)."""
@@ -213,28 +208,6 @@ def given_kinds() -> tuple[str, ...]:
 
     wanted = {*kind_names(load_memory_config().kinds), "semantic_chunk"}
     return tuple(k for k in ALL_KINDS if k in wanted and k not in MODEL_KINDS)
-
-
-@contextmanager
-def given_memory_kinds(paradigms: Sequence[Paradigm]) -> Iterator[None]:
-    """Meanwhile, memories over given documents hold the configured kinds and those of
-    ``paradigms`` (through ``INSCOQA_MEMORY_KINDS``, which the memory's settings read)."""
-    from procmem.memory import ALL_KINDS, kind_names, load_memory_config
-
-    wanted = {*kind_names(load_memory_config().kinds), *(p.name for p in paradigms)}
-    before = os.environ.get(KINDS_ENV)
-    os.environ[KINDS_ENV] = ",".join(k for k in ALL_KINDS if k in wanted)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(KINDS_ENV, None)
-        else:
-            os.environ[KINDS_ENV] = before
-
-
-def _setting(study: Study, paradigms: Sequence[Paradigm]) -> Any:
-    return given_memory_kinds(paradigms) if study.documents else nullcontext()
 
 
 def load_study(options: StudyOptions) -> Study:
@@ -270,7 +243,7 @@ def compare_paradigms(options: StudyOptions) -> dict[str, Any]:
     study = load_study(options)
     paradigms = make_paradigms(study.kinds, options.paradigms, options.k)
     serving, judge, _ = judge_configs(_bench_options(options))
-    with ClientPool() as clients, _setting(study, paradigms):
+    with ClientPool() as clients:
         llm = clients.model(serving)
         judge_llm = clients.model(judge)
         answerers: dict[str, Answerer] = {
@@ -461,7 +434,7 @@ def dialogue_paradigms(options: StudyOptions) -> dict[str, Any]:
     serving, judge, _ = judge_configs(_bench_options(options))
     records: dict[str, list[dict[str, Any]]] = {}
     keys: dict[str, str] = {}
-    with ClientPool() as clients, _setting(study, paradigms):
+    with ClientPool() as clients:
         llm = clients.model(serving)
         judge_llm = clients.model(judge)
         simulator = make_simulator(options.simulator, llm=llm)

@@ -22,7 +22,15 @@ import numpy as np
 from inscoqa.corpus.document import Document
 from procmem.answerers.base import Searchable, Source
 from procmem.embed import Embedder, EmbedderNotFound, model_dir
-from procmem.memory import Hit, Memory, build_memory, load_memory_config
+from procmem.memory import (
+    ALL_KINDS,
+    MODEL_KINDS,
+    Hit,
+    Memory,
+    build_memory,
+    kind_names,
+    load_memory_config,
+)
 from procmem.units import Unit
 
 __all__ = ["GIVEN_CACHE_SIZE", "Hit", "Retriever", "Searchable", "given_memory", "hit_record",
@@ -106,12 +114,15 @@ def _embedder(name: str) -> Embedder:
         return _embedders[name]
 
 
-def given_memory(documents: Sequence[Document]) -> Memory:
-    """A memory over exactly ``documents`` (rules extraction, no model), shared through a cache
-    keyed by their ids and content hashes and the memory settings in force."""
+def given_memory(documents: Sequence[Document], kinds: Sequence[str] = ()) -> Memory:
+    """A memory over exactly ``documents`` (rules extraction, no model) holding the configured
+    kinds of unit and ``kinds`` (those a model writes are left out), shared through a cache keyed
+    by the documents' ids and content hashes and the memory settings in force."""
     if not documents:
         raise ValueError("given_memory needs at least one document")
     config = dataclasses.replace(load_memory_config(), llm_extract="never")
+    wanted = {*kind_names(config.kinds), *kinds} - set(MODEL_KINDS)
+    config = dataclasses.replace(config, kinds=[k for k in ALL_KINDS if k in wanted])
     embedder = _embedder(config.embedder)
     if isinstance(embedder, _NoVectors):
         config = dataclasses.replace(config, method="bm25")
@@ -152,6 +163,7 @@ class Retriever:
 
     def __init__(self, memory: Searchable | None = None,
                  documents: Sequence[Document] | None = None) -> None:
+        self._documents = list(documents or [])
         if documents:
             self.memory: Searchable = given_memory(documents)
             self.setting = "given"
@@ -166,14 +178,25 @@ class Retriever:
         """Hits for ``query`` (only from the documents ``within``, when given) and the kind of
         unit they are."""
         doc_ids = list(within) if within is not None else None
+        self.holding(kind)
         for candidate in dict.fromkeys([kind, self.FALLBACK_KIND]):
             hits = list(self.memory.search(query, k=k, kind=candidate, doc_ids=doc_ids))
             if hits:
                 return hits, candidate or "any"
         return [], kind or "any"
 
+    def holding(self, kind: str | None) -> Searchable:
+        """The memory searched for ``kind``: over given documents, a kind the memory was not
+        built with is built when first asked for (one memory per document set and kinds, cached)."""
+        memory = self.memory
+        if self._documents and kind and isinstance(memory, Memory) and kind not in memory.kinds \
+                and kind in ALL_KINDS and kind not in MODEL_KINDS:
+            self.memory = given_memory(self._documents, kinds=[*memory.kinds, kind])
+        return self.memory
+
     def units(self, kind: str | None) -> tuple[list[Unit], str]:
         """All units of ``kind`` (chunks when there are none)."""
+        self.holding(kind)
         for candidate in dict.fromkeys([kind, self.FALLBACK_KIND]):
             units = self.memory.units(candidate)
             if units:

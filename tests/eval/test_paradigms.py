@@ -17,7 +17,6 @@ from eval.paradigms import (
     count_tokens,
     evidence_recall,
     given_kinds,
-    given_memory_kinds,
     make_paradigms,
     paradigm_stage,
 )
@@ -72,9 +71,8 @@ def test_each_paradigm_answers_from_its_units_of_real_documents(
     llm = ScriptedLLM(generator)
     answerer = MeasuredAnswerer(make_answerer(paradigm.answerer, llm=llm, query_rewrite="heuristic",
                                               **paradigm.single), kind, None)
-    with given_memory_kinds([paradigm]):  # as during a study
-        answer = answerer.answer(AnswerRequest(conv.question, list(conv.history), docs))
-        memory = given_memory(docs)
+    answer = answerer.answer(AnswerRequest(conv.question, list(conv.history), docs))
+    memory = given_memory(docs, kinds=[kind])  # the memory the answerer searched
     details = paradigm_stage(answer.trace.to_dict())
     assert details is not None and details["kinds"] == {kind: details["units"]}
     assert 1 <= details["units"] <= paradigm.single["k"] + (kind == "logic_unit") * 6

@@ -91,3 +91,19 @@ def test_given_documents_use_dense_retrieval_when_the_embedder_is_installed(conv
     assert kind == "logic_unit" and {h.method for h in hits} == {"hybrid"}
     assert {h.unit.meta["doc_id"] for h in hits} <= {d.doc_id for d in conversation_documents}
     assert Retriever(None, list(reversed(conversation_documents))).memory is retriever.memory
+
+
+@pytest.mark.slow
+def test_a_kind_the_given_memory_lacks_is_built_when_first_asked_for():
+    """Semantic chunks are no default kind; over given documents they are built on demand with
+    the real embedding model, and the memory with them is the cached one for those kinds."""
+    retriever = Retriever(None, [PRINTER, TEA])
+    assert "semantic_chunk" not in retriever.memory.kinds
+    hits, kind = retriever.search("clear a paper jam", k=3, kind="semantic_chunk")
+    assert kind == "semantic_chunk" and hits and {h.unit.kind for h in hits} == {"semantic_chunk"}
+    assert "paper jam" in hits[0].unit.render().lower()
+    assert retriever.memory is given_memory([PRINTER, TEA], kinds=["semantic_chunk"])
+    assert given_memory([PRINTER, TEA]) is not retriever.memory  # the default kinds stay as they were
+    # a kind written by a model is never built here: the search falls back to chunks
+    _, kind = retriever.search("clear a paper jam", k=3, kind="proposition")
+    assert kind == "chunk"
