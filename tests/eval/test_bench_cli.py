@@ -9,24 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.bench_doubles import ANSWERER, make_echo, reply_for
+from support.bench_doubles import ANSWERER, make_echo, server_reply
 
 from inscoqa.cli import main
 from procmem.answerers.base import register
 from serving.fake_server import FakeLLMServer
 
 
-def fake_reply(body: dict[str, Any]) -> str:
-    prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
-    fmt = body.get("response_format") or {}
-    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema")
-    reply = reply_for(prompt, schema)
-    return reply if isinstance(reply, str) else json.dumps(reply)
-
-
 @pytest.fixture
 def server() -> Iterator[FakeLLMServer]:
-    with FakeLLMServer(default=fake_reply) as s:
+    with FakeLLMServer(default=server_reply) as s:
         yield s
 
 

@@ -14,7 +14,8 @@ import pytest
 
 pytest.importorskip("qdrant_client")
 
-from support.bench_doubles import reply_for  # noqa: E402
+
+from support.bench_doubles import server_reply  # noqa: E402
 
 from inscoqa.bundled import conversation_files, resolve_dataset  # noqa: E402
 from inscoqa.cli import main  # noqa: E402
@@ -68,17 +69,9 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> Searches:
     return Searches(monkeypatch)
 
 
-def fake_reply(body: dict[str, Any]) -> str:
-    prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
-    fmt = body.get("response_format") or {}
-    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema")
-    reply = reply_for(prompt, schema)
-    return reply if isinstance(reply, str) else json.dumps(reply)
-
-
 @pytest.fixture
 def judge() -> Iterator[FakeLLMServer]:
-    with FakeLLMServer(default=fake_reply) as server:
+    with FakeLLMServer(default=server_reply) as server:
         yield server
 
 

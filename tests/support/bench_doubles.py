@@ -8,6 +8,7 @@ the first N bundled conversations with one sample in flight at a time.
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 import time
 from pathlib import Path
@@ -78,6 +79,15 @@ def reply_for(prompt: str, schema: dict[str, Any] | None) -> str | dict[str, Any
         return instance_for(schema, prompt)
     h = _digest(prompt)
     return f"Feedback: fine.\nTotal rating: {1 + h % 10}\nTask completion rate: {h % 101}"
+
+
+def server_reply(body: dict[str, Any]) -> str:
+    """:func:`reply_for` as a fake OpenAI server's reply to a chat request ``body``."""
+    prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+    fmt = body.get("response_format") or {}
+    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema")
+    reply = reply_for(prompt, schema)
+    return reply if isinstance(reply, str) else json.dumps(reply)
 
 
 def scripted_model(model: str = "scripted") -> ScriptedLLM:
