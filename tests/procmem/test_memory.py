@@ -296,8 +296,10 @@ def test_a_memory_indexed_by_headers_loads_and_searches_by_headers(test_document
     loaded = Memory.load(path, config=MemoryConfig())  # the configuration in force says "content"
     assert loaded.config.unit_index == "header"
     unit = loaded.units("logic_unit")[0]
-    expected = embedder.encode([unit.header])[0]
-    assert np.allclose(loaded._vectors.gather([unit.id])[0], expected, atol=1e-5)
+    header, content = embedder.encode([unit.header, f"{unit.header}\n{unit.body}"])
+    stored = loaded._vectors.gather([unit.id])[0]
+    # the header's vector (int8 embeddings shift a little with the batch a text is encoded in)
+    assert float(stored @ header) > 0.98 and float(stored @ header) > float(stored @ content)
     # an older memory, saved before the choice existed, is read as indexed by headers
     manifest_path = version_dir(path) / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
