@@ -273,16 +273,13 @@ def shared_grounder(embedder: Embedder | None) -> Grounder:
 def _embedder_of(memory: Searchable | None) -> Embedder | None:
     """The memory's embedding model (for given documents: the one their memories share), or
     None when none is installed."""
-    from procmem.answerers.retrieval import _embedder, _NoVectors
+    from procmem.answerers.retrieval import given_embedder
     from procmem.embed import EmbedderNotFound
-    from procmem.memory import load_memory_config
 
     try:
-        embedder = (getattr(memory, "embedder", None) if memory is not None
-                    else _embedder(load_memory_config().embedder))
+        return getattr(memory, "embedder", None) if memory is not None else given_embedder()
     except EmbedderNotFound:
         return None
-    return None if embedder is None or isinstance(embedder, _NoVectors) else embedder
 
 
 def _load_builtin() -> None:

@@ -114,6 +114,12 @@ def _embedder(name: str) -> Embedder:
         return _embedders[name]
 
 
+def given_embedder() -> Embedder | None:
+    """The embedding model of every given-documents memory, or None when it is not installed."""
+    embedder = _embedder(load_memory_config().embedder)
+    return None if isinstance(embedder, _NoVectors) else embedder
+
+
 def given_memory(documents: Sequence[Document], kinds: Sequence[str] = ()) -> Memory:
     """A memory over exactly ``documents`` (rules extraction, no model) holding the configured
     kinds of unit and ``kinds`` (those a model writes are left out), shared through a cache keyed
