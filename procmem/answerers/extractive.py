@@ -115,6 +115,9 @@ def sentences(text: str) -> list[str]:
 
 
 def unit_text(unit: Unit) -> str:
+    """What a unit says: a logic unit's body, a chunk's text, a procedure's steps (one a line)."""
+    if isinstance(unit, Procedure):
+        return "\n".join(s if s.rstrip().endswith((".", "!", "?", ":")) else f"{s}." for s in unit.steps)
     return getattr(unit, "body", None) or getattr(unit, "text", "") or unit.render()
 
 
@@ -206,7 +209,8 @@ def unit_settings(unit: Unit) -> set[str]:
     """The settings a unit is written for, by its header, title and opening words."""
     opening = " ".join(unit_text(unit).split()[:40])
     return settings_named(" ".join([unit_header(unit), str(unit.meta.get("title", "")),
-                                    str(getattr(unit, "prerequisite", "")), opening]))
+                                    str(getattr(unit, "prerequisite", "")), str(getattr(unit, "input", "")),
+                                    opening]))
 
 
 def is_problem(unit: Unit) -> bool:

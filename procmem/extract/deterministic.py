@@ -9,7 +9,8 @@
   procedure over them and one Step unit each, chained by CONTINUE linkers ("if this does not
   resolve the problem then <next method>"); numbered sibling sections (Method 1, Method 2 ...)
   are chained the same way.
-- Other sections map to unit types by heading (see :mod:`procmem.extract.roles`).
+- Other sections map to unit types by heading (see :mod:`procmem.extract.roles`); a table of
+  contents gives no unit.
 - Recipes are handled by :mod:`procmem.extract.recipe`.
 """
 
@@ -118,7 +119,8 @@ def _effective_role(section: Section, sections: list[Section]) -> Role:
 
 def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction) -> list[LogicUnit]:
     """Units of one section's own blocks (subsections are separate sections)."""
-    if len(section.text.split()) < MIN_SECTION_WORDS or role == "prerequisite" and not _lists(section):
+    if len(section.text.split()) < MIN_SECTION_WORDS or role == "contents" \
+            or role == "prerequisite" and not _lists(section):
         return []
     numbered = _lists(section, ordered=True)
     if numbered:

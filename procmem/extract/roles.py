@@ -10,6 +10,7 @@
 | More information, References, See also, Status ... | info          | Appendix unit                            |
 | Before you start, Prerequisites, Requirements      | prerequisite  | folded into prerequisites / inputs       |
 | Ingredients / Directions (recipes)                 | ingredients / directions | Procedure input / steps       |
+| Contents, Table of contents, In this article       | contents      | nothing (a list of the page's headings)  |
 | What is X? / What are X? / What do X mean?         | (terminology) | Terminology unit with header X           |
 | any other question                                 | (question)    | FAQ unit                                 |
 
@@ -24,7 +25,7 @@ import re
 from typing import Literal
 
 Role = Literal["symptom", "cause", "resolution", "alternative", "sequence", "info", "prerequisite",
-               "ingredients", "directions", "other"]
+               "ingredients", "directions", "contents", "other"]
 
 ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
     "symptom": re.compile(r"^(?:symptoms?|the problem|problem|issue|problem description)$"),
@@ -48,6 +49,7 @@ ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
     ),
     "ingredients": re.compile(r"^ingredients?$"),
     "directions": re.compile(r"^(?:directions|instructions|preparation|method)$"),
+    "contents": re.compile(r"^(?:(?:table of )?contents|in this (?:article|topic|section|guide))$"),
 }
 TERM_QUESTION = re.compile(
     r"^(?:what (?:is|are) (?:an? |the )?(?P<a>.+?)|what (?:does|do) (?P<b>.+?) mean)\s*\??$", re.I

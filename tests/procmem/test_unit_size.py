@@ -64,6 +64,17 @@ def test_debian_faq_questions_become_faq_units_of_a_useful_size(corpus):
     assert sizes[-1] <= 200 and sizes[len(sizes) // 2] < 150
 
 
+def test_a_table_of_contents_gives_no_unit(corpus):
+    """The plain-text FAQ opens with a numbered table of contents: it is not a procedure."""
+    doc = corpus.get("debian-faq/debian-faq.en.txt")
+    assert "Table of Contents" in doc.text
+    extraction = extract_rules(doc)
+    assert not any("Contents" in p.output for p in extraction.procedures)
+    assert not any("Contents" in u.header for u in extraction.logic_units)
+    assert not any(u.body.lstrip().startswith(("1. Definitions and overview", "Definitions and overview"))
+                   for u in extraction.logic_units)
+
+
 def test_the_indexed_text_of_a_logic_unit_is_its_header_or_its_content():
     unit = long_step_unit(steps=2)
     assert indexed_text(unit, "header") == unit.header
