@@ -9,7 +9,7 @@ given-documents setting, from a memory over the request's documents):
 2. score every candidate by how well its header (a logic unit's header, a procedure's goal)
    and its text match the last question, its retrieval rank, what it adds to what the
    conversation already said, its kind (a cause or a problem statement only when the user asks
-   why), and whether it fits the setting the user named (platform, edition, role);
+   why), and whether it fits the setting the user named (platform, deployment, product version);
 3. keep the best unit and the best units of other documents that score close to it, so an
    answer that spans documents draws on each; steps come in document order, without the steps
    the conversation already gave, without page metadata, deduplicated, each citing its source
@@ -262,7 +262,8 @@ def _is_duplicate(step: str, kept: list[str]) -> bool:
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
     """The best unit, and the units close to it, from at most ``max_docs`` documents; a unit
-    that only states the problem or its cause joins only when the user asks why."""
+    that only states the problem or its cause joins only when the user asks why, and one written
+    for another setting than the user's never joins."""
     ranked = sorted(candidates, key=lambda c: -c.score)
     if not ranked or ranked[0].score <= 0:
         return ranked[:1]
@@ -277,6 +278,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue
         if chosen and is_problem(cand.unit) and not turn.asks_cause:
             continue
+        if chosen and setting_factor(turn.setting, unit_settings(cand.unit)) < 1:
+            continue  # written for another platform, deployment or version than the user's
         chosen.append(cand)
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)

@@ -1,7 +1,8 @@
 """What the last turn of a conversation asks, read without a model.
 
 - the terms of the last question (its intent) and of the earlier questions (the context);
-- the user's setting: the platforms, editions and roles the user named about themselves;
+- the user's setting: the platforms, editions, product versions and roles the user named
+  about themselves;
 - whether the message reports that an earlier step did not work;
 - what the assistant already said, so an answer need not say it again.
 """
@@ -46,6 +47,15 @@ SETTING_GROUPS: dict[str, SettingGroup] = {
     "platform": SettingGroup(frozenset({"mac", "windows", "ios", "android", "linux"}), 1.3, 0.3),
     "deployment": SettingGroup(frozenset({"on-premises", "cloud"}), 1.3, 0.5),
 }
+# products whose versions exclude each other: "Outlook 2016", "Exchange Server 2013 and 2016",
+# "Windows 10"; a version setting is named "<product>@<version>" ("exchange@2016")
+VERSIONED_PRODUCTS = ("exchange", "sharepoint", "skype for business", "lync", "outlook", "office", "windows",
+                      "word", "excel", "powerpoint", "visio", "project", "ios", "android", "macos", "gnome")
+VERSION_MATCH, VERSION_MISMATCH = 1.3, 0.5
+_NUMBER = r"(?:(?:19|20)\d\d|\d{1,2}(?:\.\d+)?)\b"  # a year or a small number ("365" is no version)
+_VERSIONS = re.compile(
+    rf"\b(?P<product>{'|'.join(re.escape(p) for p in VERSIONED_PRODUCTS)})(?: server)?\s+"
+    rf"(?P<versions>{_NUMBER}(?:(?:\s*[,/]\s*|\s+(?:and|or)\s+){_NUMBER})*)")
 _SETTING_WORD = {word: name for name, words in SETTINGS.items() for word in words}
 _PHRASE = re.compile("|".join(rf"\b{re.escape(p)}\b" for ps in SETTING_PHRASES.values() for p in ps))
 _PHRASE_SETTING = {p: name for name, ps in SETTING_PHRASES.items() for p in ps}
@@ -63,18 +73,31 @@ def settings_named(text: str) -> set[str]:
     """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`)."""
     text = text.casefold()
     named = {_SETTING_WORD[w] for w in _WORD.findall(text) if w in _SETTING_WORD}
+    named |= {f"{m.group('product')}@{v}" for m in _VERSIONS.finditer(text)
+              for v in re.findall(_NUMBER, m.group("versions"))}
     return named | {_PHRASE_SETTING[m.group(0)] for m in _PHRASE.finditer(text)}
 
 
 def setting_factor(user: set[str], written_for: set[str]) -> float:
     """How well a unit written for ``written_for`` fits a user in ``user``: the product over
-    :data:`SETTING_GROUPS` where both name a setting of the group (1.0 where either names none)."""
+    :data:`SETTING_GROUPS` where both name a setting of the group (1.0 where either names none),
+    and over the products whose versions both name (the versions of one product form a group)."""
     factor = 1.0
     for group in SETTING_GROUPS.values():
         mine, its = user & group.names, written_for & group.names
         if mine and its:
             factor *= group.match if mine & its else group.mismatch
+    for product in {s.split("@")[0] for s in user if "@" in s}:
+        mine = {s for s in user if s.startswith(f"{product}@")}
+        its = {s for s in written_for if s.startswith(f"{product}@")}
+        if its:
+            factor *= VERSION_MATCH if any(_same_version(a, b) for a in mine for b in its) else VERSION_MISMATCH
     return factor
+
+
+def _same_version(a: str, b: str) -> bool:
+    """``ios@17`` and ``ios@17.2`` are the same version; ``ios@17`` and ``ios@16`` are not."""
+    return a == b or a.startswith(f"{b}.") or b.startswith(f"{a}.")
 
 
 @dataclass

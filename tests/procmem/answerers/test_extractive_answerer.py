@@ -164,6 +164,24 @@ def test_a_cause_is_given_as_the_why_of_the_plain_answer():
     assert "Router" not in answer.answer.split(".")[0].split()  # not the title
 
 
+def test_the_users_product_version_chooses_among_procedures():
+    # the Outlook 2010 procedure matches the question's words better; the user is on 2016
+    units = [Procedure("Applies to: Outlook 2010", "Turn on cached Exchange mode in Outlook",
+                       ["Select File, Account Settings, then Account Settings again",
+                        "Double-click the Exchange account and check Use Cached Exchange Mode"],
+                       _meta("help/cached-2010.md", "Turn on cached Exchange mode in Outlook", 0)),
+             Procedure("Applies to: Outlook 2013, Outlook 2016", "Use cached mode",
+                       ["Select File, then Account Settings, then Change",
+                        "Under Offline Settings check Use Cached Exchange Mode and move the slider"],
+                       _meta("help/cached-2016.md", "Offline settings", 0))]
+    answer = make_answerer("extractive", memory=MemoryDouble(units)).answer(AnswerRequest(
+        "How do I turn on cached Exchange mode in Outlook?", history=[("We run Outlook 2016 here.", "OK.")]))
+    assert _plain(answer)[0] == "Select File, then Account Settings, then Change"
+    assert "Select File, Account Settings, then Account Settings again" not in _plain(answer)
+    compose_stage = next(s for s in answer.trace.stages if s.name == "compose")
+    assert "outlook@2016" in compose_stage.details["setting"]
+
+
 def test_the_plain_answer_of_a_procedure_is_its_words_not_its_fields():
     answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
         AnswerRequest("How do I clear a paper jam?"))

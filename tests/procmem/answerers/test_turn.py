@@ -25,8 +25,23 @@ def test_already_said_compares_with_the_assistants_answers():
 
 def test_deployment_is_named_by_product_phrases_and_words():
     assert settings_named("Our mailboxes are in Exchange Online") == {"cloud"}
-    assert settings_named("We still run Exchange Server 2016 on premises") == {"on-premises"}
+    assert settings_named("We still run Exchange Server 2016 on premises") == {"on-premises", "exchange@2016"}
     assert settings_named("The online meeting starts late") == set()  # "online" alone names nothing
+
+
+def test_product_versions_are_settings_of_their_own_product():
+    assert settings_named("We still run Exchange Server 2013 and 2016") >= {"exchange@2013", "exchange@2016"}
+    assert settings_named("Applies to: Outlook 2016, Outlook 2019") == {"outlook@2016", "outlook@2019"}
+    assert settings_named("Every Office 365 user") == {"cloud"}  # 365 is a name, not a version
+    assert settings_named("my iPhone on iOS 17.2") == {"ios", "ios@17.2"}
+
+
+def test_a_version_factor_compares_versions_of_the_same_product_only():
+    user = settings_named("I'm on Outlook 2016")
+    assert setting_factor(user, settings_named("Applies to: Outlook 2016, Outlook 2019")) > 1
+    assert setting_factor(user, settings_named("Applies to: Outlook 2010")) < 1
+    assert setting_factor(user, settings_named("Applies to: Exchange Server 2010")) == 1
+    assert setting_factor(settings_named("iOS 17.2"), settings_named("iOS 17")) > 1
 
 
 def test_setting_factor_per_group():
