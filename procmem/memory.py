@@ -31,7 +31,7 @@ from procmem.chunking import (
     semantic_chunk_units,
     sentence_spans,
 )
-from procmem.embed import DEFAULT_EMBEDDER, Embedder
+from procmem.embed import DEFAULT_EMBEDDER, Embedder, normalise
 from procmem.extract.base import ExtractionFailure, extractor_version
 from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import ExtractMode, extract_documents
@@ -102,7 +102,10 @@ class MemoryConfig:
     method: Method = "hybrid"
     fusion: Fusion = "rrf"
     rrf_k: int = 60
-    dense_weight: float = 0.5
+    # the dense list's weight in the fusion, BM25's is 1 - this: over all 2,104 bundled documents
+    # 0.75 put the evidence document first for 0.78 of the conversations (0.68 at 0.5) with
+    # recall@5 0.77 (0.76) and the FAQ passages as often in the top 5 (benchmarks/retrieval.py)
+    dense_weight: float = 0.75
     candidates: int = 100
     history_turns: int = 2
     unit_words: int = DEFAULT_UNIT_WORDS  # logic-unit bodies longer than this are split (0: never)
@@ -358,9 +361,35 @@ class Memory:
                     f"this memory's vectors come from {self.embedder_name!r}; embedding more units with "
                     f"{embedder.name!r} would mix two embedders' vectors: rebuild it with one of them")
             self.embedder_name = embedder.name
-        vectors = embedder.encode_unique([self._index_text(u) for u in units], progress=progress)
-        self._vectors.add([u.id for u in units], vectors)
+        pooled, encoded = self._documents_from_chunks(units)
+        if encoded:
+            vectors = embedder.encode_unique([self._index_text(u) for u in encoded], progress=progress)
+            self._vectors.add([u.id for u in encoded], vectors)
+        for doc, chunk_ids in pooled:
+            mean = self._vectors.gather(chunk_ids).mean(axis=0, keepdims=True)
+            self._vectors.add([doc.id], normalise(mean))
         return len(units)
+
+    def _documents_from_chunks(self, units: list[Unit]) -> tuple[list[tuple[Unit, list[str]]], list[Unit]]:
+        """A whole document's vector is the mean of its recursive chunks' vectors (the encoder
+        sees only a document's first tokens, the chunks see all of it): ``(document, its chunk
+        ids)`` for each document the memory holds chunks of, and the units to encode, which
+        include those chunks when they have no vector yet."""
+        documents = [u for u in units if u.kind == "document"]
+        if not documents:
+            return [], units
+        chunks: dict[str, list[Unit]] = {}
+        for unit in self._active():
+            if unit.kind == "chunk":
+                chunks.setdefault(str(unit.meta.get("doc_id", "")), []).append(unit)
+        pooled = [(d, [c.id for c in chunks[str(d.meta.get("doc_id", ""))]]) for d in documents
+                  if chunks.get(str(d.meta.get("doc_id", "")))]
+        skipped = {d.id for d, _ in pooled}
+        encoded = [u for u in units if u.id not in skipped]
+        queued = {u.id for u in encoded}
+        encoded += [c for d, _ in pooled for c in chunks[str(d.meta.get("doc_id", ""))]
+                    if c.id not in self._vectors and c.id not in queued]
+        return pooled, encoded
 
     def _index_text(self, unit: Unit) -> str:
         return indexed_text(unit, self.config.unit_index)

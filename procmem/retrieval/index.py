@@ -64,7 +64,7 @@ class SearchSettings:
     candidates: int = 100
     fusion: Fusion = "rrf"
     rrf_k: int = RRF_K
-    dense_weight: float = 0.5
+    dense_weight: float = 0.75  # BM25 gets the rest (see MemoryConfig.dense_weight)
 
 
 class SearchIndex:

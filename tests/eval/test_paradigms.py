@@ -89,7 +89,7 @@ def test_each_paradigm_answers_from_its_units_of_real_documents(
 
 
 def test_document_paradigm_finds_the_evidence(conversations: list[Conversation]) -> None:
-    conv = next(c for c in conversations if c.id == "dev-ods-001")
+    conv = next(c for c in conversations if c.id == "dev-gnome-001")
     [paradigm] = make_paradigms(ALL_KINDS, only=["document"])
     answerer = MeasuredAnswerer(make_answerer("rag", llm=ScriptedLLM(generator),
                                               query_rewrite="heuristic", **paradigm.single),

@@ -93,7 +93,9 @@ def test_update_replaces_exactly_one_documents_units_and_embeds_only_them(test_d
     # procedures, which the default search never scores densely, wait for their first dense search
     embedded = [i for i in new_ids if i in memory._vectors]
     assert {memory.get(i).kind for i in set(new_ids) - set(embedded)} <= {"procedure"}
-    assert report.embedded == len(embedded) == len(counter.texts)
+    assert report.embedded == len(embedded)
+    # a whole document's vector is pooled from its chunks' vectors, not encoded
+    assert len(counter.texts) == len([i for i in embedded if memory.get(i).kind != "document"])
     assert memory.document(changed.doc_id).content_hash == changed.content_hash
     # re-ingesting unchanged documents extracts and embeds nothing
     counter.texts.clear()
@@ -273,6 +275,19 @@ def test_documents_are_ranked_by_the_evidence_of_their_units(built_memory, conve
     only = built_memory.search_documents(conv.question, kind="logic_unit", doc_ids=[gold])
     assert [d.doc_id for d in only] == [gold]
     assert all(h.unit.kind == "logic_unit" for h in only[0].hits)
+
+
+def test_a_documents_vector_is_the_mean_of_its_chunks_vectors(test_documents, embedder):
+    doc = max(test_documents[:6], key=lambda d: len(d.text.split()))
+    memory = build_memory([doc], kinds=["chunk", "document"], embedder=embedder, progress=False)
+    chunks, [whole] = memory.units("chunk"), memory.units("document")
+    assert len(chunks) > 1  # the encoder alone would see only the document's first tokens
+    mean = memory._vectors.gather([c.id for c in chunks]).mean(axis=0)
+    np.testing.assert_allclose(memory._vectors.gather([whole.id])[0], mean / np.linalg.norm(mean), atol=1e-6)
+    # without chunks the document's own text is encoded
+    alone = build_memory([doc], kinds=["document"], embedder=embedder, progress=False)
+    [vector] = embedder.encode([alone.units("document")[0].index_text])
+    assert float(alone._vectors.gather([whole.id])[0] @ vector) > 0.98
 
 
 def test_logic_units_are_split_and_found_by_their_content(test_documents, embedder):
