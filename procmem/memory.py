@@ -102,10 +102,7 @@ class MemoryConfig:
     method: Method = "hybrid"
     fusion: Fusion = "rrf"
     rrf_k: int = 60
-    # the dense list's weight in the fusion, BM25's is 1 - this: over all 2,104 bundled documents
-    # 0.75 put the evidence document first for 0.78 of the conversations (0.68 at 0.5) with
-    # recall@5 0.77 (0.76) and the FAQ passages as often in the top 5 (benchmarks/retrieval.py)
-    dense_weight: float = 0.75
+    dense_weight: float = SearchSettings.dense_weight  # the dense list's weight; BM25's is 1 - it
     candidates: int = 100
     history_turns: int = 2
     unit_words: int = DEFAULT_UNIT_WORDS  # logic-unit bodies longer than this are split (0: never)
@@ -375,21 +372,19 @@ class Memory:
         sees only a document's first tokens, the chunks see all of it): ``(document, its chunk
         ids)`` for each document the memory holds chunks of, and the units to encode, which
         include those chunks when they have no vector yet."""
-        documents = [u for u in units if u.kind == "document"]
-        if not documents:
+        if not any(u.kind == "document" for u in units):
             return [], units
-        chunks: dict[str, list[Unit]] = {}
+        chunks: dict[Any, list[Unit]] = {}
         for unit in self._active():
             if unit.kind == "chunk":
-                chunks.setdefault(str(unit.meta.get("doc_id", "")), []).append(unit)
-        pooled = [(d, [c.id for c in chunks[str(d.meta.get("doc_id", ""))]]) for d in documents
-                  if chunks.get(str(d.meta.get("doc_id", "")))]
-        skipped = {d.id for d, _ in pooled}
-        encoded = [u for u in units if u.id not in skipped]
-        queued = {u.id for u in encoded}
-        encoded += [c for d, _ in pooled for c in chunks[str(d.meta.get("doc_id", ""))]
-                    if c.id not in self._vectors and c.id not in queued]
-        return pooled, encoded
+                chunks.setdefault(unit.meta.get("doc_id"), []).append(unit)
+        pooled = [(u, chunks[u.meta.get("doc_id")]) for u in units
+                  if u.kind == "document" and u.meta.get("doc_id") in chunks]
+        skipped = {doc.id for doc, _ in pooled}
+        encoded = {u.id: u for u in units if u.id not in skipped}
+        for _, parts in pooled:
+            encoded.update((c.id, c) for c in parts if c.id not in self._vectors)
+        return [(doc, [c.id for c in parts]) for doc, parts in pooled], list(encoded.values())
 
     def _index_text(self, unit: Unit) -> str:
         return indexed_text(unit, self.config.unit_index)

@@ -171,6 +171,7 @@ class Candidate:
     hit: Hit
     retrieval: float = 0.0  # sum of 1 / (3 + rank) over the searches that found it
     linked: bool = False  # reached through a linker of a unit the user already tried
+    setting: float = 1.0  # how well the unit fits the user's setting (setting_factor)
     tried: bool = False  # the user reports that this unit's steps did not work
     score: float = 0.0
     why: dict[str, float] = field(default_factory=dict)
@@ -242,7 +243,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= 0.6
     if unit.kind == "chunk":
         factor *= 0.8
-    factor *= setting_factor(turn.setting, unit_settings(unit))
+    candidate.setting = setting_factor(turn.setting, unit_settings(unit))
+    factor *= candidate.setting
     if candidate.tried:
         factor *= 0.4
     if candidate.linked:
@@ -278,7 +280,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue
         if chosen and is_problem(cand.unit) and not turn.asks_cause:
             continue
-        if chosen and setting_factor(turn.setting, unit_settings(cand.unit)) < 1:
+        if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
         chosen.append(cand)
         if cand.doc_id not in docs:
