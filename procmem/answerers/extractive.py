@@ -184,6 +184,10 @@ class Candidate:
     def doc_id(self) -> str:
         return str(self.unit.meta.get("doc_id", ""))
 
+    @property
+    def corpus(self) -> str:
+        return str(self.unit.meta.get("corpus", ""))
+
 
 def _share(wanted: set[str], found: set[str], weight: dict[str, float] | None = None) -> float:
     """The (weighted) share of ``wanted`` that is in ``found``."""
@@ -265,7 +269,8 @@ def _is_duplicate(step: str, kept: list[str]) -> bool:
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
     """The best unit, and the units close to it, from at most ``max_docs`` documents; a unit
     that only states the problem or its cause joins only when the user asks why, and one written
-    for another setting than the user's never joins."""
+    for another setting than the user's, or from another corpus than the best unit's (another
+    product's documentation), never joins."""
     ranked = sorted(candidates, key=lambda c: -c.score)
     if not ranked or ranked[0].score <= 0:
         return ranked[:1]
@@ -282,6 +287,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue
         if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
+        if chosen and cand.corpus != chosen[0].corpus:
+            continue
         chosen.append(cand)
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)

@@ -8,6 +8,7 @@ from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
 from procmem.answerers.extractive import compose
 from procmem.answerers.retrieval import Hit
+from procmem.answerers.turn import Turn
 from procmem.units import Linker, LogicUnit, Procedure
 from serving.scripted import unreachable_llm
 from tests.procmem.answerers.conftest import MemoryDouble
@@ -180,6 +181,24 @@ def test_the_users_product_version_chooses_among_procedures():
     assert "Select File, Account Settings, then Account Settings again" not in _plain(answer)
     compose_stage = next(s for s in answer.trace.stages if s.name == "compose")
     assert "outlook@2016" in compose_stage.details["setting"]
+
+
+def test_a_further_document_joins_only_from_the_best_units_corpus():
+    def unit(doc_id, corpus, goal, steps):
+        return Procedure("", goal, steps, {**_meta(doc_id, goal), "corpus": corpus})
+
+    best = unit("desktop/send.page", "desktop", "Send photos to a phone over Bluetooth",
+                ["Open the Bluetooth panel", "Select the phone and click Send Files"])
+    same = unit("desktop/viewer.page", "desktop", "Send photos to a phone from the viewer",
+                ["Open the photo in the viewer", "Choose Share, then Bluetooth"])
+    other = unit("mail/photo.md", "mail", "Send photos to a phone from the mailbox",
+                 ["Open the mailbox photo settings", "Choose Share, then send to the phone"])
+    question = Turn("How do I send photos to a phone over Bluetooth?")
+    _, steps, details = compose([Hit(best, 3.0, 1, "x"), Hit(other, 2.0, 2, "x")], question, cite=False)
+    assert steps == best.steps and details["documents"] == ["desktop/send.page"]
+    # the same unit from the best unit's corpus joins
+    _, steps, details = compose([Hit(best, 3.0, 1, "x"), Hit(same, 2.0, 2, "x")], question, cite=False)
+    assert steps == best.steps + same.steps
 
 
 def test_the_plain_answer_of_a_procedure_is_its_words_not_its_fields():
