@@ -18,7 +18,7 @@ from procmem.answerers.base import (
 )
 from procmem.answerers.extractive import answer_with_fallback
 from procmem.answerers.parsing import ReplyParseError
-from procmem.answerers.rewrite import StandaloneQuery, heuristic_query, standalone_query
+from procmem.answerers.rewrite import StandaloneQuery, standalone_query
 
 __all__ = [
     "Answer",
@@ -30,7 +30,6 @@ __all__ = [
     "Trace",
     "answer_with_fallback",
     "answerer_names",
-    "heuristic_query",
     "make_answerer",
     "register",
     "standalone_query",

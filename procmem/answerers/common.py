@@ -48,7 +48,7 @@ class LLMParams:
     # False for engines without constrained decoding: ask for plain text and parse it
     structured: bool = True
     # how the standalone retrieval query is made: "llm" (falls back to "heuristic"),
-    # "heuristic" (question + key terms of earlier questions) or "none" (the question as is)
+    # "heuristic" (the memory's history-aware query, no model) or "none" (the question as is)
     query_rewrite: str = "llm"
 
 

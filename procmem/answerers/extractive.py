@@ -486,6 +486,9 @@ class ExtractiveAnswerer:
                 cand.tried = True
                 tried.append(cand)
             followed = []
+            # a unit a linker leads to counts as found as well as the best search result,
+            # discounted by its rank among the linker's hits
+            best = max((c.retrieval for c in candidates), default=0.25)
             for cand in tried:
                 for link in getattr(cand.unit, "linker", []):
                     if link.tag not in ("CONTINUE", "MITIGATE"):
@@ -495,7 +498,7 @@ class ExtractiveAnswerer:
                     for hit in hits:
                         target = known.get(hit.unit.id)
                         if target is None:
-                            target = known[hit.unit.id] = Candidate(hit, retrieval=1 / (3 + hit.rank))
+                            target = known[hit.unit.id] = Candidate(hit, retrieval=best * 4 / (3 + hit.rank))
                             candidates.append(target)
                         if not target.tried:
                             target.linked = True

@@ -46,7 +46,8 @@ from procmem.answerers.common import (
 from procmem.answerers.parsing import ReplyParseError, is_placeholder
 from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import PROMPTS as REWRITE_PROMPTS
-from procmem.answerers.rewrite import StandaloneQuery, heuristic_query, standalone_query
+from procmem.answerers.rewrite import StandaloneQuery, standalone_query
+from procmem.retrieval.query import conversation_query
 from procmem.units import Linker, Unit
 from serving.errors import LLMError
 from serving.types import ChatModel
@@ -433,7 +434,7 @@ class LogicUnitAnswerer(ModelAnswerer):
                                     match_outcome(question, earlier, self.p.linker_threshold), "overlap"))
                     stage.details.update(decision.record())
                 query = decision.match.linker.next if decision.match else None
-        hits, _ = retriever.search(query or heuristic_query(history, question), k=self.p.k,
+        hits, _ = retriever.search(query or conversation_query(history, question), k=self.p.k,
                                    kind="logic_unit")
         return [h.unit for h in hits]
 

@@ -1,20 +1,21 @@
 """Conversational query rewriting: history + last question -> one standalone search query.
 
 The model rewrites the question under a JSON schema; when there is no model, or its reply is
-unusable (empty, rambling, or sharing no word with the conversation), a deterministic
-history-aware query is used instead: the question plus the key terms of earlier questions.
-The trace records which one was used and why.
+unusable (empty, rambling, or sharing no word with the conversation), the memory's own
+history-aware query is used instead (:func:`procmem.retrieval.query.conversation_query`: the
+last question leading, then the earlier questions and the start of the last answer). The trace
+records which one was used and why.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from procmem.answerers.base import Trace
-from procmem.answerers.common import LLMParams, ask, format_history, key_terms, render, terms
+from procmem.answerers.common import LLMParams, ask, format_history, render, terms
 from procmem.answerers.parsing import ReplyParseError, is_placeholder, parse_query_text
 from procmem.answerers.schemas import query_schema
+from procmem.retrieval.query import conversation_query
 from serving.types import ChatModel
 
 REWRITE_MODES = ("llm", "heuristic", "none")
@@ -25,25 +26,8 @@ MAX_QUERY_WORDS = 60
 @dataclass
 class StandaloneQuery:
     query: str
-    method: str  # "question" (as asked), "llm" or "heuristic"
+    method: str  # "question" (as asked), "llm" or "heuristic" (the history-aware query, no model)
     note: str = ""  # why the fallback was used
-
-
-def heuristic_query(history: list[tuple[str, str]], question: str, max_terms: int = 8) -> str:
-    """The question plus the terms that recur in earlier questions (the more frequent and the
-    more recent first) and are not already in it."""
-    asked = set(terms(question))
-    counts: Counter[str] = Counter()
-    recency: dict[str, int] = {}
-    surface: dict[str, str] = {}
-    for turn, (earlier, _) in enumerate(history):
-        for stem, word in key_terms(earlier):
-            counts[stem] += 1
-            recency[stem] = turn
-            surface.setdefault(stem, word)
-    extra = sorted((t for t in counts if t not in asked), key=lambda t: (-counts[t], -recency[t]))
-    words = [surface[t] for t in extra[:max_terms]]
-    return f"{question.strip()} {' '.join(words)}".strip()
 
 
 def unusable_reason(candidate: str, history: list[tuple[str, str]], question: str) -> str | None:
@@ -78,7 +62,7 @@ def standalone_query(
             result = StandaloneQuery(question.strip(), "question",
                                      "first turn" if not history else "rewriting disabled")
         elif mode == "heuristic" or llm is None:
-            result = StandaloneQuery(heuristic_query(history, question), "heuristic",
+            result = StandaloneQuery(conversation_query(history, question), "heuristic",
                                      "no model" if mode == "llm" else "")
         else:
             messages = render(trace, "rewrite/standalone",
@@ -95,7 +79,7 @@ def standalone_query(
             if reason is None:
                 result = StandaloneQuery(candidate, "llm")
             else:
-                result = StandaloneQuery(heuristic_query(history, question), "heuristic", reason)
+                result = StandaloneQuery(conversation_query(history, question), "heuristic", reason)
                 stage.details["rejected"] = candidate
         stage.details.update(query=result.query, method=result.method, note=result.note)
     return result

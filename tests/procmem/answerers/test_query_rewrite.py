@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from procmem.answerers.base import Trace
 from procmem.answerers.common import LLMParams
-from procmem.answerers.rewrite import heuristic_query, standalone_query, unusable_reason
+from procmem.answerers.rewrite import standalone_query, unusable_reason
+from procmem.retrieval.query import conversation_query
 from serving.scripted import unreachable_llm
 
 HISTORY = [
@@ -20,12 +21,11 @@ def run(llm, history=HISTORY, question=QUESTION, **params):
     return result, trace.stages[-1]
 
 
-def test_heuristic_adds_recurring_and_recent_terms_of_earlier_questions():
-    query = heuristic_query(HISTORY, QUESTION)
-    assert query.startswith(QUESTION)
-    added = query[len(QUESTION):].split()
-    assert added[:2] == ["shared", "mailbox"]  # in both earlier questions
-    assert "send" in added and "works" not in added
+def test_without_a_model_the_query_is_the_memorys_history_aware_query():
+    result, stage = run(None)
+    assert result.query == conversation_query(HISTORY, QUESTION)
+    assert result.query.startswith(QUESTION) and "Send As for the shared mailbox" in result.query
+    assert stage.details["query"] == result.query
 
 
 def test_first_turn_uses_the_question_without_a_model_call(script):
@@ -48,7 +48,7 @@ def test_model_rewrite_is_used_when_usable(script):
 def test_unrelated_rewrite_falls_back_to_the_heuristic(script):
     llm, _ = script({"rewrite/standalone": [{"query": "banana bread recipe"}]})
     result, stage = run(llm)
-    assert result.method == "heuristic" and result.query == heuristic_query(HISTORY, QUESTION)
+    assert result.method == "heuristic" and result.query == conversation_query(HISTORY, QUESTION)
     assert "shares no word" in result.note and stage.details["rejected"] == "banana bread recipe"
 
 
