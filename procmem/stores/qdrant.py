@@ -10,9 +10,11 @@ One collection per memory. Each served unit is one point (id derived from the un
   product is the unit's BM25 score within its kind;
 * payload ``unit_id``, ``kind``, ``type`` (logic units) and ``doc_ids``, the filters.
 
-A hybrid search is one Query API request per kind of unit: both sides are prefetched with the
-same filters and candidate count as the built-in index, then fused with reciprocal rank fusion
-with the same k (Qdrant counts ranks from 0, so its k is ours + 1) and the same side weights.
+A hybrid search is one batch of Query API requests: per kind of unit, the BM25 and the dense
+ranking with the same filters and candidate count as the built-in index; the two lists are fused
+here by the built-in index's own reciprocal rank fusion (same k, same side weights), so a store
+ranks as the memory does. (Qdrant's server-side weighted RRF divides ranks by the weight instead
+of multiplying scores by it, which orders unequally weighted lists differently.)
 Removal and update are by document id (:meth:`QdrantStore.remove_document`,
 :meth:`QdrantStore.sync`).
 
@@ -38,6 +40,7 @@ import numpy as np
 
 from procmem.memory import Hit, Memory
 from procmem.retrieval.bm25 import tokenize
+from procmem.retrieval.fusion import rrf
 from procmem.retrieval.index import KIND_ORDER
 from procmem.units import Unit, indexed_text
 
@@ -286,8 +289,9 @@ class QdrantStore:
                kinds: Sequence[str], method: str, types: Sequence[str] | None = None,
                doc_ids: Sequence[str] | None = None, candidates: int = 100, rrf_k: int = 60,
                dense_weight: float = 0.5) -> list[tuple[str, float]]:
-        """``(unit id, score)`` of the best ``k`` units, best first; one request per kind, merged
-        by score as the built-in index does."""
+        """``(unit id, score)`` of the best ``k`` units, best first; per kind, the collection
+        ranks each side and the two lists are fused here, by the built-in index's own
+        :func:`~procmem.retrieval.fusion.rrf`; kinds are merged by score as the built-in does."""
         from qdrant_client import models
 
         if not self._known and not self.exists():
@@ -297,33 +301,41 @@ class QdrantStore:
         ids, weights = bm25_query(query_tokens)
         sparse = models.SparseVector(indices=ids, values=weights)
         dense = None if query_vector is None else np.asarray(query_vector, np.float32).tolist()
-        n = max(candidates, k)
+        sides = {"bm25": ["bm25"], "dense": ["dense"]}.get(method, ["bm25", "dense"])
+        limit = k if method in ("bm25", "dense") else max(candidates, k)
+        if not wanted or (method == "bm25" and not ids):
+            return []
         requests = []
         for kind in wanted:
             where = _filter(kind, types, doc_ids)
-            if method == "bm25":
-                requests.append(models.QueryRequest(query=sparse, using=LEXICAL.format(kind),
-                                                    filter=where, limit=k,
-                                                    with_payload=["unit_id"]))
-            elif method == "dense":
-                requests.append(models.QueryRequest(query=dense, using=DENSE, filter=where,
-                                                    limit=k, with_payload=["unit_id"]))
-            else:
-                requests.append(models.QueryRequest(
-                    prefetch=[models.Prefetch(query=sparse, using=LEXICAL.format(kind),
-                                              filter=where, limit=n),
-                              models.Prefetch(query=dense, using=DENSE, filter=where, limit=n)],
-                    query=models.RrfQuery(rrf=models.Rrf(
-                        k=rrf_k + 1, weights=[2 * (1 - dense_weight), 2 * dense_weight])),
-                    limit=k, with_payload=["unit_id"]))
-        if not requests or (method == "bm25" and not ids):
-            return []
+            for side in sides:
+                query, using = (sparse, LEXICAL.format(kind)) if side == "bm25" else (dense, DENSE)
+                requests.append(models.QueryRequest(query=query, using=using, filter=where,
+                                                    limit=limit, with_payload=["unit_id"]))
         with self._lock or contextlib.nullcontext():
             answers = self.client.query_batch_points(self.collection, requests=requests)
-        found = [(str(p.payload["unit_id"]), float(p.score))
-                 for answer in answers for p in answer.points]
+        lists = [[(str(p.payload["unit_id"]), float(p.score)) for p in answer.points]
+                 for answer in answers]
+        found: list[tuple[str, float]] = []
+        if len(sides) == 1:
+            found = [pair for ranked in lists for pair in ranked]
+        else:
+            side_weights = [2 * (1 - dense_weight), 2 * dense_weight]
+            for lexical, semantic in zip(lists[::2], lists[1::2], strict=True):
+                found += _fused(lexical, semantic, rrf_k, side_weights)
         found.sort(key=lambda pair: -pair[1])
         return found[:k]
+
+
+def _fused(lexical: list[tuple[str, float]], semantic: list[tuple[str, float]], rrf_k: int,
+           weights: list[float]) -> list[tuple[str, float]]:
+    """Two ranked ``(unit id, score)`` lists fused by reciprocal rank, as the built-in index."""
+    names = sorted({unit_id for unit_id, _ in lexical + semantic})
+    row = {name: i for i, name in enumerate(names)}
+    ranked = [np.array([row[u] for u, s in side if side is semantic or s > 0], dtype=np.int64)
+              for side in (lexical, semantic)]
+    rows, scores = rrf(ranked, k=rrf_k, weights=weights)
+    return [(names[r], float(s)) for r, s in zip(rows, scores, strict=True)]
 
 
 def _payload(unit: Unit) -> dict[str, Any]:

@@ -41,7 +41,19 @@ def test_reference_recall_matches_the_built_in_index(built_memory: Any,
     built_in = reference_recall(built_memory, conversations)
     qdrant = reference_recall(qdrant_memory, conversations)
     assert built_in > 0.5  # the test memory answers its conversations at all
-    assert abs(qdrant - built_in) <= 0.05, (built_in, qdrant)
+    assert qdrant == pytest.approx(built_in), (built_in, qdrant)
+
+
+def test_hybrid_search_fuses_as_the_built_in_index(built_memory: Any, qdrant_memory: QdrantMemory,
+                                                   conversations: list[Any]) -> None:
+    # unequal side weights (the default dense weight is not 0.5), where Qdrant's own weighted
+    # RRF would order otherwise
+    assert built_memory.config.dense_weight != 0.5
+    for conv in conversations:
+        ours = built_memory.search_conversation(conv.history, conv.question, k=10)
+        theirs = qdrant_memory.search_conversation(conv.history, conv.question, k=10)
+        assert [h.unit.id for h in theirs] == [h.unit.id for h in ours], conv.id
+        assert [h.score for h in theirs] == pytest.approx([h.score for h in ours], rel=1e-5)
 
 
 def test_single_sides_find_the_same_units(built_memory: Any, qdrant_memory: QdrantMemory,
