@@ -139,8 +139,22 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = unit.steps
     else:
         text = unit_text(unit)
-        raw = parse_steps(text, numbered_only=True) or parse_steps(text) or prose_steps(text)
+        bulleted = parse_steps(text)
+        raw = (parse_steps(text, numbered_only=True)
+               or (bulleted if not names_only(bulleted) else [])
+               or prose_steps(text))
     return [step for step in (_clean(s) for s in raw) if is_step(step)]
+
+
+def names_only(items: list[str], words: int = 6) -> bool:
+    """A bulleted list that names things (``- Post Office Protocol (POP)``, ``- Outlook on the
+    web``) rather than saying what to do: every item short, without a final period, a command
+    or a leading quantity (ingredients stay steps), and not an action."""
+    def name(item: str) -> bool:
+        item = _clean(item)
+        return (len(item.split()) <= words and not item.endswith((".", "!", "?"))
+                and "`" not in item and not item[:1].isdigit() and not ACTION_CUE.search(item))
+    return len(items) >= 2 and all(name(i) for i in items)
 
 
 def prose_steps(text: str, limit: int = 4) -> list[str]:

@@ -6,7 +6,7 @@ import re
 
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
-from procmem.answerers.extractive import compose
+from procmem.answerers.extractive import compose, unit_steps
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
 from procmem.units import Linker, LogicUnit, Procedure
@@ -270,3 +270,23 @@ def test_the_users_deployment_chooses_between_cloud_and_on_premises_procedures()
         answer = make_answerer("extractive", memory=MemoryDouble([cloud, server])).answer(
             AnswerRequest(question, history=[(said, "Understood.")]))
         assert _plain(answer) == fits.steps and not set(other.steps) & set(_plain(answer))
+
+
+def test_a_bulleted_list_of_names_is_not_a_list_of_steps():
+    # a page that lists what its commands cover (the real Exchange Online page's opening)
+    listing = LogicUnit("Step", "", "Enable or disable POP3, IMAP, MAPI or Outlook on the web",
+                        "This article introduces the commands that turn each protocol on or off "
+                        "for a mailbox:\n\n- Post Office Protocol (POP)\n"
+                        "- Internet Message Access Protocol (IMAP)\n- Outlook on the web\n\n"
+                        "To disable POP3 for a mailbox, run Set-CASMailbox with -PopEnabled $False.",
+                        [], _meta("help/protocols.md", "Protocols", 0))
+    steps = unit_steps(listing)
+    assert "Post Office Protocol (POP)" not in steps and "Outlook on the web" not in steps
+    assert any("run Set-CASMailbox with -PopEnabled" in s for s in steps)
+    # bullets that say what to do, and ingredients, stay steps
+    actions = LogicUnit("Step", "", "Reset the router", "- Unplug the router\n- Wait ten seconds\n"
+                        "- Plug it back in", [], _meta(ROUTER, "Router", 2))
+    assert unit_steps(actions) == ["Unplug the router", "Wait ten seconds", "Plug it back in"]
+    dough = LogicUnit("Step", "", "Ingredients", "- 500 g flour\n- 10 g salt\n- 350 ml water",
+                      [], _meta("cook/dough.md", "Dough", 0))
+    assert unit_steps(dough) == ["500 g flour", "10 g salt", "350 ml water"]
