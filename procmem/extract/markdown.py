@@ -186,7 +186,8 @@ def strip_inline(text: str) -> str:
 
 
 def one_line(markdown: str, *, max_words: int = 120) -> str:
-    """A list item or paragraph as one plain line: notes dropped, code inline, sub-items joined."""
+    """A list item or paragraph as one plain line: notes dropped, code inline, sub-items joined
+    with semicolons."""
     parts: list[str] = []
     in_fence = False
     code: list[str] = []
@@ -204,7 +205,10 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
         if not stripped or stripped.startswith(">") or stripped.startswith("|"):
             continue
         m = MARKER.match(stripped)
-        parts.append(strip_inline(m.group("rest") if m else stripped))
+        part = strip_inline(m.group("rest") if m else stripped)
+        if m and parts and part and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
+            parts[-1] += ";"  # sub-items stay apart: "files: Local Data; Sniffer"
+        parts.append(part)
     text = " ".join(p for p in parts if p)
     text = re.sub(r"\s+([,.;:])", r"\1", text)
     words = text.split()

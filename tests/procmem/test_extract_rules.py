@@ -142,6 +142,15 @@ def test_parser_keeps_nested_items_and_code_inside_their_step(corpus):
     assert "`$ssa=Get-SPEnterpriseSearchServiceApplication`" in one_line(numbered.items[0].text)
 
 
+def test_nested_items_stay_apart_in_their_steps_one_line(corpus):
+    doc = corpus.get("officedocs/Exchange/ExchangeOnline/calendars/"
+                     "resource-doesnt-respond-to-meeting-requests-when-using-booking.md")
+    steps = [s for p in extract_rules(doc).procedures for s in p.steps]
+    # "3. Delete the following two files:" with the sub-items "Local Data" and "Sniffer"
+    assert "Delete the following two files: Local Data; Sniffer" in steps
+    assert one_line("Do this.\n   - first\n   - second") == "Do this. first; second"
+
+
 @pytest.mark.parametrize(("doc_id", "target", "expected"), [
     ("gnome-help/shell-apps-open.page", "shell-workspaces", ("document", "gnome-help/shell-workspaces.page")),
     ("gnome-help/printing.page", "printing#paper", ("document", "gnome-help/printing.page")),
