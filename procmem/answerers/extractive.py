@@ -60,7 +60,7 @@ METADATA = re.compile(
 BOILERPLATE = re.compile(
     r"serious problems might occur|back up the registry|provide feedback|carefully\.?$|"
     r"(?:one of )?the following (?:methods|steps|options|procedures?)\W*$|:$|"
-    r"couldn'?t resolve your issue|for more information|see the following|visit the following|"
+    r"couldn'?t resolve your issue|for (?:more )?information|see the following|see this article|visit the following|"
     r"follow the (?:instructions|steps) (?:on|in|at) the following|website",
     re.I)
 CAUSE_CUE = re.compile(
@@ -76,6 +76,7 @@ ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
+MERGED_SOURCE = re.compile(r"^From .{1,200}:$")  # a merged logic unit's source line (procmem.merge)
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
 
@@ -101,16 +102,46 @@ def _clean(text: str) -> str:
     return " ".join(text.replace(">", " ").split()).strip(" -:")
 
 
-def _prose_lines(text: str) -> list[str]:
-    return [line.strip() for line in text.splitlines()
-            if line.strip() and not line.lstrip().startswith(("#", "```", "|", "[CONTINUE]",
-                                                              "[CROSS]", "[MITIGATE]"))]
+def _is_prose_line(line: str) -> bool:
+    """Not a heading, table row, linker line, list item or a merged unit's "From <title>:" line."""
+    return not line.startswith(("#", "|", "[CONTINUE]", "[CROSS]", "[MITIGATE]")) \
+        and not re.match(r"^(?:\d+[.)]|[-*•])\s", line) and not MERGED_SOURCE.match(line)
+
+
+def _prose_runs(text: str) -> list[str]:
+    """Runs of prose lines. A line ending with a colon ends its run, as what it introduced was
+    left out (a list) or follows it inline (fenced code, as ``: `command; command` ``)."""
+    runs: list[str] = []
+    current: list[str] = []
+    code: list[str] | None = None  # lines of the fenced block being read
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("```"):
+            if code is None:
+                code = []
+                continue
+            if current:
+                runs.append(" ".join(current))
+                current = []
+            if code and runs and runs[-1].endswith(":"):
+                runs[-1] = f"{runs[-1]} `{'; '.join(code)}`"
+            code = None
+        elif code is not None:
+            if line:
+                code.append(line)
+        elif line and _is_prose_line(line):
+            current.append(line)
+            if line.endswith(":"):
+                runs.append(" ".join(current))
+                current = []
+    return runs + ([" ".join(current)] if current else [])
 
 
 def sentences(text: str) -> list[str]:
-    """The prose sentences of a text (headings, tables, list items and code left out)."""
-    prose = [line for line in _prose_lines(text) if not re.match(r"^(?:\d+[.)]|[-*•])\s", line)]
-    found = [_clean(s) for s in _SENTENCE_RE.split(" ".join(prose))]
+    """The prose sentences of a text: headings, tables and list items left out, a fenced
+    command kept with the sentence that introduces it."""
+    found = [_clean(s) + (":" if s.endswith(":") else "")
+             for run in _prose_runs(text) for s in _SENTENCE_RE.split(run)]
     return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
 
 
@@ -174,7 +205,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
                 steps.append(f"Run `{'; '.join(commands)}`")
         else:
             steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
-    return steps[:limit]
+    # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
+    return [s for s in steps if not s.endswith(":")][:limit]
 
 
 # --------------------------------------------------------------------------- scoring

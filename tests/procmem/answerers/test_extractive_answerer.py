@@ -6,7 +6,7 @@ import re
 
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
-from procmem.answerers.extractive import compose, unit_steps
+from procmem.answerers.extractive import compose, prose_steps, sentences, unit_steps
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
 from procmem.units import Linker, LogicUnit, Procedure
@@ -290,3 +290,23 @@ def test_a_bulleted_list_of_names_is_not_a_list_of_steps():
     dough = LogicUnit("Step", "", "Ingredients", "- 500 g flour\n- 10 g salt\n- 350 ml water",
                       [], _meta("cook/dough.md", "Dough", 0))
     assert unit_steps(dough) == ["500 g flour", "10 g salt", "350 ml water"]
+
+
+def test_sentences_keep_a_command_with_its_introduction_and_leave_out_source_lines():
+    body = ("It can be checked in any of the following locations:\n"
+            "- In the mail client\n\n"
+            "```powershell\nGet-Mailbox -Identity Daniel | fl ForwardingAddress\n```\n\n"
+            "For details, see the article on forwarding.\n\n"
+            "From Public folder permissions don't reach subfolders:\n"
+            "To work around this issue, run the following cmdlet:\n\n"
+            "```powershell\nSet-PublicFolder -AgeLimit 5\n```\n\n"
+            "Then wait until the hierarchy is synchronised.")
+    assert sentences(body) == [
+        "It can be checked in any of the following locations: Get-Mailbox -Identity Daniel | fl ForwardingAddress",
+        "For details, see the article on forwarding.",  # its own sentence, not glued to a command
+        "To work around this issue, run the following cmdlet: Set-PublicFolder -AgeLimit 5",
+        "Then wait until the hierarchy is synchronised."]  # no "From <title>:" line of a merged unit
+    # as steps, an introduction keeps its commands, and one without them is no step
+    assert "To work around this issue, run the following cmdlet: `Set-PublicFolder -AgeLimit 5`" in prose_steps(body)
+    assert prose_steps("Check the following settings:\n\nThen restart the server.") == [
+        "Then restart the server."]
