@@ -330,10 +330,10 @@ class QdrantStore:
 def _fused(lexical: list[tuple[str, float]], semantic: list[tuple[str, float]], rrf_k: int,
            weights: list[float]) -> list[tuple[str, float]]:
     """Two ranked ``(unit id, score)`` lists fused by reciprocal rank, as the built-in index."""
+    lexical = [(unit_id, score) for unit_id, score in lexical if score > 0]  # as top_n(positive_only)
     names = sorted({unit_id for unit_id, _ in lexical + semantic})
     row = {name: i for i, name in enumerate(names)}
-    ranked = [np.array([row[u] for u, s in side if side is semantic or s > 0], dtype=np.int64)
-              for side in (lexical, semantic)]
+    ranked = [np.array([row[unit_id] for unit_id, _ in side], dtype=np.int64) for side in (lexical, semantic)]
     rows, scores = rrf(ranked, k=rrf_k, weights=weights)
     return [(names[r], float(s)) for r, s in zip(rows, scores, strict=True)]
 
