@@ -182,9 +182,9 @@ def names_only(items: list[str], words: int = 6) -> bool:
     web``) rather than saying what to do: every item short, without a final period, a command
     or a leading quantity (ingredients stay steps), and not an action."""
     def name(item: str) -> bool:
-        item = _clean(item)
-        return (len(item.split()) <= words and not item.endswith((".", "!", "?"))
-                and "`" not in item and not item[:1].isdigit() and not ACTION_CUE.search(item))
+        plain = _clean(item)  # without markup, so without the backticks of a command
+        return (len(plain.split()) <= words and not plain.endswith((".", "!", "?"))
+                and "`" not in item and not plain[:1].isdigit() and not ACTION_CUE.search(plain))
     return len(items) >= 2 and all(name(i) for i in items)
 
 

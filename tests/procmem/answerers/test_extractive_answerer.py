@@ -290,6 +290,9 @@ def test_a_bulleted_list_of_names_is_not_a_list_of_steps():
     dough = LogicUnit("Step", "", "Ingredients", "- 500 g flour\n- 10 g salt\n- 350 ml water",
                       [], _meta("cook/dough.md", "Dough", 0))
     assert unit_steps(dough) == ["500 g flour", "10 g salt", "350 ml water"]
+    commands = LogicUnit("Step", "", "Restart the services", "- `net stop spooler`\n- `net start spooler`",
+                         [], _meta(PRINT, "Printing", 3))
+    assert unit_steps(commands) == ["net stop spooler", "net start spooler"]
 
 
 def test_sentences_keep_a_command_with_its_introduction_and_leave_out_source_lines():
