@@ -11,6 +11,7 @@ With a chat model, :func:`llm_merge` writes the merged prerequisite/body instead
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -75,6 +76,14 @@ def group_units(units: list[LogicUnit], threshold: float = DEFAULT_THRESHOLD,
     return list(groups.values())
 
 
+def source_line(title: str) -> str:
+    """The line that opens each part's text in a merged unit's body."""
+    return f"From {title}:"
+
+
+SOURCE_LINE = re.compile(r"^From .{1,200}:$")  # recognises source_line() in a body
+
+
 def merge_units(parts: list[LogicUnit]) -> LogicUnit:
     """One unit from several (a single part comes back unchanged)."""
     if len(parts) == 1:
@@ -84,7 +93,7 @@ def merge_units(parts: list[LogicUnit]) -> LogicUnit:
     bodies: dict[str, str] = {}
     for part in parts:
         bodies.setdefault(part.body.strip(), part.meta.get("title", ""))
-    body = "\n\n".join(f"From {title}:\n{text}" if title else text for text, title in bodies.items())
+    body = "\n\n".join(f"{source_line(title)}\n{text}" if title else text for text, title in bodies.items())
     linkers: list[Linker] = []
     seen: set[tuple[str, str, str, str]] = set()
     for link in (link for p in parts for link in p.linker):

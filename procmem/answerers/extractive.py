@@ -46,6 +46,7 @@ from procmem.answerers.parsing import ReplyParseError, parse_steps
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.turn import Turn, setting_factor, settings_named
+from procmem.merge import SOURCE_LINE
 from procmem.units import LogicUnit, Procedure, Unit, UnitKind
 from serving.errors import LLMError
 
@@ -76,7 +77,6 @@ ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
-MERGED_SOURCE = re.compile(r"^From .{1,200}:$")  # a merged logic unit's source line (procmem.merge)
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
 
@@ -105,7 +105,7 @@ def _clean(text: str) -> str:
 def _is_prose_line(line: str) -> bool:
     """Not a heading, table row, linker line, list item or a merged unit's "From <title>:" line."""
     return not line.startswith(("#", "|", "[CONTINUE]", "[CROSS]", "[MITIGATE]")) \
-        and not re.match(r"^(?:\d+[.)]|[-*•])\s", line) and not MERGED_SOURCE.match(line)
+        and not re.match(r"^(?:\d+[.)]|[-*•])\s", line) and not SOURCE_LINE.match(line)
 
 
 def _prose_runs(text: str) -> list[str]:

@@ -301,8 +301,9 @@ class QdrantStore:
         ids, weights = bm25_query(query_tokens)
         sparse = models.SparseVector(indices=ids, values=weights)
         dense = None if query_vector is None else np.asarray(query_vector, np.float32).tolist()
-        sides = {"bm25": ["bm25"], "dense": ["dense"]}.get(method, ["bm25", "dense"])
-        limit = k if method in ("bm25", "dense") else max(candidates, k)
+        hybrid = method not in ("bm25", "dense")
+        sides = ["bm25", "dense"] if hybrid else [method]
+        limit = max(candidates, k) if hybrid else k
         if not wanted or (method == "bm25" and not ids):
             return []
         requests = []
@@ -317,7 +318,7 @@ class QdrantStore:
         lists = [[(str(p.payload["unit_id"]), float(p.score)) for p in answer.points]
                  for answer in answers]
         found: list[tuple[str, float]] = []
-        if len(sides) == 1:
+        if not hybrid:
             found = [pair for ranked in lists for pair in ranked]
         else:
             side_weights = [2 * (1 - dense_weight), 2 * dense_weight]
