@@ -1,7 +1,12 @@
 """Merging logic units whose headers are near-identical (THREAD's merge step).
 
-Two units of the same type are merged when their headers score at least ``threshold`` (0-100)
-under rapidfuzz's ``token_sort_ratio`` on case-folded text; merging is transitive (union-find).
+Two units of the same type from different documents are merged when their headers score at least
+``threshold`` (0-100) under rapidfuzz's ``token_sort_ratio`` on case-folded text, and so do their
+goals: the headers without the document title that extraction appends for context ("Install
+(Guide)"), so that short section names under one long title ("`close` (Node.js Documentation)",
+"`open` (Node.js Documentation)") are not taken for one unit, and the headers' words with digits
+(error codes, versions: "550 5.7.12", "Exchange Server 2003") are the same. Sections of one document are never
+merged: a document names its sections apart. Merging is transitive (union-find).
 A merged unit keeps the first header, the distinct prerequisites, the bodies labelled with their
 source titles and the union of linkers; its ``meta`` lists every source (``doc_ids``) and the ids
 of its parts (``merged_from``), so a document revision can take exactly its parts out again.
@@ -28,6 +33,14 @@ def _key(unit: LogicUnit) -> str:
     return " ".join(unit.header.casefold().split())
 
 
+def _goal_key(unit: LogicUnit) -> str:
+    """The header without the ``" (title)"`` suffix extraction adds for context."""
+    header = " ".join(unit.header.casefold().split())
+    title = " ".join(str(unit.meta.get("title", "")).casefold().split())
+    suffix = f" ({title})"
+    return header[:-len(suffix)] if title and header.endswith(suffix) and header != suffix[1:] else header
+
+
 class UnionFind:
     def __init__(self) -> None:
         self.parent: dict[str, str] = {}
@@ -45,9 +58,15 @@ class UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
+def _codes(key: str) -> set[str]:
+    """The words with a digit: error codes and versions, which no near-identical header may differ in."""
+    return {word.strip(".,;:()[]\"'") for word in key.split() if any(c.isdigit() for c in word)}
+
+
 def similar_pairs(new: list[LogicUnit], pool: list[LogicUnit],
                   threshold: float = DEFAULT_THRESHOLD) -> list[tuple[str, str]]:
-    """``(new id, pool id)`` pairs of the same type whose headers are near-identical."""
+    """``(new id, pool id)`` pairs of the same type and of different documents whose headers and
+    goals are near-identical."""
     pairs: list[tuple[str, str]] = []
     if not new or not pool or threshold <= 0:
         return pairs
@@ -59,8 +78,11 @@ def similar_pairs(new: list[LogicUnit], pool: list[LogicUnit],
         scores = process.cdist([_key(u) for u in a], [_key(u) for u in b], scorer=fuzz.token_sort_ratio,
                                score_cutoff=threshold, dtype=np.uint8, workers=-1)
         for i, j in zip(*np.nonzero(scores), strict=True):
-            if a[i].id != b[j].id:
-                pairs.append((a[i].id, b[j].id))
+            x, y = a[i], b[j]
+            if (x.id != y.id and x.meta.get("doc_id") != y.meta.get("doc_id")
+                    and _codes(_key(x)) == _codes(_key(y))
+                    and fuzz.token_sort_ratio(_goal_key(x), _goal_key(y)) >= threshold):
+                pairs.append((x.id, y.id))
     return pairs
 
 

@@ -2,7 +2,8 @@
 
 ``h1``-``h6`` become headings, ``ol``/``li`` numbered items, ``ul``/``li`` bullets, ``a`` links,
 ``pre`` code fences, ``table`` rows pipe tables; ``script``, ``style`` and other non-content
-elements are dropped. A page without heading tags gets headings from its layout (question
+elements are dropped, and so are permalinks (a link to ``#...`` that shows only "#", "¶" or
+nothing, as documentation generators put beside each heading). A page without heading tags gets headings from its layout (question
 lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`).
 """
 
@@ -24,6 +25,8 @@ _BLOCK = frozenset({"p", "div", "section", "article", "main", "header", "footer"
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", "area", "col"})
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
+# what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
+_PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
 
 
 @dataclass
@@ -181,7 +184,9 @@ class _MarkdownBuilder(HTMLParser):
             inner = collapse_spaces(raw)
             lead = " " if raw[:1].isspace() else ""
             trail = " " if raw[-1:].isspace() else ""
-            if tag == "a":
+            if tag == "a" and href.startswith("#") and inner in _PERMALINK_MARKS:
+                inner = ""  # a permalink to this very place says nothing
+            elif tag == "a":
                 inner = f"[{inner or href}]({href})" if href else inner
             elif inner:
                 inner = f"{_WRAP[tag]}{inner}{_WRAP[tag]}"

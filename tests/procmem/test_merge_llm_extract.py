@@ -55,6 +55,31 @@ def test_different_headers_do_not_merge(corpus):
     assert groups.update({u.id: u for u in units}, [u.id for u in units], set()) == 0
 
 
+def api_unit(doc_id: str, goal: str, title: str) -> LogicUnit:
+    return LogicUnit("Step", "", f"{goal} ({title})", f"What {goal} does.",
+                     meta={"doc_id": doc_id, "title": title})
+
+
+def test_headers_alike_only_by_their_document_title_do_not_merge():
+    # short section names under one long title: the headers are 92+ alike, the goals are not
+    title = "Node-API | Node.js v20.20.2 Documentation"
+    units = [api_unit("node/n-api.html", name, title) for name in ("`napi_throw`", "`napi_finalize`")]
+    units += [api_unit("node/all.html", "`napi_close`", title)]
+    groups = MergeGroups(threshold=92)
+    assert groups.update({u.id: u for u in units}, [u.id for u in units], set()) == 0
+
+
+def test_sections_of_one_document_do_not_merge_but_the_same_goal_elsewhere_does():
+    twice = [api_unit("guide.html", "Windows", "Install the app"),
+             api_unit("guide.html", "Windows", "Install  the app")]
+    elsewhere = api_unit("mirror/guide.html", "Windows", "Install the app")
+    groups = MergeGroups(threshold=92)
+    parts = {u.id: u for u in [*twice, elsewhere]}
+    assert groups.update(parts, list(parts), set()) == 1
+    merged = next(iter(groups.merged.values()))
+    assert merged.meta["doc_ids"] == ["guide.html", "mirror/guide.html"]
+
+
 def test_llm_merge_uses_the_model_reply_and_falls_back_on_an_invalid_one(corpus):
     a = step_unit(corpus.get(PAGE))
     b = step_unit(revised(corpus.get(PAGE), "gnome-help/copy.page", "Note: duplex units may jam."))
