@@ -4,12 +4,13 @@ It answers the last question of the conversation from the memory's units (or, in
 given-documents setting, from a memory over the request's documents):
 
 1. retrieve procedures and logic units for the history-aware query and for the last question
-   alone (its intent); when the user reports that an earlier step did not work, the CONTINUE and
+   alone (its intent), and for the message the user quotes (an error's text); when the user reports that an earlier step did not work, the CONTINUE and
    MITIGATE linkers of the units that step came from are followed, and those units step back;
 2. score every candidate by how well its header (a logic unit's header, a procedure's goal)
    and its text match the last question, its retrieval rank, what it adds to what the
    conversation already said, its kind (a cause or a problem statement only when the user asks
-   why), and whether it fits the setting the user named (platform, deployment, product version);
+   why), whether its document contains the message the user quotes, and whether it fits the
+   setting the user named (platform, deployment, product version);
 3. keep the best unit and the best units of other documents that score close to it, so an
    answer that spans documents draws on each; steps come in document order, without the steps
    the conversation already gave, without page metadata, deduplicated, each citing its source
@@ -77,6 +78,9 @@ ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
+QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
+QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
 
@@ -219,6 +223,7 @@ class Candidate:
     linked: bool = False  # reached through a linker of a unit the user already tried
     setting: float = 1.0  # how well the unit fits the user's setting (setting_factor)
     tried: bool = False  # the user reports that this unit's steps did not work
+    quoted: bool = False  # its document contains the message the user quotes
     score: float = 0.0
     why: dict[str, float] = field(default_factory=dict)
 
@@ -297,11 +302,37 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     factor *= candidate.setting
     if candidate.tried:
         factor *= 0.4
+    if candidate.quoted:
+        factor *= QUOTE_FACTOR
     if candidate.linked:
         factor *= 1.5
     parts.update(novelty=novelty, factor=factor)
     candidate.why = {k: round(v, 3) for k, v in parts.items()}
     return base * factor
+
+
+def _words(text: str) -> str:
+    return " ".join(_NOT_WORD.split(_clean(text).casefold())).strip()
+
+
+def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str]:
+    """The documents whose candidate units, together, contain the quoted passages (at least
+    :data:`QUOTE_SHARE` of their words, word for word once punctuation and markup are set aside;
+    near enough for a paraphrased apostrophe)."""
+    wanted = [(_words(q), len(q.split())) for q in quotes]
+    total = sum(n for _, n in wanted)
+    if not total:
+        return set()
+    texts: dict[str, list[str]] = {}
+    for cand in candidates:
+        texts.setdefault(cand.doc_id, []).append(_words(cand.unit.render()))
+    found = set()
+    for doc_id, parts in texts.items():
+        text = " ".join(parts)
+        share = sum(n for q, n in wanted if q in text or fuzz.partial_ratio(q, text) >= DUPLICATE_SIMILARITY)
+        if share >= QUOTE_SHARE * total:
+            found.add(doc_id)
+    return found
 
 
 # --------------------------------------------------------------------------- composing
@@ -483,16 +514,23 @@ class ExtractiveAnswerer:
         with trace.stage("retrieve", query=query.query, k=p.k) as stage:
             searches: list[tuple[list[Hit], float]] = []
             used_kinds = []
+            quoted = " ".join(turn.quotes)
             for kind in kinds:
-                for text, weight in dict.fromkeys([(query.query, 1.0), (turn.question, 1.0)]):
-                    hits, used = retriever.search(text, k=p.k, kind=kind)
-                    searches.append((hits, weight))
-                    used_kinds.append(used)
+                for text in dict.fromkeys([query.query, turn.question, quoted]):
+                    if text:
+                        hits, used = retriever.search(text, k=p.k, kind=kind)
+                        searches.append((hits, 1.0))
+                        used_kinds.append(used)
+            quoting = self._quoting(retriever, turn, kinds, searches) if quoted else []
+            candidates = _candidates(searches)
+            for cand in candidates:
+                cand.quoted = cand.doc_id in quoting
             all_hits = [h for hits, _ in searches for h in hits]
             stage.details.update(kind=used_kinds[0] if used_kinds else p.unit_kind,
                                  kinds=list(dict.fromkeys(used_kinds)),
                                  hits=[hit_record(h) for h in searches[0][0]] if searches else [])
-        candidates = _candidates(searches)
+            if quoted:
+                stage.details.update(quotes=turn.quotes, quoting_documents=quoting)
         if turn.reports_failure:
             self._follow_linkers(trace, retriever, turn, candidates)
         if not all_hits:
@@ -510,6 +548,18 @@ class ExtractiveAnswerer:
             order = details.pop("sources")
             stage.details.update(details)
         return Answer(answer=answer, procedures=steps, sources=sources_from_hits(order), trace=trace)
+
+    def _quoting(self, retriever: Retriever, turn: Turn, kinds: list[str],
+                 searches: list[tuple[list[Hit], float]]) -> list[str]:
+        """The documents among the hits that contain the message the user quotes; each is
+        searched for the question as well (a page quotes the error in its symptoms and says what
+        to do in another section), and those searches join ``searches``."""
+        docs = sorted(quoting_documents(_candidates(searches), turn.quotes))
+        if docs:
+            for kind in kinds:
+                hits, _ = retriever.search(turn.question, k=self.params.k, kind=kind, within=docs)
+                searches.append((hits, 1.0))
+        return docs
 
     def _follow_linkers(self, trace: Trace, retriever: Retriever, turn: Turn,
                         candidates: list[Candidate]) -> None:

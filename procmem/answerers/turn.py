@@ -4,6 +4,7 @@
 - the user's setting: the platforms, editions, product versions and roles the user named
   about themselves;
 - whether the message reports that an earlier step did not work;
+- the messages the user quotes (an error, a dialog's text), to be looked for word for word;
 - what the assistant already said, so an answer need not say it again.
 """
 
@@ -70,6 +71,23 @@ FAILED = re.compile(
     r"|still|same (?:error|problem|message|issue)|no luck|nothing (?:happen|change)\w*|fail\w*"
     r"|no change|keeps?|again)\b", re.I)
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
+# text in quotes: "...", “...”, or '...' whose quote marks are not apostrophes (don't)
+QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'(.+?)'(?!\w)")
+ELLIPSIS = re.compile(r"\.{3,}|…")
+MIN_QUOTE_WORDS = 3  # shorter quotes are mostly labels ('Anyone'), found by the words anyway
+
+
+def quoted_fragments(text: str) -> list[str]:
+    """The quoted passages of ``text`` of at least :data:`MIN_QUOTE_WORDS` words, split where
+    the user left something out ("... couldn't be attached: ... Please try again later.")."""
+    found = []
+    for match in QUOTED.finditer(text):
+        passage = next(g for g in match.groups() if g is not None)
+        for part in ELLIPSIS.split(passage):
+            part = " ".join(part.split()).strip(" :;,")
+            if len(part.split()) >= MIN_QUOTE_WORDS and part not in found:
+                found.append(part)
+    return found
 
 
 def settings_named(text: str) -> set[str]:
@@ -136,6 +154,16 @@ class Turn:
     @property
     def reports_failure(self) -> bool:
         return bool(self.history) and bool(FAILED.search(self.question))
+
+    @property
+    def quotes(self) -> list[str]:
+        """What the user quoted (an error message, a dialog's text): in the last question, or
+        else in the latest earlier question that quotes something (the error the conversation
+        is about)."""
+        for text in [self.question, *(q for q, _ in reversed(self.history))]:
+            if found := quoted_fragments(text):
+                return found
+        return []
 
     @property
     def asks_cause(self) -> bool:

@@ -313,3 +313,44 @@ def test_sentences_keep_a_command_with_its_introduction_and_leave_out_source_lin
     assert "To work around this issue, run the following cmdlet: `Set-PublicFolder -AgeLimit 5`" in prose_steps(body)
     assert prose_steps("Check the following settings:\n\nThen restart the server.") == [
         "Then restart the server."]
+
+
+QUOTED_ERROR = [
+    Document("help/groups.md", "Manage distribution groups", """# Manage distribution groups
+
+## Remove a distribution group as its manager
+
+Only a manager of the group has sufficient permissions for this operation in the admin center.
+
+1. Open the admin center and go to Groups.
+2. Select the distribution group you manage and choose Delete group.
+3. Confirm that you want to remove the group.
+""", {}),
+    Document("help/manager-error.md", "Error when you change a group you don't manage", """# Error when you change a group you don't manage
+
+## Symptoms
+
+When you try to change a group in the admin center, you receive this message: You don't have
+sufficient permissions. This operation can only be performed by a manager of the group.
+
+## Resolution
+
+1. Connect to Exchange Online PowerShell as an administrator.
+2. Run Remove-DistributionGroup with the BypassSecurityGroupManagerCheck switch.
+""", {}),
+]
+
+
+def test_the_message_the_user_quotes_brings_the_document_that_contains_it(lexical):
+    """The page that quotes the error word for word answers, though another page shares the
+    question's words; without the quote that other page answers."""
+    asked = "How do I remove a distribution group in the admin center"
+    quoted = make_answerer("extractive").answer(AnswerRequest(
+        f"{asked}? It says 'You don't have sufficient permissions. This operation can only be "
+        "performed by a manager of the group.'", documents=QUOTED_ERROR))
+    retrieve = next(s for s in quoted.trace.stages if s.name == "retrieve")
+    assert retrieve.details["quoting_documents"] == ["help/manager-error.md"]
+    assert _plain(quoted)[0] == "Connect to Exchange Online PowerShell as an administrator."
+    unquoted = make_answerer("extractive").answer(AnswerRequest(f"{asked}?", documents=QUOTED_ERROR))
+    assert _plain(unquoted)[0] == "Open the admin center and go to Groups."
+    assert "quotes" not in next(s for s in unquoted.trace.stages if s.name == "retrieve").details

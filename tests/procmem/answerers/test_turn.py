@@ -1,6 +1,6 @@
 """Reading the last turn without a model: setting, reported failure, what was already said."""
 
-from procmem.answerers.turn import Turn, setting_factor, settings_named
+from procmem.answerers.turn import Turn, quoted_fragments, setting_factor, settings_named
 
 
 def test_the_setting_comes_from_the_users_messages_only():
@@ -52,3 +52,24 @@ def test_setting_factor_per_group():
     # groups multiply: right platform, wrong deployment
     assert setting_factor({"windows", "cloud"}, {"windows", "on-premises"}) == \
         setting_factor({"windows"}, {"windows"}) * setting_factor({"cloud"}, {"on-premises"})
+
+
+def test_quoted_messages_are_read_apart_from_apostrophes_and_split_at_an_ellipsis():
+    assert Turn("The center says 'You don't have sufficient permissions.' Why?").quotes == [
+        "You don't have sufficient permissions."]
+    assert quoted_fragments("OWA says 'The following files couldn't be attached: ... Please try again later.'") == [
+        "The following files couldn't be attached", "Please try again later."]
+    assert quoted_fragments('It shows “Cannot open the file” and "Access is denied here"') == [
+        "Cannot open the file", "Access is denied here"]
+    # labels of one or two words, and apostrophes alone, are no quote
+    assert quoted_fragments("Both the 'Anyone' option and 'Specific people' are grayed out; it's odd") == []
+    assert Turn("I can't sign in and it doesn't say why").quotes == []
+
+
+def test_without_a_quote_in_the_last_question_the_latest_earlier_quote_counts():
+    history = [("Mail is stuck in the queue with '451 4.4.0 DNS query failed' for two domains.", "Check DNS."),
+               ("Only those two domains are affected.", "Then check their MX records.")]
+    assert Turn("So what can I do on our side?", history).quotes == ["451 4.4.0 DNS query failed"]
+    assert Turn("Now it says 'Smart host not found here' instead.", history).quotes == ["Smart host not found here"]
+    # the assistant's words are not the user's
+    assert Turn("What now?", [("It fails.", "You may see 'The operation timed out' in the log.")]).quotes == []
