@@ -30,8 +30,8 @@
     memory over every bundled document (or ``--distractors N``) per embedding backend, next to a
     torch build that embeds every kind at build (as memories did before kinds that the default
     search never scores densely were left for their first dense search): build seconds (wall
-    and process CPU), units/s, units embedded at build, the encoder's raw throughput on the same
-    sample of unit texts, and recall@5 of the bundled conversations (the default search, dense
+    and process CPU), the seconds to save it (which embeds nothing), units/s, units embedded at
+    build, the encoder's raw throughput on the same sample of unit texts, and recall@5 of the bundled conversations (the default search, dense
     search, documents from units), each as a ratio to the torch build of the same run.
 
     python benchmarks/retrieval.py [--sizes 1000 10000 100000] [--repeats 3] [--json]
@@ -462,12 +462,17 @@ def build_speed(backends: list[str], distractors: int | None, convs: list[Any],
         started, started_cpu = time.perf_counter(), time.process_time()
         report = memory.add_documents(docs, progress=True)
         build_s, build_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+        with tempfile.TemporaryDirectory() as tmp:  # what `memory build --out` pays besides
+            started = time.perf_counter()
+            memory.save(Path(tmp) / "memory")
+            save_s = time.perf_counter() - started
         if not sample:
             texts = [memory._index_text(u) for u in memory.units()]
             sample = texts[:: max(1, len(texts) // sample_size)][:sample_size]
         row = {"run": label, "backend": backend, "embedder": embedder.name, "documents": len(docs),
                "units": len(memory), "embedded": report.embedded, "load_s": load_s,
-               "build_s": build_s, "build_cpu_s": build_cpu, "units_per_s": len(memory) / build_s,
+               "build_s": build_s, "build_cpu_s": build_cpu, "save_s": save_s,
+               "units_per_s": len(memory) / build_s,
                "raw": encoder_throughput(embedder, sample)}
         if not eager:
             quality = conversation_quality(memory, convs, BUILD_QUALITY)
@@ -491,10 +496,11 @@ def print_build_speed(result: dict[str, Any]) -> None:
     print(f"\n(d) build speed per embedding backend: {first['documents']} documents, {first['units']} units; "
           f"ratios (x) to the torch build of this run; raw = the encoder alone on {result['sample_texts']} "
           "unit texts (texts per CPU second, and per wall second)")
-    print(f"{'run':<20}{'embedded':>9}{'build s':>9}{'cpu s':>8}{'units/s':>9}{'x wall':>8}{'x cpu':>7}"
+    print(f"{'run':<20}{'embedded':>9}{'build s':>9}{'cpu s':>8}{'save s':>8}{'units/s':>9}{'x wall':>8}{'x cpu':>7}"
           f"{'raw/cpu-s':>10}{'raw/s':>7}{'x raw':>7}")
     for r in runs:
-        print(f"{r['run']:<20}{r['embedded']:>9}{r['build_s']:>9.1f}{r['build_cpu_s']:>8.1f}{r['units_per_s']:>9.1f}"
+        print(f"{r['run']:<20}{r['embedded']:>9}{r['build_s']:>9.1f}{r['build_cpu_s']:>8.1f}{r['save_s']:>8.1f}"
+              f"{r['units_per_s']:>9.1f}"
               f"{r['build_speedup']:>7.2f}x{r['build_cpu_speedup']:>6.2f}x{r['raw']['units_per_cpu_s']:>10.2f}"
               f"{r['raw']['units_per_s']:>7.1f}{r['raw_speedup']:>6.2f}x")
     print("recall@5 of the bundled conversations (ratio to torch)")

@@ -561,13 +561,17 @@ class Memory:
         embedded = self._embed(missing, progress=progress)
         if len(self._vectors) > 1.5 * max(1, len(active)):
             self._vectors.keep_only([u.id for u in active])
-        self._vectors.fill = lambda ids: self._embed([self.get(i) for i in ids], progress=False)
-        index = SearchIndex.build(active, None, self._tokens_of)
-        for kind_index in index.kinds.values():
-            ids = [u.id for u in active[kind_index.start:kind_index.stop]]
-            kind_index.dense = dense_index(self._vectors, ids)  # type: ignore[assignment]
-        self._index = index
+        self._index = self._with_dense(SearchIndex.build(active, None, self._tokens_of))
         return embedded
+
+    def _with_dense(self, index: SearchIndex) -> SearchIndex:
+        """``index`` with each kind's dense index: built now where every unit has its vector,
+        else at the kind's first dense search (which embeds the units without one)."""
+        self._vectors.fill = lambda ids: self._embed([self.get(i) for i in ids], progress=False)
+        for kind_index in index.kinds.values():
+            ids = [u.id for u in index.units[kind_index.start:kind_index.stop]]
+            kind_index.dense = dense_index(self._vectors, ids)  # type: ignore[assignment]
+        return index
 
     # -- persistence -------------------------------------------------------------------------
     @property
@@ -603,7 +607,7 @@ class Memory:
             units=units,
             hidden=[u for i, u in self._parts.items() if self._groups.is_hidden(i)],
             documents=[asdict(d) for d in self._docs.values()],
-            matrix=self._vectors.gather(u.id for u in units),
+            matrix=self._vectors.known(u.id for u in units),  # units not embedded yet stay so
             bm25={kind: kind_index.bm25 for kind, kind_index in index.kinds.items()},
         )
 
@@ -647,10 +651,11 @@ class Memory:
                 memory._parts[unit.id] = unit
         memory._groups.restore(merged)
         memory._docs = {d["doc_id"]: DocumentRecord(**d) for d in files.documents}
-        memory._vectors.add([u.id for u in units], files.matrix)
+        embedded = ~np.isnan(files.matrix).any(axis=1)
+        memory._vectors.add([u.id for u, yes in zip(units, embedded, strict=True) if yes], files.matrix[embedded])
         memory.failures = [ExtractionFailure(**f) for f in manifest.get("failures", [])]
         memory._loaded_manifest = manifest
-        memory._index = SearchIndex.build(units, files.matrix, memory._tokens_of, files.bm25)
+        memory._index = memory._with_dense(SearchIndex.build(units, None, memory._tokens_of, files.bm25))
         return memory
 
     # -- statistics --------------------------------------------------------------------------

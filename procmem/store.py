@@ -33,7 +33,9 @@ import numpy as np
 from procmem.retrieval.bm25 import BM25Index
 from procmem.units import Unit, unit_from_dict, unit_to_dict
 
-FORMAT_VERSION = 1
+# 2: a unit not embedded yet has a row of NaN in embeddings.npy (1: every unit had its vector)
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 CURRENT = "CURRENT"
 MANIFEST = "manifest.json"
 SAVE_DELAY_ENV = "INSCOQA_MEMORY_SAVE_DELAY_S"
@@ -131,7 +133,7 @@ def open_version(root: Path, *, verify: bool = True) -> tuple[Path, dict[str, An
         raise MemoryStoreError(f"{manifest_path}: corrupted manifest: {exc}") from exc
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise MemoryStoreError(f"{manifest_path}: corrupted manifest: no 'files' table")
-    if manifest.get("format_version") != FORMAT_VERSION:
+    if manifest.get("format_version") not in READABLE_VERSIONS:
         raise MemoryStoreError(
             f"{manifest_path}: format version {manifest.get('format_version')!r}, this version of "
             f"the software reads {FORMAT_VERSION}: rebuild the memory"
@@ -155,7 +157,8 @@ class MemoryFiles:
 
     ``units.jsonl`` the served units (in index order, kinds grouped), ``parts.jsonl`` the logic
     units merged into others, ``documents.json`` the per-document records, ``embeddings.npy``
-    one row per served unit, ``bm25/<kind>/`` the bm25s index of each kind.
+    one row per served unit (NaN for a unit of a kind not embedded yet: it is embedded at its
+    kind's first dense search), ``bm25/<kind>/`` the bm25s index of each kind.
     """
 
     units: list[Unit]

@@ -53,7 +53,11 @@ from serving.errors import LLMError
 
 DUPLICATE_SIMILARITY = 90.0
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`*])")
-_MARKUP_RE = re.compile(r"[*_`]+|\[([^\]]*)\]\([^)]*\)|<[^>]+>")
+# markup to drop: emphasis, a link (its text kept), an HTML tag (lower-case, attributes with
+# values); a code span keeps its text as written, placeholders such as <mailbox name> included
+_MARKUP_RE = re.compile(
+    r"`+([^`]*)`+|[*_`]+|\[([^\]]*)\]\([^)]*\)"
+    r"|</?[a-z][a-z0-9]*(?:\s+[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>")
 # lines that describe the page rather than the task
 METADATA = re.compile(
     r"^\W*(?:applies to|original kb|kb number|original product version|product|products|"
@@ -102,8 +106,8 @@ class ExtractiveParams:
 
 
 def _clean(text: str) -> str:
-    text = _MARKUP_RE.sub(lambda m: m.group(1) or "", text)
-    return " ".join(text.replace(">", " ").split()).strip(" -:")
+    text = _MARKUP_RE.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    return " ".join(re.sub(r"^\s*>[\s>]*", "", text).split()).strip(" -:")
 
 
 def _is_prose_line(line: str) -> bool:
@@ -113,13 +117,14 @@ def _is_prose_line(line: str) -> bool:
 
 
 def _prose_runs(text: str) -> list[str]:
-    """Runs of prose lines. A line ending with a colon ends its run, as what it introduced was
-    left out (a list) or follows it inline (fenced code, as ``: `command; command` ``)."""
+    """Runs of prose lines: paragraphs. A line ending with a colon ends its run, as what it
+    introduced was left out (a list) or follows it inline (fenced code, as
+    ``: `command; command` ``)."""
     runs: list[str] = []
     current: list[str] = []
     code: list[str] | None = None  # lines of the fenced block being read
     for raw in text.splitlines():
-        line = raw.strip()
+        line = raw.strip().lstrip(">").strip()  # a quoted block's lines read as any other
         if line.startswith("```"):
             if code is None:
                 code = []
@@ -133,6 +138,9 @@ def _prose_runs(text: str) -> list[str]:
         elif code is not None:
             if line:
                 code.append(line)
+        elif not line and current:
+            runs.append(" ".join(current))  # a blank line ends a paragraph, and its sentence
+            current = []
         elif line and _is_prose_line(line):
             current.append(line)
             if line.endswith(":"):

@@ -2,7 +2,8 @@
 
 Units of kinds that the configured search never scores densely are not embedded when a memory
 is built: their rows are filled on demand, by :attr:`VectorTable.fill` when the table is
-gathered (a save) or by :class:`LazyDense` on the first dense search of their kind.
+gathered, as :class:`LazyDense` does on the first dense search of their kind. A saved memory
+keeps them absent (:meth:`VectorTable.known`: a row of NaN), so saving embeds nothing either.
 """
 
 from __future__ import annotations
@@ -59,6 +60,16 @@ class VectorTable:
                     self.fill(absent)
         rows = np.fromiter((self.row[i] for i in ids), dtype=np.int64, count=len(ids))
         return self._matrix[rows] if rows.size else np.zeros((0, self.dim), dtype=np.float32)
+
+    def known(self, ids: Iterable[str]) -> np.ndarray:
+        """The vectors of ``ids`` as they are, a row of NaN for an id without one (never fills)."""
+        ids = list(ids)
+        matrix = np.full((len(ids), self.dim), np.nan, dtype=np.float32)
+        for i, unit_id in enumerate(ids):
+            row = self.row.get(unit_id)
+            if row is not None:
+                matrix[i] = self._matrix[row]
+        return matrix
 
     def keep_only(self, ids: list[str]) -> None:
         """Drop the vectors of every other unit (compacts the table; ids without one stay without)."""

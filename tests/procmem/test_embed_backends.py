@@ -124,17 +124,6 @@ def test_bm25_memories_embed_nothing_until_a_dense_search(docs, tmp_path):
     assert {u.kind for u in memory.units() if u.id in memory._vectors} == {"logic_unit", "chunk"}
 
 
-def test_a_save_embeds_the_kinds_left_out_and_the_loaded_memory_searches_them(docs, tmp_path):
-    memory, hashing = hashing_memory(docs)
-    path = memory.save(tmp_path / "mem")
-    assert all(u.id in memory._vectors for u in memory.units())
-    loaded = Memory.load(path, embedder=hashing)
-    query = "print on both sides"
-    a = [(h.unit.id, round(h.score, 5)) for h in memory.search(query, kind="procedure", method="dense")]
-    b = [(h.unit.id, round(h.score, 5)) for h in loaded.search(query, kind="procedure", method="dense")]
-    assert a and a == b
-
-
 def test_one_memory_never_holds_two_embedders_vectors(docs, tmp_path):
     memory, _ = hashing_memory(docs[:2])
     assert memory.manifest["embedding"]["model"] == "hashing-32"

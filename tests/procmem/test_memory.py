@@ -123,6 +123,27 @@ def test_save_and_load_round_trip(built_memory, tmp_path):
     assert loaded.stats() == built_memory.stats()
 
 
+def test_saving_embeds_nothing_and_a_loaded_memory_embeds_a_kind_at_its_first_dense_search(
+        test_documents, embedder, tmp_path):
+    memory, counter = counting_memory(test_documents[:4], embedder)
+    procedures = [u.id for u in memory.units("procedure")]
+    assert procedures and not any(i in memory._vectors for i in procedures)
+    counter.texts.clear()
+    loaded = Memory.load(memory.save(tmp_path / "mem"))
+    assert not counter.texts  # the save embedded nothing
+    assert not any(i in loaded._vectors for i in procedures)
+    assert all(u.id in loaded._vectors for u in loaded.units("logic_unit"))
+    # the first dense search of procedures embeds them, in the loaded memory as in the built one
+    query = "print on both sides of the paper"
+    found = [(h.unit.id, round(h.score, 4)) for h in loaded.search(query, kind="procedure", method="dense")]
+    assert found == [(h.unit.id, round(h.score, 4))
+                     for h in memory.search(query, kind="procedure", method="dense")]
+    assert all(i in loaded._vectors for i in procedures)
+    # saved again, the vectors it has now are kept
+    again = Memory.load(loaded.save(tmp_path / "mem"))
+    assert all(i in again._vectors for i in procedures)
+
+
 @pytest.fixture()
 def saved(test_documents, embedder, tmp_path) -> Path:
     memory = build_memory(test_documents[:3], embedder=embedder, progress=False)

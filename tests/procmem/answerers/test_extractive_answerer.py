@@ -315,6 +315,23 @@ def test_sentences_keep_a_command_with_its_introduction_and_leave_out_source_lin
         "Then restart the server."]
 
 
+def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
+    body = ("A new feature lets administrators choose the Sent Items folder. For more information, "
+            "see [Want more control over Sent Items?](https://example.com/blog)\n\n"
+            "Using [Exchange PowerShell](/powershell/), for emails sent as the shared mailbox, run "
+            "the following cmdlet:\n\n```powershell\nset-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True\n```\n\n"
+            "> **Note:**\n> These settings <b>aren't</b> supported across cloud and on-premises mailboxes.")
+    # the link line once glued the next paragraph to "For more information", and its command was lost
+    assert prose_steps(body) == [
+        "A new feature lets administrators choose the Sent Items folder.",
+        "Using Exchange PowerShell, for emails sent as the shared mailbox, run the following cmdlet: "
+        "`set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True`",
+        "Note: These settings aren't supported across cloud and on-premises mailboxes."]
+    unit = LogicUnit("Step", "", "Keep sent items in the shared mailbox", body, [],
+                     _meta("help/sent-items.md", "Sent items", 0))
+    assert "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in unit_steps(unit)[1]
+
+
 QUOTED_ERROR = [
     Document("help/groups.md", "Manage distribution groups", """# Manage distribution groups
 
