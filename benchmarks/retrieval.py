@@ -31,8 +31,9 @@
     torch build that embeds every kind at build (as memories did before kinds that the default
     search never scores densely were left for their first dense search): build seconds (wall
     and process CPU), the seconds to save it (which embeds nothing), units/s, units embedded at
-    build, the encoder's raw throughput on the same sample of unit texts, and recall@5 of the bundled conversations (the default search, dense
-    search, documents from units), each as a ratio to the torch build of the same run.
+    build, the encoder's raw throughput on the same sample of unit texts, and recall@5 of the
+    bundled conversations (the default search, dense search, documents from units), each as a
+    ratio to the torch build of the same run.
 
     python benchmarks/retrieval.py [--sizes 1000 10000 100000] [--repeats 3] [--json]
     python benchmarks/retrieval.py --skip-quality --sizes --store-latency   # (c) alone
