@@ -175,6 +175,13 @@ def is_step(text: str) -> bool:
     return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0])
 
 
+def without_boilerplate(step: str) -> str:
+    """A step without its sentences that only point elsewhere ("For more information, see …"):
+    the sentence that says what to do stays a step."""
+    return " ".join(s for s in _SENTENCE_RE.split(step)
+                    if not BOILERPLATE.search(s.split("`")[0]))
+
+
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata and boilerplate left out."""
@@ -186,7 +193,7 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = (parse_steps(text, numbered_only=True)
                or (bulleted if not names_only(bulleted) else [])
                or prose_steps(text))
-    return [step for step in (_clean(s) for s in raw) if is_step(step)]
+    return [step for step in (without_boilerplate(_clean(s)) for s in raw) if is_step(step)]
 
 
 def names_only(items: list[str], words: int = 6) -> bool:

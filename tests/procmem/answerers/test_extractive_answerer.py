@@ -332,6 +332,21 @@ def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
     assert "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in unit_steps(unit)[1]
 
 
+
+def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
+    body = ("1. Connect to Exchange Online by using remote PowerShell. For info about how to do "
+            "this, go to the following Microsoft website:\n"
+            "2. Check whether the outbound spam filter disables automatic forwarding. For more "
+            "information, see [Control forwarding](/forwarding).\n"
+            "3. For more information, see [Forwarding rules](/rules).\n")
+    unit = LogicUnit("Step", "", "Stop forwarding to external addresses", body, [],
+                     _meta("help/forwarding.md", "Forwarding", 0))
+    # a step whose last sentence only points elsewhere was once dropped whole
+    assert unit_steps(unit) == [
+        "Connect to Exchange Online by using remote PowerShell.",
+        "Check whether the outbound spam filter disables automatic forwarding."]
+
+
 QUOTED_ERROR = [
     Document("help/groups.md", "Manage distribution groups", """# Manage distribution groups
 
