@@ -48,6 +48,7 @@ from procmem.retrieval.index import (
     SearchSettings,
     unit_doc_ids,
 )
+from procmem.retrieval.links import document_links, lift_linked
 from procmem.retrieval.query import conversation_query
 from procmem.retrieval.vectors import VectorTable, dense_index
 from procmem.store import (
@@ -104,6 +105,9 @@ class MemoryConfig:
     rrf_k: int = 60
     dense_weight: float = SearchSettings.dense_weight  # the dense list's weight; BM25's is 1 - it
     candidates: int = 100
+    # the best unit's documents link to others (CROSS linkers): the best unit of each of those
+    # among the candidates gains this share of the best score, never passing it (0: links unused)
+    link_weight: float = 0.5
     history_turns: int = 2
     unit_words: int = DEFAULT_UNIT_WORDS  # logic-unit bodies longer than this are split (0: never)
     unit_index: UnitIndex = "content"  # what a logic unit is found by: "header" (THREAD) or "content"
@@ -222,6 +226,7 @@ class Memory:
         self._vectors = VectorTable()
         self._tokens: dict[str, list[str]] = {}
         self._index: SearchIndex | None = None
+        self._links: dict[str, list[str]] | None = None
         self._loaded_manifest: dict[str, Any] = {}
         self.last_report: UpdateReport | None = None
 
@@ -269,9 +274,30 @@ class Memory:
         index = self.index()
         settings = SearchSettings(candidates=self.config.candidates, fusion=fusion or self.config.fusion,  # type: ignore[arg-type]
                                   rrf_k=self.config.rrf_k, dense_weight=self.config.dense_weight)
-        found = index.search(tokenize(query), lambda: self.embedder.encode([query])[0], k=k,
-                             kinds=kinds, method=method, types=types, doc_ids=doc_ids, settings=settings)
-        return [Hit(index.units[row], score, rank, method) for rank, (row, score) in enumerate(found, 1)]
+        found = index.search(tokenize(query), lambda: self.embedder.encode([query])[0],
+                             k=self.pool_size(k), kinds=kinds, method=method, types=types,
+                             doc_ids=doc_ids, settings=settings)
+        return self.follow_links([Hit(index.units[row], score, rank, method)
+                                  for rank, (row, score) in enumerate(found, 1)], k)
+
+    def pool_size(self, k: int) -> int:
+        """How many ranked units :meth:`follow_links` needs to return ``k``."""
+        return max(k, self.config.candidates) if self.config.link_weight > 0 else k
+
+    def links(self, doc_id: str) -> list[str]:
+        """The documents of this memory that ``doc_id`` links to (its logic units' CROSS
+        linkers), in the order they come."""
+        if self._links is None:
+            self._links = document_links(self._parts.values(), self._docs)
+        return self._links.get(doc_id, [])
+
+    def follow_links(self, hits: list[Hit], k: int) -> list[Hit]:
+        """The ``k`` best of ``hits`` (best first) once the documents that the best hit's
+        documents link to come forward by ``link_weight`` (see :mod:`procmem.retrieval.links`)."""
+        scores = lift_linked([unit_doc_ids(h.unit) for h in hits], [h.score for h in hits],
+                             self.links, self.config.link_weight)
+        order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))[:k]
+        return [Hit(hits[i].unit, scores[i], rank, hits[i].method) for rank, i in enumerate(order, 1)]
 
     def search_conversation(self, history: Sequence[Sequence[str]], question: str, **kwargs: Any) -> list[Hit]:
         """Search with a query built from the last question and the recent history."""
@@ -288,7 +314,8 @@ class Memory:
         ``candidates``); each kind ranks documents by their best unit there, and the kinds'
         document rankings are fused by reciprocal rank (``sum 1 / (rrf_k + rank)``): a document
         that several kinds of unit find ranks above one that a single kind finds. Every retrieved
-        unit of a document is kept in its ``hits``. (Adding a share for a document's further
+        unit of a document is kept in its ``hits``; each kind's search follows the links of its
+        best unit's document (:meth:`follow_links`). (Adding a share for a document's further
         units favoured long documents and lowered recall in the retrieval benchmark.)
         """
         kinds = self._kinds(kind, self.config.document_kinds)
@@ -551,6 +578,7 @@ class Memory:
         and ``document_kinds``) are embedded here. The others get their vectors when first
         needed: on the first dense search of their kind, or when the memory is saved."""
         self._index = None
+        self._links = None
         active = self._active()
         try:
             dense = set() if self.config.method == "bm25" else {

@@ -392,15 +392,15 @@ class QdrantMemory:
         kinds = self.memory._kinds(kind, config.search_kinds)  # the memory's own default kinds
         vector = (self.memory.embedder.encode([query])[0] if method in ("dense", "hybrid")
                   else None)
-        found = self.store.search(tokenize(query), vector, k=k, kinds=kinds, method=method,
-                                  types=types, doc_ids=doc_ids, candidates=config.candidates,
+        found = self.store.search(tokenize(query), vector, k=self.memory.pool_size(k), kinds=kinds,
+                                  method=method, types=types, doc_ids=doc_ids, candidates=config.candidates,
                                   rrf_k=config.rrf_k, dense_weight=config.dense_weight)
         hits = []
         for unit_id, score in found:
             unit = self.memory.get(unit_id)
             if unit is not None:  # a point of a unit this memory no longer serves: skip it
                 hits.append(Hit(unit, score, len(hits) + 1, method))
-        return hits
+        return self.memory.follow_links(hits, k)
 
     # the built-in compositions over search(), with this search
     search_conversation = Memory.search_conversation
