@@ -219,7 +219,9 @@ def conversation_quality(memory: Memory, convs: list[Any],
         scores: dict[str, list[float]] = {"r@1": [], "r@5": [], "r@10": [], "mrr": [], "evidence@1": [],
                                           "words": []}
         for conv, query in zip(convs, queries, strict=True):
-            ranked, words = _ranked_documents(memory, query, kinds, method)
+            # the last question orders the first results, as in Memory.search_conversation
+            question = conv.question if conv.history else None
+            ranked, words = _ranked_documents(memory, query, kinds, method, question)
             gold = [d.doc_id for d in conv.documents]
             for k in (1, 5, 10):
                 scores[f"r@{k}"].append(recall_at_k(ranked, gold, k))
@@ -231,13 +233,14 @@ def conversation_quality(memory: Memory, convs: list[Any],
     return rows
 
 
-def _ranked_documents(memory: Memory, query: str, kinds: Any, method: str) -> tuple[list[str], float]:
+def _ranked_documents(memory: Memory, query: str, kinds: Any, method: str,
+                      question: str | None) -> tuple[list[str], float]:
     """Documents in rank order and the mean words of the top-5 results."""
     if kinds == "documents-from-units":
-        ranking = memory.search_documents(query, k=20, method=method)  # type: ignore[attr-defined]
+        ranking = memory.search_documents(query, k=20, method=method, question=question)  # type: ignore[attr-defined]
         return [d.doc_id for d in ranking], _mean([sum(_words(h.unit) for h in d.hits[:1])
                                                     for d in ranking[:5]])
-    hits = memory.search(query, k=100, kind=kinds, method=method)
+    hits = memory.search(query, k=100, kind=kinds, method=method, question=question)
     return dedupe(h.doc_id for h in hits), _mean([_words(h.unit) for h in hits[:5]])
 
 

@@ -118,7 +118,7 @@ class AAGAnswerer(ModelAnswerer):
         retriever = Retriever(self.memory, request.documents)
         query = standalone_query(trace, request.history, request.question, llm=self.llm, params=self.p)
         ctx = _Context(request, query, retriever, trace, [])
-        hits = self._retrieve(ctx, "retrieve", query.query)
+        hits = self._retrieve(ctx, "retrieve", query.query, question=query.question)
         current = self._draft(ctx, hits)
         knowledge = render_units([h.unit for h in hits], self.p.unit_words)
         if self.p.rewrite_queries:
@@ -131,9 +131,11 @@ class AAGAnswerer(ModelAnswerer):
 
     # ------------------------------------------------------------------ stages
 
-    def _retrieve(self, ctx: _Context, stage_name: str, query: str, **details: Any) -> list[Any]:
+    def _retrieve(self, ctx: _Context, stage_name: str, query: str, *, question: str | None = None,
+                  **details: Any) -> list[Any]:
         with ctx.trace.stage(stage_name, query=query, k=self.p.k, **details) as stage:
-            hits, kind = ctx.retriever.search(query, k=self.p.k, kind=self.p.unit_kind)
+            hits, kind = ctx.retriever.search(query, k=self.p.k, kind=self.p.unit_kind,
+                                              question=question)
             stage.details.update(kind=kind, hits=[hit_record(h) for h in hits])
         ctx.hits.extend(hits)
         return hits

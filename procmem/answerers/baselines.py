@@ -80,7 +80,8 @@ class RAGAnswerer(ModelAnswerer):
         retriever = Retriever(self.memory, request.documents)
         query = standalone_query(trace, request.history, request.question, llm=self.llm, params=p)
         with trace.stage("retrieve", query=query.query, k=p.k) as stage:
-            hits, kind = retriever.search(query.query, k=p.k, kind=p.unit_kind)
+            hits, kind = retriever.search(query.query, k=p.k, kind=p.unit_kind,
+                                          question=query.question)
             stage.details.update(kind=kind, hits=[hit_record(h) for h in hits])
         with trace.stage("generate") as stage:
             data = generate_answer(self.llm, trace, stage, "answer/rag", p, query=query.query,

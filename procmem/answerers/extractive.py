@@ -533,7 +533,8 @@ class ExtractiveAnswerer:
             for kind in kinds:
                 for text in dict.fromkeys([query.query, turn.question, quoted]):
                     if text:
-                        hits, used = retriever.search(text, k=p.k, kind=kind)
+                        hits, used = retriever.search(text, k=p.k, kind=kind, question=(
+                            query.question if text == query.query else None))
                         searches.append((hits, 1.0))
                         used_kinds.append(used)
             quoting = self._quoting(retriever, turn, kinds, searches) if quoted else []

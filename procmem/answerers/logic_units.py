@@ -378,7 +378,8 @@ class LogicUnitAnswerer(ModelAnswerer):
         retriever = Retriever(self.memory, request.documents)
         query = self._query(trace, retriever, request)
         with trace.stage("retrieve", query=query.query, k=self.p.k) as stage:
-            hits, kind = retriever.search(query.query, k=self.p.k, kind="logic_unit")
+            hits, kind = retriever.search(query.query, k=self.p.k, kind="logic_unit",
+                                          question=query.question)
             stage.details.update(kind=kind, hits=[hit_record(h) for h in hits])
         selection = self._select(trace, request, hits)
         if selection.ask_back and self.p.mode == "multi":
@@ -434,8 +435,11 @@ class LogicUnitAnswerer(ModelAnswerer):
                                     match_outcome(question, earlier, self.p.linker_threshold), "overlap"))
                     stage.details.update(decision.record())
                 query = decision.match.linker.next if decision.match else None
-        hits, _ = retriever.search(query or conversation_query(history, question), k=self.p.k,
-                                   kind="logic_unit")
+        if query is None:  # no linker to follow: the turn's own history-aware search
+            hits, _ = retriever.search(conversation_query(history, question), k=self.p.k,
+                                       kind="logic_unit", question=question if history else None)
+        else:
+            hits, _ = retriever.search(query, k=self.p.k, kind="logic_unit")
         return [h.unit for h in hits]
 
     # ------------------------------------------------------------------ selector

@@ -279,7 +279,8 @@ class ProtocolAnswerer(ModelAnswerer):
             retriever = Retriever(self.memory)
             query = standalone_query(trace, request.history, request.question, llm=self.llm, params=p)
             with trace.stage("retrieve", query=query.query, k=p.k) as stage:
-                hits, kind = retriever.search(query.query, k=p.k, kind=p.unit_kind)
+                hits, kind = retriever.search(query.query, k=p.k, kind=p.unit_kind,
+                                              question=query.question)
                 context = render_units([h.unit for h in hits], p.unit_words)
                 stage.details.update(kind=kind, hits=[hit_record(h) for h in hits])
             history = whole_history(request.history) if paper else format_history(request.history)

@@ -180,13 +180,16 @@ class Retriever:
             raise ValueError("this answerer needs a memory or the request's documents")
 
     def search(self, query: str, *, k: int, kind: str | None,
-               within: Sequence[str] | None = None) -> tuple[list[Hit], str]:
-        """Hits for ``query`` (only from the documents ``within``, when given) and the kind of
+               within: Sequence[str] | None = None,
+               question: str | None = None) -> tuple[list[Hit], str]:
+        """Hits for ``query`` (only from the documents ``within``, when given; the first ones
+        ordered by the last ``question`` when the query draws on the history) and the kind of
         unit they are."""
         doc_ids = list(within) if within is not None else None
         self.holding(kind)
         for candidate in dict.fromkeys([kind, self.FALLBACK_KIND]):
-            hits = list(self.memory.search(query, k=k, kind=candidate, doc_ids=doc_ids))
+            hits = list(self.memory.search(query, k=k, kind=candidate, doc_ids=doc_ids,
+                                           question=question))
             if hits:
                 return hits, candidate or "any"
         return [], kind or "any"

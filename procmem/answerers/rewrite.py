@@ -28,6 +28,9 @@ class StandaloneQuery:
     query: str
     method: str  # "question" (as asked), "llm" or "heuristic" (the history-aware query, no model)
     note: str = ""  # why the fallback was used
+    # the last question, when the query is the history-aware one: it orders the first results
+    # (an LLM's rewrite stands alone)
+    question: str | None = None
 
 
 def unusable_reason(candidate: str, history: list[tuple[str, str]], question: str) -> str | None:
@@ -63,7 +66,7 @@ def standalone_query(
                                      "first turn" if not history else "rewriting disabled")
         elif mode == "heuristic" or llm is None:
             result = StandaloneQuery(conversation_query(history, question), "heuristic",
-                                     "no model" if mode == "llm" else "")
+                                     "no model" if mode == "llm" else "", question.strip())
         else:
             messages = render(trace, "rewrite/standalone",
                               "rewrite/format_json" if params.structured else "rewrite/format_text",
@@ -79,7 +82,8 @@ def standalone_query(
             if reason is None:
                 result = StandaloneQuery(candidate, "llm")
             else:
-                result = StandaloneQuery(conversation_query(history, question), "heuristic", reason)
+                result = StandaloneQuery(conversation_query(history, question), "heuristic", reason,
+                                         question.strip())
                 stage.details["rejected"] = candidate
         stage.details.update(query=result.query, method=result.method, note=result.note)
     return result

@@ -3,6 +3,8 @@
 - :func:`rrf`: reciprocal rank fusion, ``sum_i w_i / (k + rank_i)`` with ``k = 60`` by default;
   a row absent from a list gets nothing from it.
 - :func:`weighted`: a weighted sum of each side's scores, min-max normalised over the candidates.
+- :func:`reorder_head`: the first results of one ranking reordered by reciprocal rank fused with
+  another ranking (a conversation's results, ordered by its last question alone).
 """
 
 from __future__ import annotations
@@ -57,3 +59,18 @@ def weighted(candidates: np.ndarray, scores: list[np.ndarray],
         total += weight * ((values - values.min()) / span if span > 0 else np.zeros_like(values))
     order = np.lexsort((candidates, -total))
     return candidates[order], total[order].astype(np.float32)
+
+
+def reorder_head(ranked: list[str], other: list[str], *, window: int, weight: float,
+                 k: int = RRF_K) -> list[int]:
+    """Positions of ``ranked`` (ids, best first) in a new order: its first ``window`` ordered by
+    ``1 / (k + rank) + weight / (k + rank in other)`` (an id absent from ``other`` gets nothing
+    from it, ties keep their order), the rest as they were."""
+    head = min(window, len(ranked))
+    place = {key: rank for rank, key in enumerate(other, 1)}
+
+    def fused(i: int) -> float:
+        rank = place.get(ranked[i])
+        return 1.0 / (k + i + 1) + (weight / (k + rank) if rank is not None else 0.0)
+
+    return sorted(range(head), key=lambda i: (-fused(i), i)) + list(range(head, len(ranked)))

@@ -382,7 +382,8 @@ class QdrantMemory:
 
     def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
                method: str | None = None, types: Sequence[str] | None = None,
-               doc_ids: Sequence[str] | None = None, fusion: str | None = None) -> list[Hit]:
+               doc_ids: Sequence[str] | None = None, fusion: str | None = None,
+               question: str | None = None) -> list[Hit]:
         config = self.memory.config
         method = method or config.method
         if method not in ("hybrid", "bm25", "dense"):
@@ -390,17 +391,22 @@ class QdrantMemory:
         if (fusion or config.fusion) != "rrf" and method == "hybrid":
             raise ValueError("a Qdrant store fuses with reciprocal rank only (--fusion rrf)")
         kinds = self.memory._kinds(kind, config.search_kinds)  # the memory's own default kinds
-        vector = (self.memory.embedder.encode([query])[0] if method in ("dense", "hybrid")
-                  else None)
-        found = self.store.search(tokenize(query), vector, k=self.memory.pool_size(k), kinds=kinds,
-                                  method=method, types=types, doc_ids=doc_ids, candidates=config.candidates,
-                                  rrf_k=config.rrf_k, dense_weight=config.dense_weight)
-        hits = []
-        for unit_id, score in found:
-            unit = self.memory.get(unit_id)
-            if unit is not None:  # a point of a unit this memory no longer serves: skip it
-                hits.append(Hit(unit, score, len(hits) + 1, method))
-        return self.memory.follow_links(hits, k)
+
+        def ranked(text: str, n: int) -> list[Hit]:
+            vector = (self.memory.embedder.encode([text])[0] if method in ("dense", "hybrid")
+                      else None)
+            found = self.store.search(tokenize(text), vector, k=n, kinds=kinds, method=method,
+                                      types=types, doc_ids=doc_ids, candidates=config.candidates,
+                                      rrf_k=config.rrf_k, dense_weight=config.dense_weight)
+            hits = []
+            for unit_id, score in found:
+                unit = self.memory.get(unit_id)
+                if unit is not None:  # a point of a unit this memory no longer serves: skip it
+                    hits.append(Hit(unit, score, len(hits) + 1, method))
+            return hits
+
+        return self.memory.arrange(ranked, query, k,
+                                   self.memory.ordering_question(question, query, kinds, method))
 
     # the built-in compositions over search(), with this search
     search_conversation = Memory.search_conversation

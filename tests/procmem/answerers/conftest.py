@@ -32,8 +32,10 @@ class MemoryDouble:
         return [u for u in self.all_units if kind is None or u.kind == kind]
 
     def search(self, query: str, *, k: int = 5, kind: str | None = None,
-               doc_ids: list[str] | None = None, **_: Any) -> list[Hit]:
-        self.searches.append({"query": query, "k": k, "kind": kind, "doc_ids": doc_ids})
+               doc_ids: list[str] | None = None, question: str | None = None,
+               **_: Any) -> list[Hit]:
+        self.searches.append({"query": query, "k": k, "kind": kind, "doc_ids": doc_ids,
+                              "question": question})
         words = set(terms(query))
         scored = []
         for i, unit in enumerate(self.units(kind)):

@@ -51,12 +51,23 @@ def test_rag_retrieves_k_procedures_for_the_standalone_query(memory, script):
                           "answer/rag": [REPLY]})
     answer = make_answerer("rag", llm=llm, memory=memory).answer(AnswerRequest(QUESTION, history=HISTORY))
     assert router.names == ["rewrite/standalone", "answer/rag"]
+    # a model's rewrite stands alone: no question orders its results
     assert memory.searches == [{"query": "make pour-over coffee with ground coffee", "k": 3,
-                                "kind": "procedure", "doc_ids": None}]
+                                "kind": "procedure", "doc_ids": None, "question": None}]
     assert "Goal: make pour-over coffee" in llm.calls[1].prompt
     assert answer.sources[0].title == "Pour-over coffee" and answer.sources[0].score is not None
     retrieve = next(s for s in answer.trace.stages if s.name == "retrieve")
     assert retrieve.details["hits"][0]["label"] == "make pour-over coffee"
+
+
+def test_the_history_aware_query_is_ordered_by_the_last_question(memory, script):
+    llm, _ = script({"answer/rag": [REPLY, REPLY]})
+    rag = make_answerer("rag", llm=llm, memory=memory, query_rewrite="heuristic")
+    rag.answer(AnswerRequest(QUESTION, history=HISTORY))
+    searched = memory.searches[-1]
+    assert "ground coffee and a filter" in searched["query"] and searched["question"] == QUESTION
+    rag.answer(AnswerRequest(QUESTION))  # a first question is the query itself
+    assert memory.searches[-1]["query"] == QUESTION and memory.searches[-1]["question"] is None
 
 
 def test_unreadable_generation_is_a_typed_error(memory, script):

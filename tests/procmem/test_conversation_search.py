@@ -1,0 +1,85 @@
+"""A conversation's search: the history decides which units lead, the last question alone which
+of them comes first.
+
+A bundled conversation over the real recipes, with real rule-based extraction, real BM25 and the
+real embedding model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from inscoqa.bundled import load_sample
+from procmem.memory import build_memory
+from procmem.retrieval.fusion import reorder_head
+
+
+def test_the_head_is_reordered_by_reciprocal_rank_with_the_other_ranking():
+    ranked = ["a", "b", "c", "d", "e"]
+    # c leads the other ranking: 1/63 + 1/61 beats a's 1/61 alone; d is outside the window
+    assert reorder_head(ranked, ["c", "d"], window=3, weight=1.0, k=60) == [2, 0, 1, 3, 4]
+    # a light weight cannot lift c past a and b
+    assert reorder_head(ranked, ["c"], window=3, weight=0.01, k=60) == [0, 1, 2, 3, 4]
+    assert reorder_head(ranked, [], window=5, weight=1.0) == [0, 1, 2, 3, 4]
+    assert reorder_head([], ["a"], window=5, weight=1.0) == []
+
+
+@pytest.fixture(scope="module")
+def breads(corpus, embedder):
+    """A hybrid memory over the bundled pizza and bread recipes."""
+    docs = [d for d in corpus.iter_documents() if d.doc_id.startswith("based-cooking/")
+            and any(word in d.doc_id for word in ("pizza", "dough", "bread"))]
+    return build_memory(docs, embedder=embedder, progress=False)
+
+
+@pytest.fixture(scope="module")
+def pizza():
+    # the history is about starting the dough; the last question asks for the sauce and the
+    # baking: the pan pizza and pizza sauce pages
+    return next(c for c in load_sample() if c.id == "dev-cook-002")
+
+
+def searched(memory, conv, weight, **kwargs):
+    config = memory.config
+    try:
+        memory.config = replace(config, question_weight=weight)
+        if kwargs.pop("documents", False):
+            return memory.search_documents_conversation(conv.history, conv.question, k=4, **kwargs)
+        return memory.search_conversation(conv.history, conv.question, k=6, **kwargs)
+    finally:
+        memory.config = config
+
+
+DOUGH = "based-cooking/no-knead-pizza-dough.md"
+EVIDENCE = {"based-cooking/pan-pizza.md", "based-cooking/pizza-sauce.md"}
+
+
+def test_the_last_question_orders_the_leading_units(breads, pizza):
+    assert set(pizza.evidence) >= EVIDENCE
+    plain, ordered = searched(breads, pizza, 0.0), searched(breads, pizza, 0.5)
+    # without the question, the dough (the history's topic) is among the first three
+    assert DOUGH in {h.doc_id for h in plain[:3]}
+    assert {h.doc_id for h in ordered[:3]} == EVIDENCE
+    # the same five units lead, in another order; what follows them is untouched
+    assert {h.unit.id for h in ordered[:5]} == {h.unit.id for h in plain[:5]}
+    assert ordered[5].unit.id == plain[5].unit.id
+    assert [h.rank for h in ordered] == list(range(1, 7))
+    assert [h.score for h in ordered] == [h.score for h in plain]  # a place keeps its score
+
+
+def test_documents_ranked_from_their_units_are_ordered_by_the_question_too(breads, pizza):
+    plain = [d.doc_id for d in searched(breads, pizza, 0.0, documents=True)]
+    ordered = [d.doc_id for d in searched(breads, pizza, 0.5, documents=True)]
+    assert DOUGH in plain[:2]
+    assert set(ordered[:2]) == EVIDENCE
+
+
+def test_a_first_question_other_kinds_and_bm25_alone_are_not_reordered(breads, pizza):
+    first = replace(pizza, history=[])
+    assert [h.unit.id for h in searched(breads, first, 0.0)] == \
+        [h.unit.id for h in searched(breads, first, 0.5)]
+    for options in ({"kind": "document"}, {"kind": "procedure"}, {"method": "bm25"}):
+        assert [h.unit.id for h in searched(breads, pizza, 0.0, **options)] == \
+            [h.unit.id for h in searched(breads, pizza, 0.5, **options)], options
