@@ -172,7 +172,10 @@ def unit_header(unit: Unit) -> str:
 
 
 def is_step(text: str) -> bool:
-    return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0])
+    """Whether a line says what to do: not page metadata, not a pointer to further reading and
+    not a question (an overview page's list of the questions it answers)."""
+    return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0]) \
+        and not text.endswith("?")
 
 
 def without_boilerplate(step: str) -> str:

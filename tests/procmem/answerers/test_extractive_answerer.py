@@ -347,6 +347,23 @@ def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
         "Check whether the outbound spam filter disables automatic forwarding."]
 
 
+def test_questions_an_overview_page_lists_are_not_steps():
+    body = ("Calendar diagnostic logs help answer questions such as:\n"
+            "- Why doesn't a meeting appear in an attendee's calendar?\n"
+            "- Why is a conference room double-booked?\n\n"
+            "1. Download the script to a local folder.\n"
+            "2. Is the ImportExcel module installed? If not, run `Install-Module ImportExcel`.\n")
+    unit = LogicUnit("Step", "", "Use calendar diagnostic logs", body, [],
+                     _meta("help/cdl.md", "Calendar diagnostic logs", 0))
+    # a step may ask something on its way to what to do
+    assert unit_steps(unit) == [
+        "Download the script to a local folder.",
+        "Is the ImportExcel module installed? If not, run Install-Module ImportExcel."]
+    listing = LogicUnit("FAQ", "", "Calendar issues", body.split("\n\n")[0], [],
+                        _meta("help/cdl.md", "Calendar diagnostic logs", 1))
+    assert unit_steps(listing) == []
+
+
 QUOTED_ERROR = [
     Document("help/groups.md", "Manage distribution groups", """# Manage distribution groups
 
