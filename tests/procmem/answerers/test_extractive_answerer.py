@@ -91,6 +91,10 @@ def _meta(doc_id, title, order=0):
     return {"doc_id": doc_id, "title": title, "order": order}
 
 
+def _step_unit(header, body, doc_id, title, order=0, unit_type="Step"):
+    return LogicUnit(unit_type, "", header, body, [], _meta(doc_id, title, order))
+
+
 ROUTER, ISP, PRINT = "net/router.md", "net/provider.md", "help/print.md"
 WORLD = [
     LogicUnit("Step", "", "Restart the router",
@@ -327,10 +331,8 @@ def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
         "Using Exchange PowerShell, for emails sent as the shared mailbox, run the following cmdlet: "
         "`set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True`",
         "Note: These settings aren't supported across cloud and on-premises mailboxes."]
-    unit = LogicUnit("Step", "", "Keep sent items in the shared mailbox", body, [],
-                     _meta("help/sent-items.md", "Sent items", 0))
+    unit = _step_unit("Keep sent items in the shared mailbox", body, "help/sent-items.md", "Sent items")
     assert "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in unit_steps(unit)[1]
-
 
 
 def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
@@ -339,8 +341,7 @@ def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
             "2. Check whether the outbound spam filter disables automatic forwarding. For more "
             "information, see [Control forwarding](/forwarding).\n"
             "3. For more information, see [Forwarding rules](/rules).\n")
-    unit = LogicUnit("Step", "", "Stop forwarding to external addresses", body, [],
-                     _meta("help/forwarding.md", "Forwarding", 0))
+    unit = _step_unit("Stop forwarding to external addresses", body, "help/forwarding.md", "Forwarding")
     # a step whose last sentence only points elsewhere was once dropped whole
     assert unit_steps(unit) == [
         "Connect to Exchange Online by using remote PowerShell.",
@@ -353,14 +354,13 @@ def test_questions_an_overview_page_lists_are_not_steps():
             "- Why is a conference room double-booked?\n\n"
             "1. Download the script to a local folder.\n"
             "2. Is the ImportExcel module installed? If not, run `Install-Module ImportExcel`.\n")
-    unit = LogicUnit("Step", "", "Use calendar diagnostic logs", body, [],
-                     _meta("help/cdl.md", "Calendar diagnostic logs", 0))
+    unit = _step_unit("Use calendar diagnostic logs", body, "help/cdl.md", "Calendar diagnostic logs")
     # a step may ask something on its way to what to do
     assert unit_steps(unit) == [
         "Download the script to a local folder.",
         "Is the ImportExcel module installed? If not, run Install-Module ImportExcel."]
-    listing = LogicUnit("FAQ", "", "Calendar issues", body.split("\n\n")[0], [],
-                        _meta("help/cdl.md", "Calendar diagnostic logs", 1))
+    listing = _step_unit("Calendar issues", body.split("\n\n")[0], "help/cdl.md", "Calendar diagnostic logs",
+                         order=1, unit_type="FAQ")
     assert unit_steps(listing) == []
 
 
