@@ -158,3 +158,15 @@ def test_onnx_vectors_are_close_to_torch_ones_on_bundled_texts(docs, tmp_path, m
     # repeated texts (and texts equal after truncation) are encoded once, in the same rows
     doubled = Embedder(backend="onnx").encode(texts[:3] + texts[:3])
     assert np.allclose(doubled[:3], doubled[3:], atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", ["onnx", "torch"])
+def test_small_cpu_batches_give_the_vectors_of_large_ones(docs, backend):
+    """Texts go to the model in batches of 8 on a CPU (faster there than 64); float32 vectors do
+    not depend on the batch a text is padded in."""
+    memory, _ = hashing_memory(docs)
+    texts = [memory._index_text(u) for u in memory.units()][:40] + ["print on both sides"]
+    small = Embedder(backend=backend)
+    assert small.batch_size == embed.CPU_BATCH_SIZE < 64
+    large = Embedder(backend=backend, batch_size=64).encode(texts)
+    assert np.allclose(small.encode(texts), large, atol=1e-4)
