@@ -46,7 +46,7 @@ from procmem.answerers.common import LLMParams, make_params, terms
 from procmem.answerers.parsing import ReplyParseError, parse_steps
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
-from procmem.answerers.turn import Turn, setting_factor, settings_named
+from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
 from procmem.merge import SOURCE_LINE
 from procmem.units import LogicUnit, Procedure, Unit, UnitKind
 from serving.errors import LLMError
@@ -280,11 +280,12 @@ def term_weights(units: list[Unit]) -> dict[str, float]:
 
 
 def unit_settings(unit: Unit) -> set[str]:
-    """The settings a unit is written for, by its header, title and opening words."""
+    """The settings a unit is written for: those its header and opening words name, and its
+    page's (title, prerequisites) where the unit names none of their kind (:func:`narrowed`)."""
     opening = " ".join(unit_text(unit).split()[:40])
-    return settings_named(" ".join([unit_header(unit), str(unit.meta.get("title", "")),
-                                    str(getattr(unit, "prerequisite", "")), str(getattr(unit, "input", "")),
-                                    opening]))
+    page = " ".join([str(unit.meta.get("title", "")), str(getattr(unit, "prerequisite", "")),
+                     str(getattr(unit, "input", ""))])
+    return narrowed(settings_named(f"{unit_header(unit)} {opening}"), settings_named(page))
 
 
 def is_problem(unit: Unit) -> bool:

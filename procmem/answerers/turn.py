@@ -99,6 +99,23 @@ def settings_named(text: str) -> set[str]:
     return named | {_PHRASE_SETTING[m.group(0)] for m in _PHRASE.finditer(text)}
 
 
+def narrowed(own: set[str], page: set[str]) -> set[str]:
+    """The settings a unit is written for: those it names itself (``own``: its header, its
+    opening words) and those its page names (``page``: title, "applies to" lines) in the
+    groups and products of which it names none. A section "Exchange Server 2010" of a page that
+    applies to Exchange Online is for Exchange Server."""
+    def named_by_unit(setting: str) -> bool:
+        group = next((g for g in SETTING_GROUPS.values() if setting in g.names), None)
+        if group is not None:
+            return bool(own & group.names)
+        if "@" in setting:
+            product = setting.split("@")[0]
+            return any(s.startswith(f"{product}@") for s in own)
+        return False
+
+    return own | {s for s in page if not named_by_unit(s)}
+
+
 def setting_factor(user: set[str], written_for: set[str]) -> float:
     """How well a unit written for ``written_for`` fits a user in ``user``: the product over
     :data:`SETTING_GROUPS` where both name a setting of the group (1.0 where either names none),

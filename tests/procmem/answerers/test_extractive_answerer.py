@@ -403,3 +403,14 @@ def test_the_message_the_user_quotes_brings_the_document_that_contains_it(lexica
     unquoted = make_answerer("extractive").answer(AnswerRequest(f"{asked}?", documents=QUOTED_ERROR))
     assert _plain(unquoted)[0] == "Open the admin center and go to Groups."
     assert "quotes" not in next(s for s in unquoted.trace.stages if s.name == "retrieve").details
+
+
+def test_a_section_for_another_deployment_gives_no_steps(corpus, conversations):
+    """A bundled conversation on Exchange Online, with its own documents: the page that answers
+    it applies to Exchange Online, and its section for Exchange Server 2010 gives no steps."""
+    conv = next(c for c in conversations if c.id == "dev-ods-001")
+    answer = make_answerer("extractive").answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    steps = " ".join(answer.procedures)
+    assert "MessageCopyForSentAsEnabled" in steps
+    assert "Update Rollup 4" not in steps

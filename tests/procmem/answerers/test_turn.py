@@ -1,6 +1,6 @@
 """Reading the last turn without a model: setting, reported failure, what was already said."""
 
-from procmem.answerers.turn import Turn, quoted_fragments, setting_factor, settings_named
+from procmem.answerers.turn import Turn, narrowed, quoted_fragments, setting_factor, settings_named
 
 
 def test_the_setting_comes_from_the_users_messages_only():
@@ -42,6 +42,20 @@ def test_a_version_factor_compares_versions_of_the_same_product_only():
     assert setting_factor(user, settings_named("Applies to: Outlook 2010")) < 1
     assert setting_factor(user, settings_named("Applies to: Exchange Server 2010")) == 1
     assert setting_factor(settings_named("iOS 17.2"), settings_named("iOS 17")) > 1
+
+
+
+def test_a_unit_naming_its_own_setting_overrides_its_pages():
+    page = settings_named("Applies to: Exchange Online; Outlook 2010")
+    section = settings_named("Exchange Server 2010 Service Pack 2 Update Rollup 4 or later update")
+    assert narrowed(section, page) == {"on-premises", "exchange@2010", "outlook@2010"}
+    assert setting_factor({"cloud"}, narrowed(section, page)) < 1 < setting_factor({"cloud"}, page)
+    # a section that names both deployments, and one that names none, fit a cloud user
+    both = settings_named("Exchange Online in Microsoft 365 or Exchange Server 2013 CU9 or later update")
+    assert setting_factor({"cloud"}, narrowed(both, page)) > 1
+    assert narrowed(settings_named("Method 2: Set the registry value"), page) == page
+    # roles exclude nothing: the page's role stays beside the unit's
+    assert narrowed({"mac"}, {"admin", "windows"}) == {"mac", "admin"}
 
 
 def test_setting_factor_per_group():
