@@ -59,9 +59,10 @@ EVIDENCE = {"based-cooking/pan-pizza.md", "based-cooking/pizza-sauce.md"}
 def test_the_last_question_orders_the_leading_units(breads, pizza):
     assert set(pizza.evidence) >= EVIDENCE
     plain, ordered = searched(breads, pizza, 0.0), searched(breads, pizza, 0.5)
-    # without the question, the dough (the history's topic) is among the first three
-    assert DOUGH in {h.doc_id for h in plain[:3]}
-    assert {h.doc_id for h in ordered[:3]} == EVIDENCE
+    # without the question, the dough (the history's topic) is among the first two; with it, the
+    # two pages the question asks for lead (what comes third moves with the int8 vectors' noise)
+    assert DOUGH in {h.doc_id for h in plain[:2]}
+    assert {h.doc_id for h in ordered[:2]} == EVIDENCE
     # the same five units lead, in another order; what follows them is untouched
     assert {h.unit.id for h in ordered[:5]} == {h.unit.id for h in plain[:5]}
     assert ordered[5].unit.id == plain[5].unit.id
