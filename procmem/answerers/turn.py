@@ -99,21 +99,20 @@ def settings_named(text: str) -> set[str]:
     return named | {_PHRASE_SETTING[m.group(0)] for m in _PHRASE.finditer(text)}
 
 
+def _exclusive_kind(setting: str) -> str | None:
+    """What a setting excludes others of: its group ("platform", "deployment"), the product of a
+    version ("exchange" for "exchange@2010"), or None (a role, "web": excludes nothing)."""
+    group = next((name for name, g in SETTING_GROUPS.items() if setting in g.names), None)
+    return group or (setting.split("@")[0] if "@" in setting else None)
+
+
 def narrowed(own: set[str], page: set[str]) -> set[str]:
     """The settings a unit is written for: those it names itself (``own``: its header, its
-    opening words) and those its page names (``page``: title, "applies to" lines) in the
-    groups and products of which it names none. A section "Exchange Server 2010" of a page that
-    applies to Exchange Online is for Exchange Server."""
-    def named_by_unit(setting: str) -> bool:
-        group = next((g for g in SETTING_GROUPS.values() if setting in g.names), None)
-        if group is not None:
-            return bool(own & group.names)
-        if "@" in setting:
-            product = setting.split("@")[0]
-            return any(s.startswith(f"{product}@") for s in own)
-        return False
-
-    return own | {s for s in page if not named_by_unit(s)}
+    opening words) and those its page names (``page``: title, "applies to" lines) of kinds it
+    names none of. A section "Exchange Server 2010" of a page that applies to Exchange Online is
+    for Exchange Server."""
+    named = {_exclusive_kind(s) for s in own}
+    return own | {s for s in page if _exclusive_kind(s) is None or _exclusive_kind(s) not in named}
 
 
 def setting_factor(user: set[str], written_for: set[str]) -> float:

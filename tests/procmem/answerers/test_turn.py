@@ -44,7 +44,6 @@ def test_a_version_factor_compares_versions_of_the_same_product_only():
     assert setting_factor(settings_named("iOS 17.2"), settings_named("iOS 17")) > 1
 
 
-
 def test_a_unit_naming_its_own_setting_overrides_its_pages():
     page = settings_named("Applies to: Exchange Online; Outlook 2010")
     section = settings_named("Exchange Server 2010 Service Pack 2 Update Rollup 4 or later update")
