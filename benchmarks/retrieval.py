@@ -27,10 +27,12 @@
     ratio Qdrant / built-in of the same run (:mod:`store_latency` does the measuring).
 
 (d) With ``--build-speed [BACKEND ...]`` (default torch onnx onnx-int8 onnx-int8:128): a cold build of the
-    memory over every bundled document (or ``--distractors N``) per embedding backend, next to
-    the build as memories were made before, the reference of the speed ratios: torch, in batches
-    of 64 texts, embedding every kind at build (before kinds that the default search never scores
-    densely were left for their first dense search): build seconds (wall
+    memory over every bundled document (or ``--distractors N``) per embedding backend, the
+    default (onnx-int8) once more with every chunk's text encoded rather than its vector pooled
+    from its logic units', and the build as memories were made before, the reference of the
+    speed ratios: torch, in batches of 64 texts, embedding every kind at build (before kinds
+    that the default search never scores densely were left for their first dense search) and
+    every chunk: build seconds (wall
     and process CPU), the seconds to save it (which embeds nothing), units/s, units embedded at
     build, the encoder's raw throughput on the same sample of unit texts, and recall@5 of the
     bundled conversations (the default search, dense search, documents from units) as a ratio to
@@ -432,6 +434,7 @@ def store_latency(queries: list[str], sizes: list[int], location: str) -> list[d
 
 BUILD_BACKENDS = ("torch", "onnx", "onnx-int8", "onnx-int8:128")  # ":128": texts cut at 128 tokens
 BEFORE = "before: torch, batch 64, all kinds"  # the reference build: as memories were made before
+ENCODED_CHUNKS = "onnx-int8, chunks encoded"  # the default, with every chunk's text encoded
 BUILD_QUALITY = [("default", None, "hybrid"), ("default", None, "dense"),
                  ("documents-from-units", "documents-from-units", "hybrid")]
 
@@ -448,22 +451,27 @@ def encoder_throughput(embedder: Embedder, texts: list[str]) -> dict[str, float]
 
 def build_speed(backends: list[str], distractors: int | None, convs: list[Any],
                 sample_size: int = 256) -> dict[str, Any]:
-    """(d): a cold build per backend and the build as it was before (torch, batches of 64, every
-    kind at build), raw encoder throughput on one sample of unit texts, recall@5; speed ratios
-    to the build before, recall ratios to the torch build."""
+    """(d): a cold build per backend, the default one with every chunk encoded rather than
+    pooled from its logic units, and the build as it was before (torch, batches of 64, every
+    kind at build, chunks encoded); raw encoder throughput on one sample of unit texts,
+    recall@5; speed ratios to the build before, recall ratios to the torch build."""
     docs = bench_documents(distractors)
     if "torch" not in backends:
         backends = [*backends, "torch"]  # the reference
-    runs = [(b, b, False) for b in backends] + [(BEFORE, "torch", True)]
+    # (label, backend, as before: batches of 64 and every kind embedded at build, chunk vectors)
+    runs = [(b, b, False, "pooled") for b in backends]
+    if "onnx-int8" in backends:
+        runs.append((ENCODED_CHUNKS, "onnx-int8", False, "encoded"))
+    runs.append((BEFORE, "torch", True, "encoded"))
     rows: list[dict[str, Any]] = []
     sample: list[str] = []
-    for label, backend, eager in runs:
+    for label, backend, eager, chunk_vectors in runs:
         embedder = Embedder(DEFAULT_MODEL if backend == "torch" else f"{DEFAULT_MODEL}@{backend}",
                             batch_size=64 if eager else None)
         started = time.perf_counter()
         embedder.encode(["load the model"])
         load_s = time.perf_counter() - started
-        config = MemoryConfig()
+        config = MemoryConfig(chunk_vectors=chunk_vectors)
         if eager:
             config = dataclasses.replace(config, search_kinds=list(Memory().kinds))
         memory = Memory(embedder=embedder, config=config)

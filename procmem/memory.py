@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from procmem.chunking import (
     semantic_chunk_units,
     sentence_spans,
 )
-from procmem.embed import DEFAULT_EMBEDDER, Embedder, normalise
+from procmem.embed import DEFAULT_EMBEDDER, Embedder
 from procmem.extract.base import ExtractionFailure, extractor_version
 from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import ExtractMode, extract_documents
@@ -50,6 +50,7 @@ from procmem.retrieval.index import (
     unit_doc_ids,
 )
 from procmem.retrieval.links import document_links, lift_linked
+from procmem.retrieval.pooling import plan_vectors, pooled_vector
 from procmem.retrieval.query import conversation_query
 from procmem.retrieval.vectors import VectorTable, dense_index
 from procmem.store import (
@@ -78,6 +79,7 @@ TOKEN_COUNT_RULE = "word and punctuation tokens (regex \\w+|[^\\w\\s])"
 DEFAULT_SAMPLE_DIR = "~/.cache/inscoqa/memories/sample"
 # settings that shape a memory's chunks and propositions: a saved memory keeps its own
 UNIT_SHAPE = ("chunk_words", "chunk_overlap", "semantic_percentile", "proposition_words")
+ChunkVectors = Literal["pooled", "encoded"]
 
 __all__ = ["ALL_KINDS", "DEFAULT_KINDS", "MODEL_KINDS", "DocumentHit", "Hit", "Memory", "MemoryConfig",
            "MemoryStoreError", "UpdateReport", "build_memory", "load_memory_config", "sample_memory"]
@@ -92,6 +94,9 @@ class MemoryConfig:
     kinds: list[str] = field(default_factory=lambda: list(DEFAULT_KINDS))
     chunk_words: int = 200
     chunk_overlap: int = 0  # words a recursive chunk repeats from before it (THREAD's overlap)
+    # a recursive chunk's vector: pooled from its logic units' vectors, or encoded from its text
+    # (see procmem.retrieval.pooling); a saved memory keeps its own
+    chunk_vectors: ChunkVectors = "pooled"
     # a semantic chunk ends where neighbouring sentences lie further apart than this percentile
     semantic_percentile: float = DEFAULT_BREAKPOINT_PERCENTILE
     proposition_words: int = 300  # passage size the model turns into propositions
@@ -426,8 +431,11 @@ class Memory:
         return tokens
 
     def _embed(self, units: list[Unit], *, progress: bool) -> int:
-        """Embed ``units``. One memory holds the vectors of one embedder (model and backend): the
-        first vectors record its full name, another embedder afterwards is refused."""
+        """Give ``units`` their vectors: encoded, or pooled from other units' vectors (chunks
+        from their logic units, documents from their chunks; see
+        :mod:`procmem.retrieval.pooling`). One memory holds the vectors of one embedder (model
+        and backend): the first vectors record its full name, another embedder afterwards is
+        refused."""
         if not units:
             return 0
         embedder = self.embedder
@@ -437,33 +445,14 @@ class Memory:
                     f"this memory's vectors come from {self.embedder_name!r}; embedding more units with "
                     f"{embedder.name!r} would mix two embedders' vectors: rebuild it with one of them")
             self.embedder_name = embedder.name
-        pooled, encoded = self._documents_from_chunks(units)
+        encoded, pooled = plan_vectors(units, self._active(), self._tokens_of, self._vectors.__contains__,
+                                       pool_chunks=self.config.chunk_vectors == "pooled")
         if encoded:
             vectors = embedder.encode_unique([self._index_text(u) for u in encoded], progress=progress)
             self._vectors.add([u.id for u in encoded], vectors)
-        for doc, chunk_ids in pooled:
-            mean = self._vectors.gather(chunk_ids).mean(axis=0, keepdims=True)
-            self._vectors.add([doc.id], normalise(mean))
+        for one in pooled:
+            self._vectors.add([one.unit.id], pooled_vector(one.weights, self._vectors.gather(one.sources)))
         return len(units)
-
-    def _documents_from_chunks(self, units: list[Unit]) -> tuple[list[tuple[Unit, list[str]]], list[Unit]]:
-        """A whole document's vector is the mean of its recursive chunks' vectors (the encoder
-        sees only a document's first tokens, the chunks see all of it): ``(document, its chunk
-        ids)`` for each document the memory holds chunks of, and the units to encode, which
-        include those chunks when they have no vector yet."""
-        if not any(u.kind == "document" for u in units):
-            return [], units
-        chunks: dict[Any, list[Unit]] = {}
-        for unit in self._active():
-            if unit.kind == "chunk":
-                chunks.setdefault(unit.meta.get("doc_id"), []).append(unit)
-        pooled = [(u, chunks[u.meta.get("doc_id")]) for u in units
-                  if u.kind == "document" and u.meta.get("doc_id") in chunks]
-        skipped = {doc.id for doc, _ in pooled}
-        encoded = {u.id: u for u in units if u.id not in skipped}
-        for _, parts in pooled:
-            encoded.update((c.id, c) for c in parts if c.id not in self._vectors)
-        return [(doc, [c.id for c in parts]) for doc, parts in pooled], list(encoded.values())
 
     def _index_text(self, unit: Unit) -> str:
         return indexed_text(unit, self.config.unit_index)
@@ -719,7 +708,8 @@ class Memory:
             config = replace(config, unit_index=built_index)  # its vectors were made from those texts
         # documents added later are cut as the saved ones were
         saved = manifest.get("config", {})
-        config = replace(config, **{k: saved[k] for k in UNIT_SHAPE if k in saved})
+        config = replace(config, **{k: saved[k] for k in UNIT_SHAPE if k in saved},
+                         chunk_vectors=saved.get("chunk_vectors", "encoded"))  # older ones: encoded
         memory = cls(kinds=manifest.get("kinds", DEFAULT_KINDS), embedder=embedder or built_with,
                      config=config, path=path)
         files = read_memory_files(version)

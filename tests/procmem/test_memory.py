@@ -94,8 +94,12 @@ def test_update_replaces_exactly_one_documents_units_and_embeds_only_them(test_d
     embedded = [i for i in new_ids if i in memory._vectors]
     assert {memory.get(i).kind for i in set(new_ids) - set(embedded)} <= {"procedure"}
     assert report.embedded == len(embedded)
-    # a whole document's vector is pooled from its chunks' vectors, not encoded
-    assert len(counter.texts) == len([i for i in embedded if memory.get(i).kind != "document"])
+    # what is encoded is the new logic units' texts and those of the few chunks they do not
+    # cover; the other chunks and the whole document are pooled (procmem.retrieval.pooling)
+    new_units = [memory.get(i) for i in embedded]
+    lu_texts = [memory._index_text(u) for u in new_units if u.kind == "logic_unit"]
+    chunk_texts = {memory._index_text(u) for u in new_units if u.kind == "chunk"}
+    assert set(lu_texts) <= set(counter.texts) and set(counter.texts) <= set(lu_texts) | chunk_texts
     assert memory.document(changed.doc_id).content_hash == changed.content_hash
     # re-ingesting unchanged documents extracts and embeds nothing
     counter.texts.clear()
