@@ -123,10 +123,13 @@ def given_embedder() -> Embedder | None:
 def given_memory(documents: Sequence[Document], kinds: Sequence[str] = ()) -> Memory:
     """A memory over exactly ``documents`` (rules extraction, no model) holding the configured
     kinds of unit and ``kinds`` (those a model writes are left out), shared through a cache keyed
-    by the documents' ids and content hashes and the memory settings in force."""
+    by the documents' ids and content hashes and the memory settings in force. Every chunk is
+    encoded from its own text, not pooled from its logic units: a request's few documents cost
+    little to encode, and the chunk and whole-document baselines keep the vectors the papers
+    compare them by."""
     if not documents:
         raise ValueError("given_memory needs at least one document")
-    config = dataclasses.replace(load_memory_config(), llm_extract="never")
+    config = dataclasses.replace(load_memory_config(), llm_extract="never", chunk_vectors="encoded")
     wanted = {*kind_names(config.kinds), *kinds} - set(MODEL_KINDS)
     config = dataclasses.replace(config, kinds=[k for k in ALL_KINDS if k in wanted])
     embedder = _embedder(config.embedder)

@@ -117,3 +117,15 @@ def test_a_real_memory_encodes_half_as_much_and_its_chunks_still_find_their_pass
     encoded_chunks, encoded_docs = found(encoded, "hybrid")
     assert pooled_docs >= 0.9 * encoded_docs and pooled_docs >= 0.8 * len(chunks)
     assert pooled_chunks >= 0.75 * encoded_chunks
+
+
+@pytest.mark.slow
+def test_a_saved_memory_keeps_the_rule_it_was_built_with(corpus, embedder, tmp_path, monkeypatch):
+    docs = [corpus.get("gnome-help/printing-2sided.page"), corpus.get("based-cooking/lasagna.md")]
+    memory = Memory(embedder=embedder, config=MemoryConfig(chunk_vectors="pooled"))
+    memory.add_documents(docs)
+    path = memory.save(tmp_path / "mem")
+    monkeypatch.setenv("INSCOQA_MEMORY_CHUNK_VECTORS", "encoded")
+    loaded = Memory.load(path)
+    assert loaded.config.chunk_vectors == "pooled"  # documents added later are pooled alike
+    assert Memory(embedder=embedder).config.chunk_vectors == "encoded"  # a new one follows the setting

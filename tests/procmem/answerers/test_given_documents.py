@@ -53,6 +53,7 @@ def test_given_documents_are_searched_as_a_memory_with_procedures_and_logic_unit
 def test_one_build_per_document_set_and_a_new_one_when_a_document_changes(lexical):
     first = given_memory([PRINTER, TEA])
     assert given_memory([TEA, PRINTER]) is first  # same documents, any order
+    assert first.config.chunk_vectors == "encoded"  # the chunk baseline's vectors are its own
     changed = dataclasses.replace(TEA, text=TEA.text.replace("two minutes", "three minutes"))
     second = given_memory([PRINTER, changed])
     assert second is not first
