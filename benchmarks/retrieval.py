@@ -33,8 +33,8 @@
     speed ratios: torch, in batches of 64 texts, embedding every kind at build (before kinds
     that the default search never scores densely were left for their first dense search) and
     every chunk: build seconds (wall
-    and process CPU), the seconds to save it (which embeds nothing), units/s, units embedded at
-    build, the encoder's raw throughput on the same sample of unit texts, and recall@5 of the
+    and process CPU), the seconds to save it (which embeds nothing), units/s, units given a
+    vector at build and texts encoded for them, the encoder's raw throughput on the same sample of unit texts, and recall@5 of the
     bundled conversations (the default search, dense search, documents from units) as a ratio to
     the torch build of the same run.
 
@@ -486,7 +486,7 @@ def build_speed(backends: list[str], distractors: int | None, convs: list[Any],
             texts = [memory._index_text(u) for u in memory.units()]
             sample = texts[:: max(1, len(texts) // sample_size)][:sample_size]
         row = {"run": label, "backend": backend, "embedder": embedder.name, "documents": len(docs),
-               "units": len(memory), "embedded": report.embedded, "load_s": load_s,
+               "units": len(memory), "embedded": report.embedded, "encoded": report.encoded, "load_s": load_s,
                "build_s": build_s, "build_cpu_s": build_cpu, "save_s": save_s,
                "units_per_s": len(memory) / build_s,
                "raw": encoder_throughput(embedder, sample)}
@@ -514,10 +514,10 @@ def print_build_speed(result: dict[str, Any]) -> None:
           f"ratios (x) to the build before ({BEFORE}) of this run; raw = the encoder alone on "
           f"{result['sample_texts']} "
           "unit texts (texts per CPU second, and per wall second)")
-    print(f"{'run':<38}{'embedded':>9}{'build s':>9}{'cpu s':>8}{'save s':>8}{'units/s':>9}{'x wall':>8}{'x cpu':>7}"
+    print(f"{'run':<38}{'embedded':>9}{'encoded':>8}{'build s':>9}{'cpu s':>8}{'save s':>8}{'units/s':>9}{'x wall':>8}{'x cpu':>7}"
           f"{'raw/cpu-s':>10}{'raw/s':>7}{'x raw':>7}")
     for r in runs:
-        print(f"{r['run']:<38}{r['embedded']:>9}{r['build_s']:>9.1f}{r['build_cpu_s']:>8.1f}{r['save_s']:>8.1f}"
+        print(f"{r['run']:<38}{r['embedded']:>9}{r['encoded']:>8}{r['build_s']:>9.1f}{r['build_cpu_s']:>8.1f}{r['save_s']:>8.1f}"
               f"{r['units_per_s']:>9.1f}"
               f"{r['build_speedup']:>7.2f}x{r['build_cpu_speedup']:>6.2f}x{r['raw']['units_per_cpu_s']:>10.2f}"
               f"{r['raw']['units_per_s']:>7.1f}{r['raw_speedup']:>6.2f}x")

@@ -183,7 +183,8 @@ class UpdateReport:
     removed: list[str] = field(default_factory=list)
     units_added: int = 0
     units_removed: int = 0
-    embedded: int = 0
+    embedded: int = 0  # units given a vector: encoded, or pooled from other units' vectors
+    encoded: int = 0  # texts the embedding model encoded for them
     merged: int = 0
     llm_extracted: list[str] = field(default_factory=list)
     failures: list[ExtractionFailure] = field(default_factory=list)
@@ -197,7 +198,7 @@ class UpdateReport:
     def summary(self) -> str:
         return (f"{len(self.added)} added, {len(self.updated)} updated, {len(self.unchanged)} unchanged, "
                 f"{len(self.removed)} removed documents; +{self.units_added}/-{self.units_removed} units, "
-                f"{self.embedded} embedded, {self.merged} merged units changed, "
+                f"{self.embedded} embedded ({self.encoded} encoded), {self.merged} merged units changed, "
                 f"{len(self.failures)} extraction failures, {self.seconds:.1f}s")
 
 
@@ -430,14 +431,14 @@ class Memory:
             tokens = self._tokens[unit.id] = tokenize(self._index_text(unit))
         return tokens
 
-    def _embed(self, units: list[Unit], *, progress: bool) -> int:
+    def _embed(self, units: list[Unit], *, progress: bool) -> tuple[int, int]:
         """Give ``units`` their vectors: encoded, or pooled from other units' vectors (chunks
         from their logic units, documents from their chunks; see
         :mod:`procmem.retrieval.pooling`). One memory holds the vectors of one embedder (model
         and backend): the first vectors record its full name, another embedder afterwards is
-        refused."""
+        refused. Returns the units given a vector and the texts encoded."""
         if not units:
-            return 0
+            return 0, 0
         embedder = self.embedder
         if embedder.name != self.embedder_name:
             if len(self._vectors):
@@ -452,7 +453,7 @@ class Memory:
             self._vectors.add([u.id for u in encoded], vectors)
         for one in pooled:
             self._vectors.add([one.unit.id], pooled_vector(one.weights, self._vectors.gather(one.sources)))
-        return len(units)
+        return len(units), len(encoded)
 
     def _index_text(self, unit: Unit) -> str:
         return indexed_text(unit, self.config.unit_index)
@@ -506,7 +507,7 @@ class Memory:
         report.units_removed = len(removed - set(new_ids))
         report.units_added = len(set(new_ids) - removed)
         report.merged = self._remerge(new_ids, removed, llm)
-        report.embedded = self._refresh(progress)
+        report.embedded, report.encoded = self._refresh(progress)
         report.seconds = time.perf_counter() - started
         return report
 
@@ -612,12 +613,13 @@ class Memory:
                        if isinstance(u, LogicUnit) and not u.meta.get("parts")}
         return self._groups.update(logic_units, [i for i in new_ids if i in logic_units], removed)
 
-    def _refresh(self, progress: bool) -> int:
+    def _refresh(self, progress: bool) -> tuple[int, int]:
         """Embed units not seen before, drop vectors of units gone, rebuild the search index.
 
         Only kinds the configured search scores densely (``method`` not bm25; ``search_kinds``
         and ``document_kinds``) are embedded here. The others get their vectors when first
-        needed: on the first dense search of their kind, or when the memory is saved."""
+        needed: on the first dense search of their kind (a saved memory keeps them without).
+        Returns the units given a vector and the texts encoded for them."""
         self._index = None
         self._links = None
         active = self._active()

@@ -100,6 +100,8 @@ def test_update_replaces_exactly_one_documents_units_and_embeds_only_them(test_d
     lu_texts = [memory._index_text(u) for u in new_units if u.kind == "logic_unit"]
     chunk_texts = {memory._index_text(u) for u in new_units if u.kind == "chunk"}
     assert set(lu_texts) <= set(counter.texts) and set(counter.texts) <= set(lu_texts) | chunk_texts
+    assert report.encoded == len(counter.texts) < report.embedded
+    assert f"{report.embedded} embedded ({report.encoded} encoded)" in report.summary()
     assert memory.document(changed.doc_id).content_hash == changed.content_hash
     # re-ingesting unchanged documents extracts and embeds nothing
     counter.texts.clear()
