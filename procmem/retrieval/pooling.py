@@ -6,8 +6,9 @@ A chunk's vector is instead the weighted mean of the vectors of its document's l
 each weighted by the square of the share of the chunk's distinct terms it holds: the sections
 the chunk is cut from lead, one that merely shares common words counts little. A chunk that no
 logic unit covers well (less than :data:`MIN_CHUNK_SHARE` of its terms) is encoded, as are chunks
-that would pool to the same vector (:func:`twins`), and every chunk when ``pool_chunks`` is off. A whole document's vector is the mean of its chunks' vectors:
-the encoder sees only a document's first tokens, its chunks see all of it.
+that would pool to the same vector (:func:`twins`), and every chunk when ``pool_chunks`` is off.
+A whole document's vector is the mean of its chunks' vectors: the encoder sees only a
+document's first tokens, its chunks see all of it.
 
 Over the 2,104 bundled documents this halves what a build encodes (chunks are about half the
 encoded words), with recall@5 of the bundled conversations' documents within 0.01 of encoding
@@ -77,12 +78,12 @@ def plan_vectors(units: Iterable[Unit], active: Iterable[Unit], terms: Callable[
                 by_doc.setdefault(doc_id, {}).setdefault(unit.kind, []).append(unit)
     encode: dict[str, Unit] = {}
     chunks: dict[str, Pooled] = {}
-    documents: list[Pooled] = []
+    documents: dict[str, Pooled] = {}
 
     def place(unit: Unit) -> None:
         """Plan ``unit``'s vector, and those of its sources that have none and no plan yet."""
         key = uid(unit)
-        if key in encode or key in chunks or has_vector(key):
+        if key in encode or key in chunks or key in documents or has_vector(key):
             return
         sources = by_doc.get(unit.meta.get("doc_id", ""), {})
         if unit.kind == "chunk" and pool_chunks and sources.get("logic_unit"):
@@ -95,7 +96,7 @@ def plan_vectors(units: Iterable[Unit], active: Iterable[Unit], terms: Callable[
                     place(source)
                 return
         if unit.kind == "document" and sources.get("chunk"):
-            documents.append(Pooled(unit, [uid(c) for c in sources["chunk"]], np.ones(len(sources["chunk"]))))
+            documents[key] = Pooled(unit, [uid(c) for c in sources["chunk"]], np.ones(len(sources["chunk"])))
             for chunk in sources["chunk"]:
                 place(chunk)
             return
@@ -105,7 +106,7 @@ def plan_vectors(units: Iterable[Unit], active: Iterable[Unit], terms: Callable[
         place(unit)
     for unit_id in twins(chunks.values()):
         encode[unit_id] = chunks.pop(unit_id).unit
-    return list(encode.values()), [*chunks.values(), *documents]
+    return list(encode.values()), [*chunks.values(), *documents.values()]
 
 
 def twins(pooled: Iterable[Pooled]) -> list[str]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.embedders import CountingEmbedder
 
 from procmem.embed import DEFAULT_EMBEDDER
 from procmem.memory import Memory, build_memory, sample_memory
@@ -22,21 +23,6 @@ from procmem.store import MemoryStoreError
 pytestmark = pytest.mark.slow
 
 METHODS = ["bm25", "dense", "hybrid"]
-
-
-class CountingEmbedder:
-    """The real embedder, counting what it is asked to encode."""
-
-    def __init__(self, embedder):
-        self.inner, self.name, self.texts = embedder, embedder.name, []
-
-    def encode_unique(self, texts, progress=False):
-        self.texts += list(texts)
-        return self.inner.encode_unique(texts, progress=progress)
-
-    def encode(self, texts, progress=False):
-        self.texts += list(texts)
-        return self.inner.encode(texts, progress=progress)
 
 
 def counting_memory(docs, embedder) -> tuple[Memory, CountingEmbedder]:

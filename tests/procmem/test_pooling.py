@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.embedders import CountingEmbedder
 
 from procmem.memory import Memory, MemoryConfig
 from procmem.retrieval.bm25 import tokenize
@@ -76,21 +77,9 @@ def test_a_real_memory_encodes_half_as_much_and_its_chunks_still_find_their_pass
     """The real model on real documents: chunks pooled from their logic units cost half the
     encoding, lie close to their encoded vectors and still lead searches to their documents."""
 
-    class Counting:
-        def __init__(self, inner):
-            self.inner, self.name, self.texts = inner, inner.name, []
-
-        def encode_unique(self, texts, progress=False):
-            self.texts += list(texts)
-            return self.inner.encode_unique(texts, progress=progress)
-
-        def encode(self, texts, progress=False):
-            self.texts += list(texts)
-            return self.inner.encode(texts, progress=progress)
-
-    def build(chunk_vectors: str) -> tuple[Memory, Counting]:
+    def build(chunk_vectors: str) -> tuple[Memory, CountingEmbedder]:
         memory = Memory(embedder=embedder, config=MemoryConfig(chunk_vectors=chunk_vectors))
-        counter = Counting(embedder)
+        counter = CountingEmbedder(embedder)
         memory._embedder = counter
         memory.add_documents(test_documents)
         return memory, counter
