@@ -63,10 +63,18 @@ def _codes(key: str) -> set[str]:
     return {word.strip(".,;:()[]\"'") for word in key.split() if any(c.isdigit() for c in word)}
 
 
+def _length_window(length: int, threshold: float) -> tuple[float, float]:
+    """The lengths a key may have to score ``threshold`` against a key of ``length``: the ratio
+    is at most ``1 - |la - lb| / (la + lb)`` (an edit per character of the length difference)."""
+    c = 1 - threshold / 100
+    return length * (1 - c) / (1 + c) - 1, length * (1 + c) / (1 - c) + 1  # +-1: rounding
+
+
 def similar_pairs(new: list[LogicUnit], pool: list[LogicUnit],
                   threshold: float = DEFAULT_THRESHOLD) -> list[tuple[str, str]]:
     """``(new id, pool id)`` pairs of the same type and of different documents whose headers and
-    goals are near-identical."""
+    goals are near-identical. Each header is compared only with those of a length that can reach
+    the threshold, not with every other one."""
     pairs: list[tuple[str, str]] = []
     if not new or not pool or threshold <= 0:
         return pairs
@@ -75,12 +83,26 @@ def similar_pairs(new: list[LogicUnit], pool: list[LogicUnit],
         b = [u for u in pool if u.type == unit_type]
         if not b:
             continue
-        scores = process.cdist([_key(u) for u in a], [_key(u) for u in b], scorer=fuzz.token_sort_ratio,
-                               score_cutoff=threshold, dtype=np.uint8, workers=-1)
-        for i, j in zip(*np.nonzero(scores), strict=True):
+        keys_a, keys_b = [_key(u) for u in a], [_key(u) for u in b]
+        by_length = np.argsort([len(k) for k in keys_b], kind="stable")
+        lengths = np.array([len(keys_b[j]) for j in by_length])
+        rows_of: dict[int, list[int]] = {}
+        for i, key in enumerate(keys_a):
+            rows_of.setdefault(len(key), []).append(i)
+        found: list[tuple[int, int]] = []
+        for length, rows in rows_of.items():
+            low, high = _length_window(length, threshold)
+            cols = by_length[np.searchsorted(lengths, low, "left"):np.searchsorted(lengths, high, "right")]
+            if not len(cols):
+                continue
+            scores = process.cdist([keys_a[i] for i in rows], [keys_b[j] for j in cols],
+                                   scorer=fuzz.token_sort_ratio, score_cutoff=threshold, dtype=np.uint8,
+                                   workers=-1)
+            found += [(rows[i], int(cols[j])) for i, j in zip(*np.nonzero(scores), strict=True)]
+        for i, j in sorted(found):
             x, y = a[i], b[j]
             if (x.id != y.id and x.meta.get("doc_id") != y.meta.get("doc_id")
-                    and _codes(_key(x)) == _codes(_key(y))
+                    and _codes(keys_a[i]) == _codes(keys_b[j])
                     and fuzz.token_sort_ratio(_goal_key(x), _goal_key(y)) >= threshold):
                 pairs.append((x.id, y.id))
     return pairs

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
+from rapidfuzz import fuzz, process
 
 from inscoqa.corpus.document import Document
 from procmem.extract.deterministic import extract_rules
 from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import extract_document
-from procmem.merge import MergeGroups, llm_merge, merge_units
+from procmem.merge import (
+    MergeGroups,
+    _codes,
+    _goal_key,
+    _key,
+    llm_merge,
+    merge_units,
+    similar_pairs,
+)
 from procmem.units import LogicUnit
 from serving.errors import LLMSchemaError
 from serving.scripted import ScriptedLLM
@@ -53,6 +63,26 @@ def test_different_headers_do_not_merge(corpus):
     units = [u for u in extract_rules(corpus.get("based-cooking/lasagna.md")).logic_units]
     groups = MergeGroups(threshold=92)
     assert groups.update({u.id: u for u in units}, [u.id for u in units], set()) == 0
+
+
+@pytest.mark.parametrize("threshold", [92.0, 75.0])
+def test_headers_are_compared_only_with_those_of_a_length_that_can_match(corpus, threshold):
+    """The length window leaves out only pairs that cannot reach the threshold: the same pairs,
+    in the same order, as comparing every header with every other (real officedocs units)."""
+    docs = [d for d in corpus.iter_documents() if d.doc_id.startswith("officedocs/Exchange/")][:300]
+    units = [u for d in docs for u in extract_rules(d).logic_units]
+    expected = []
+    for unit_type in {u.type for u in units}:
+        same = [u for u in units if u.type == unit_type]
+        scores = process.cdist([_key(u) for u in same], [_key(u) for u in same], scorer=fuzz.token_sort_ratio,
+                               score_cutoff=threshold, dtype=np.uint8)
+        for i, j in zip(*np.nonzero(scores), strict=True):
+            x, y = same[i], same[j]
+            if (x.meta["doc_id"] != y.meta["doc_id"] and _codes(_key(x)) == _codes(_key(y))
+                    and fuzz.token_sort_ratio(_goal_key(x), _goal_key(y)) >= threshold):
+                expected.append((x.id, y.id))
+    assert len(units) > 1000 and expected
+    assert similar_pairs(units, units, threshold) == expected
 
 
 def api_unit(doc_id: str, goal: str, title: str) -> LogicUnit:
