@@ -32,11 +32,11 @@
     from its logic units', and the build as memories were made before, the reference of the
     speed ratios: torch, in batches of 64 texts, embedding every kind at build (before kinds
     that the default search never scores densely were left for their first dense search) and
-    every chunk: build seconds (wall
-    and process CPU), the seconds to save it (which embeds nothing), units/s, units given a
-    vector at build and texts encoded for them, the encoder's raw throughput on the same sample of unit texts, and recall@5 of the
-    bundled conversations (the default search, dense search, documents from units) as a ratio to
-    the torch build of the same run.
+    every chunk: build seconds (wall and process CPU), the seconds to save it (which embeds
+    nothing), units/s, units given a vector at build and texts encoded for them, the encoder's
+    raw throughput on the same sample of unit texts, and recall@5 of the bundled conversations
+    (the default search, dense search, documents from units) as a ratio to the torch build of
+    the same run.
 
     python benchmarks/retrieval.py [--sizes 1000 10000 100000] [--repeats 3] [--json]
     python benchmarks/retrieval.py --skip-quality --sizes --store-latency   # (c) alone
