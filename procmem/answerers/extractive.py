@@ -82,6 +82,7 @@ ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
+COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
 QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -201,12 +202,14 @@ def unit_steps(unit: Unit) -> list[str]:
 
 def names_only(items: list[str], words: int = 6) -> bool:
     """A bulleted list that names things (``- Post Office Protocol (POP)``, ``- Outlook on the
-    web``) rather than saying what to do: every item short, without a final period, a command
-    or a leading quantity (ingredients stay steps), and not an action."""
+    web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
+    final period, a command (a code span of several words) or a leading quantity (ingredients
+    stay steps), and not an action."""
     def name(item: str) -> bool:
         plain = _clean(item)  # without markup, so without the backticks of a command
         return (len(plain.split()) <= words and not plain.endswith((".", "!", "?"))
-                and "`" not in item and not plain[:1].isdigit() and not ACTION_CUE.search(plain))
+                and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
+                and not ACTION_CUE.search(plain))
     return len(items) >= 2 and all(name(i) for i in items)
 
 

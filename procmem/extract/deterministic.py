@@ -9,8 +9,9 @@
   procedure over them and one Step unit each, chained by CONTINUE linkers ("if this does not
   resolve the problem then <next method>"); numbered sibling sections (Method 1, Method 2 ...)
   are chained the same way.
-- Other sections map to unit types by heading (see :mod:`procmem.extract.roles`); a table of
-  contents gives no unit.
+- Other sections map to unit types by heading (see :mod:`procmem.extract.roles`); one left
+  without a type that names a task or introduces a command to run is a Step unit, else an
+  Appendix; a table of contents gives no unit.
 - Recipes are handled by :mod:`procmem.extract.recipe`.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from procmem.extract.base import Extraction, unit_meta
@@ -157,7 +159,19 @@ def _typed_header(ctx: _Context, section: Section, role: Role) -> tuple[LogicUni
         return "FAQ", _header(ctx, section.heading)
     if role in ("resolution", "alternative", "sequence") or _lists(section):
         return "Step", _header(ctx, _goal(ctx, section, role, None))
+    if _gives_instructions(section):
+        return "Step", _header(ctx, section.heading or title)
     return "Appendix", _header(ctx, section.heading or title)
+
+
+def _gives_instructions(section: Section) -> bool:
+    """A section without a list that still says what to do: its heading names a task ("Enable
+    or disable POP3 for a mailbox") or a paragraph introduces a command to run ("To disable
+    POP3, run the following cmdlet:" and a code block)."""
+    if _looks_like_task(section.heading):
+        return True
+    return any(first.kind == "paragraph" and first.text.rstrip().endswith(":") and then.kind == "code"
+               for first, then in pairwise(section.blocks))
 
 
 def _procedure_unit(ctx: _Context, section: Section, role: Role, block: Block, out: Extraction,

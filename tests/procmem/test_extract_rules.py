@@ -161,3 +161,16 @@ def test_nested_items_stay_apart_in_their_steps_one_line(corpus):
 ])
 def test_resolve_link(doc_id, target, expected):
     assert resolve_link(doc_id, target) == expected
+
+
+def test_sections_that_name_a_task_or_introduce_a_command_are_step_units(corpus):
+    # no list in them, but each says what to do: "To disable POP3 ..., run the following cmdlet:"
+    doc = corpus.get("officedocs/Exchange/ExchangeOnline/user-and-shared-mailboxes/"
+                     "pop3-imap-owa-activesync-office-365.md")
+    types = {u.header.split(" (")[0]: u.type for u in extract_rules(doc).logic_units}
+    assert types["Enable or disable POP3 for an Exchange Online mailbox"] == "Step"
+    assert types["Enable or disable Outlook on the web for an Exchange Online mailbox"] == "Step"
+    # a section that only informs stays an Appendix, commands or not
+    doc = corpus.get("officedocs/Exchange/ExchangeOnline/user-and-shared-mailboxes/sent-mail-is-not-saved.md")
+    types = {u.header.split(" (")[0]: u.type for u in extract_rules(doc).logic_units}
+    assert types["More information"] == "Appendix"

@@ -297,6 +297,11 @@ def test_a_bulleted_list_of_names_is_not_a_list_of_steps():
     commands = LogicUnit("Step", "", "Restart the services", "- `net stop spooler`\n- `net start spooler`",
                          [], _meta(PRINT, "Printing", 3))
     assert unit_steps(commands) == ["net stop spooler", "net start spooler"]
+    # parameter names in code spans name things too
+    policies = LogicUnit("Step", "", "Booking policy", "Remove the group from these settings:\n\n"
+                         "- `ResourceDelegates`\n- `BookInPolicy`\n- `RequestInPolicy`",
+                         [], _meta("help/rooms.md", "Rooms", 0))
+    assert not any(s in ("ResourceDelegates", "BookInPolicy") for s in unit_steps(policies))
 
 
 def test_sentences_keep_a_command_with_its_introduction_and_leave_out_source_lines():
