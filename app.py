@@ -33,14 +33,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inscoqa.corpus import FORMAT_BY_SUFFIX, read_document
-from procmem.answerers.base import (
+from procmem.answerers import (
     Answer,
     AnswerRequest,
     Source,
+    answer_with_fallback,
     answerer_names,
     make_answerer,
 )
-from procmem.answerers.extractive import answer_with_fallback
 from serving.config import ConfigError, EngineName, ServingConfig, load_section
 from serving.errors import LLMConnectionError, LLMError
 from serving.pool import ClientPool, Connect, PooledModel, model_label

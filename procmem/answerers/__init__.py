@@ -13,10 +13,10 @@ from procmem.answerers.base import (
     Source,
     Trace,
     answerer_names,
-    make_answerer,
     register,
 )
 from procmem.answerers.extractive import answer_with_fallback
+from procmem.answerers.grounded import make_answerer
 from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.rewrite import StandaloneQuery, standalone_query
 
