@@ -204,7 +204,8 @@ class Study:
 def given_kinds() -> tuple[str, ...]:
     """The paradigms over given documents: the configured kinds and semantic chunks (none that
     a model writes: those memories are built without one)."""
-    from procmem.memory import ALL_KINDS, MODEL_KINDS, kind_names, load_memory_config
+    from procmem.config import ALL_KINDS, kind_names, load_memory_config
+    from procmem.units import MODEL_KINDS
 
     wanted = {*kind_names(load_memory_config().kinds), "semantic_chunk"}
     return tuple(k for k in ALL_KINDS if k in wanted and k not in MODEL_KINDS)

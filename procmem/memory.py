@@ -4,7 +4,9 @@ A :class:`Memory` holds, per source document, the units extracted from it (proce
 units) and its baseline units (recursive chunks, semantic chunks, the whole document, and, when
 asked for and a chat model is given, propositions). Logic units with
 near-identical headers are served merged (:mod:`procmem.merge`). Every served unit has a vector
-(kept by unit id) and sits in a BM25 index of its kind (:mod:`procmem.retrieval.index`).
+(kept by unit id) and sits in a BM25 index of its kind (:mod:`procmem.retrieval.index`); the
+searches over them are :class:`procmem.search.MemorySearch`'s, the settings
+:class:`procmem.config.MemoryConfig`'s.
 
 ``add_documents`` is also the update: a document with a new content hash has exactly its units
 replaced, an unchanged one is skipped (neither extracted nor embedded again).
@@ -16,43 +18,31 @@ import json
 import platform
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, replace
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from procmem.chunking import (
-    DEFAULT_BREAKPOINT_PERCENTILE,
-    chunk_units,
-    document_unit,
-    semantic_chunk_units,
-    sentence_spans,
-)
-from procmem.embed import DEFAULT_EMBEDDER, Embedder
+from procmem.chunking import chunk_units, document_unit, semantic_chunk_units, sentence_spans
+from procmem.config import ALL_KINDS, DEFAULT_KINDS, MemoryConfig, kind_names, load_memory_config
+from procmem.embed import Embedder
 from procmem.extract.base import ExtractionFailure, extractor_version
 from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import ExtractMode, extract_documents
 from procmem.extract.propositions import STAGE as PROPOSITION_STAGE
 from procmem.extract.propositions import PropositionSettings, propositions_for_documents
-from procmem.extract.split import DEFAULT_UNIT_WORDS, split_logic_units
+from procmem.extract.split import split_logic_units
 from procmem.merge import MergeGroups, llm_merge, merge_units
+from procmem.records import DocumentHit, DocumentRecord, Hit, UpdateReport
 from procmem.retrieval.bm25 import TOKENIZER_NAME, BM25Index, tokenize
-from procmem.retrieval.fusion import reorder_head
-from procmem.retrieval.index import (
-    KIND_ORDER,
-    Fusion,
-    Method,
-    SearchIndex,
-    SearchSettings,
-    unit_doc_ids,
-)
-from procmem.retrieval.links import document_links, lift_linked
+from procmem.retrieval.index import KIND_ORDER, SearchIndex
+from procmem.retrieval.links import document_links
 from procmem.retrieval.pooling import plan_vectors, pooled_vector
-from procmem.retrieval.query import conversation_query
 from procmem.retrieval.vectors import VectorTable, dense_index
+from procmem.search import MemorySearch
 from procmem.store import (
     MemoryFiles,
     MemoryStoreError,
@@ -61,8 +51,7 @@ from procmem.store import (
     save_version,
     write_memory_files,
 )
-from procmem.units import MODEL_KINDS, LogicUnit, Unit, UnitIndex, indexed_text, unit_to_dict
-from serving.config import load_section
+from procmem.units import MODEL_KINDS, LogicUnit, Unit, indexed_text
 from serving.errors import names_infrastructure_error
 from serving.prompts import load_prompt
 
@@ -70,136 +59,14 @@ if TYPE_CHECKING:
     from inscoqa.corpus.document import Document
     from serving.types import ChatModel
 
-ALL_KINDS: tuple[str, ...] = KIND_ORDER
-# what a memory builds when no kinds are named (``[memory] kinds``): semantic chunks (a sentence
-# embedding pass over every document) and propositions (model calls) only when asked for
-DEFAULT_KINDS: tuple[str, ...] = ("procedure", "logic_unit", "chunk", "document")
 # the word and punctuation tokens ``stats`` counts per unit (the measure of THREAD's Table 3)
 TOKEN_COUNT_RULE = "word and punctuation tokens (regex \\w+|[^\\w\\s])"
 DEFAULT_SAMPLE_DIR = "~/.cache/inscoqa/memories/sample"
 # settings that shape a memory's chunks and propositions: a saved memory keeps its own
 UNIT_SHAPE = ("chunk_words", "chunk_overlap", "semantic_percentile", "proposition_words")
-ChunkVectors = Literal["pooled", "encoded"]
 
 __all__ = ["ALL_KINDS", "DEFAULT_KINDS", "MODEL_KINDS", "DocumentHit", "Hit", "Memory", "MemoryConfig",
            "MemoryStoreError", "UpdateReport", "build_memory", "load_memory_config", "sample_memory"]
-
-
-@dataclass
-class MemoryConfig:
-    """The ``[memory]`` section (env ``INSCOQA_MEMORY_<FIELD>``)."""
-
-    embedder: str = DEFAULT_EMBEDDER
-    # the unit kinds a new memory builds when none are named (env: comma-separated)
-    kinds: list[str] = field(default_factory=lambda: list(DEFAULT_KINDS))
-    chunk_words: int = 200
-    chunk_overlap: int = 0  # words a recursive chunk repeats from before it (THREAD's overlap)
-    # a recursive chunk's vector: pooled from its logic units' vectors, or encoded from its text
-    # (see procmem.retrieval.pooling); a saved memory keeps its own
-    chunk_vectors: ChunkVectors = "pooled"
-    # a semantic chunk ends where neighbouring sentences lie further apart than this percentile
-    semantic_percentile: float = DEFAULT_BREAKPOINT_PERCENTILE
-    proposition_words: int = 300  # passage size the model turns into propositions
-    merge_threshold: float = 92.0  # rapidfuzz token_sort_ratio of headers; 0 turns merging off
-    llm_merge: bool = False
-    llm_extract: ExtractMode = "fallback"
-    reformulate: bool = True
-    llm_max_tokens: int = 700
-    llm_workers: int = 4
-    method: Method = "hybrid"
-    fusion: Fusion = "rrf"
-    rrf_k: int = 60
-    dense_weight: float = SearchSettings.dense_weight  # the dense list's weight; BM25's is 1 - it
-    candidates: int = 100
-    # the best unit's documents link to others (CROSS linkers): the best unit of each of those
-    # among the candidates gains this share of the best score, never passing it (0: links unused)
-    link_weight: float = 0.5
-    # a conversation's last question orders the first results of its history-aware search: their
-    # rank for it counts this much beside their rank for the whole query (0: not used)
-    question_weight: float = 0.5
-    question_window: int = 5
-    question_kinds: list[str] = field(default_factory=lambda: ["logic_unit", "chunk"])  # only these
-    history_turns: int = 2
-    unit_words: int = DEFAULT_UNIT_WORDS  # logic-unit bodies longer than this are split (0: never)
-    unit_index: UnitIndex = "content"  # what a logic unit is found by: "header" (THREAD) or "content"
-    # kinds searched when none is asked for (those the memory holds; all it holds when none of these)
-    search_kinds: list[str] = field(default_factory=lambda: ["logic_unit", "chunk"])
-    document_kinds: list[str] = field(default_factory=lambda: ["logic_unit", "chunk", "document"])
-    dir: str = ""  # where sample_memory() keeps the bundled sample memory
-
-
-def load_memory_config(cli: dict[str, Any] | None = None) -> MemoryConfig:
-    return load_section(MemoryConfig, "memory", cli=cli)
-
-
-@dataclass
-class Hit:
-    unit: Unit
-    score: float
-    rank: int
-    method: str
-
-    @property
-    def doc_id(self) -> str:
-        return str(self.unit.meta.get("doc_id", ""))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "score": round(self.score, 6), "method": self.method,
-                "id": self.unit.id, "kind": self.unit.kind, "doc_id": self.doc_id,
-                "title": self.unit.meta.get("title", ""), "unit": unit_to_dict(self.unit)}
-
-
-@dataclass
-class DocumentHit:
-    """A document ranked by the evidence of its retrieved units (see :meth:`Memory.search_documents`)."""
-
-    doc_id: str
-    title: str
-    score: float
-    rank: int
-    hits: list[Hit]  # its units among the retrieved ones, best first
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "score": round(self.score, 6), "doc_id": self.doc_id,
-                "title": self.title, "units": [h.unit.id for h in self.hits]}
-
-
-@dataclass
-class DocumentRecord:
-    doc_id: str
-    title: str
-    content_hash: str
-    date: str = ""
-    n_words: int = 0
-    extraction: str = "rules"
-    part_ids: list[str] = field(default_factory=list)
-
-
-@dataclass
-class UpdateReport:
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    units_added: int = 0
-    units_removed: int = 0
-    embedded: int = 0  # units given a vector: encoded, or pooled from other units' vectors
-    encoded: int = 0  # texts the embedding model encoded for them
-    merged: int = 0
-    llm_extracted: list[str] = field(default_factory=list)
-    failures: list[ExtractionFailure] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["failures"] = [f.to_dict() for f in self.failures]
-        return data
-
-    def summary(self) -> str:
-        return (f"{len(self.added)} added, {len(self.updated)} updated, {len(self.unchanged)} unchanged, "
-                f"{len(self.removed)} removed documents; +{self.units_added}/-{self.units_removed} units, "
-                f"{self.embedded} embedded ({self.encoded} encoded), {self.merged} merged units changed, "
-                f"{len(self.failures)} extraction failures, {self.seconds:.1f}s")
 
 
 def _versions() -> dict[str, str]:
@@ -212,7 +79,7 @@ def _versions() -> dict[str, str]:
     return out
 
 
-class Memory:
+class Memory(MemorySearch):
     def __init__(self, *, kinds: Sequence[str] | None = None, embedder: Embedder | str | None = None,
                  config: MemoryConfig | None = None, path: str | Path | None = None):
         """A memory of ``kinds`` of units (None: the configured ``kinds``)."""
@@ -272,145 +139,13 @@ class Memory:
         rank = {k: i for i, k in enumerate(KIND_ORDER)}
         return sorted(active, key=lambda u: rank[u.kind])  # stable: document order within a kind
 
-    # -- search ------------------------------------------------------------------------------
-    def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
-               method: Method | None = None, types: Sequence[str] | None = None,
-               doc_ids: Sequence[str] | None = None, fusion: Fusion | None = None,
-               question: str | None = None) -> list[Hit]:
-        """The ``k`` best units for ``query``. ``kind`` None searches the configured
-        ``search_kinds`` (logic units and chunks) the memory holds, else every kind it holds;
-        ``types`` keeps logic units of those types; ``doc_ids`` keeps units from those documents.
-        ``question``: the last question of a conversation whose ``query`` draws on its history
-        too; it orders the first results (see :meth:`arrange`)."""
-        method = method or self.config.method  # type: ignore[assignment]
-        if method not in ("hybrid", "bm25", "dense"):
-            raise ValueError(f"unknown method {method!r}: use hybrid, bm25 or dense")
-        kinds = self._kinds(kind, self.config.search_kinds)
-        index = self.index()
-        settings = SearchSettings(candidates=self.config.candidates, fusion=fusion or self.config.fusion,  # type: ignore[arg-type]
-                                  rrf_k=self.config.rrf_k, dense_weight=self.config.dense_weight)
-
-        def ranked(text: str, n: int) -> list[Hit]:
-            found = index.search(tokenize(text), lambda: self.embedder.encode([text])[0], k=n,
-                                 kinds=kinds, method=method, types=types, doc_ids=doc_ids,
-                                 settings=settings)
-            return [Hit(index.units[row], score, rank, method) for rank, (row, score) in enumerate(found, 1)]
-
-        return self.arrange(ranked, query, k, self.ordering_question(question, query, kinds, method))
-
-    def ordering_question(self, question: str | None, query: str, kinds: Sequence[str],
-                          method: str) -> str | None:
-        """``question``, when it should order the first results of a search for ``query``: not
-        when it is the query, only for the ``question_kinds`` (logic units and chunks) and not
-        by BM25 alone. Ordered by the question, the other kinds and BM25 alone put the evidence
-        first less often in the retrieval benchmark (procedures 0.78 -> 0.63, whole documents
-        0.85 -> 0.80, logic units by BM25 0.72 -> 0.67): a short question matches a procedure's
-        goal or a passage somewhere in a long document, and its words alone rank loosely."""
-        config = self.config
-        if not question or question.strip() == query.strip() or config.question_weight <= 0 \
-                or config.question_window < 2 or method == "bm25" \
-                or not set(kinds) <= set(kind_names(config.question_kinds)):
-            return None
-        return question
-
-    def arrange(self, ranked: Callable[[str, int], list[Hit]], query: str, k: int,
-                question: str | None = None) -> list[Hit]:
-        """The ``k`` results of a search, given ``ranked(text, n)``, the ``n`` best units for a
-        text: the documents the best unit's documents link to come forward
-        (:meth:`follow_links`); then, for a ``question`` other than the query, the first
-        ``question_window`` results are reordered by their rank for the query fused with their
-        rank for the question alone (weight ``question_weight``): the history decides which
-        units lead, the last question which of them comes first. A reordered result takes the
-        score of the place it takes, so scores still fall with rank. ``question`` is what
-        :meth:`ordering_question` lets through."""
-        config = self.config
-        wanted = max(k, config.question_window) if question else k
-        hits = self.follow_links(ranked(query, self.pool_size(wanted)), wanted)
-        if question and len(hits) > 1:
-            order = reorder_head([h.unit.id for h in hits],
-                                 [h.unit.id for h in ranked(question, config.candidates)],
-                                 window=config.question_window, weight=config.question_weight,
-                                 k=config.rrf_k)
-            hits = [Hit(hits[i].unit, hits[place].score, place + 1, hits[i].method)
-                    for place, i in enumerate(order)]
-        return hits[:k]
-
-    def pool_size(self, k: int) -> int:
-        """How many ranked units :meth:`follow_links` needs to return ``k``."""
-        return max(k, self.config.candidates) if self.config.link_weight > 0 else k
-
+    # -- the search structure -----------------------------------------------------------
     def links(self, doc_id: str) -> list[str]:
         """The documents of this memory that ``doc_id`` links to (its logic units' CROSS
         linkers), in the order they come."""
         if self._links is None:
             self._links = document_links(self._parts.values(), self._docs)
         return self._links.get(doc_id, [])
-
-    def follow_links(self, hits: list[Hit], k: int) -> list[Hit]:
-        """The ``k`` best of ``hits`` (best first) once the documents that the best hit's
-        documents link to come forward by ``link_weight`` (see :mod:`procmem.retrieval.links`)."""
-        scores = lift_linked([unit_doc_ids(h.unit) for h in hits], [h.score for h in hits],
-                             self.links, self.config.link_weight)
-        order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))[:k]
-        return [Hit(hits[i].unit, scores[i], rank, hits[i].method) for rank, i in enumerate(order, 1)]
-
-    def search_conversation(self, history: Sequence[Sequence[str]], question: str, **kwargs: Any) -> list[Hit]:
-        """Search with a query built from the last question and the recent history; the last
-        question alone orders the first results."""
-        query = conversation_query(history, question, turns=self.config.history_turns)
-        return self.search(query, question=question if history else None, **kwargs)
-
-    def search_documents(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
-                         method: Method | None = None, doc_ids: Sequence[str] | None = None,
-                         units: int | None = None, question: str | None = None) -> list[DocumentHit]:
-        """The ``k`` best documents for ``query``, ranked by the evidence of their units.
-
-        Each kind (``kind`` None: the configured ``document_kinds``, logic units, chunks and
-        whole documents) is searched on its own for ``units`` candidates (default
-        ``candidates``); each kind ranks documents by their best unit there, and the kinds'
-        document rankings are fused by reciprocal rank (``sum 1 / (rrf_k + rank)``): a document
-        that several kinds of unit find ranks above one that a single kind finds. Every retrieved
-        unit of a document is kept in its ``hits``; each kind's search follows the links of its
-        best unit's document (:meth:`follow_links`) and is ordered by ``question`` as in
-        :meth:`search`. (Adding a share for a document's further
-        units favoured long documents and lowered recall in the retrieval benchmark.)
-        """
-        kinds = self._kinds(kind, self.config.document_kinds)
-        n = units or self.config.candidates
-        scores: dict[str, float] = {}
-        evidence: dict[str, list[Hit]] = {}
-        for one in kinds:
-            doc_rank: dict[str, int] = {}
-            for hit in self.search(query, k=n, kind=one, method=method, doc_ids=doc_ids,
-                                   question=question):
-                for doc_id in unit_doc_ids(hit.unit):
-                    if doc_id not in doc_rank:
-                        doc_rank[doc_id] = len(doc_rank) + 1
-                        scores[doc_id] = scores.get(doc_id, 0.0) + 1.0 / (self.config.rrf_k + doc_rank[doc_id])
-                    evidence.setdefault(doc_id, []).append(hit)
-        ranked = sorted(scores, key=lambda d: (-scores[d], d))[:k]
-        out = []
-        for rank, doc_id in enumerate(ranked, 1):
-            record = self._docs.get(doc_id)
-            hits = sorted(evidence[doc_id], key=lambda h: -h.score)
-            title = record.title if record else str(hits[0].unit.meta.get("title", ""))
-            out.append(DocumentHit(doc_id, title, scores[doc_id], rank, hits))
-        return out
-
-    def search_documents_conversation(self, history: Sequence[Sequence[str]], question: str,
-                                      **kwargs: Any) -> list[DocumentHit]:
-        """:meth:`search_documents` with the history-aware query of :meth:`search_conversation`."""
-        query = conversation_query(history, question, turns=self.config.history_turns)
-        return self.search_documents(query, question=question if history else None, **kwargs)
-
-    def _kinds(self, kind: str | Sequence[str] | None, default: Sequence[str]) -> tuple[str, ...]:
-        if kind is not None:
-            return (kind,) if isinstance(kind, str) else tuple(kind)
-        wanted = kind_names(default)
-        unknown = set(wanted) - set(ALL_KINDS)
-        if unknown:
-            raise ValueError(f"[memory] search kinds: unknown unit kinds {sorted(unknown)}; known: {list(ALL_KINDS)}")
-        return tuple(k for k in self.kinds if k in wanted) or self.kinds
 
     def index(self) -> SearchIndex:
         if self._index is None:
@@ -756,12 +491,6 @@ class Memory:
 
 
 TOKEN_COUNT = re.compile(r"\w+|[^\w\s]")
-
-
-def kind_names(kinds: str | Sequence[str]) -> list[str]:
-    """Unit kind names from a list, or from a comma-separated string (an environment value)."""
-    names = kinds.split(",") if isinstance(kinds, str) else list(kinds)
-    return [n.strip() for n in names if n.strip()]
 EXTRACTION_PROMPTS = ("extract/reformulate", "extract/units", "extract/merge")
 
 

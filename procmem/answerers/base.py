@@ -17,7 +17,7 @@ from serving.types import ChatResult, Usage
 
 if TYPE_CHECKING:
     from procmem.grounding import StepGrounding
-    from procmem.memory import Hit
+    from procmem.records import Hit
     from procmem.units import Unit
 
 

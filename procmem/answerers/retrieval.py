@@ -21,17 +21,11 @@ import numpy as np
 
 from inscoqa.corpus.document import Document
 from procmem.answerers.base import Searchable, Source
+from procmem.config import ALL_KINDS, kind_names, load_memory_config
 from procmem.embed import Embedder, EmbedderNotFound, model_dir
-from procmem.memory import (
-    ALL_KINDS,
-    MODEL_KINDS,
-    Hit,
-    Memory,
-    build_memory,
-    kind_names,
-    load_memory_config,
-)
-from procmem.units import Unit
+from procmem.memory import Memory, build_memory
+from procmem.records import Hit
+from procmem.units import MODEL_KINDS, Unit
 
 __all__ = ["GIVEN_CACHE_SIZE", "Hit", "Retriever", "Searchable", "given_memory", "hit_record",
            "sources_from_hits", "unit_label"]

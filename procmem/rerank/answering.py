@@ -31,7 +31,8 @@ from procmem.retrieval.index import unit_doc_ids
 
 if TYPE_CHECKING:
     from procmem.answerers.base import AnswerRequest, StageRecord
-    from procmem.memory import Hit, Memory
+    from procmem.memory import Memory
+    from procmem.records import Hit
     from procmem.rerank.dataset import Verifier
     from procmem.units import Unit
     from serving.types import ChatModel

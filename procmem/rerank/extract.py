@@ -22,7 +22,8 @@ from serving.errors import LLMError
 from serving.prompts import load_prompt
 
 if TYPE_CHECKING:
-    from procmem.memory import DocumentHit, Memory
+    from procmem.memory import Memory
+    from procmem.records import DocumentHit
     from serving.types import ChatModel
 
 StepSource = Literal["llm", "procedure", "step_units", "none"]

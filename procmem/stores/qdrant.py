@@ -38,10 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from procmem.memory import Hit, Memory
+from procmem.memory import Memory
+from procmem.records import Hit
 from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import rrf
-from procmem.retrieval.index import KIND_ORDER
+from procmem.retrieval.index import KIND_ORDER, Method, SearchSettings
+from procmem.search import MemorySearch
 from procmem.units import Unit, indexed_text
 
 DENSE = "dense"
@@ -355,9 +357,12 @@ def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | Non
     return models.Filter(must=must)
 
 
-class QdrantMemory:
-    """A memory whose searches are answered by its Qdrant collection; everything else (units,
-    documents, statistics) is the memory's own. Answerers take it wherever they take a memory."""
+class QdrantMemory(MemorySearch):
+    """A memory whose searches are answered by its Qdrant collection: the units for a text come
+    from it (:meth:`ranked_units`), and the searches built on them (links, the last question's
+    order, documents ranked by their units) are :class:`MemorySearch`'s, as for the memory;
+    everything else (units, documents, statistics) is the memory's own. Answerers take it
+    wherever they take a memory."""
 
     def __init__(self, memory: Memory, store: QdrantStore) -> None:
         self.memory = memory
@@ -380,35 +385,19 @@ class QdrantMemory:
     def close(self) -> None:
         self.store.close()
 
-    def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
-               method: str | None = None, types: Sequence[str] | None = None,
-               doc_ids: Sequence[str] | None = None, fusion: str | None = None,
-               question: str | None = None) -> list[Hit]:
-        config = self.memory.config
-        method = method or config.method
-        if method not in ("hybrid", "bm25", "dense"):
-            raise ValueError(f"unknown method {method!r}: use hybrid, bm25 or dense")
-        if (fusion or config.fusion) != "rrf" and method == "hybrid":
+    def ranked_units(self, text: str, n: int, *, kinds: Sequence[str], method: Method,
+                     types: Sequence[str] | None, doc_ids: Sequence[str] | None,
+                     settings: SearchSettings) -> list[Hit]:
+        """The ``n`` best units for ``text``, from the Qdrant collection."""
+        if settings.fusion != "rrf" and method == "hybrid":
             raise ValueError("a Qdrant store fuses with reciprocal rank only (--fusion rrf)")
-        kinds = self.memory._kinds(kind, config.search_kinds)  # the memory's own default kinds
-
-        def ranked(text: str, n: int) -> list[Hit]:
-            vector = (self.memory.embedder.encode([text])[0] if method in ("dense", "hybrid")
-                      else None)
-            found = self.store.search(tokenize(text), vector, k=n, kinds=kinds, method=method,
-                                      types=types, doc_ids=doc_ids, candidates=config.candidates,
-                                      rrf_k=config.rrf_k, dense_weight=config.dense_weight)
-            hits = []
-            for unit_id, score in found:
-                unit = self.memory.get(unit_id)
-                if unit is not None:  # a point of a unit this memory no longer serves: skip it
-                    hits.append(Hit(unit, score, len(hits) + 1, method))
-            return hits
-
-        return self.memory.arrange(ranked, query, k,
-                                   self.memory.ordering_question(question, query, kinds, method))
-
-    # the built-in compositions over search(), with this search
-    search_conversation = Memory.search_conversation
-    search_documents = Memory.search_documents
-    search_documents_conversation = Memory.search_documents_conversation
+        vector = self.memory.embedder.encode([text])[0] if method in ("dense", "hybrid") else None
+        found = self.store.search(tokenize(text), vector, k=n, kinds=kinds, method=method,
+                                  types=types, doc_ids=doc_ids, candidates=settings.candidates,
+                                  rrf_k=settings.rrf_k, dense_weight=settings.dense_weight)
+        hits: list[Hit] = []
+        for unit_id, score in found:
+            unit = self.memory.get(unit_id)
+            if unit is not None:  # a point of a unit this memory no longer serves: skip it
+                hits.append(Hit(unit, score, len(hits) + 1, method))
+        return hits
