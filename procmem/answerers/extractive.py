@@ -85,6 +85,9 @@ ACTION_CUE = re.compile(
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
 QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
+# Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
+_ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
+_INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
@@ -107,8 +110,11 @@ class ExtractiveParams:
 
 
 def _clean(text: str) -> str:
-    text = _MARKUP_RE.sub(lambda m: m.group(1) or m.group(2) or "", text)
-    return " ".join(re.sub(r"^\s*>[\s>]*", "", text).split()).strip(" -:")
+    """Plain text: markup dropped, Markdown's escapes (``Recipients \\> Groups``) undone, quote
+    markers left out, at the start and where a quoted note follows a sentence."""
+    text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(lambda m: m.group(1) or m.group(2) or "", text))
+    text = _INNER_QUOTE.sub(" ", re.sub(r"^\s*>[\s>]*", "", text))
+    return " ".join(text.split()).strip(" -:")
 
 
 def _is_prose_line(line: str) -> bool:
@@ -361,8 +367,15 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
 
 
 def _is_duplicate(step: str, kept: list[str]) -> bool:
+    """Near-identical to a kept step, or the start of one (the same step without its note)."""
     key = step.casefold()
-    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY for other in kept)
+    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY
+               or _starts_with(key, other.casefold()) for other in kept)
+
+
+def _starts_with(a: str, b: str, min_words: int = 5) -> bool:
+    shorter, longer = sorted((a.rstrip(". "), b), key=len)
+    return len(shorter.split()) >= min_words and longer.startswith(shorter)
 
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:

@@ -42,6 +42,27 @@ def test_near_duplicate_steps_are_dropped():
     b = Procedure("", "make coffee", ["Boil water in the kettle.", "Add coffee"], {"doc_id": "b", "title": "B"})
     _, steps, _ = compose([Hit(a, 2.0, 1, "x"), Hit(b, 1.0, 2, "x")], cite=False)
     assert steps == ["Boil water in the kettle", "Add tea", "Add coffee"]
+    # the same step without the note another page adds to it
+    c = Procedure("", "share", ["Select the check box next to Replicable. It makes the value reach every site.",
+                                "Select OK"], {"doc_id": "c", "title": "C"})
+    d = Procedure("", "share", ["Select the check box next to Replicable.", "Wait a day"],
+                  {"doc_id": "d", "title": "D"})
+    _, steps, _ = compose([Hit(c, 2.0, 1, "x"), Hit(d, 1.0, 2, "x")], cite=False)
+    assert steps == ["Select the check box next to Replicable. It makes the value reach every site.",
+                     "Select OK", "Wait a day"]
+
+
+def test_steps_read_as_plain_text_without_markdown_escapes_or_quote_markers():
+    # the real pages escape a menu path's ">" and placeholders' "<" and quote notes inside list items
+    body = ("1. Go to **Recipients** \\> **Groups**.\n"
+            "2. Run `Get-Recipient -Identity \\<email address\\> \\| fl Name`.\n"
+            "3. Select **Replicable**.\n\n   > The setting reaches every site collection.\n"
+            "4. Copy the file to `\\\\server\\share`.")
+    unit = LogicUnit("Step", "", "Groups", body, [], _meta("help/groups.md", "Groups", 0))
+    assert unit_steps(unit) == ["Go to Recipients > Groups.",
+                                "Run Get-Recipient -Identity <email address> | fl Name.",
+                                "Select Replicable. The setting reaches every site collection.",
+                                "Copy the file to \\\\server\\share."]
 
 
 def test_history_aware_query_without_a_model(memory):
