@@ -366,16 +366,12 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
 # --------------------------------------------------------------------------- composing
 
 
-def _is_duplicate(step: str, kept: list[str]) -> bool:
+def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     """Near-identical to a kept step, or the start of one (the same step without its note)."""
     key = step.casefold()
+    start = key.rstrip(". ")
     return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY
-               or _starts_with(key, other.casefold()) for other in kept)
-
-
-def _starts_with(a: str, b: str, min_words: int = 5) -> bool:
-    shorter, longer = sorted((a.rstrip(". "), b), key=len)
-    return len(shorter.split()) >= min_words and longer.startswith(shorter)
+               or (len(start.split()) >= min_words and other.casefold().startswith(start)) for other in kept)
 
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
