@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from procmem.units import Unit
 
 
-
-
 class Searchable(Protocol):
     """What answerers search: a ``procmem.memory.Memory`` (or anything with these two methods)."""
 

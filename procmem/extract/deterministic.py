@@ -159,9 +159,7 @@ def _typed_header(ctx: _Context, section: Section, role: Role) -> tuple[LogicUni
         return "FAQ", _header(ctx, section.heading)
     if role in ("resolution", "alternative", "sequence") or _lists(section):
         return "Step", _header(ctx, _goal(ctx, section, role, None))
-    if _gives_instructions(section):
-        return "Step", _header(ctx, section.heading or title)
-    return "Appendix", _header(ctx, section.heading or title)
+    return ("Step" if _gives_instructions(section) else "Appendix"), _header(ctx, section.heading or title)
 
 
 def _gives_instructions(section: Section) -> bool:
@@ -237,7 +235,8 @@ def _lead_in_goal(lead_in: str) -> str:
 
 
 def _looks_like_task(title: str) -> bool:
-    """"How to ...", "Set up ...", "Use ..." titles name a task; "Error ..." titles a problem."""
+    """"How to ...", "Set up ...", "Use ..." titles and headings name a task; "Error ..." ones a
+    problem."""
     return bool(re.match(r"^(?:how to|set|use|enable|disable|create|add|change|configure|manage|"
                          r"print|connect|install|choose|find|start|make|get|turn|share|restore)\b",
                          title.strip(), re.I))
