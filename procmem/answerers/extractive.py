@@ -14,7 +14,9 @@ given-documents setting, from a memory over the request's documents):
 3. keep the best unit and the best units of other documents that score close to it, so an
    answer that spans documents draws on each; steps come in document order, without the steps
    the conversation already gave, without page metadata, deduplicated, each citing its source
-   (``[n]`` = the n-th entry of ``Answer.sources``);
+   (``[n]`` = the n-th entry of ``Answer.sources``); a further unit with more steps than its
+   share gives the run of them that names most of what the last question asks (when the jam
+   goes on the cake: the cake's last steps, not the dough it starts with);
 4. the plain answer is one or two sentences of the selected units: what to do, then why (the
    cause, the setting, the limit).
 
@@ -411,8 +413,18 @@ def _ordered(chosen: list[Candidate]) -> list[Candidate]:
     return sorted(chosen, key=lambda c: (doc_rank[c.doc_id], c.unit.meta.get("order", 0)))
 
 
+def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float] | None = None) -> list[str]:
+    """The run of ``n`` consecutive steps that names most of what the last question asks about
+    (ties: the earlier run)."""
+    question = turn.question_terms
+    gain = [sum((weight or {}).get(t, 1.0) for t in question & set(terms(step))) for step in steps]
+    start = max(range(len(steps) - n + 1), key=lambda i: (sum(gain[i:i + n]), -i))
+    return steps[start:start + n]
+
+
 def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
-                  source_index: dict[str, int]) -> tuple[list[str], list[str]]:
+                  source_index: dict[str, int], weight: dict[str, float] | None = None,
+                  ) -> tuple[list[str], list[str]]:
     """Steps (with citations when ``p.cite``) and the ids of the units they came from."""
     steps: list[str] = []
     plain: list[str] = []
@@ -420,10 +432,13 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     best = chosen[0].unit.id if chosen else ""
     for cand in _ordered(chosen):
         budget = p.first_unit_steps if cand.unit.id == best else p.other_unit_steps
-        for step in unit_steps(cand.unit):
+        fresh = [s for s in unit_steps(cand.unit) if not turn.already_said(s) and not _is_duplicate(s, plain)]
+        if cand.unit.id != best and len(fresh) > budget:
+            fresh = relevant_steps(fresh, turn, budget, weight)
+        for step in fresh:
             if len(steps) >= p.max_steps or budget <= 0:
                 break
-            if _is_duplicate(step, plain) or turn.already_said(step):
+            if _is_duplicate(step, plain):
                 continue
             plain.append(step)
             budget -= 1
@@ -502,7 +517,7 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
     order = [c.hit for c in _ordered(chosen)] + [c.hit for c in sorted(candidates, key=lambda c: -c.score)
                                                  if c not in chosen]
     source_index = {s.unit_id: i for i, s in enumerate(sources_from_hits(order), 1)}
-    steps, used = compose_steps(chosen, turn, p, source_index)
+    steps, used = compose_steps(chosen, turn, p, source_index, weight)
     if callable(extra):
         extra = extra(list(dict.fromkeys(c.doc_id for c in chosen)))
     answer = plain_answer(chosen, extra, turn, steps)

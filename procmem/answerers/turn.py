@@ -64,6 +64,8 @@ _SETTING_WORD = {word: name for name, words in SETTINGS.items() for word in word
 _PHRASE = re.compile("|".join(rf"\b{re.escape(p)}\b" for ps in SETTING_PHRASES.values() for p in ps))
 _PHRASE_SETTING = {p: name for name, ps in SETTING_PHRASES.items() for p in ps}
 _WORD = re.compile(r"[a-z0-9]+")
+# words of a setting that name something else here: a network card's MAC address is no Mac
+_NOT_A_SETTING = re.compile(r"\bmac[ -]address(?:es)?\b")
 
 # the user says something did not work (again, still, same error, ...)
 FAILED = re.compile(
@@ -92,7 +94,7 @@ def quoted_fragments(text: str) -> list[str]:
 
 def settings_named(text: str) -> set[str]:
     """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`)."""
-    text = text.casefold()
+    text = _NOT_A_SETTING.sub(" ", text.casefold())
     named = {_SETTING_WORD[w] for w in _WORD.findall(text) if w in _SETTING_WORD}
     named |= {f"{m.group('product')}@{v}" for m in _VERSIONS.finditer(text)
               for v in re.findall(_NUMBER, m.group("versions"))}

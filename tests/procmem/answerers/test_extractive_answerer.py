@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
-from procmem.answerers.extractive import compose, prose_steps, sentences, unit_steps
+from procmem.answerers.extractive import compose, prose_steps, relevant_steps, sentences, unit_steps
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
 from procmem.units import Linker, LogicUnit, Procedure
@@ -440,3 +441,30 @@ def test_a_section_for_another_deployment_gives_no_steps(corpus, conversations):
     steps = " ".join(answer.procedures)
     assert "MessageCopyForSentAsEnabled" in steps
     assert "Update Rollup 4" not in steps
+
+
+def test_a_further_unit_gives_its_run_of_steps_that_the_question_asks_about():
+    jam = Procedure("", "Make orange jam", ["Peel and chop the oranges", "Boil them with sugar for an hour",
+                                            "Pour the jam into jars"], _meta("jam.md", "Orange jam"))
+    cake = Procedure("", "Bake a mazurek", ["Rub the butter into the flour", "Add the egg yolks and knead",
+                                            "Chill the dough for an hour", "Roll it out and bake it",
+                                            "Let the base cool", "Spread the orange jam over the base",
+                                            "Decorate the cake with almonds"], _meta("mazurek.md", "Mazurek"))
+    question = Turn("How do I make the orange jam, and when does it go on the cake?")
+    _, steps, _ = compose([Hit(jam, 3.0, 1, "x"), Hit(cake, 2.0, 2, "x")], question, cite=False)
+    # the cake gives four steps (other_unit_steps): the run that names the jam and the cake
+    assert steps == jam.steps + cake.steps[3:7]
+    assert relevant_steps(cake.steps, question, 7) == cake.steps  # all fit: all of them
+
+
+def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
+    """A bundled conversation: the jam's recipe answers "how do I make it", and of the cake's
+    recipe only its last steps say when the jam goes on (its first ones make the dough)."""
+    conv = next(c for c in load_sample() if c.id == "dev-cook-011")
+    answer = make_answerer("extractive").answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    cited = {answer.sources[int(re.search(r"\[(\d+)\]$", s).group(1)) - 1].doc_id: s for s in answer.procedures}
+    assert set(cited) >= {"based-cooking/orange-jam.md", "based-cooking/mazurek.md"}
+    plain = _plain(answer)
+    assert "Let cool before spreading topping." in plain
+    assert plain.index("Let cool before spreading topping.") > plain.index("Zest all fruit.")

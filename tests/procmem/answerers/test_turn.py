@@ -86,3 +86,8 @@ def test_without_a_quote_in_the_last_question_the_latest_earlier_quote_counts():
     assert Turn("Now it says 'Smart host not found here' instead.", history).quotes == ["Smart host not found here"]
     # the assistant's words are not the user's
     assert Turn("What now?", [("It fails.", "You may see 'The operation timed out' in the log.")]).quotes == []
+
+
+def test_a_mac_address_names_no_platform():
+    assert settings_named("Find the MAC address of your network card") == set()
+    assert settings_named("the MAC addresses of my Mac") == {"mac"}
