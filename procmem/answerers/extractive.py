@@ -9,8 +9,9 @@ given-documents setting, from a memory over the request's documents):
 2. score every candidate by how well its header (a logic unit's header, a procedure's goal)
    and its text match the last question, its retrieval rank, what it adds to what the
    conversation already said, its kind (a cause or a problem statement only when the user asks
-   why), whether its document contains the message the user quotes, and whether it fits the
-   setting the user named (platform, deployment, product version);
+   why), whether its document contains the message the user quotes or is among the documents
+   the memory ranks first for the conversation (by the evidence of all their units), and
+   whether it fits the setting the user named (platform, deployment, product version);
 3. keep the best unit and the best units of other documents that score close to it, so an
    answer that spans documents draws on each; steps come in document order, without the steps
    the conversation already gave, without page metadata, deduplicated, each citing its source
@@ -87,6 +88,7 @@ ACTION_CUE = re.compile(
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
 QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
+DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the conversation
 # Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
 _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
@@ -105,6 +107,7 @@ class ExtractiveParams:
     first_unit_steps: int = 7  # steps taken from the best unit; other units give up to
     other_unit_steps: int = 4  # ... this many each
     cite: bool = True  # end every step with "[n]", n = its source's position in Answer.sources
+    top_documents: int = 3  # units of the memory's first documents for the conversation score more (0: off)
     query_rewrite: str = "heuristic"  # "heuristic" or "none" (there is no model to rewrite)
 
 
@@ -253,6 +256,7 @@ class Candidate:
     setting: float = 1.0  # how well the unit fits the user's setting (setting_factor)
     tried: bool = False  # the user reports that this unit's steps did not work
     quoted: bool = False  # its document contains the message the user quotes
+    top_document: bool = False  # its document is among the first of the conversation's document ranking
     score: float = 0.0
     why: dict[str, float] = field(default_factory=dict)
 
@@ -336,7 +340,9 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= QUOTE_FACTOR
     if candidate.linked:
         factor *= 1.5
-    parts.update(novelty=novelty, factor=factor)
+    if candidate.top_document:
+        factor *= DOCUMENT_FACTOR
+    parts.update(novelty=novelty, factor=factor, document=float(candidate.top_document))
     candidate.why = {k: round(v, 3) for k, v in parts.items()}
     return base * factor
 
@@ -570,12 +576,15 @@ class ExtractiveAnswerer:
                         used_kinds.append(used)
             quoting = self._quoting(retriever, turn, kinds, searches) if quoted else []
             candidates = _candidates(searches)
+            top_documents = retriever.documents(request.history, turn.question, k=p.top_documents)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
+                cand.top_document = cand.doc_id in top_documents
             all_hits = [h for hits, _ in searches for h in hits]
             stage.details.update(kind=used_kinds[0] if used_kinds else p.unit_kind,
                                  kinds=list(dict.fromkeys(used_kinds)),
-                                 hits=[hit_record(h) for h in searches[0][0]] if searches else [])
+                                 hits=[hit_record(h) for h in searches[0][0]] if searches else [],
+                                 top_documents=top_documents)
             if quoted:
                 stage.details.update(quotes=turn.quotes, quoting_documents=quoting)
         if turn.reports_failure:

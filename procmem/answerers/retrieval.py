@@ -191,6 +191,15 @@ class Retriever:
                 return hits, candidate or "any"
         return [], kind or "any"
 
+    def documents(self, history: Sequence[tuple[str, str]], question: str, *, k: int) -> list[str]:
+        """The ids of the ``k`` documents the memory ranks first for the conversation, by the
+        evidence of all their units (:meth:`Memory.search_documents_conversation`); none when
+        ``k`` is 0 or the memory does not rank documents."""
+        rank = getattr(self.memory, "search_documents_conversation", None)
+        if not k or not callable(rank):
+            return []
+        return [hit.doc_id for hit in rank(list(history), question, k=k)]
+
     def holding(self, kind: str | None) -> Searchable:
         """The memory searched for ``kind``: over given documents, a kind the memory was not
         built with is built when first asked for (one memory per document set and kinds, cached)."""

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
 from procmem.answerers.extractive import compose, prose_steps, relevant_steps, sentences, unit_steps
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
+from procmem.records import DocumentHit
 from procmem.units import Linker, LogicUnit, Procedure
 from serving.scripted import unreachable_llm
 from tests.procmem.answerers.conftest import MemoryDouble
@@ -468,3 +471,58 @@ def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
     plain = _plain(answer)
     assert "Let cool before spreading topping." in plain
     assert plain.index("Let cool before spreading topping.") > plain.index("Zest all fruit.")
+
+
+class RankingMemory(MemoryDouble):
+    """A memory double that also ranks documents for a conversation, in a set order."""
+
+    def __init__(self, units, ranking):
+        super().__init__(units)
+        self.ranking = ranking
+
+    def search_documents_conversation(self, history, question, *, k=5, **_):
+        return [DocumentHit(doc_id, doc_id, 1.0 / rank, rank, []) for rank, doc_id in enumerate(self.ranking[:k], 1)]
+
+
+def test_units_of_the_documents_the_memory_ranks_first_for_the_conversation_score_more():
+    wash = Procedure("", "Wash a wool jumper", ["Fill a basin with cold water", "Press the jumper gently"],
+                     _meta("care/wool.md", "Wool"))
+    dry = Procedure("", "Wash a wool blanket", ["Fill the bath with cold water", "Squeeze the blanket out"],
+                    _meta("care/blanket.md", "Blanket"))
+    request = AnswerRequest("How do I wash it?", history=[("My wool jumper shrank.", "Wash it cold.")])
+    ranked_first = make_answerer("extractive", memory=RankingMemory([wash, dry], ["care/blanket.md"])).answer(request)
+    assert _plain(ranked_first)[:2] == dry.steps
+    retrieve = next(s for s in ranked_first.trace.stages if s.name == "retrieve")
+    assert retrieve.details["top_documents"] == ["care/blanket.md"]
+    # off: the search's order decides
+    off = make_answerer("extractive", memory=RankingMemory([wash, dry], ["care/blanket.md"]),
+                        top_documents=0).answer(request)
+    assert _plain(off)[:2] == wash.steps
+
+
+@pytest.fixture(scope="module")
+def cooking_memory(corpus):
+    """A real memory over every bundled recipe: the conversations' recipes among 349."""
+    from procmem.memory import build_memory
+
+    return build_memory([d for d in corpus.iter_documents() if d.doc_id.startswith("based-cooking/")],
+                        progress=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("conversation_id", "recipe", "unrelated"), [
+    # "I'd rather make my own [starter]": not another loaf
+    ("dev-cook-005", "based-cooking/sourdough-starter.md", {"challah-bread", "cuca-italiana"}),
+    # salting the water and adding the eggs of the carbonara the conversation is about
+    ("dev-cook-007", "based-cooking/carbonara.md", {"ravioli"}),
+])
+def test_among_all_recipes_the_answer_comes_from_the_conversations_documents(
+        cooking_memory, conversation_id, recipe, unrelated):
+    conv = next(c for c in load_sample() if c.id == conversation_id)
+    answer = make_answerer("extractive", memory=cooking_memory).answer(
+        AnswerRequest(conv.question, history=conv.history))
+    cited = {answer.sources[int(re.search(r"\[(\d+)\]$", s).group(1)) - 1].doc_id for s in answer.procedures}
+    assert recipe in cited
+    assert not {d.rsplit("/", 1)[-1].removesuffix(".md") for d in cited} & unrelated
+    retrieve = next(s for s in answer.trace.stages if s.name == "retrieve")
+    assert recipe in retrieve.details["top_documents"]
