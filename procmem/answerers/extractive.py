@@ -470,11 +470,12 @@ def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
 
 
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
-    """One or two sentences of the selected units: what to do, then why."""
+    """One or two sentences of the selected units: what to do, then why; a sentence that starts
+    in lower case is the rest of one that a list or a command broke off, and is left out."""
     pool: dict[str, float] = {}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(unit_text(unit)):
-            if 5 <= len(s.split()) <= 45 and is_prose(s) and not BOILERPLATE.search(s) \
+            if 5 <= len(s.split()) <= 45 and s[0].isupper() and is_prose(s) and not BOILERPLATE.search(s) \
                     and not turn.already_said(s, 0.7) and s not in pool:
                 pool[s] = _sentence_score(s, turn, position)
     actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])

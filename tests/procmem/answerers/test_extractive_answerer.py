@@ -526,3 +526,12 @@ def test_among_all_recipes_the_answer_comes_from_the_conversations_documents(
     assert not {d.rsplit("/", 1)[-1].removesuffix(".md") for d in cited} & unrelated
     retrieve = next(s for s in answer.trace.stages if s.name == "retrieve")
     assert recipe in retrieve.details["top_documents"]
+
+
+def test_the_plain_answer_starts_a_sentence_not_a_fragment_of_one():
+    sauce = LogicUnit("Step", "", "Make the sauce",
+                      "1. Add the wine.\n2. Add the tomatoes.\n\n"
+                      "stir the wine through the sauce until it has evaporated and the sauce thickens.",
+                      [], _meta("sauce.md", "Sauce"))
+    answer, _, _ = compose([Hit(sauce, 1.0, 1, "x")], Turn("How do I make the sauce thicken?"), cite=False)
+    assert answer == "Add the wine, then follow the steps below."
