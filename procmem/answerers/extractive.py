@@ -438,6 +438,7 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     best = chosen[0].unit.id if chosen else ""
     for cand in _ordered(chosen):
         budget = p.first_unit_steps if cand.unit.id == best else p.other_unit_steps
+        # new steps only, before a runner-up's run is chosen among them
         fresh = [s for s in unit_steps(cand.unit) if not turn.already_said(s) and not _is_duplicate(s, plain)]
         if cand.unit.id != best and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)
@@ -445,7 +446,7 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
             if len(steps) >= p.max_steps or budget <= 0:
                 break
             if _is_duplicate(step, plain):
-                continue
+                continue  # repeats an earlier step of this same unit
             plain.append(step)
             budget -= 1
             steps.append(f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
