@@ -85,6 +85,9 @@ ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
+# a list item that is nothing but a link ("[Age limit settings not applied](#age-limit-...)"):
+# a page's table of contents or a list of further articles, not something to do
+LINK_ONLY = re.compile(r"^\W*\[[^\]]+\]\([^)\s]*\)\W*$")
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
 QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
@@ -199,7 +202,7 @@ def without_boilerplate(step: str) -> str:
 
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
-    text, else its sentences; page metadata and boilerplate left out."""
+    text, else its sentences; page metadata, boilerplate and lines that are only a link left out."""
     if isinstance(unit, Procedure):
         raw = unit.steps
     else:
@@ -208,7 +211,8 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = (parse_steps(text, numbered_only=True)
                or (bulleted if not names_only(bulleted) else [])
                or prose_steps(text))
-    return [step for step in (without_boilerplate(_clean(s)) for s in raw) if is_step(step)]
+    return [step for step in (without_boilerplate(_clean(s)) for s in raw if not LINK_ONLY.match(s))
+            if is_step(step)]
 
 
 def names_only(items: list[str], words: int = 6) -> bool:

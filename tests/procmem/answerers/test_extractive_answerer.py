@@ -10,7 +10,7 @@ from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
 from procmem.answerers.extractive import compose, prose_steps, relevant_steps, sentences, unit_steps
-from procmem.answerers.retrieval import Hit
+from procmem.answerers.retrieval import Hit, given_memory
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
 from procmem.units import Linker, LogicUnit, Procedure
@@ -535,3 +535,16 @@ def test_the_plain_answer_starts_a_sentence_not_a_fragment_of_one():
                       [], _meta("sauce.md", "Sauce"))
     answer, _, _ = compose([Hit(sauce, 1.0, 1, "x")], Turn("How do I make the sauce thicken?"), cite=False)
     assert answer == "Add the wine, then follow the steps below."
+
+
+def test_a_pages_table_of_contents_gives_no_steps(corpus, lexical):
+    """A real page opens with a list of links to its own sections: those are not steps, the
+    sections' own numbered steps are."""
+    page = "officedocs/Exchange/ExchangeOnline/public-folders/permissions-settings-not-propagate-eac.md"
+    steps = [s for unit in given_memory([corpus.get(page)]).units() for s in unit_steps(unit)]
+    assert not {"The read and unread setting not applied", "Age limit settings not applied to subfolders"} \
+        & set(steps)
+    assert any("PerUserReadStateEnabled" in s for s in steps)
+    toc = _step_unit("Issues", "- [Set up forwarding](#set-up-forwarding)\n- [Other issues](other.md).\n",
+                     "help/issues.md", "Issues")
+    assert unit_steps(toc) == []
