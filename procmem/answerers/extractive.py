@@ -22,7 +22,8 @@ given-documents setting, from a memory over the request's documents):
    cause, the setting, the limit).
 
 It is the CPU-only answerer and the fallback when no engine is reachable
-(:func:`answer_with_fallback`).
+(:func:`answer_with_fallback`). What a unit's text says (its steps, its sentences) is read by
+:mod:`procmem.answerers.steps`.
 """
 
 from __future__ import annotations
@@ -46,55 +47,31 @@ from procmem.answerers.base import (
     register,
 )
 from procmem.answerers.common import LLMParams, make_params, terms
-from procmem.answerers.parsing import ReplyParseError, parse_steps
+from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
+from procmem.answerers.steps import (
+    ACTION_CUE,
+    BOILERPLATE,
+    is_prose,
+    plain_text,
+    sentences,
+    unit_header,
+    unit_steps,
+    unit_text,
+)
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
-from procmem.merge import SOURCE_LINE
-from procmem.units import LogicUnit, Procedure, Unit, UnitKind
+from procmem.units import LogicUnit, Unit, UnitKind
 from serving.errors import LLMError
 
 DUPLICATE_SIMILARITY = 90.0
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`*])")
-# markup to drop: emphasis, a link (its text kept), an HTML tag (lower-case, attributes with
-# values); a code span keeps its text as written, placeholders such as <mailbox name> included
-_MARKUP_RE = re.compile(
-    r"`+([^`]*)`+|[*_`]+|\[([^\]]*)\]\([^)]*\)"
-    r"|</?[a-z][a-z0-9]*(?:\s+[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>")
-# lines that describe the page rather than the task
-METADATA = re.compile(
-    r"^\W*(?:applies to|original kb|kb number|original product version|product|products|"
-    r"version|versions|author|last updated|updated|ms\.\w+|keywords|audience|"
-    r"this article (?:applies|describes|explains)|in this article)\b", re.I)
-BOILERPLATE = re.compile(
-    r"serious problems might occur|back up the registry|provide feedback|carefully\.?$|"
-    r"(?:one of )?the following (?:methods|steps|options|procedures?)\W*$|:$|"
-    r"couldn'?t resolve your issue|for (?:more )?information|see the following|see this article|visit the following|"
-    r"follow the (?:instructions|steps) (?:on|in|at) the following|website",
-    re.I)
+# a sentence that says why: the cause, the setting or the limit behind what to do
 CAUSE_CUE = re.compile(
     r"\b(?:because|causes?|caused|occurs?|happens?|due to|only|not supported|unsupported|"
     r"requires?|required|must|limit\w*|by default|expected|designed|means)\b", re.I)
-IMPERATIVES = (
-    "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",
-    "create", "delete", "disable", "enable", "enter", "go", "grant", "install", "make", "open",
-    "press", "remove", "reinstall", "restart", "run", "select", "set", "sign", "switch", "try",
-    "turn", "type", "update", "use", "add", "mix", "heat", "bake", "cook", "put", "stir", "cut",
-    "let", "keep", "wait", "place", "pour", "serve", "boil", "preheat", "combine", "whisk")
-ACTION_CUE = re.compile(
-    r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
-    r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
-    r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
-# a list item that is nothing but a link ("[Age limit settings not applied](#age-limit-...)"):
-# a page's table of contents or a list of further articles, not something to do
-LINK_ONLY = re.compile(r"^\W*\[[^\]]+\]\([^)\s]*\)\W*$")
-COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
 QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
 DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the conversation
-# Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
-_ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
-_INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
@@ -112,141 +89,6 @@ class ExtractiveParams:
     cite: bool = True  # end every step with "[n]", n = its source's position in Answer.sources
     top_documents: int = 3  # units of the memory's first documents for the conversation score more (0: off)
     query_rewrite: str = "heuristic"  # "heuristic" or "none" (there is no model to rewrite)
-
-
-# --------------------------------------------------------------------------- unit text
-
-
-def _clean(text: str) -> str:
-    """Plain text: markup dropped, Markdown's escapes (``Recipients \\> Groups``) undone, quote
-    markers left out, at the start and where a quoted note follows a sentence."""
-    text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(lambda m: m.group(1) or m.group(2) or "", text))
-    text = _INNER_QUOTE.sub(" ", re.sub(r"^\s*>[\s>]*", "", text))
-    return " ".join(text.split()).strip(" -:")
-
-
-def _is_prose_line(line: str) -> bool:
-    """Not a heading, table row, linker line, list item or a merged unit's "From <title>:" line."""
-    return not line.startswith(("#", "|", "[CONTINUE]", "[CROSS]", "[MITIGATE]")) \
-        and not re.match(r"^(?:\d+[.)]|[-*•])\s", line) and not SOURCE_LINE.match(line)
-
-
-def _prose_runs(text: str) -> list[str]:
-    """Runs of prose lines: paragraphs. A line ending with a colon ends its run, as what it
-    introduced was left out (a list) or follows it inline (fenced code, as
-    ``: `command; command` ``)."""
-    runs: list[str] = []
-    current: list[str] = []
-    code: list[str] | None = None  # lines of the fenced block being read
-    for raw in text.splitlines():
-        line = raw.strip().lstrip(">").strip()  # a quoted block's lines read as any other
-        if line.startswith("```"):
-            if code is None:
-                code = []
-                continue
-            if current:
-                runs.append(" ".join(current))
-                current = []
-            if code and runs and runs[-1].endswith(":"):
-                runs[-1] = f"{runs[-1]} `{'; '.join(code)}`"
-            code = None
-        elif code is not None:
-            if line:
-                code.append(line)
-        elif not line and current:
-            runs.append(" ".join(current))  # a blank line ends a paragraph, and its sentence
-            current = []
-        elif line and _is_prose_line(line):
-            current.append(line)
-            if line.endswith(":"):
-                runs.append(" ".join(current))
-                current = []
-    return runs + ([" ".join(current)] if current else [])
-
-
-def sentences(text: str) -> list[str]:
-    """The prose sentences of a text: headings, tables and list items left out, a fenced
-    command kept with the sentence that introduces it."""
-    found = [_clean(s) + (":" if s.endswith(":") else "")
-             for run in _prose_runs(text) for s in _SENTENCE_RE.split(run)]
-    return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
-
-
-def unit_text(unit: Unit) -> str:
-    """What a unit says: a logic unit's body, a chunk's text, a procedure's steps (one a line)."""
-    if isinstance(unit, Procedure):
-        return "\n".join(s if s.rstrip().endswith((".", "!", "?", ":")) else f"{s}." for s in unit.steps)
-    return getattr(unit, "body", None) or getattr(unit, "text", "") or unit.render()
-
-
-def unit_header(unit: Unit) -> str:
-    """What a unit says it is about: a procedure's goal, a logic unit's header."""
-    if isinstance(unit, Procedure):
-        return unit.output
-    return getattr(unit, "header", "") or ""
-
-
-def is_step(text: str) -> bool:
-    """Whether a line says what to do: not page metadata, not a pointer to further reading and
-    not a question (an overview page's list of the questions it answers)."""
-    return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0]) \
-        and not text.endswith("?")
-
-
-def without_boilerplate(step: str) -> str:
-    """A step without its sentences that only point elsewhere ("For more information, see …"):
-    the sentence that says what to do stays a step."""
-    return " ".join(s for s in _SENTENCE_RE.split(step)
-                    if not BOILERPLATE.search(s.split("`")[0]))
-
-
-def unit_steps(unit: Unit) -> list[str]:
-    """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
-    text, else its sentences; page metadata, boilerplate and lines that are only a link left out."""
-    if isinstance(unit, Procedure):
-        raw = unit.steps
-    else:
-        text = unit_text(unit)
-        bulleted = parse_steps(text)
-        raw = (parse_steps(text, numbered_only=True)
-               or (bulleted if not names_only(bulleted) else [])
-               or prose_steps(text))
-    return [step for step in (without_boilerplate(_clean(s)) for s in raw if not LINK_ONLY.match(s))
-            if is_step(step)]
-
-
-def names_only(items: list[str], words: int = 6) -> bool:
-    """A bulleted list that names things (``- Post Office Protocol (POP)``, ``- Outlook on the
-    web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
-    final period, a command (a code span of several words) or a leading quantity (ingredients
-    stay steps), and not an action."""
-    def name(item: str) -> bool:
-        plain = _clean(item)  # without markup, so without the backticks of a command
-        return (len(plain.split()) <= words and not plain.endswith((".", "!", "?"))
-                and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
-                and not ACTION_CUE.search(plain))
-    return len(items) >= 2 and all(name(i) for i in items)
-
-
-def prose_steps(text: str, limit: int = 4) -> list[str]:
-    """Steps of a text without a list: its sentences, each with the commands (code lines) that
-    follow it."""
-    steps: list[str] = []
-    code = False
-    for block in re.split(r"(^```.*$)", text, flags=re.M):
-        if block.startswith("```"):
-            code = not code
-            continue
-        if code:
-            commands = [line.strip() for line in block.splitlines() if line.strip()]
-            if commands and steps:
-                steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
-            elif commands:
-                steps.append(f"Run `{'; '.join(commands)}`")
-        else:
-            steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
-    # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
-    return [s for s in steps if not s.endswith(":")][:limit]
 
 
 # --------------------------------------------------------------------------- scoring
@@ -352,7 +194,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
 
 
 def _words(text: str) -> str:
-    return " ".join(_NOT_WORD.split(_clean(text).casefold())).strip()
+    return " ".join(_NOT_WORD.split(plain_text(text).casefold())).strip()
 
 
 def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str]:
@@ -457,13 +299,6 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
             if cand.unit.id not in used:
                 used.append(cand.unit.id)
     return steps, used
-
-
-def is_prose(sentence: str) -> bool:
-    """Words rather than commands, paths or markup."""
-    words = sentence.split()
-    plain = sum(1 for w in words if re.fullmatch(r"[A-Za-z][a-z'’]*[,.;:!?]?", w))
-    return plain >= 0.75 * len(words)
 
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:

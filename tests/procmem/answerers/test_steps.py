@@ -1,0 +1,134 @@
+"""What a unit's text says: its steps and sentences, without metadata, boilerplate or markup."""
+
+from __future__ import annotations
+
+from procmem.answerers.retrieval import given_memory
+from procmem.answerers.steps import prose_steps, sentences, unit_steps
+from procmem.units import LogicUnit
+
+
+def _meta(doc_id, title, order=0):
+    return {"doc_id": doc_id, "title": title, "order": order}
+
+
+def _step_unit(header, body, doc_id, title, order=0, unit_type="Step"):
+    return LogicUnit(unit_type, "", header, body, [], _meta(doc_id, title, order))
+
+
+def test_steps_read_as_plain_text_without_markdown_escapes_or_quote_markers():
+    # the real pages escape a menu path's ">" and placeholders' "<" and quote notes inside list items
+    body = ("1. Go to **Recipients** \\> **Groups**.\n"
+            "2. Run `Get-Recipient -Identity \\<email address\\> \\| fl Name`.\n"
+            "3. Select **Replicable**.\n\n   > The setting reaches every site collection.\n"
+            "4. Copy the file to `\\\\server\\share`.")
+    unit = LogicUnit("Step", "", "Groups", body, [], _meta("help/groups.md", "Groups", 0))
+    assert unit_steps(unit) == ["Go to Recipients > Groups.",
+                                "Run Get-Recipient -Identity <email address> | fl Name.",
+                                "Select Replicable. The setting reaches every site collection.",
+                                "Copy the file to \\\\server\\share."]
+
+
+def test_a_bulleted_list_of_names_is_not_a_list_of_steps():
+    # a page that lists what its commands cover (the real Exchange Online page's opening)
+    listing = LogicUnit("Step", "", "Enable or disable POP3, IMAP, MAPI or Outlook on the web",
+                        "This article introduces the commands that turn each protocol on or off "
+                        "for a mailbox:\n\n- Post Office Protocol (POP)\n"
+                        "- Internet Message Access Protocol (IMAP)\n- Outlook on the web\n\n"
+                        "To disable POP3 for a mailbox, run Set-CASMailbox with -PopEnabled $False.",
+                        [], _meta("help/protocols.md", "Protocols", 0))
+    steps = unit_steps(listing)
+    assert "Post Office Protocol (POP)" not in steps and "Outlook on the web" not in steps
+    assert any("run Set-CASMailbox with -PopEnabled" in s for s in steps)
+    # bullets that say what to do, and ingredients, stay steps
+    actions = LogicUnit("Step", "", "Reset the router", "- Unplug the router\n- Wait ten seconds\n"
+                        "- Plug it back in", [], _meta("net/router.md", "Router", 2))
+    assert unit_steps(actions) == ["Unplug the router", "Wait ten seconds", "Plug it back in"]
+    dough = LogicUnit("Step", "", "Ingredients", "- 500 g flour\n- 10 g salt\n- 350 ml water",
+                      [], _meta("cook/dough.md", "Dough", 0))
+    assert unit_steps(dough) == ["500 g flour", "10 g salt", "350 ml water"]
+    commands = LogicUnit("Step", "", "Restart the services", "- `net stop spooler`\n- `net start spooler`",
+                         [], _meta("help/print.md", "Printing", 3))
+    assert unit_steps(commands) == ["net stop spooler", "net start spooler"]
+    # parameter names in code spans name things too
+    policies = LogicUnit("Step", "", "Booking policy", "Remove the group from these settings:\n\n"
+                         "- `ResourceDelegates`\n- `BookInPolicy`\n- `RequestInPolicy`",
+                         [], _meta("help/rooms.md", "Rooms", 0))
+    assert not any(s in ("ResourceDelegates", "BookInPolicy") for s in unit_steps(policies))
+
+
+def test_sentences_keep_a_command_with_its_introduction_and_leave_out_source_lines():
+    body = ("It can be checked in any of the following locations:\n"
+            "- In the mail client\n\n"
+            "```powershell\nGet-Mailbox -Identity Daniel | fl ForwardingAddress\n```\n\n"
+            "For details, see the article on forwarding.\n\n"
+            "From Public folder permissions don't reach subfolders:\n"
+            "To work around this issue, run the following cmdlet:\n\n"
+            "```powershell\nSet-PublicFolder -AgeLimit 5\n```\n\n"
+            "Then wait until the hierarchy is synchronised.")
+    assert sentences(body) == [
+        "It can be checked in any of the following locations: Get-Mailbox -Identity Daniel | fl ForwardingAddress",
+        "For details, see the article on forwarding.",  # its own sentence, not glued to a command
+        "To work around this issue, run the following cmdlet: Set-PublicFolder -AgeLimit 5",
+        "Then wait until the hierarchy is synchronised."]  # no "From <title>:" line of a merged unit
+    # as steps, an introduction keeps its commands, and one without them is no step
+    assert "To work around this issue, run the following cmdlet: `Set-PublicFolder -AgeLimit 5`" in prose_steps(body)
+    assert prose_steps("Check the following settings:\n\nThen restart the server.") == [
+        "Then restart the server."]
+
+
+def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
+    body = ("A new feature lets administrators choose the Sent Items folder. For more information, "
+            "see [Want more control over Sent Items?](https://example.com/blog)\n\n"
+            "Using [Exchange PowerShell](/powershell/), for emails sent as the shared mailbox, run "
+            "the following cmdlet:\n\n```powershell\nset-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True\n```\n\n"
+            "> **Note:**\n> These settings <b>aren't</b> supported across cloud and on-premises mailboxes.")
+    # the link line once glued the next paragraph to "For more information", and its command was lost
+    assert prose_steps(body) == [
+        "A new feature lets administrators choose the Sent Items folder.",
+        "Using Exchange PowerShell, for emails sent as the shared mailbox, run the following cmdlet: "
+        "`set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True`",
+        "Note: These settings aren't supported across cloud and on-premises mailboxes."]
+    unit = _step_unit("Keep sent items in the shared mailbox", body, "help/sent-items.md", "Sent items")
+    assert "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in unit_steps(unit)[1]
+
+
+def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
+    body = ("1. Connect to Exchange Online by using remote PowerShell. For info about how to do "
+            "this, go to the following Microsoft website:\n"
+            "2. Check whether the outbound spam filter disables automatic forwarding. For more "
+            "information, see [Control forwarding](/forwarding).\n"
+            "3. For more information, see [Forwarding rules](/rules).\n")
+    unit = _step_unit("Stop forwarding to external addresses", body, "help/forwarding.md", "Forwarding")
+    # a step whose last sentence only points elsewhere was once dropped whole
+    assert unit_steps(unit) == [
+        "Connect to Exchange Online by using remote PowerShell.",
+        "Check whether the outbound spam filter disables automatic forwarding."]
+
+
+def test_questions_an_overview_page_lists_are_not_steps():
+    body = ("Calendar diagnostic logs help answer questions such as:\n"
+            "- Why doesn't a meeting appear in an attendee's calendar?\n"
+            "- Why is a conference room double-booked?\n\n"
+            "1. Download the script to a local folder.\n"
+            "2. Is the ImportExcel module installed? If not, run `Install-Module ImportExcel`.\n")
+    unit = _step_unit("Use calendar diagnostic logs", body, "help/cdl.md", "Calendar diagnostic logs")
+    # a step may ask something on its way to what to do
+    assert unit_steps(unit) == [
+        "Download the script to a local folder.",
+        "Is the ImportExcel module installed? If not, run Install-Module ImportExcel."]
+    listing = _step_unit("Calendar issues", body.split("\n\n")[0], "help/cdl.md", "Calendar diagnostic logs",
+                         order=1, unit_type="FAQ")
+    assert unit_steps(listing) == []
+
+
+def test_a_pages_table_of_contents_gives_no_steps(corpus, lexical):
+    """A real page opens with a list of links to its own sections: those are not steps, the
+    sections' own numbered steps are."""
+    page = "officedocs/Exchange/ExchangeOnline/public-folders/permissions-settings-not-propagate-eac.md"
+    steps = [s for unit in given_memory([corpus.get(page)]).units() for s in unit_steps(unit)]
+    assert not {"The read and unread setting not applied", "Age limit settings not applied to subfolders"} \
+        & set(steps)
+    assert any("PerUserReadStateEnabled" in s for s in steps)
+    toc = _step_unit("Issues", "- [Set up forwarding](#set-up-forwarding)\n- [Other issues](other.md).\n",
+                     "help/issues.md", "Issues")
+    assert unit_steps(toc) == []
