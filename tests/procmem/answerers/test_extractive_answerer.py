@@ -429,3 +429,17 @@ def test_the_plain_answer_starts_a_sentence_not_a_fragment_of_one():
                       [], _meta("sauce.md", "Sauce"))
     answer, _, _ = compose([Hit(sauce, 1.0, 1, "x")], Turn("How do I make the sauce thicken?"), cite=False)
     assert answer == "Add the wine, then follow the steps below."
+
+
+def test_the_page_whose_title_the_question_names_leads(corpus):
+    """A bundled conversation about a lamb biriyani: "I'm out of garam masala, can I make my
+    own?" is answered from the garam masala page first, not from the biriyani recipe the
+    conversation is about (whose steps add the garam masala)."""
+    conv = next(c for c in load_sample() if c.id == "dev-cook-003")
+    answer = make_answerer("extractive").answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    cited = [answer.sources[int(re.search(r"\[(\d+)\]$", s).group(1)) - 1].doc_id for s in answer.procedures]
+    assert cited[0] == "based-cooking/garam-masala.md"
+    assert any("dry roast them until aromatic" in s for s in _plain(answer))
+    scores = next(s for s in answer.trace.stages if s.name == "compose").details["scores"]
+    assert max(s["title"] for s in scores) == 1.0  # "garam masala": the page's whole title
