@@ -19,6 +19,17 @@ from serving.prompts import load_prompt
 from serving.scripted import ScriptedLLM
 
 
+def unit_meta(doc_id: str, title: str, order: int = 0) -> dict[str, Any]:
+    """A unit's ``meta`` as a memory gives it: its document, the page title, its place there."""
+    return {"doc_id": doc_id, "title": title, "order": order}
+
+
+def step_unit(header: str, body: str, doc_id: str, title: str, order: int = 0,
+              unit_type: str = "Step") -> LogicUnit:
+    """A logic unit of one page section."""
+    return LogicUnit(unit_type, "", header, body, [], unit_meta(doc_id, title, order))
+
+
 @dataclass
 class MemoryDouble:
     """Only what answerers use: ``search``, ``search_conversation`` and ``units``.

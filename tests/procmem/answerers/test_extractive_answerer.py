@@ -15,7 +15,7 @@ from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
 from procmem.units import Linker, LogicUnit, Procedure
 from serving.scripted import unreachable_llm
-from tests.procmem.answerers.conftest import MemoryDouble
+from tests.procmem.answerers.conftest import MemoryDouble, unit_meta
 
 
 def test_steps_from_the_best_units_in_document_order_with_citations(memory):
@@ -99,12 +99,6 @@ def test_fallback_is_not_used_when_the_answerer_works(memory, script):
 # --------------------------------------------------------------------------- the last question
 
 
-def _meta(doc_id, title, order=0):
-    return {"doc_id": doc_id, "title": title, "order": order}
-
-
-def _step_unit(header, body, doc_id, title, order=0, unit_type="Step"):
-    return LogicUnit(unit_type, "", header, body, [], _meta(doc_id, title, order))
 
 
 ROUTER, ISP, PRINT = "net/router.md", "net/provider.md", "help/print.md"
@@ -112,21 +106,21 @@ WORLD = [
     LogicUnit("Step", "", "Restart the router",
               "1. Unplug the router.\n2. Wait thirty seconds.\n3. Plug the router back in.",
               [Linker("the router light still blinks", "Ask your internet provider to check the line",
-                      "MITIGATE")], _meta(ROUTER, "Router", 0)),
+                      "MITIGATE")], unit_meta(ROUTER, "Router", 0)),
     LogicUnit("Step", "", "Ask your internet provider to check the line",
               "1. Call the support number on your bill.\n2. Give them the router's serial number.",
-              [], _meta(ISP, "Provider support", 0)),
+              [], unit_meta(ISP, "Provider support", 0)),
     LogicUnit("FAQ", "", "What causes a blinking router light",
               "A blinking light means the router has no signal from the line.", [],
-              _meta(ROUTER, "Router", 1)),
+              unit_meta(ROUTER, "Router", 1)),
     Procedure("", "Set up printing on Windows",
-              ["Open Settings on Windows", "Select Printers and add the printer"], _meta(PRINT, "Printing", 0)),
+              ["Open Settings on Windows", "Select Printers and add the printer"], unit_meta(PRINT, "Printing", 0)),
     Procedure("", "Set up printing on a Mac",
               ["Open System Settings on the Mac", "Select Printers and Scanners and press Add"],
-              _meta(PRINT, "Printing", 1)),
+              unit_meta(PRINT, "Printing", 1)),
     Procedure("", "Clear a paper jam",
               ["Turn the printer off", "Open the rear cover", "Pull the jammed paper out"],
-              _meta(PRINT, "Printing", 2)),
+              unit_meta(PRINT, "Printing", 2)),
 ]
 
 
@@ -186,11 +180,11 @@ def test_the_users_product_version_chooses_among_procedures():
     units = [Procedure("Applies to: Outlook 2010", "Turn on cached Exchange mode in Outlook",
                        ["Select File, Account Settings, then Account Settings again",
                         "Double-click the Exchange account and check Use Cached Exchange Mode"],
-                       _meta("help/cached-2010.md", "Turn on cached Exchange mode in Outlook", 0)),
+                       unit_meta("help/cached-2010.md", "Turn on cached Exchange mode in Outlook", 0)),
              Procedure("Applies to: Outlook 2013, Outlook 2016", "Use cached mode",
                        ["Select File, then Account Settings, then Change",
                         "Under Offline Settings check Use Cached Exchange Mode and move the slider"],
-                       _meta("help/cached-2016.md", "Offline settings", 0))]
+                       unit_meta("help/cached-2016.md", "Offline settings", 0))]
     answer = make_answerer("extractive", memory=MemoryDouble(units)).answer(AnswerRequest(
         "How do I turn on cached Exchange mode in Outlook?", history=[("We run Outlook 2016 here.", "OK.")]))
     assert _plain(answer)[0] == "Select File, then Account Settings, then Change"
@@ -201,7 +195,7 @@ def test_the_users_product_version_chooses_among_procedures():
 
 def test_a_further_document_joins_only_from_the_best_units_corpus():
     def unit(doc_id, corpus, goal, steps):
-        return Procedure("", goal, steps, {**_meta(doc_id, goal), "corpus": corpus})
+        return Procedure("", goal, steps, {**unit_meta(doc_id, goal), "corpus": corpus})
 
     best = unit("desktop/send.page", "desktop", "Send photos to a phone over Bluetooth",
                 ["Open the Bluetooth panel", "Select the phone and click Send Files"])
@@ -342,11 +336,11 @@ def test_a_section_for_another_deployment_gives_no_steps(corpus, conversations):
 
 def test_a_further_unit_gives_its_run_of_steps_that_the_question_asks_about():
     jam = Procedure("", "Make orange jam", ["Peel and chop the oranges", "Boil them with sugar for an hour",
-                                            "Pour the jam into jars"], _meta("jam.md", "Orange jam"))
+                                            "Pour the jam into jars"], unit_meta("jam.md", "Orange jam"))
     cake = Procedure("", "Bake a mazurek", ["Rub the butter into the flour", "Add the egg yolks and knead",
                                             "Chill the dough for an hour", "Roll it out and bake it",
                                             "Let the base cool", "Spread the orange jam over the base",
-                                            "Decorate the cake with almonds"], _meta("mazurek.md", "Mazurek"))
+                                            "Decorate the cake with almonds"], unit_meta("mazurek.md", "Mazurek"))
     question = Turn("How do I make the orange jam, and when does it go on the cake?")
     _, steps, _ = compose([Hit(jam, 3.0, 1, "x"), Hit(cake, 2.0, 2, "x")], question, cite=False)
     # the cake gives four steps (other_unit_steps): the run that names the jam and the cake
@@ -380,9 +374,9 @@ class RankingMemory(MemoryDouble):
 
 def test_units_of_the_documents_the_memory_ranks_first_for_the_conversation_score_more():
     wash = Procedure("", "Wash a wool jumper", ["Fill a basin with cold water", "Press the jumper gently"],
-                     _meta("care/wool.md", "Wool"))
+                     unit_meta("care/wool.md", "Wool"))
     dry = Procedure("", "Wash a wool blanket", ["Fill the bath with cold water", "Squeeze the blanket out"],
-                    _meta("care/blanket.md", "Blanket"))
+                    unit_meta("care/blanket.md", "Blanket"))
     request = AnswerRequest("How do I wash it?", history=[("My wool jumper shrank.", "Wash it cold.")])
     ranked_first = make_answerer("extractive", memory=RankingMemory([wash, dry], ["care/blanket.md"])).answer(request)
     assert _plain(ranked_first)[:2] == dry.steps
@@ -426,7 +420,7 @@ def test_the_plain_answer_starts_a_sentence_not_a_fragment_of_one():
     sauce = LogicUnit("Step", "", "Make the sauce",
                       "1. Add the wine.\n2. Add the tomatoes.\n\n"
                       "stir the wine through the sauce until it has evaporated and the sauce thickens.",
-                      [], _meta("sauce.md", "Sauce"))
+                      [], unit_meta("sauce.md", "Sauce"))
     answer, _, _ = compose([Hit(sauce, 1.0, 1, "x")], Turn("How do I make the sauce thicken?"), cite=False)
     assert answer == "Add the wine, then follow the steps below."
 

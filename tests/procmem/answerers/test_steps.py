@@ -5,14 +5,7 @@ from __future__ import annotations
 from procmem.answerers.retrieval import given_memory
 from procmem.answerers.steps import prose_steps, sentences, unit_steps
 from procmem.units import LogicUnit
-
-
-def _meta(doc_id, title, order=0):
-    return {"doc_id": doc_id, "title": title, "order": order}
-
-
-def _step_unit(header, body, doc_id, title, order=0, unit_type="Step"):
-    return LogicUnit(unit_type, "", header, body, [], _meta(doc_id, title, order))
+from tests.procmem.answerers.conftest import step_unit, unit_meta
 
 
 def test_steps_read_as_plain_text_without_markdown_escapes_or_quote_markers():
@@ -21,7 +14,7 @@ def test_steps_read_as_plain_text_without_markdown_escapes_or_quote_markers():
             "2. Run `Get-Recipient -Identity \\<email address\\> \\| fl Name`.\n"
             "3. Select **Replicable**.\n\n   > The setting reaches every site collection.\n"
             "4. Copy the file to `\\\\server\\share`.")
-    unit = LogicUnit("Step", "", "Groups", body, [], _meta("help/groups.md", "Groups", 0))
+    unit = LogicUnit("Step", "", "Groups", body, [], unit_meta("help/groups.md", "Groups", 0))
     assert unit_steps(unit) == ["Go to Recipients > Groups.",
                                 "Run Get-Recipient -Identity <email address> | fl Name.",
                                 "Select Replicable. The setting reaches every site collection.",
@@ -35,24 +28,24 @@ def test_a_bulleted_list_of_names_is_not_a_list_of_steps():
                         "for a mailbox:\n\n- Post Office Protocol (POP)\n"
                         "- Internet Message Access Protocol (IMAP)\n- Outlook on the web\n\n"
                         "To disable POP3 for a mailbox, run Set-CASMailbox with -PopEnabled $False.",
-                        [], _meta("help/protocols.md", "Protocols", 0))
+                        [], unit_meta("help/protocols.md", "Protocols", 0))
     steps = unit_steps(listing)
     assert "Post Office Protocol (POP)" not in steps and "Outlook on the web" not in steps
     assert any("run Set-CASMailbox with -PopEnabled" in s for s in steps)
     # bullets that say what to do, and ingredients, stay steps
     actions = LogicUnit("Step", "", "Reset the router", "- Unplug the router\n- Wait ten seconds\n"
-                        "- Plug it back in", [], _meta("net/router.md", "Router", 2))
+                        "- Plug it back in", [], unit_meta("net/router.md", "Router", 2))
     assert unit_steps(actions) == ["Unplug the router", "Wait ten seconds", "Plug it back in"]
     dough = LogicUnit("Step", "", "Ingredients", "- 500 g flour\n- 10 g salt\n- 350 ml water",
-                      [], _meta("cook/dough.md", "Dough", 0))
+                      [], unit_meta("cook/dough.md", "Dough", 0))
     assert unit_steps(dough) == ["500 g flour", "10 g salt", "350 ml water"]
     commands = LogicUnit("Step", "", "Restart the services", "- `net stop spooler`\n- `net start spooler`",
-                         [], _meta("help/print.md", "Printing", 3))
+                         [], unit_meta("help/print.md", "Printing", 3))
     assert unit_steps(commands) == ["net stop spooler", "net start spooler"]
     # parameter names in code spans name things too
     policies = LogicUnit("Step", "", "Booking policy", "Remove the group from these settings:\n\n"
                          "- `ResourceDelegates`\n- `BookInPolicy`\n- `RequestInPolicy`",
-                         [], _meta("help/rooms.md", "Rooms", 0))
+                         [], unit_meta("help/rooms.md", "Rooms", 0))
     assert not any(s in ("ResourceDelegates", "BookInPolicy") for s in unit_steps(policies))
 
 
@@ -88,7 +81,7 @@ def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
         "Using Exchange PowerShell, for emails sent as the shared mailbox, run the following cmdlet: "
         "`set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True`",
         "Note: These settings aren't supported across cloud and on-premises mailboxes."]
-    unit = _step_unit("Keep sent items in the shared mailbox", body, "help/sent-items.md", "Sent items")
+    unit = step_unit("Keep sent items in the shared mailbox", body, "help/sent-items.md", "Sent items")
     assert "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in unit_steps(unit)[1]
 
 
@@ -98,7 +91,7 @@ def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
             "2. Check whether the outbound spam filter disables automatic forwarding. For more "
             "information, see [Control forwarding](/forwarding).\n"
             "3. For more information, see [Forwarding rules](/rules).\n")
-    unit = _step_unit("Stop forwarding to external addresses", body, "help/forwarding.md", "Forwarding")
+    unit = step_unit("Stop forwarding to external addresses", body, "help/forwarding.md", "Forwarding")
     # a step whose last sentence only points elsewhere was once dropped whole
     assert unit_steps(unit) == [
         "Connect to Exchange Online by using remote PowerShell.",
@@ -111,12 +104,12 @@ def test_questions_an_overview_page_lists_are_not_steps():
             "- Why is a conference room double-booked?\n\n"
             "1. Download the script to a local folder.\n"
             "2. Is the ImportExcel module installed? If not, run `Install-Module ImportExcel`.\n")
-    unit = _step_unit("Use calendar diagnostic logs", body, "help/cdl.md", "Calendar diagnostic logs")
+    unit = step_unit("Use calendar diagnostic logs", body, "help/cdl.md", "Calendar diagnostic logs")
     # a step may ask something on its way to what to do
     assert unit_steps(unit) == [
         "Download the script to a local folder.",
         "Is the ImportExcel module installed? If not, run Install-Module ImportExcel."]
-    listing = _step_unit("Calendar issues", body.split("\n\n")[0], "help/cdl.md", "Calendar diagnostic logs",
+    listing = step_unit("Calendar issues", body.split("\n\n")[0], "help/cdl.md", "Calendar diagnostic logs",
                          order=1, unit_type="FAQ")
     assert unit_steps(listing) == []
 
@@ -129,6 +122,6 @@ def test_a_pages_table_of_contents_gives_no_steps(corpus, lexical):
     assert not {"The read and unread setting not applied", "Age limit settings not applied to subfolders"} \
         & set(steps)
     assert any("PerUserReadStateEnabled" in s for s in steps)
-    toc = _step_unit("Issues", "- [Set up forwarding](#set-up-forwarding)\n- [Other issues](other.md).\n",
+    toc = step_unit("Issues", "- [Set up forwarding](#set-up-forwarding)\n- [Other issues](other.md).\n",
                      "help/issues.md", "Issues")
     assert unit_steps(toc) == []
