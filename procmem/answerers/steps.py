@@ -37,7 +37,7 @@ IMPERATIVES = (
     "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",
     "create", "delete", "disable", "enable", "enter", "go", "grant", "install", "make", "open",
     "press", "remove", "reinstall", "restart", "run", "select", "set", "sign", "switch", "try",
-    "turn", "type", "update", "use", "add", "mix", "heat", "bake", "cook", "put", "stir", "cut",
+    "turn", "type", "update", "use", "mix", "heat", "bake", "cook", "put", "stir", "cut",
     "let", "keep", "wait", "place", "pour", "serve", "boil", "preheat", "combine", "whisk")
 ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
