@@ -42,7 +42,7 @@ from procmem.retrieval.index import KIND_ORDER, SearchIndex
 from procmem.retrieval.links import document_links
 from procmem.retrieval.pooling import plan_vectors, pooled_vector
 from procmem.retrieval.vectors import VectorTable, dense_index
-from procmem.search import MemorySearch
+from procmem.search import MemorySearch, QueryVectors
 from procmem.store import (
     MemoryFiles,
     MemoryStoreError,
@@ -106,6 +106,7 @@ class Memory(MemorySearch):
         self._tokens: dict[str, list[str]] = {}
         self._index: SearchIndex | None = None
         self._links: dict[str, list[str]] | None = None
+        self.query_vectors = QueryVectors()
         self._loaded_manifest: dict[str, Any] = {}
         self.last_report: UpdateReport | None = None
 

@@ -8,8 +8,12 @@ and ranks with them; building, updating and saving stay with the memory.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from procmem.config import ALL_KINDS, MemoryConfig, kind_names
 from procmem.records import DocumentHit, DocumentRecord, Hit
@@ -22,12 +26,42 @@ from procmem.retrieval.query import conversation_query
 if TYPE_CHECKING:
     from procmem.embed import Embedder
 
+QUERY_VECTORS_KEPT = 256
+
+
+class QueryVectors:
+    """The vectors of the last ``size`` texts a memory was searched for, each encoded once:
+    one answer searches its query and its last question for several kinds of unit, with and
+    without its own answerer's filters, and for the document ranking (an extractive answer
+    from the memory over every bundled document encoded 12 texts, 3 of them distinct).
+    Safe to share between threads."""
+
+    def __init__(self, size: int = QUERY_VECTORS_KEPT) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str, encode: Callable[[str], np.ndarray]) -> np.ndarray:
+        """The vector of ``text``: kept, or made by ``encode`` and kept."""
+        with self._lock:
+            vector = self._kept.get(text)
+            if vector is not None:
+                self._kept.move_to_end(text)
+                return vector
+        vector = encode(text)
+        with self._lock:
+            self._kept[text] = vector
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return vector
+
 
 class MemorySearch:
     """Search over a memory's units (mixed into :class:`procmem.memory.Memory`)."""
 
     config: MemoryConfig
     kinds: tuple[str, ...]
+    query_vectors: QueryVectors
 
     if TYPE_CHECKING:  # what the memory provides
         @property
@@ -64,9 +98,13 @@ class MemorySearch:
         """The ``n`` best units for ``text`` alone, from the memory's own search structure
         (another search backend answers this and keeps the rest of the search)."""
         index = self.index()
-        found = index.search(tokenize(text), lambda: self.embedder.encode([text])[0], k=n,
+        found = index.search(tokenize(text), lambda: self.query_vector(text), k=n,
                              kinds=kinds, method=method, types=types, doc_ids=doc_ids, settings=settings)
         return [Hit(index.units[row], score, rank, method) for rank, (row, score) in enumerate(found, 1)]
+
+    def query_vector(self, text: str) -> np.ndarray:
+        """The embedding of a search text (see :class:`QueryVectors`)."""
+        return self.query_vectors.get(text, lambda t: self.embedder.encode([t])[0])
 
     def ordering_question(self, question: str | None, query: str, kinds: Sequence[str],
                           method: str) -> str | None:

@@ -391,7 +391,7 @@ class QdrantMemory(MemorySearch):
         """The ``n`` best units for ``text``, from the Qdrant collection."""
         if settings.fusion != "rrf" and method == "hybrid":
             raise ValueError("a Qdrant store fuses with reciprocal rank only (--fusion rrf)")
-        vector = self.memory.embedder.encode([text])[0] if method in ("dense", "hybrid") else None
+        vector = self.memory.query_vector(text) if method in ("dense", "hybrid") else None
         found = self.store.search(tokenize(text), vector, k=n, kinds=kinds, method=method,
                                   types=types, doc_ids=doc_ids, candidates=settings.candidates,
                                   rrf_k=settings.rrf_k, dense_weight=settings.dense_weight)

@@ -84,3 +84,23 @@ def test_a_first_question_other_kinds_and_bm25_alone_are_not_reordered(breads, p
     for options in ({"kind": "document"}, {"kind": "procedure"}, {"method": "bm25"}):
         assert [h.unit.id for h in searched(breads, pizza, 0.0, **options)] == \
             [h.unit.id for h in searched(breads, pizza, 0.5, **options)], options
+
+
+def test_a_turns_searches_encode_each_text_once(breads, pizza, monkeypatch):
+    """A turn searches its query and its last question for several kinds of unit and for the
+    document ranking: each text is encoded once, and the results are those of fresh vectors."""
+    from procmem.retrieval.query import conversation_query
+
+    question = f"{pizza.question} (once more)"  # a text no other test searched for
+    fresh = [h.unit.id for h in breads.search_conversation(pizza.history, question, k=6)]
+    breads.query_vectors = type(breads.query_vectors)()  # forget what was kept
+    encoded: list[str] = []
+    encode = breads.embedder.encode
+    monkeypatch.setattr(breads.embedder, "encode",
+                        lambda texts, **kw: encoded.extend(texts) or encode(texts, **kw))
+    first = breads.search_conversation(pizza.history, question, k=6)
+    breads.search_documents_conversation(pizza.history, question, k=4)
+    again = breads.search_conversation(pizza.history, question, k=6)
+    query = conversation_query(pizza.history, question, turns=breads.config.history_turns)
+    assert sorted(encoded) == sorted([query, question])
+    assert [h.unit.id for h in first] == [h.unit.id for h in again] == fresh
