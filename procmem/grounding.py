@@ -2,7 +2,9 @@
 
 One rule, used for extracted instructions (reranking) and for answer steps alike. A source text
 is cut into snippets (its lines, split further at sentence ends, plus each pair of neighbouring
-sentences); a step is **grounded** in a snippet when
+sentences, plus each block a step is often written from as a whole: a list item with the lines
+nested under it, a paragraph with the command it introduces); a step is **grounded** in a
+snippet when
 
 * their word-level ROUGE-L F-measure exceeds ``rouge_threshold`` (0.7), or
 * the cosine distance of their sentence embeddings is below ``distance_threshold`` (0.25).
@@ -18,6 +20,7 @@ tokens mapped to single characters.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -40,6 +43,8 @@ GroundedBy = Literal["rouge", "embedding"]
 _TOKEN = re.compile(r"[a-z0-9]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _MARKUP = re.compile(r"^\s*(?:[#>*+\-]+|\d+[.)])\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
 
 
 @dataclass(frozen=True)
@@ -108,7 +113,84 @@ def snippets(text: str) -> list[Snippet]:
         if i + 1 < len(sentences):
             nxt_end = sentences[i + 1][1]
             out.append(Snippet(text[start:nxt_end], start, nxt_end, i))
+    starts = [start for start, _ in sentences]
+    known = {(s.start, s.end) for s in out}
+    for start, end in _blocks(text):
+        marker = _MARKUP.match(text[start:end])
+        start += marker.end() if marker else 0
+        if (start, end) not in known:
+            known.add((start, end))
+            out.append(Snippet(text[start:end], start, end, max(0, bisect.bisect_right(starts, start) - 1)))
     return out
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """Character spans of the blocks that a step is often written from as a whole: a list item
+    with the lines nested under it (a note, a command, a sub-list, a wrapped line), and a
+    paragraph of several lines, with the fenced or indented command its last line introduces
+    ("... run the following cmdlet:")."""
+    lines: list[tuple[int, str]] = []
+    offset = 0
+    for line in text.split("\n"):
+        lines.append((offset, line))
+        offset += len(line) + 1
+    spans: list[tuple[int, int]] = []
+    for i, (start, line) in enumerate(lines):
+        if not line.strip():
+            continue
+        item = _LIST_ITEM.match(line)
+        if item:
+            last = _item_end(lines, i)
+        elif i == 0 or not lines[i - 1][1].strip() or _LIST_ITEM.match(lines[i - 1][1]):
+            last = _paragraph_end(lines, i)
+        else:
+            continue
+        if item or last > i:  # an item of one line: of several sentences, which are snippets apart
+            spans.append((start, lines[last][0] + len(lines[last][1].rstrip())))
+    return spans
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _item_end(lines: list[tuple[int, str]], i: int) -> int:
+    """The last line of the list item that starts at line ``i``: the lines indented under it,
+    and the unindented lines that wrap its own text (before a blank line or a nested line)."""
+    indent, last, blank, nested = _indent(lines[i][1]), i, False, False
+    for j in range(i + 1, len(lines)):
+        line = lines[j][1]
+        if not line.strip():
+            blank = True
+        elif _indent(line) > indent:
+            last, blank, nested = j, False, True
+        elif not (blank or nested or _LIST_ITEM.match(line) or line.lstrip().startswith("#")):
+            last = j
+        else:
+            break
+    return last
+
+
+def _paragraph_end(lines: list[tuple[int, str]], i: int) -> int:
+    """The last line of the paragraph that starts at line ``i``, with the fenced or indented
+    block that follows when the paragraph ends with a colon."""
+    last = i
+    while last + 1 < len(lines) and lines[last + 1][1].strip() and not _LIST_ITEM.match(lines[last + 1][1]):
+        last += 1
+    if not lines[last][1].rstrip().endswith(":"):
+        return last
+    j = last + 1
+    while j < len(lines) and not lines[j][1].strip():
+        j += 1
+    if j < len(lines) and _FENCE.match(lines[j][1]):
+        end = next((k for k in range(j + 1, len(lines)) if _FENCE.match(lines[k][1])), len(lines) - 1)
+        return end
+    indent = _indent(lines[i][1])
+    while j < len(lines) and (not lines[j][1].strip() or _indent(lines[j][1]) > indent):
+        if lines[j][1].strip():
+            last = j
+        j += 1
+    return last
 
 
 @dataclass

@@ -115,3 +115,35 @@ def test_vectors_are_made_only_where_they_can_decide(page, embedder):
     (paraphrase,) = grounder.ground([PARAPHRASE], [source])
     assert paraphrase is not None and paraphrase.by == "embedding"
     assert set(counting.encoded) == {PARAPHRASE} | {s.text for s in source.snippets}
+
+
+SHARED_MAILBOX = "officedocs/Exchange/ExchangeOnline/user-and-shared-mailboxes/sent-mail-is-not-saved.md"
+
+
+@pytest.mark.parametrize(("doc_id", "first", "last"), [
+    # a numbered step with the registry key and the note nested under it
+    (SHARED_MAILBOX, "Locate and then click the following registry subkey", "14.0 = Office 2010)."),
+    # a sentence with the command block it introduces
+    (SHARED_MAILBOX, "Using [Exchange PowerShell]", "-MessageCopyForSentAsEnabled $True\n```"),
+    # a numbered step of five sentences on one line
+    ("based-cooking/sourdough-starter.md", "Storing the starter", "use the starter next time."),
+])
+def test_a_step_written_from_a_whole_block_is_grounded_in_that_block(corpus, doc_id, first, last):
+    from procmem.answerers.steps import plain_text
+
+    text = corpus.get(doc_id).text
+    start = text.index(first)
+    block = text[start:text.index(last, start) + len(last)]
+    step = plain_text(block)  # the block as one step, markup dropped, as the answerers write it
+    assert any(s.text == block for s in snippets(text))
+    (g,) = ground_steps([step], text)  # ROUGE-L alone: no embedding is needed
+    assert g is not None and g.by == "rouge" and g.snippet == block
+    assert text[g.start:g.end] == block
+
+
+def test_a_list_item_ends_where_its_nested_lines_end():
+    text = ("1. Open the panel.\n\n   > Note: it may take a while.\n"
+            "[CROSS] if you need details then read more\n2. Click Save.\n")
+    blocks = {s.text for s in snippets(text)}
+    assert "Open the panel.\n\n   > Note: it may take a while." in blocks
+    assert not any("[CROSS]" in b and "Open the panel" in b for b in blocks)
