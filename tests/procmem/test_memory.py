@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from support.embedders import CountingEmbedder
 
+from procmem.config import MemoryConfig
 from procmem.embed import DEFAULT_EMBEDDER
 from procmem.memory import Memory, build_memory, sample_memory
 from procmem.store import MemoryStoreError
@@ -25,9 +26,9 @@ pytestmark = pytest.mark.slow
 METHODS = ["bm25", "dense", "hybrid"]
 
 
-def counting_memory(docs, embedder) -> tuple[Memory, CountingEmbedder]:
+def counting_memory(docs, embedder, **config) -> tuple[Memory, CountingEmbedder]:
     counter = CountingEmbedder(embedder)
-    memory = Memory(embedder=embedder)
+    memory = Memory(embedder=embedder, config=MemoryConfig(**config))
     memory._embedder = counter  # the memory's encoder, observed
     memory.add_documents(docs)
     return memory, counter
@@ -76,16 +77,15 @@ def test_update_replaces_exactly_one_documents_units_and_embeds_only_them(test_d
     assert others_before == others_after  # other documents' units untouched
     new_ids = set(after) - set(before)
     assert new_ids and all(after[i] == changed.doc_id for i in new_ids)
-    # procedures, which the default search never scores densely, wait for their first dense search
     embedded = [i for i in new_ids if i in memory._vectors]
-    assert {memory.get(i).kind for i in set(new_ids) - set(embedded)} <= {"procedure"}
-    assert report.embedded == len(embedded)
-    # what is encoded is the new logic units' texts and those of the few chunks they do not
-    # cover; the other chunks and the whole document are pooled (procmem.retrieval.pooling)
+    assert set(embedded) == new_ids and report.embedded == len(embedded)
+    # what is encoded is the new logic units' and procedures' texts and those of the few chunks
+    # the logic units do not cover; the other chunks and the whole document are pooled
+    # (procmem.retrieval.pooling)
     new_units = [memory.get(i) for i in embedded]
-    lu_texts = [memory._index_text(u) for u in new_units if u.kind == "logic_unit"]
+    own_texts = [memory._index_text(u) for u in new_units if u.kind in ("logic_unit", "procedure")]
     chunk_texts = {memory._index_text(u) for u in new_units if u.kind == "chunk"}
-    assert set(lu_texts) <= set(counter.texts) and set(counter.texts) <= set(lu_texts) | chunk_texts
+    assert set(own_texts) <= set(counter.texts) and set(counter.texts) <= set(own_texts) | chunk_texts
     assert report.encoded == len(counter.texts) < report.embedded
     assert f"{report.embedded} embedded ({report.encoded} encoded)" in report.summary()
     assert memory.document(changed.doc_id).content_hash == changed.content_hash
@@ -117,7 +117,7 @@ def test_save_and_load_round_trip(built_memory, tmp_path):
 
 def test_saving_embeds_nothing_and_a_loaded_memory_embeds_a_kind_at_its_first_dense_search(
         test_documents, embedder, tmp_path):
-    memory, counter = counting_memory(test_documents[:4], embedder)
+    memory, counter = counting_memory(test_documents[:4], embedder, embed_kinds=[])
     procedures = [u.id for u in memory.units("procedure")]
     assert procedures and not any(i in memory._vectors for i in procedures)
     counter.texts.clear()
@@ -133,6 +133,23 @@ def test_saving_embeds_nothing_and_a_loaded_memory_embeds_a_kind_at_its_first_de
     assert all(i in loaded._vectors for i in procedures)
     # saved again, the vectors it has now are kept
     again = Memory.load(loaded.save(tmp_path / "mem"))
+    assert all(i in again._vectors for i in procedures)
+
+
+def test_a_memory_saved_without_procedure_vectors_gets_them_at_the_next_build(test_documents, embedder,
+                                                                              tmp_path):
+    docs = test_documents[:4]
+    memory, _ = counting_memory(docs, embedder, embed_kinds=[])  # as memories were saved before
+    old = Memory.load(memory.save(tmp_path / "mem"))
+    procedures = [u.id for u in old.units("procedure")]
+    assert procedures and not any(i in old._vectors for i in procedures)
+    counter = CountingEmbedder(embedder)
+    old._embedder = counter
+    report = old.add_documents(docs)  # the same documents: nothing to extract
+    assert sorted(report.unchanged) == sorted(d.doc_id for d in docs)
+    assert report.embedded == len(procedures) == len(counter.texts)
+    assert all(i in old._vectors for i in procedures)
+    again = Memory.load(old.save(tmp_path / "mem"))
     assert all(i in again._vectors for i in procedures)
 
 
