@@ -184,9 +184,12 @@ class Memory(MemorySearch):
             self.embedder_name = embedder.name
         encoded, pooled = plan_vectors(units, self._active(), self._tokens_of, self._vectors.__contains__,
                                        pool_chunks=self.config.chunk_vectors == "pooled")
-        if encoded:
-            vectors = embedder.encode_unique([self._index_text(u) for u in encoded], progress=progress)
-            self._vectors.add([u.id for u in encoded], vectors)
+        # each kind in batches of its own: int8 quantises a batch's activations together, so a
+        # unit's vector does not depend on which other kinds a memory builds
+        for kind in dict.fromkeys(u.kind for u in encoded):
+            group = [u for u in encoded if u.kind == kind]
+            vectors = embedder.encode_unique([self._index_text(u) for u in group], progress=progress)
+            self._vectors.add([u.id for u in group], vectors)
         for one in pooled:
             self._vectors.add([one.unit.id], pooled_vector(one.weights, self._vectors.gather(one.sources)))
         return len(units), len(encoded)
