@@ -67,7 +67,7 @@ class MemoryConfig:
     document_kinds: list[str] = field(default_factory=lambda: ["logic_unit", "chunk", "document"])
     # kinds embedded at build besides those two: the answerers search procedures (extractive, aag,
     # rag). A kind none of the three names gets its vectors at its first dense search, in every
-    # process that loads the memory (the procedures of all 2,104 bundled documents: ~30 s)
+    # process that loads the memory (the procedures of all 2,104 bundled documents: ~24 s on 2 cores)
     embed_kinds: list[str] = field(default_factory=lambda: ["procedure"])
     dir: str = ""  # where sample_memory() keeps the bundled sample memory
 

@@ -1,9 +1,10 @@
 """Unit vectors kept by unit id, so an update embeds only units it has not seen.
 
-Units of kinds that the configured search never scores densely are not embedded when a memory
-is built: their rows are filled on demand, by :attr:`VectorTable.fill` when the table is
-gathered, as :class:`LazyDense` does on the first dense search of their kind. A saved memory
-keeps them absent (:meth:`VectorTable.known`: a row of NaN), so saving embeds nothing either.
+Units of kinds that the configured search never scores densely and that no answerer searches
+(``[memory] embed_kinds``: procedures) are not embedded when a memory is built: their rows are
+filled on demand, by :attr:`VectorTable.fill` when the table is gathered, as :class:`LazyDense`
+does on the first dense search of their kind. A saved memory keeps them absent
+(:meth:`VectorTable.known`: a row of NaN), so saving embeds nothing either.
 """
 
 from __future__ import annotations
