@@ -38,9 +38,12 @@ import tempfile
 import threading
 import warnings
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 log = logging.getLogger(__name__)
 
@@ -360,6 +363,22 @@ def _export(path: Path, out: Path, *, quantised: bool) -> None:
         fp32.unlink()
 
 
+def _tokenizer(path: Path) -> tuple[Tokenizer, int]:
+    """The model's fast tokenizer and its padding id: read from its ``tokenizer.json`` with the
+    ``tokenizers`` library (transformers and torch, whose import takes seconds, are then never
+    imported to encode), else converted by transformers from the model's vocabulary."""
+    from tokenizers import Tokenizer
+
+    file = path / "tokenizer.json"
+    if file.is_file():
+        tokenizer = Tokenizer.from_file(str(file))
+        return tokenizer, int((tokenizer.padding or {}).get("pad_id") or 0)
+    from transformers import AutoTokenizer
+
+    converted = AutoTokenizer.from_pretrained(str(path))
+    return converted.backend_tokenizer, converted.pad_token_id or 0
+
+
 class OnnxRunner:
     """Runs an exported model with onnxruntime: tokenise once, encode each distinct token
     sequence once, in batches of similar length."""
@@ -372,12 +391,13 @@ class OnnxRunner:
                 f"pip install 'inscoqa[memory]', or use the torch backend (the model name without @suffix)")
         _offline()
         import onnxruntime as ort
-        from transformers import AutoTokenizer
 
         config = _read_json(path / "sentence_bert_config.json")
         self.max_length = max_tokens or int(config.get("max_seq_length") or 512)
         self.lower = bool(config.get("do_lower_case"))
-        self.tokenizer = AutoTokenizer.from_pretrained(str(path))
+        self.tokenizer, self.pad_id = _tokenizer(path)
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(self.max_length)
         self.file = onnx_model_path(path, quantised=quantised)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -395,7 +415,7 @@ class OnnxRunner:
     def token_ids(self, texts: list[str]) -> list[list[int]]:
         """Token ids truncated to ``max_length``, as sentence-transformers makes them."""
         texts = [t.strip().lower() if self.lower else t.strip() for t in texts]
-        return list(self.tokenizer(texts, truncation=True, max_length=self.max_length)["input_ids"])
+        return [encoding.ids for encoding in self.tokenizer.encode_batch(texts)]
 
     def encode(self, texts: list[str], batch_size: int, *, progress: bool = False) -> np.ndarray:
         ids = self.token_ids(texts)
@@ -404,7 +424,7 @@ class OnnxRunner:
         sequences = list(distinct)
         order = np.argsort([-len(s) for s in sequences], kind="stable")
         out = np.zeros((len(sequences), 0), dtype=np.float32)
-        pad = self.tokenizer.pad_token_id or 0
+        pad = self.pad_id
         batches = range(0, len(order), batch_size)
         if progress:
             from tqdm import tqdm

