@@ -373,9 +373,10 @@ class Memory(MemorySearch):
         given a vector and the texts encoded for them."""
         config = self.config
         try:
+            # the embed kinds this memory holds (no fallback to all of them, unlike a search's)
+            embed = set(kind_names(config.embed_kinds)) & set(self._kinds(None, config.embed_kinds))
             dense = set() if config.method == "bm25" else {
-                *self._kinds(None, config.search_kinds), *self._kinds(None, config.document_kinds),
-                *(k for k in kind_names(config.embed_kinds) if k in self._kinds(None, config.embed_kinds))}
+                *self._kinds(None, config.search_kinds), *self._kinds(None, config.document_kinds), *embed}
         except ValueError:
             dense = set(self.kinds)
         return self._embed([u for u in self._active() if u.id not in self._vectors and u.kind in dense],
