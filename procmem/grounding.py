@@ -182,9 +182,8 @@ def _paragraph_end(lines: list[tuple[int, str]], i: int) -> int:
     j = last + 1
     while j < len(lines) and not lines[j][1].strip():
         j += 1
-    if j < len(lines) and _FENCE.match(lines[j][1]):
-        end = next((k for k in range(j + 1, len(lines)) if _FENCE.match(lines[k][1])), len(lines) - 1)
-        return end
+    if j < len(lines) and _FENCE.match(lines[j][1]):  # to the closing fence
+        return next((k for k in range(j + 1, len(lines)) if _FENCE.match(lines[k][1])), len(lines) - 1)
     indent = _indent(lines[i][1])
     while j < len(lines) and (not lines[j][1].strip() or _indent(lines[j][1]) > indent):
         if lines[j][1].strip():
