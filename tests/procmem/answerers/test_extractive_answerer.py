@@ -98,9 +98,6 @@ def test_fallback_is_not_used_when_the_answerer_works(memory, script):
 
 # --------------------------------------------------------------------------- the last question
 
-
-
-
 ROUTER, ISP, PRINT = "net/router.md", "net/provider.md", "help/print.md"
 WORLD = [
     LogicUnit("Step", "", "Restart the router",
