@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from procmem.answerers.parsing import parse_steps
+from procmem.extract.markdown import LINK_ONLY
 from procmem.merge import SOURCE_LINE
 from procmem.units import Procedure, Unit
 
@@ -43,9 +44,6 @@ ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
-# a list item that is nothing but a link ("[Age limit settings not applied](#age-limit-...)"):
-# a page's table of contents or a list of further articles, not something to do
-LINK_ONLY = re.compile(r"^\W*\[[^\]]+\]\([^)\s]*\)\W*$")
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 # Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
 _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from procmem.extract.base import Extraction, unit_meta
 from procmem.extract.linkers import anchor_slug, find_linkers
 from procmem.extract.markdown import (
+    LINK_ONLY,
     Block,
     Section,
     first_sentence,
@@ -260,7 +261,10 @@ def _prerequisite(ctx: _Context, role: Role, text: str) -> str:
 
 
 def _lists(section: Section, *, ordered: bool | None = None) -> list[Block]:
-    return [b for b in section.blocks if b.kind == "list" and (ordered is None or b.ordered == ordered)]
+    """The section's lists, but for a list of further articles (every item only a link):
+    what to read, not steps or alternatives."""
+    return [b for b in section.blocks if b.kind == "list" and (ordered is None or b.ordered == ordered)
+            and not all(LINK_ONLY.match(item.text.strip()) for item in b.items)]
 
 
 def _lists_alternatives(section: Section) -> bool:

@@ -18,6 +18,9 @@ HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 FENCE = re.compile(r"^\s{0,12}(```|~~~)")
 MARKER = re.compile(r"^(?P<indent>\s*)(?P<marker>\d{1,3}[.)]|[-*+])\s+(?P<rest>.*)$")
 LINK = re.compile(r"\[(?P<label>[^\]]*)\]\((?P<target>[^()\s]*(?:\([^()]*\)[^()\s]*)*)(?:\s+\"[^\"]*\")?\)")
+# a line that is nothing but a link ("[Age limit settings not applied](#age-limit-...)"): an item of
+# a page's table of contents or of its list of further articles, not something to do
+LINK_ONLY = re.compile(r"^\W*\[[^\]]+\]\([^)\s]*\)\W*$")
 HTML_TAG = re.compile(r"</?(?:br|b|i|u|em|strong|sup|sub|span|kbd|a|p|div|img)\b[^>]*>", re.I)
 
 

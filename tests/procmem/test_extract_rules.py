@@ -174,3 +174,22 @@ def test_sections_that_name_a_task_or_introduce_a_command_are_step_units(corpus)
     doc = corpus.get("officedocs/Exchange/ExchangeOnline/user-and-shared-mailboxes/sent-mail-is-not-saved.md")
     types = {u.header.split(" (")[0]: u.type for u in extract_rules(doc).logic_units}
     assert types["More information"] == "Appendix"
+
+
+def test_a_list_of_further_articles_is_neither_steps_nor_alternatives(corpus):
+    # "For more information, see the following articles:" and two links, in a Resolution section
+    # whose later text offers "the following options": the links are what to read, and the
+    # section's unit says what to do, the workaround's cmdlet included
+    doc = corpus.get("officedocs/Exchange/ExchangeHybrid/send-emails/"
+                     "delegate-cannot-send-on-behalf-of-after-migration.md")
+    out = extract_rules(doc)
+    steps = [s for p in out.procedures for s in p.steps]
+    assert "Exchange hybrid writeback" not in steps
+    assert "Microsoft Entra Connect Version 1.1.553.0" not in steps
+    resolution = [u for u in out.logic_units if u.meta["section"].endswith("Resolution")]
+    assert len(resolution) == 1 and resolution[0].type == "Step"
+    assert "Set-MailUser UserSMTPAddress -GrantSendOnBehalfTo DelegateSMTPAddress" in resolution[0].body
+    # a GNOME overview's sections that only point to other pages are no Step units any more
+    doc = corpus.get("gnome-help/shell-introduction.page")
+    types = {u.header.split(" (")[0]: u.type for u in extract_rules(doc).logic_units}
+    assert types["System menu"] == "Appendix"
