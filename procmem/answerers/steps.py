@@ -2,7 +2,8 @@
 
 A procedure's steps are its own; a logic unit's or a chunk's are its numbered lines, else its
 bulleted lines (unless they only name things), else its sentences, each with the commands that
-follow it. Page metadata ("Applies to: ..."), pointers to further reading, questions an overview
+follow it; a bulleted line or a sentence that describes (a scenario, a cause, what a tool does)
+rather than says what to do is no step. Page metadata ("Applies to: ..."), pointers to further reading, questions an overview
 page lists and lines that are only a link are not steps; Markdown markup, escapes and quote
 markers are dropped. The extractive answerer (:mod:`procmem.answerers.extractive`) scores and
 composes with these.
@@ -45,6 +46,10 @@ ACTION_CUE = re.compile(
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
+DESCRIPTION = re.compile(r"^(?:the|this|these|that|those|a|an|there|it|its|so|such|each|both|"
+                         r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+)\b", re.I)
+# a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
+COMMAND_WORD = re.compile(r"\b[A-Z][a-z]+-[A-Z][A-Za-z]+|\$\w+|\\\\|\b\w+\.exe\b")
 # Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
 _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
@@ -135,17 +140,33 @@ def without_boilerplate(step: str) -> str:
 
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
-    text, else its sentences; page metadata, boilerplate and lines that are only a link left out."""
+    text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
+    and bulleted lines and sentences that only describe (:func:`describes`)."""
     if isinstance(unit, Procedure):
         raw = unit.steps
     else:
         text = unit_text(unit)
         bulleted = parse_steps(text)
         raw = (parse_steps(text, numbered_only=True)
-               or (bulleted if not names_only(bulleted) else [])
-               or prose_steps(text))
+               or instructions(bulleted if not names_only(bulleted) else [])
+               or instructions(prose_steps(text)))
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+def describes(sentence: str) -> bool:
+    """A sentence that describes (a scenario, a symptom, a cause, what a tool does) rather than
+    says what to do: it opens with a determiner, "there", "it" or "you" and a verb of the
+    scenario ("You try to open ...", "This issue occurs ...", "The troubleshooter runs ..."),
+    and names no action or command."""
+    return bool(DESCRIPTION.match(sentence)) and not ACTION_CUE.search(sentence) \
+        and not COMMAND_WORD.search(sentence)
+
+
+def instructions(items: list[str]) -> list[str]:
+    """``items`` less those that describe; a numbered list's items stay steps whatever they say
+    (a step that says what the screen shows next is part of the procedure)."""
+    return [item for item in items if not describes(plain_text(item))]
 
 
 def names_only(items: list[str], words: int = 6) -> bool:

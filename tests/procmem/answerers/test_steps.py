@@ -82,7 +82,9 @@ def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
         "`set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True`",
         "Note: These settings aren't supported across cloud and on-premises mailboxes."]
     unit = step_unit("Keep sent items in the shared mailbox", body, "help/sent-items.md", "Sent items")
-    assert "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in unit_steps(unit)[1]
+    # the sentence that only describes the feature is no step
+    steps = unit_steps(unit)
+    assert len(steps) == 2 and "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in steps[0]
 
 
 def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
@@ -125,3 +127,27 @@ def test_a_pages_table_of_contents_gives_no_steps(corpus, lexical):
     toc = step_unit("Issues", "- [Set up forwarding](#set-up-forwarding)\n- [Other issues](other.md).\n",
                      "help/issues.md", "Issues")
     assert unit_steps(toc) == []
+
+
+def test_sentences_that_describe_are_not_steps_but_a_numbered_lists_items_are(corpus, lexical):
+    """A cause section's bullets describe the situations that cause an error; a real page's
+    numbered steps stay steps even where one says what the screen shows next."""
+    page = "officedocs/SharePoint/SharePointOnline/sites/compliance-policy-blocking-site-deletion.md"
+    units = given_memory([corpus.get(page)]).units()
+    cause = next(u for u in units if u.kind == "logic_unit" and u.header.startswith("What causes this"))
+    assert "the retention policy is invalid" in cause.body
+    assert unit_steps(cause) == []
+    assert any(s.startswith("Select Run Tests") for u in units for s in unit_steps(u))
+    scenario = step_unit("Symptoms", "Consider the following scenario:\n\n"
+                         "- You try to open an item in the private folder.\n"
+                         "- There is a one-way trust between the two domains.\n"
+                         "- Run `Get-Mailbox -Identity <user>` to see the mailbox.\n\n"
+                         "The troubleshooter runs in two stages. First, open the log.\n",
+                         "help/x.md", "X")
+    assert unit_steps(scenario) == ["Run Get-Mailbox -Identity <user> to see the mailbox."]
+    prose = step_unit("Check", "The troubleshooter runs in two stages. Open the log, and then "
+                      "search for START. This issue occurs when the log is full.", "help/x.md", "X")
+    assert unit_steps(prose) == ["Open the log, and then search for START."]
+    numbered = step_unit("Pair", "1. Click Connect.\n2. The entry for the device will show a Connected status.\n",
+                         "help/x.md", "X")
+    assert unit_steps(numbered) == ["Click Connect.", "The entry for the device will show a Connected status."]
