@@ -85,7 +85,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     stats.set_defaults(func=_stats)
 
 
-def _documents(args: argparse.Namespace) -> list[Any]:
+def _documents(args: argparse.Namespace, unreadable: list[Any]) -> list[Any]:
+    """The documents to build from; a file of ``--corpus`` or ``--path`` that cannot be read is
+    added to ``unreadable`` and left out."""
     from inscoqa.bundled import corpus_index, resolve_dataset, sample_documents
     from inscoqa.corpus import CorpusIndex
 
@@ -93,11 +95,12 @@ def _documents(args: argparse.Namespace) -> list[Any]:
         return sample_documents()
     if args.corpus:
         index = corpus_index()
-        return [doc for name in args.corpus for doc in index.iter_documents(corpus=name)]
+        return [doc for name in args.corpus for doc in index.iter_documents(corpus=name, unreadable=unreadable)]
     if args.path:
         if not args.path.is_dir():
             raise SystemExit(f"--path {args.path}: not a directory")
-        return list(CorpusIndex({args.path.resolve().name: args.path}).iter_documents())
+        folder = CorpusIndex({args.path.resolve().name: args.path})
+        return list(folder.iter_documents(unreadable=unreadable))
     index = corpus_index()
     seen: dict[str, Any] = {}
     for conv in resolve_dataset(args.dataset):
@@ -115,9 +118,12 @@ def _build(args: argparse.Namespace) -> int:
     config = load_memory_config({"embedder": args.embedder, "unit_index": args.unit_index,
                                  "unit_words": args.unit_words, "chunk_overlap": args.chunk_overlap,
                                  "semantic_percentile": args.semantic_percentile})
-    docs = _documents(args)
+    unreadable: list[Any] = []
+    docs = _documents(args, unreadable)
+    for exc in unreadable:
+        print(f"  cannot read {exc}", file=sys.stderr)
     if not docs:
-        print("no documents found", file=sys.stderr)
+        print("inscoqa memory build: no readable documents found", file=sys.stderr)
         return 1
     memory = None
     if not args.rebuild and args.out.exists():
@@ -161,7 +167,8 @@ def _build(args: argparse.Namespace) -> int:
                   f"added, {synced['deleted']} deleted, {synced['units']} held")
     infra = [f for f in report.failures if names_infrastructure_error(f.error)]
     if args.json:
-        print(json.dumps({"memory": str(args.out), "report": report.to_dict(), "stats": memory.stats()},
+        print(json.dumps({"memory": str(args.out), "report": report.to_dict(), "stats": memory.stats(),
+                          "unreadable": [{"path": e.path, "problem": e.problem} for e in unreadable]},
                          indent=1, ensure_ascii=False))
     else:
         print(f"{args.out}: {report.summary()}")
@@ -173,6 +180,10 @@ def _build(args: argparse.Namespace) -> int:
         print(f"inscoqa memory build: the engine failed on {len(infra)} document(s) "
               f"({infra[0].error.splitlines()[0]}); they keep their rule-based units — run the "
               f"same command again to retry them", file=sys.stderr)
+        return 1
+    if unreadable:
+        print(f"inscoqa memory build: {len(unreadable)} document(s) could not be read ({unreadable[0]}); "
+              f"the other {len(docs)} are in {args.out}", file=sys.stderr)
         return 1
     without = sorted({f.doc_id for f in report.failures if f.stage == PROPOSITION_STAGE})
     if without:

@@ -129,7 +129,14 @@ class CorpusIndex:
                     ids.append(f"{name}/{rel.as_posix()}")
         return ids
 
-    def iter_documents(self, corpus: str | None = None) -> Iterator[Document]:
-        """Every readable document of one corpus (or all)."""
+    def iter_documents(self, corpus: str | None = None, *,
+                       unreadable: list[DocumentError] | None = None) -> Iterator[Document]:
+        """Every document of one corpus (or all). One that cannot be read raises its
+        :class:`DocumentError`, or, when ``unreadable`` is a list, is added to it and skipped."""
         for doc_id in self.doc_ids(corpus):
-            yield self.get(doc_id)
+            try:
+                yield self.get(doc_id)
+            except DocumentError as exc:
+                if unreadable is None:
+                    raise
+                unreadable.append(exc)

@@ -149,6 +149,17 @@ def test_non_utf8_document_is_an_error(tmp_path: Path) -> None:
         read_document(article)
 
 
+def test_a_folder_with_an_unreadable_file_raises_or_lists_it(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# Reset\n\n1. Open Settings.\n", encoding="utf-8")
+    (tmp_path / "b.md").write_bytes("# Caf\u00e9\n".encode("latin-1"))
+    index = CorpusIndex({"help": tmp_path})
+    with pytest.raises(DocumentError, match=r"b\.md: not UTF-8 text"):
+        list(index.iter_documents())
+    unreadable: list[DocumentError] = []
+    assert [d.doc_id for d in index.iter_documents(unreadable=unreadable)] == ["help/a.md"]
+    assert [(Path(e.path).name, e.problem) for e in unreadable] == [("b.md", "not UTF-8 text (byte 5, line 1)")]
+
+
 # ---------------------------------------------------------------- based-cooking (recipes)
 
 

@@ -62,3 +62,26 @@ def test_the_config_default_engine_is_not_needed_without_model_extraction(
     assert main(["memory", "build", "--path", str(docs), "--out", str(clean_env / "m"),
                  "--kinds", "procedure", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["report"]["failures"] == []
+
+
+def test_a_document_that_cannot_be_read_is_named_left_out_and_fails_the_build(
+        clean_env: Path, docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder with one broken file: the other documents are built and saved, the broken one is
+    named with its problem, and the exit status says the build is not complete."""
+    (docs / "broken.md").write_bytes(b"# Title\n\x00\xff\xfe not text")
+    out = clean_env / "memory"
+    assert main(["memory", "build", "--path", str(docs), "--out", str(out), "--kinds", "procedure",
+                 "--json"]) == 1
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["unreadable"] == [{"path": str(docs / "broken.md"), "problem": "not UTF-8 text (byte 9, line 2)"}]
+    assert result["report"]["added"] == ["docs/descale-espresso-machine.md"]
+    last = captured.err.strip().splitlines()[-1]
+    assert "1 document(s) could not be read" in last and "broken.md: not UTF-8 text" in last
+    assert (out / "CURRENT").exists()
+    # once the file is mended, the same command builds it in and succeeds
+    (docs / "broken.md").write_text("# Title\n\n1. Open Settings.\n2. Click Reset.\n", encoding="utf-8")
+    assert main(["memory", "build", "--path", str(docs), "--out", str(out), "--kinds", "procedure",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)["report"]
+    assert report["added"] == ["docs/broken.md"] and report["unchanged"] == ["docs/descale-espresso-machine.md"]
