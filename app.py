@@ -39,6 +39,7 @@ from procmem.answerers import (
     Source,
     answer_with_fallback,
     answerer_names,
+    by_document,
     make_answerer,
 )
 from serving.config import ConfigError, EngineName, ServingConfig, load_section
@@ -301,28 +302,6 @@ def render_grounded_steps(answer: Answer, snippet_chars: int = 240) -> str:
     return "\n".join(lines)
 
 
-_CITATION = re.compile(r"\[(\d+)\]")
-
-
-def cited_sources(answer: Answer) -> tuple[list[tuple[int, Source]], list[tuple[int, Source]]]:
-    """The sources as ``(n, source)`` (``[n]`` in the steps cites the n-th), split into those the
-    reply cites and the others retrieved; with no citations at all, every source counts as cited."""
-    numbered = list(enumerate(answer.sources, 1))
-    text = "\n".join([answer.answer, *answer.procedures])
-    cited = {int(n) for n in _CITATION.findall(text)}
-    if not cited & {n for n, _ in numbered}:
-        return numbered, []
-    return ([(n, s) for n, s in numbered if n in cited],
-            [(n, s) for n, s in numbered if n not in cited])
-
-
-def _by_document(sources: list[tuple[int, Source]]) -> dict[str, list[tuple[int, Source]]]:
-    groups: dict[str, list[tuple[int, Source]]] = {}
-    for n, source in sources:
-        groups.setdefault(source.doc_id, []).append((n, source))
-    return groups
-
-
 def _title(group: list[tuple[int, Source]]) -> str:
     numbers = "".join(f"[{n}]" for n, _ in group)
     source = group[0][1]
@@ -334,9 +313,9 @@ def render_reply(answer: Answer) -> str:
     parts = [shown(answer.answer.strip()) or "_(no plain answer)_"]
     if answer.procedures:
         parts.append("**Steps**\n\n" + render_steps(answer.procedures, ungrounded_steps(answer)))
-    cited, _ = cited_sources(answer)
+    cited, _ = answer.cited_sources()
     if cited:
-        parts.append("**Sources:** " + " · ".join(map(_title, _by_document(cited).values())))
+        parts.append("**Sources:** " + " · ".join(map(_title, by_document(cited).values())))
     if answer.clarification:
         parts.append(f"**Question for you:** {shown(answer.clarification)}")
     if answer.follow_ups:
@@ -347,9 +326,9 @@ def render_reply(answer: Answer) -> str:
 def render_sources(answer: Answer, snippet_chars: int = 400) -> str:
     """Each cited document's title with the numbered snippets that support the steps; then the
     titles of the other retrieved documents."""
-    cited, others = cited_sources(answer)
+    cited, others = answer.cited_sources()
     blocks = []
-    for doc_id, group in _by_document(cited).items():
+    for doc_id, group in by_document(cited).items():
         lines = [f"**{shown(group[0][1].title or doc_id)}** · `{doc_id}`"]
         for n, source in group:
             snippet = " ".join(source.snippet.split())
@@ -358,7 +337,7 @@ def render_sources(answer: Answer, snippet_chars: int = 400) -> str:
             lines.append(f"> **[{n}]** {shown(snippet)}")
         blocks.append("\n\n".join(lines))
     if others:
-        blocks.append("_Also retrieved:_ " + " · ".join(map(_title, _by_document(others).values())))
+        blocks.append("_Also retrieved:_ " + " · ".join(map(_title, by_document(others).values())))
     return "\n\n".join(blocks) or "_No sources._"
 
 

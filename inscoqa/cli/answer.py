@@ -77,6 +77,18 @@ def _memory(args: argparse.Namespace) -> Any:
         raise SystemExit(f"inscoqa answer: {first_line(exc)}") from exc
 
 
+def _source_lines(sources: list[Any]) -> list[str]:
+    """One line per document: the numbers that cite it, its title and id, its best score."""
+    from procmem.answerers import by_document
+
+    lines = []
+    for doc_id, group in by_document(sources).items():
+        scores = [s.score for _, s in group if s.score is not None]
+        score = f"  (score {max(scores):.4f})" if scores else ""
+        lines.append(f"{''.join(f'[{n}]' for n, _ in group)} {group[0][1].title or doc_id} — {doc_id}{score}")
+    return lines
+
+
 def format_answer(answer: Any) -> str:
     lines = [f"Answer: {answer.answer}", "", "Procedural instructions:"]
     groundings = answer.groundings or [None] * len(answer.procedures)
@@ -91,12 +103,10 @@ def format_answer(answer: Any) -> str:
         lines += ["", f"Question for you: {answer.clarification}"]
     if answer.follow_ups:
         lines += ["", "You can tell me:"] + [f"- {f}" for f in answer.follow_ups]
-    lines += ["", "Sources:"]
-    for i, source in enumerate(answer.sources, 1):
-        score = "" if source.score is None else f"  (score {source.score:.4f})"
-        lines.append(f"[{i}] {source.title or source.doc_id} — {source.doc_id}{score}")
-    if not answer.sources:
-        lines.append("(none)")
+    cited, others = answer.cited_sources()
+    lines += ["", "Sources:"] + (_source_lines(cited) or ["(none)"])
+    if others:
+        lines += ["", "Also retrieved:"] + _source_lines(others)
     usage = answer.trace.usage
     lines += ["", f"{len(answer.trace.stages)} stages, {usage.calls} model calls, "
                   f"{usage.total_tokens} tokens, {answer.trace.seconds:.1f} s"]

@@ -13,6 +13,7 @@ from procmem.answerers.base import (
     Source,
     Trace,
     answerer_names,
+    by_document,
     register,
 )
 from procmem.answerers.extractive import answer_with_fallback
@@ -30,6 +31,7 @@ __all__ = [
     "Trace",
     "answer_with_fallback",
     "answerer_names",
+    "by_document",
     "make_answerer",
     "register",
     "standalone_query",

@@ -6,6 +6,7 @@ all choose them by name; :func:`procmem.answerers.grounded.make_answerer` builds
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -45,6 +46,10 @@ class Source:
     snippet: str = ""
     unit_id: str = ""
     score: float | None = None
+
+
+NumberedSource = tuple[int, Source]  # a source and its citation number, [n] = the n-th source
+_CITATION = re.compile(r"\[(\d+)\]")
 
 
 @dataclass
@@ -114,6 +119,18 @@ class Answer:
     def grounded_steps(self) -> int:
         return sum(g is not None for g in self.groundings or [])
 
+    def cited_sources(self) -> tuple[list[NumberedSource], list[NumberedSource]]:
+        """The sources as ``(n, source)`` (``[n]`` in the steps cites the n-th), split into those
+        the reply cites and the others retrieved; with no citations at all, every source counts
+        as cited."""
+        numbered = list(enumerate(self.sources, 1))
+        text = "\n".join([self.answer, *self.procedures])
+        cited = {int(n) for n in _CITATION.findall(text)}
+        if not cited & {n for n, _ in numbered}:
+            return numbered, []
+        return ([(n, s) for n, s in numbered if n in cited],
+                [(n, s) for n, s in numbered if n not in cited])
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "answer": self.answer,
@@ -124,6 +141,15 @@ class Answer:
             "clarification": self.clarification,
             "trace": self.trace.to_dict(),
         }
+
+
+def by_document(sources: Sequence[NumberedSource]) -> dict[str, list[NumberedSource]]:
+    """Numbered sources grouped by their document (a procedure and a section of one page are two
+    sources of one document), documents in the order of their first source."""
+    groups: dict[str, list[NumberedSource]] = {}
+    for n, source in sources:
+        groups.setdefault(source.doc_id, []).append((n, source))
+    return groups
 
 
 def grounding_dicts(groundings: Sequence[StepGrounding | None] | None) -> list[dict[str, Any] | None] | None:

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from inscoqa.cli import main
-from inscoqa.cli.answer import read_history
+from inscoqa.cli.answer import format_answer, read_history
 from inscoqa.cli.options import parse_params, parse_system_params
+from procmem.answerers import Answer, Source
 
 
 def test_list_names_every_answerer(capsys):
@@ -69,7 +70,7 @@ def test_extractive_answer_prints_answer_steps_and_sources(memory_dir, conversat
                  conversation.question]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Answer: ") and "Procedural instructions:\n1. " in out
-    assert "Sources:\n[1] " in out and "0 model calls" in out
+    assert "Sources:\n[1]" in out and "0 model calls" in out
 
 
 @pytest.mark.slow
@@ -98,3 +99,20 @@ def test_engine_failure_falls_back_to_extractive_when_asked(memory_dir, capsys, 
                  *down, question]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["trace"]["stages"][0]["name"] == "fallback" and data["procedures"]
+
+
+def test_sources_print_one_line_per_document_cited_ones_first():
+    """A procedure and a section of one page are two sources of one document: one line names
+    both numbers; sources no step cites follow under "Also retrieved"."""
+    sources = [Source("help/wifi.md", "Connect to Wi-Fi", unit_id="p1", score=0.5),
+               Source("help/vpn.md", "Set up a VPN", unit_id="l1", score=0.3),
+               Source("help/wifi.md", "Connect to Wi-Fi", unit_id="l2", score=0.4)]
+    answer = Answer("Open the Wi-Fi settings.", ["Open Settings. [1]", "Click Wi-Fi. [3]"], sources)
+    text = format_answer(answer)
+    assert "Sources:\n[1][3] Connect to Wi-Fi — help/wifi.md  (score 0.5000)\n" in text
+    assert "Also retrieved:\n[2] Set up a VPN — help/vpn.md  (score 0.3000)\n" in text
+    # no citations at all: every source is listed as a source
+    plain = format_answer(Answer("Open the Wi-Fi settings.", ["Open Settings."], sources))
+    assert "Sources:\n[1][3] Connect to Wi-Fi — help/wifi.md  (score 0.5000)\n[2] Set up a VPN" in plain
+    assert "Also retrieved" not in plain
+    assert "Sources:\n(none)" in format_answer(Answer("No matching instructions were found.", []))
