@@ -158,7 +158,9 @@ def load_conversations(
     return ConversationList(good, errors)
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace a text file atomically: a temporary file beside it, fsync'ed, then renamed over
+    it, so the file is either the old one or the complete new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -181,5 +183,5 @@ def save_conversations(convs: Iterable[Conversation], path: str | Path) -> Path:
         text = json.dumps(records, ensure_ascii=False, indent=2) + "\n"
     else:
         text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    _atomic_write(path, text)
+    atomic_write_text(path, text)
     return path

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
-from inscoqa.io import _atomic_write, save_conversations
+from inscoqa.io import atomic_write_text, save_conversations
 from inscoqa.records import Conversation
 
 SPLIT_NAMES = ("train", "validation", "test")
@@ -116,6 +116,6 @@ def write_splits(splits: dict[str, list[Conversation]], out_dir: str | Path, *,
     manifest = {"seed": seed, "ratios": spec.ratios if spec else None,
                 "sizes": spec.sizes if spec else None,
                 "splits": {name: [c.id for c in convs] for name, convs in splits.items()}}
-    _atomic_write(out / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     written["manifest"] = str(out / MANIFEST)
     return written

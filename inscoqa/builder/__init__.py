@@ -15,8 +15,8 @@ from inscoqa.builder.pipeline import (
 )
 from inscoqa.builder.queries import queries_from_documents, query_key, read_queries
 from inscoqa.builder.steps import Rejected, SourceDocument
-from inscoqa.builder.store import KeyedStore
 from inscoqa.dirlock import DirectoryLock, DirectoryLockedError
+from inscoqa.keyed_store import KeyedStore
 
 __all__ = ["BuildOptions", "BuildSpecError", "BuildSummary", "DatasetBuilder",
            "DirectoryLock", "DirectoryLockedError", "KeyedStore", "Rejected", "Retriever",

@@ -40,9 +40,9 @@ from inscoqa.builder.steps import (
     prompt_hashes,
     summarise_steps,
 )
-from inscoqa.builder.store import KeyedStore
 from inscoqa.dirlock import DirectoryLock
-from inscoqa.io import _atomic_write, save_conversations
+from inscoqa.io import atomic_write_text, save_conversations
+from inscoqa.keyed_store import KeyedStore
 from inscoqa.records import DOMAINS, Conversation
 from inscoqa.schema import DatasetError, validate_record
 from serving.errors import LLMSchemaError, is_infrastructure_error
@@ -188,7 +188,7 @@ class DatasetBuilder:
                     "use another --out, or --restart to start this one anew")
         if self.restart and self.store.path.exists():
             self.store.path.unlink()
-        _atomic_write(path, json.dumps({"spec": spec, "model": self.llm.model,
+        atomic_write_text(path, json.dumps({"spec": spec, "model": self.llm.model,
                                         "prompts": prompt_hashes(), "updated_at": now_iso()},
                                        indent=2, ensure_ascii=False) + "\n")
 
@@ -315,7 +315,7 @@ class DatasetBuilder:
         files = {"dataset": str(save_conversations(kept, self.out_dir / DATASET_FILE)),
                  "rejected": str(self.out_dir / REJECTED_FILE),
                  "items": str(self.store.path)}
-        _atomic_write(self.out_dir / REJECTED_FILE,
+        atomic_write_text(self.out_dir / REJECTED_FILE,
                       "".join(json.dumps({k: r[k] for k in ("key", "query", "status", "step",
                                                             "reason", "transient", "documents")},
                                          ensure_ascii=False) + "\n" for r in others))
@@ -329,7 +329,7 @@ class DatasetBuilder:
             left=(len(set(query_key(q) for q in queries)) - len(ordered)
                   + sum(1 for r in ordered if r.get("transient"))),
             new_items=new, seconds=round(seconds, 2), stopped=self.stopped, files=files)
-        _atomic_write(self.out_dir / SUMMARY_FILE,
+        atomic_write_text(self.out_dir / SUMMARY_FILE,
                       json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n")
         return summary
 

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inscoqa.io import _atomic_write
+from inscoqa.io import atomic_write_text
 from inscoqa.records import Conversation
 from inscoqa.review.verdicts import Verdict, VerdictError
 from inscoqa.schema import DatasetError
@@ -58,9 +58,9 @@ def export_sheet(convs: list[Conversation], path: str | Path, *, reviewer: str =
         writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(_flat(r) for r in rows)
-        _atomic_write(path, buffer.getvalue())
+        atomic_write_text(path, buffer.getvalue())
     else:
-        _atomic_write(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+        atomic_write_text(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     return path
 
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from inscoqa.builder.store import KeyedStore
+from inscoqa.keyed_store import KeyedStore
 from inscoqa.records import Conversation
 
 Decision = Literal["accept", "reject", "edit"]

@@ -1,10 +1,11 @@
-"""Append-only JSONL files of keyed records that survive being killed at any instant, and a
-one-writer lock on a directory.
+"""Append-only JSONL files of keyed records that survive being killed at any instant.
 
-The same pattern as the benchmark's result store, kept small here because the data layer may not
-import the benchmark: every record is one line written with a single ``write``, flushed and
-fsync'ed; loading keeps the last record per key and ignores a last line cut short by a crash
-(which is removed before the next append, so new lines never get glued to it).
+Every record is one line written with a single ``write``, flushed and fsync'ed, so after a crash
+(even SIGKILL) the file holds every line that was reported as saved plus at most one truncated
+last line. Loading keeps the last record per key (a later line for a key, a retried failure,
+supersedes the earlier one) and ignores that truncated line, which is cut off before the next
+append, so new lines never get glued to it. The data builder's items, the review verdicts and the
+benchmark's results (:class:`eval.bench.store.ResultStore`) are such files.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ class KeyedStore:
         self._lock = threading.Lock()
 
     def load(self) -> dict[str, dict[str, Any]]:
-        """Records by key, in the order their keys were first written."""
+        """Records by key, in the order their keys were first written; a line that cannot be
+        read, or has no string key, is skipped with a warning naming the file and line."""
         records: dict[str, dict[str, Any]] = {}
         if not self.path.exists():
             return records
@@ -47,7 +49,7 @@ class KeyedStore:
         return records
 
     def append_many(self, records: list[dict[str, Any]]) -> None:
-        """Write records durably with one write and one fsync."""
+        """Write records durably with one write and one fsync (a group commit)."""
         for record in records:
             if not isinstance(record.get(self.key_field), str):
                 raise ValueError(f"a record needs a string '{self.key_field}'")
@@ -62,6 +64,10 @@ class KeyedStore:
                 fh.write(data)
                 fh.flush()
                 os.fsync(fh.fileno())
+            self._written(records)
+
+    def _written(self, records: list[dict[str, Any]]) -> None:
+        """Called under the lock once ``records`` are durably written."""
 
     def append(self, record: dict[str, Any]) -> None:
         self.append_many([record])
