@@ -14,16 +14,12 @@ finished run does no work at all (no engine started, no LLM call). Phases:
 from __future__ import annotations
 
 import itertools
-import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from tqdm.auto import tqdm
 
 from eval.bench import compare, extras
 from eval.bench.keys import run_key, slug, stable_hash
@@ -33,6 +29,7 @@ from eval.howto import HowToScorer
 from eval.inseval import InsEvalJudge
 from inscoqa.dirlock import DirectoryLock
 from inscoqa.records import Conversation
+from inscoqa.work_pool import WorkPool
 from procmem.answerers.base import Answerer
 from serving.pool import PooledModel
 from serving.types import ChatModel
@@ -309,34 +306,15 @@ class BenchRunner:
             opener = getattr(llm, "open", None)
             if llm is not None and callable(opener) and _used(llm, phases, self):
                 opener()
-        bar = tqdm(total=len(tasks), desc=label, unit="sample", disable=not self.progress,
-                   dynamic_ncols=True)
-        pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="bench")
-        try:
-            futures: dict[Future[dict[str, Any]], _Task] = {
-                pool.submit(task.fn, *task.args): task for task in tasks}
-            pending = set(futures)
-            last_commit = 0.0
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                gap = COMMIT_INTERVAL_S - (time.monotonic() - last_commit)
-                if gap > 0 and pending:  # gather what finishes meanwhile into the same commit
-                    more, pending = wait(pending, timeout=gap)
-                    done |= more
-                finished = [(futures[f].store, f.result()) for f in done]
-                self._save(finished)
-                last_commit = time.monotonic()
-                bar.update(len(done))
-                down = next((r["error"] for _, r in finished if _unreachable(r)), None)
-                if down is not None and self.stopped is None:
-                    # every later sample would fail the same way: leave them for a re-run
-                    self.stopped = down
-                    for future in pending:
-                        future.cancel()
-                    pending = {f for f in pending if not f.cancelled()}
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            bar.close()
+        pool = WorkPool(lambda task: task.fn(*task.args),
+                        lambda finished: self._save([(task.store, r) for task, r in finished]),
+                        stop_reason=lambda r: r["error"] if _unreachable(r) else None,
+                        concurrency=self.concurrency, label=label, unit="sample",
+                        progress=self.progress, commit_interval=COMMIT_INTERVAL_S)
+        # an engine that is gone leaves the samples not yet started to a re-run
+        stopped = pool.run(tasks)
+        if stopped is not None and self.stopped is None:
+            self.stopped = stopped
         return len(tasks)
 
     @staticmethod

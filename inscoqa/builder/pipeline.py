@@ -19,13 +19,10 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
-
-from tqdm.auto import tqdm
 
 from inscoqa.builder.queries import query_key
 from inscoqa.builder.steps import (
@@ -45,6 +42,7 @@ from inscoqa.io import atomic_write_text, save_conversations
 from inscoqa.keyed_store import KeyedStore
 from inscoqa.records import DOMAINS, Conversation
 from inscoqa.schema import DatasetError, validate_record
+from inscoqa.work_pool import WorkPool
 from serving.errors import LLMSchemaError, is_infrastructure_error
 from serving.types import ChatModel
 
@@ -279,30 +277,13 @@ class DatasetBuilder:
         opener = getattr(self.llm, "open", None)
         if callable(opener):
             opener()  # start or connect the engine here, once, before the workers
-        bar = tqdm(total=len(todo), desc="build", unit="query", disable=not self.progress,
-                   dynamic_ncols=True)
-        pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="build")
-        try:
-            futures: dict[Future[dict[str, Any]], str] = {
-                pool.submit(self.build_item, q): q for q in todo}
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                records = [f.result() for f in done]
-                self.store.append_many(records)
-                bar.update(len(records))
-                kept = sum(1 for r in records if r["status"] == "kept")
-                bar.set_postfix_str(f"+{kept} kept", refresh=False)
-                down = next((r["reason"] for r in records if r["transient"]
-                             and r["reason"].startswith(_UNREACHABLE)), None)
-                if down is not None and self.stopped is None:
-                    self.stopped = down  # every later item would fail the same way
-                    for future in pending:
-                        future.cancel()
-                    pending = {f for f in pending if not f.cancelled()}
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            bar.close()
+        pool = WorkPool(self.build_item, lambda finished: self.store.append_many([r for _, r in finished]),
+                        stop_reason=_unreachable, concurrency=self.concurrency, label="build",
+                        unit="query", progress=self.progress,
+                        postfix=lambda records: f"+{sum(r['status'] == 'kept' for r in records)} kept")
+        stopped = pool.run(todo)  # every later item would fail the same way: left to a re-run
+        if stopped is not None and self.stopped is None:
+            self.stopped = stopped
         return len(todo)
 
     def _finish(self, queries: Sequence[str], new: int, seconds: float) -> BuildSummary:
@@ -335,3 +316,8 @@ class DatasetBuilder:
 
 
 _UNREACHABLE = ("EngineDiedError:", "EngineStartError:", "LLMConnectionError:")
+
+
+def _unreachable(record: dict[str, Any]) -> str | None:
+    """Why the engine cannot do any more items, when the record says it is gone."""
+    return record["reason"] if record["transient"] and record["reason"].startswith(_UNREACHABLE) else None
