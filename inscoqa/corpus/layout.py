@@ -8,7 +8,7 @@ A Markdown heading is given to:
   a numbered step;
 - question lines: a paragraph of at most :data:`MAX_QUESTION_WORDS` words ending in ``?`` that
   text follows (a line that asks "How/What/Can ...?" directly followed by its answer is split
-  from it);
+  from it, and so is a short one that asks without its question mark);
 - title-like lines: one short line (at most :data:`MAX_TITLE_WORDS` words) without final
   punctuation, standing alone and followed by a paragraph or a list;
 - a line underlined with ``===`` or ``---``.
@@ -32,6 +32,8 @@ SETEXT = re.compile(r"^\s*(=+|-+)\s*$")
 LIST_LINE = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*+•·])\s+")
 FINAL_PUNCTUATION = re.compile(r"[.,;:!)\]]$")
 HEADING = re.compile(r"^#{1,6}\s")
+# a line that ends in a word a phrase goes on after: a sentence wrapped there, not a heading
+WRAPPED_END = re.compile(r"\b(?:the|a|an|of|to|on|in|for|and|or|with|by|at|from|is|are|your|my|if|that)$", re.I)
 QUESTION_START = re.compile(r"^(?:how|what|why|when|where|who|whom|which|can|could|do|does|did|is|are|"
                             r"should|will|would|may|i|my|is there|are there)\b", re.I)
 
@@ -121,8 +123,8 @@ def layout_headings(markdown: str, *, base_level: int = 2) -> str:
             continue
         if RULE.match(para):
             continue
-        if (_is_question(lines[0]) and QUESTION_START.match(lines[0].strip()) and len(lines) > 1
-                and not LIST_LINE.match(lines[1]) and lines[0].count("“") <= lines[0].count("”")):
+        if len(lines) > 1 and _asks(lines[0], lines[1]) and not LIST_LINE.match(lines[1]) \
+                and lines[0].count("“") <= lines[0].count("”"):
             out += ["#" * level + " " + lines[0].strip(), "\n".join(lines[1:])]
             continue
         joined = _unbold(" ".join(x.strip() for x in lines))
@@ -181,6 +183,17 @@ def _is_question(text: str) -> bool:
     text = text.strip()
     return (text.endswith("?") and 2 <= len(text.split()) <= MAX_QUESTION_WORDS
             and not LIST_LINE.match(text) and not text.startswith((">", "|", "`")))
+
+
+def _asks(line: str, following: str) -> bool:
+    """A line that asks "How/What/Can ...", with its question mark or, when it is short, not cut
+    off mid-phrase ("How long it takes depends on the") and the next line starts a sentence,
+    without it."""
+    text = line.strip()
+    if not QUESTION_START.match(text):
+        return False
+    return _is_question(text) or (_title_like(text) and not WRAPPED_END.search(text)
+                                  and following.strip()[:1].isupper())
 
 
 def _title_like(text: str) -> bool:

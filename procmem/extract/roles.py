@@ -80,5 +80,14 @@ def term_of(heading: str) -> str:
     return (m.group("a") or m.group("b") or "").strip() if m else ""
 
 
+# how a question opens, when its question mark is missing
+ASKING = re.compile(r"^(?:(?:can|could|do|does|did|is|are|should|will|would|may|must)\s+"
+                    r"(?:i|you|we|they|it|my|your|our|this|there)|how (?:do|can|does|much|many|long|often|should)|"
+                    r"what if|why (?:do|does|is|are|can't|won't|doesn't|isn't))\b", re.I)
+
+
 def is_question(heading: str) -> bool:
-    return heading.strip().endswith("?")
+    """A heading that asks: with its question mark, or one that plain-text FAQ pages leave off
+    ("Can I travel while my application is being processed")."""
+    text = heading.strip()
+    return text.endswith("?") or bool(ASKING.match(text))

@@ -248,6 +248,22 @@ def test_plain_text_layout_gives_question_and_title_headings(tmp_path: Path) -> 
     assert "- your National Insurance number\n- your tenancy agreement" in doc.text
 
 
+def test_a_question_line_without_its_question_mark_is_a_heading_but_a_wrapped_sentence_is_not(
+        tmp_path: Path) -> None:
+    path = tmp_path / "passport.txt"
+    path.write_text(
+        "Renewing your passport\n\nHow much does it cost?\nIt costs 88 pounds online.\n\n"
+        "Can I travel while my application is being processed\nNo. Your old passport is cancelled "
+        "when you send it.\n\nHow long it takes depends on the\nPassport Office and the time of "
+        "year.\n\nWhen the testing distribution is mature enough, the release\nmanager freezes it.\n",
+        encoding="utf-8")
+    text = read_document(path).text
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "# Renewing your passport", "## How much does it cost?",
+        "## Can I travel while my application is being processed"]
+    assert "## Can I travel while my application is being processed\n\nNo. Your old passport" in text
+
+
 def test_plain_text_numbered_steps_stay_steps(tmp_path: Path) -> None:
     path = tmp_path / "steps.txt"
     path.write_text("Print a page\n\n1. Open the page\n\n2. Press Ctrl+P\n\n3. Click Print\n",

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from inscoqa.bundled import sample_documents
+from inscoqa.corpus import read_document
 from procmem.extract.deterministic import extract_rules
 from procmem.extract.linkers import resolve_link
 from procmem.extract.markdown import one_line, parse_sections
@@ -193,3 +194,18 @@ def test_a_list_of_further_articles_is_neither_steps_nor_alternatives(corpus):
     doc = corpus.get("gnome-help/shell-introduction.page")
     types = {u.header.split(" (")[0]: u.type for u in extract_rules(doc).logic_units}
     assert types["System menu"] == "Appendix"
+
+
+def test_a_heading_that_asks_without_its_question_mark_is_a_faq_unit(corpus, tmp_path):
+    doc = corpus.get("officedocs/Exchange/ExchangeHybrid/administration/rpc-over-http-end-of-support.md")
+    types = {u.header.split(" (")[0]: u.type for u in extract_rules(doc).logic_units}
+    assert types["How can I identify which users in my organization are connecting through RPC over HTTP"] == "FAQ"
+    assert types["Does this end of support affect Outlook for Mac, Outlook for iOS and Android, Outlook for "
+                 "Windows 10 Mobile, or Outlook on the web"] == "FAQ"
+    page = tmp_path / "passport.txt"
+    page.write_text("Renewing your passport\n\nCan I travel while my application is being processed\n"
+                    "No. Your old passport is cancelled when you send it, so wait for the new one.\n",
+                    encoding="utf-8")
+    units = extract_rules(read_document(page)).logic_units
+    assert [(u.type, u.header) for u in units] == [
+        ("FAQ", "Can I travel while my application is being processed (Renewing your passport)")]
