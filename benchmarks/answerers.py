@@ -16,8 +16,11 @@ answerer's tokens and seconds per answer relative to it.
 
 Quality, per bundled file (no judge, no model): step coverage (the share of reference steps
 that have a close match among the answer's steps: word-level ROUGE-L recall >= 0.5), W-ROUGE-L
-and C-ROUGE-L F1 of the plain answer against the reference answer (the bench's figures), and
-W-ROUGE-L of the answer and its steps together against the reference answer.
+and C-ROUGE-L F1 of the plain answer against the reference answer (the bench's figures),
+W-ROUGE-L of the answer and its steps together against the reference answer, steps per answer
+and words per step. Step coverage rewards long steps (a step that joins two of a page's steps
+matches a reference step written from both), so compare it between answerers whose steps are of
+about the same length.
 
     python benchmarks/answerers.py [--limit 3] [--answerers aag,rag,...] [--max-tokens 200]
                                    [--setting memory|given] [--data dev-officedocs]
@@ -142,6 +145,7 @@ def quality(answer: Any, conv: Conversation) -> dict[str, float]:
         "c_rouge": rouge_l(answer.answer, conv.answer, level="char").fmeasure,
         "w_rouge_all": rouge_l(both, conv.answer, level="word").fmeasure,
         "n_steps": float(len(steps)),
+        "step_words": sum(len(s.split()) for s in steps) / len(steps) if steps else 0.0,
     }
 
 
@@ -195,7 +199,7 @@ def table(results: list[AnswererCost]) -> str:
 
 
 QUALITY_COLUMNS = (("steps", "step cov"), ("w_rouge", "W-RL"), ("c_rouge", "C-RL"),
-                   ("w_rouge_all", "W-RL a+s"), ("n_steps", "steps/ans"))
+                   ("w_rouge_all", "W-RL a+s"), ("n_steps", "steps/ans"), ("step_words", "words/step"))
 
 
 def mean_quality(rows: list[dict[str, float]]) -> dict[str, float]:
