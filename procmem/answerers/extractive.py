@@ -230,11 +230,12 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
 
 
 def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
-    """Near-identical to a kept step, or the start of one (the same step without its note)."""
+    """Near-identical to a kept step, or a part of one (the same step without its note, one of
+    the sentences a kept step joins)."""
     key = step.casefold()
     start = key.rstrip(". ")
     return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY
-               or (len(start.split()) >= min_words and other.casefold().startswith(start)) for other in kept)
+               or (len(start.split()) >= min_words and start in other.casefold()) for other in kept)
 
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:

@@ -26,7 +26,7 @@ _MARKUP_RE = re.compile(
     r"|</?[a-z][a-z0-9]*(?:\s+[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>")
 # lines that describe the page rather than the task
 METADATA = re.compile(
-    r"^\W*(?:applies to|original kb|kb number|original product version|product|products|"
+    r"^\W*(?:note:\s*)?(?:applies to|original kb|kb number|original product version|product|products|"
     r"version|versions|author|last updated|updated|ms\.\w+|keywords|audience|"
     r"this article (?:applies|describes|explains)|in this article)\b", re.I)
 BOILERPLATE = re.compile(
@@ -46,10 +46,16 @@ ACTION_CUE = re.compile(
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
-DESCRIPTION = re.compile(r"^(?:the|this|these|that|those|a|an|there|it|its|so|such|each|both|"
-                         r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+)\b", re.I)
+DESCRIPTION = re.compile(
+    r"^(?:(?:first|then|next|finally|also|however|instead|otherwise|by default|in this case),?\s+|"
+    r"(?:after|when|if|once|because|since|while) [^,]{1,120},\s+)?"
+    r"(?:the|this|these|that|those|a|an|all|some|most|many|every|here|there|it|its|so|such|each|both|"
+    r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+)\b", re.I)
 # a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
-COMMAND_WORD = re.compile(r"\b[A-Z][a-z]+-[A-Z][A-Za-z]+|\$\w+|\\\\|\b\w+\.exe\b")
+COMMAND_WORD = re.compile(
+    r"\b(?:Get|Set|New|Remove|Add|Enable|Disable|Test|Start|Stop|Export|Import|Update|Invoke|Clear|"
+    r"Install|Uninstall|Connect|Disconnect|Search|Restore|Resume|Suspend|Grant|Revoke|Move|Register|"
+    r"Reset|Repair|Format|Select|Where)-[A-Z][A-Za-z]+|\$\w+|\\\\|\b\w+\.exe\b")
 # Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
 _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
@@ -156,9 +162,10 @@ def unit_steps(unit: Unit) -> list[str]:
 
 def describes(sentence: str) -> bool:
     """A sentence that describes (a scenario, a symptom, a cause, what a tool does) rather than
-    says what to do: it opens with a determiner, "there", "it" or "you" and a verb of the
-    scenario ("You try to open ...", "This issue occurs ...", "The troubleshooter runs ..."),
-    and names no action or command."""
+    says what to do: after an opening clause or word, if any ("By default,", "After a mailbox
+    receives a request,"), it goes on with a determiner, "there", "it" or "you" and a verb of the
+    scenario ("You try to open ...", "This issue occurs ...", "First, it examines ..."), and
+    names no action or command."""
     return bool(DESCRIPTION.match(sentence)) and not ACTION_CUE.search(sentence) \
         and not COMMAND_WORD.search(sentence)
 

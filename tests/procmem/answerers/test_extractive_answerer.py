@@ -54,6 +54,14 @@ def test_near_duplicate_steps_are_dropped():
     _, steps, _ = compose([Hit(c, 2.0, 1, "x"), Hit(d, 1.0, 2, "x")], cite=False)
     assert steps == ["Select the check box next to Replicable. It makes the value reach every site.",
                      "Select OK", "Wait a day"]
+    # one of the sentences a kept step joins (a page that splits what another says in one step)
+    e = Procedure("", "pool", ["Make sure that the app pool is running. If the pool is running, try to "
+                               "recycle it. Then, check the event logs.", "Run the troubleshooter"],
+                  {"doc_id": "e", "title": "E"})
+    f = Procedure("", "pool", ["If the pool is running, try to recycle it.", "Then, check the event logs.",
+                               "Restart the server"], {"doc_id": "f", "title": "F"})
+    _, steps, _ = compose([Hit(e, 2.0, 1, "x"), Hit(f, 1.0, 2, "x")], cite=False)
+    assert steps[1:] == ["Run the troubleshooter", "Restart the server"]
 
 
 def test_history_aware_query_without_a_model(memory):

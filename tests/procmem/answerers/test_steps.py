@@ -146,8 +146,16 @@ def test_sentences_that_describe_are_not_steps_but_a_numbered_lists_items_are(co
                          "help/x.md", "X")
     assert unit_steps(scenario) == ["Run Get-Mailbox -Identity <user> to see the mailbox."]
     prose = step_unit("Check", "The troubleshooter runs in two stages. Open the log, and then "
-                      "search for START. This issue occurs when the log is full.", "help/x.md", "X")
+                      "search for START. This issue occurs when the log is full. First, it examines the "
+                      "web site. By default, the attendant doesn't process external requests. After a "
+                      "mailbox receives a request, the attendant accepts it.", "help/x.md", "X")
     assert unit_steps(prose) == ["Open the log, and then search for START."]
+    conditional = step_unit("Check", "If the pool is running, recycle it. The tool logs events in the "
+                            "Microsoft-Exchange-Troubleshooters event log. The Get-Mailbox cmdlet lists "
+                            "the mailbox and its settings.", "help/x.md", "X")
+    # a cmdlet makes a sentence a step, a hyphenated name does not
+    assert unit_steps(conditional) == ["If the pool is running, recycle it.",
+                                       "The Get-Mailbox cmdlet lists the mailbox and its settings."]
     numbered = step_unit("Pair", "1. Click Connect.\n2. The entry for the device will show a Connected status.\n",
                          "help/x.md", "X")
     assert unit_steps(numbered) == ["Click Connect.", "The entry for the device will show a Connected status."]
