@@ -1,10 +1,10 @@
 """Rule-based extraction of procedures and logic units from a normalised Markdown document.
 
 - A numbered list becomes a :class:`Procedure` (output = the goal: the list's "To ..." lead-in,
-  else its specific heading, else the title; input = what applies and what must hold first:
-  "applies to", prerequisite sections and sentences, the symptom; steps = the items) and a Step
-  :class:`LogicUnit` (header = the goal with the title as context, prerequisite = the input, body
-  = the lead-in, the list and its notes, Markdown and code kept).
+  else its specific heading, else the title, with the title as context; input = what applies and
+  what must hold first: "applies to", prerequisite sections and sentences, the symptom; steps =
+  the items) and a Step :class:`LogicUnit` (header = the procedure's output, prerequisite = the
+  input, body = the lead-in, the list and its notes, Markdown and code kept).
 - In a resolution section without a numbered list, the bullet items are alternative methods: one
   procedure over them and one Step unit each, chained by CONTINUE linkers ("if this does not
   resolve the problem then <next method>"); numbered sibling sections (Method 1, Method 2 ...)
@@ -182,7 +182,8 @@ def _procedure_unit(ctx: _Context, section: Section, role: Role, block: Block, o
     prerequisite = _prerequisite(ctx, role, body)
     meta = unit_meta(ctx.doc, method="rules", section=" > ".join(section.path), order=ctx.next_order())
     steps = [one_line(item.text) for item in block.items if one_line(item.text)]
-    out.procedures.append(Procedure(input=prerequisite, output=goal, steps=steps, meta=dict(meta)))
+    out.procedures.append(Procedure(input=prerequisite, output=_header(ctx, goal), steps=steps,
+                                    meta=dict(meta)))
     unit = LogicUnit("Step", prerequisite, _header(ctx, goal), body, meta=meta)
     unit.linker = find_linkers(body, doc_id=ctx.doc.doc_id, anchors=ctx.anchors)
     out.logic_units.append(unit)
@@ -195,7 +196,7 @@ def _alternatives(ctx: _Context, section: Section, role: Role, block: Block,
     prerequisite = _prerequisite(ctx, role, section.text)
     section_path = " > ".join(section.path)
     steps = [one_line(item.text) for item in block.items if one_line(item.text)]
-    out.procedures.append(Procedure(prerequisite, goal, steps, meta=unit_meta(
+    out.procedures.append(Procedure(prerequisite, _header(ctx, goal), steps, meta=unit_meta(
         ctx.doc, method="rules", section=section_path, order=ctx.next_order())))
     units = []
     for item in block.items:
@@ -244,6 +245,8 @@ def _looks_like_task(title: str) -> bool:
 
 
 def _header(ctx: _Context, goal: str) -> str:
+    """A goal with its page's title, unless it holds it: "Method 2", "New EAC" or "Use
+    PowerShell" say what they achieve only on their page."""
     title = ctx.doc.title
     return goal if title.casefold() in goal.casefold() else f"{goal} ({title})"
 
