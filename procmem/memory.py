@@ -210,9 +210,13 @@ class Memory(MemorySearch):
         report = UpdateReport()
         todo: list[Document] = []
         seen: set[str] = set()
+        current = extractor_version()
         for doc in docs:
             record = self._docs.get(doc.doc_id)
+            # a document is extracted again when it changed, when its units were made by other
+            # extraction code (another release), or when its extraction is to be retried
             if doc.doc_id in seen or (record and record.content_hash == doc.content_hash
+                                      and record.extractor == current
                                       and doc.doc_id not in self._retry_ids()):
                 report.unchanged.append(doc.doc_id)
                 continue
@@ -338,7 +342,7 @@ class Memory(MemorySearch):
                 self._parts[unit.id] = unit
                 ids.append(unit.id)
         self._docs[doc.doc_id] = DocumentRecord(doc.doc_id, doc.title, doc.content_hash,
-                                                base["date"], doc.n_words, method, ids)
+                                                base["date"], doc.n_words, method, ids, extractor_version())
         return ids
 
     def _remerge(self, new_ids: list[str], removed: set[str], llm: ChatModel | None) -> int:
@@ -543,8 +547,8 @@ def sample_memory(path: str | Path | None = None, *, progress: bool = True) -> M
     """The memory over the bundled sample documents, built and saved on first use.
 
     Kept in ``path``, else ``$INSCOQA_MEMORY_DIR`` / ``[memory] dir``, else
-    ``~/.cache/inscoqa/memories/sample``. A saved memory whose documents changed is updated;
-    one built by other extraction code (``manifest["extractor"]``) is rebuilt.
+    ``~/.cache/inscoqa/memories/sample``. A saved memory whose documents changed, or whose units
+    other extraction code made, is updated.
     """
     from inscoqa.bundled import sample_documents
 
@@ -555,8 +559,6 @@ def sample_memory(path: str | Path | None = None, *, progress: bool = True) -> M
         memory = Memory.load(target, embedder=config.embedder, config=config)
     except MemoryStoreError:
         memory = None
-    if memory is not None and memory._loaded_manifest.get("extractor") != extractor_version():
-        memory = None  # built by other extraction code: rebuild
     if memory is None:
         memory = build_memory(documents, progress=progress, config=config)
         memory.save(target)

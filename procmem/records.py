@@ -51,6 +51,7 @@ class DocumentRecord:
     n_words: int = 0
     extraction: str = "rules"
     part_ids: list[str] = field(default_factory=list)
+    extractor: str = ""  # the extraction code that made its units (extractor_version); "": unknown
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from functools import cache
@@ -81,6 +82,7 @@ def unit_meta(doc: Document, *, method: ExtractionMethod, section: str = "", ord
 
 
 @cache
+@functools.cache
 def extractor_version() -> str:
     """A hash of the extraction and chunking code: units built by other code are rebuilt."""
     h = hashlib.sha256()

@@ -226,6 +226,21 @@ def test_a_save_killed_midway_leaves_the_old_memory_loadable(saved):
     assert len([p for p in saved.iterdir() if p.is_dir()]) == 1
 
 
+def test_units_made_by_other_extraction_code_are_made_again(test_documents, tmp_path, monkeypatch):
+    """A memory saved by another release (its documents' records name other extraction code,
+    or none, as before they were recorded): the same documents are extracted again."""
+    import procmem.memory as memory_module
+
+    docs = test_documents[:2]
+    saved = Memory.load(build_memory(docs, progress=False).save(tmp_path / "mem"))
+    assert sorted(saved.add_documents(docs).unchanged) == sorted(d.doc_id for d in docs)
+    monkeypatch.setattr(memory_module, "extractor_version", lambda: "next-release")
+    report = saved.add_documents(docs)
+    assert sorted(report.updated) == sorted(d.doc_id for d in docs) and not report.unchanged
+    assert all(saved.document(d.doc_id).extractor == "next-release" for d in docs)
+    assert saved.add_documents(docs).unchanged  # and then they are current
+
+
 def test_sample_memory_is_built_once_then_loaded(test_documents, tmp_path, monkeypatch):
     import inscoqa.bundled
     import procmem.memory as memory_module
@@ -243,12 +258,14 @@ def test_sample_memory_is_built_once_then_loaded(test_documents, tmp_path, monke
     assert second.doc_ids() == first.doc_ids()
     assert np.allclose(second.index().kinds["procedure"].dense.matrix,
                        first.index().kinds["procedure"].dense.matrix, atol=1e-6)
-    # built by other extraction code: rebuilt
-    rebuilt = []
+    assert {second.document(d).extractor for d in second.doc_ids()} == {memory_module.extractor_version()}
+    # units made by other extraction code (another release): every document is extracted again,
+    # and the memory saved with them
     monkeypatch.setattr(memory_module, "extractor_version", lambda: "other-code")
-    monkeypatch.setattr(memory_module, "build_memory", lambda docs, **kw: rebuilt.append(docs) or first)
-    sample_memory(progress=False)
-    assert rebuilt
+    third = sample_memory(progress=False)
+    assert third.doc_ids() == first.doc_ids()
+    assert {third.document(d).extractor for d in third.doc_ids()} == {"other-code"}
+    assert {Memory.load(tmp_path / "sample").document(d).extractor for d in first.doc_ids()} == {"other-code"}
 
 
 def test_cli_build_search_stats(test_documents, corpus, tmp_path, capsys):
