@@ -319,6 +319,16 @@ def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
             + 0.2 * bool(found - turn.said_terms) + 0.4 / (1 + position))
 
 
+SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
+
+
+def _opening(sentence: str) -> str:
+    """A sentence as the answer's first: without the word that placed it in a sequence ("Then,
+    check ..."), starting with a capital ("bring the milk to 45°C")."""
+    sentence = SEQUENCE_WORD.sub("", sentence)
+    return sentence[:1].upper() + sentence[1:]
+
+
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: what to do, then why; a sentence that starts
     in lower case is the rest of one that a list or a command broke off, and is left out."""
@@ -330,9 +340,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 pool[s] = _sentence_score(s, turn, position)
     actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
-    lead = actions[0] if actions else ""
+    lead = _opening(actions[0]) if actions else ""
     if not lead and steps:
-        first = re.sub(r"\s*\[\d+\]$", "", steps[0]).rstrip(".")
+        first = _opening(re.sub(r"\s*\[\d+\]$", "", steps[0]).rstrip("."))
         lead = f"{first}, then follow the steps below."
     why = next((s for s in causes if s != lead), "")
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for s in (lead, why) if s)

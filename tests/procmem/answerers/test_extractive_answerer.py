@@ -442,3 +442,15 @@ def test_the_page_whose_title_the_question_names_leads(corpus):
     assert any("dry roast them until aromatic" in s for s in _plain(answer))
     scores = next(s for s in answer.trace.stages if s.name == "compose").details["scores"]
     assert max(s["title"] for s in scores) == 1.0  # "garam masala": the page's whole title
+
+
+def test_the_plain_answer_opens_without_the_word_that_placed_it_in_a_sequence():
+    unit = LogicUnit("Step", "", "Apply the new DNS server (Router)",
+                     "1. Open the router's admin page.\n2. Enter the DNS server address.\n\n"
+                     "Then, restart the router to apply the change.", [], unit_meta("help/dns.md", "Router"))
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I make the router use it?"), cite=False)
+    assert answer.startswith("Restart the router to apply the change.")
+    recipe = Procedure("", "Greek yogurt", ["bring the milk to 45°C (113°F)", "whisk well"],
+                       unit_meta("cook/yogurt.md", "Greek yogurt"))
+    answer, _, _ = compose([Hit(recipe, 1.0, 1, "x")], Turn("How do I start?"), cite=False)
+    assert answer == "Bring the milk to 45°C (113°F), then follow the steps below."
