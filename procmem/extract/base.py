@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass, field
 from functools import cache
@@ -64,6 +63,12 @@ class ExtractionFailure:
         return {"doc_id": self.doc_id, "stage": self.stage, "error": self.error}
 
 
+def with_title(goal: str, title: str) -> str:
+    """A goal with its page's title, unless it holds it: "Method 2", "New EAC", "Use PowerShell"
+    or a recipe's "Sauce" say what they achieve only on their page."""
+    return goal if title.casefold() in goal.casefold() else f"{goal} ({title})"
+
+
 def unit_meta(doc: Document, *, method: ExtractionMethod, section: str = "", order: int = 0,
               **extra: Any) -> dict[str, Any]:
     """``doc_id``, ``title``, ``date``, ``content_hash`` of the source, and where the unit sits."""
@@ -82,7 +87,7 @@ def unit_meta(doc: Document, *, method: ExtractionMethod, section: str = "", ord
 
 
 @cache
-@functools.cache
+@cache
 def extractor_version() -> str:
     """A hash of the extraction and chunking code: units built by other code are rebuilt."""
     h = hashlib.sha256()

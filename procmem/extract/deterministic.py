@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from procmem.extract.base import Extraction, unit_meta
+from procmem.extract.base import Extraction, unit_meta, with_title
 from procmem.extract.linkers import anchor_slug, find_linkers
 from procmem.extract.markdown import (
     LINK_ONLY,
@@ -245,10 +245,7 @@ def _looks_like_task(title: str) -> bool:
 
 
 def _header(ctx: _Context, goal: str) -> str:
-    """A goal with its page's title, unless it holds it: "Method 2", "New EAC" or "Use
-    PowerShell" say what they achieve only on their page."""
-    title = ctx.doc.title
-    return goal if title.casefold() in goal.casefold() else f"{goal} ({title})"
+    return with_title(goal, ctx.doc.title)
 
 
 def _prerequisite(ctx: _Context, role: Role, text: str) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
-from procmem.extract.base import Extraction, unit_meta
+from procmem.extract.base import Extraction, unit_meta, with_title
 from procmem.extract.linkers import find_linkers
 from procmem.extract.markdown import Section, one_line
 from procmem.extract.roles import heading_role
@@ -87,10 +87,10 @@ def extract_recipe(doc: Document, sections: list[Section]) -> Extraction:
             continue
         matching = [s for s in ingredient_parts[1:] if fuzz.token_set_ratio(s.heading, part.heading) >= 80]
         part_input = ", ".join(_items(matching[0])) if matching else ""
-        extraction.procedures.append(Procedure(part_input, part.heading, part_steps,
-                                               meta(f"Directions > {part.heading}")))
-        unit = LogicUnit("Step", f"Ingredients: {part_input}" if part_input else "",
-                         f"{part.heading} ({title})", part.text, meta=meta(f"Directions > {part.heading}"))
+        goal = with_title(part.heading, title)
+        extraction.procedures.append(Procedure(part_input, goal, part_steps, meta(f"Directions > {part.heading}")))
+        unit = LogicUnit("Step", f"Ingredients: {part_input}" if part_input else "", goal, part.text,
+                         meta=meta(f"Directions > {part.heading}"))
         unit.linker = find_linkers(part.text, doc_id=doc.doc_id)
         extraction.logic_units.append(unit)
     intro = "\n\n".join(s.text for s in sections if s.level <= 1 and s.text.strip())

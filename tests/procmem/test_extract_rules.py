@@ -42,6 +42,9 @@ def test_recipe_ingredients_are_the_input_and_directions_the_steps(corpus):
     assert "based-cooking/bolognese-sauce.md" in targets
     assert all(t in corpus for t in targets)
     assert extraction.structured
+    # a recipe's part names its recipe: "Let it sit" alone says nothing
+    parts = extract_rules(corpus.get("based-cooking/butter-based-biscuit.md")).procedures
+    assert "Let it sit (Butter-based biscuit and cookies)" in [p.output for p in parts]
 
 
 def test_office_article_resolution_steps_and_if_that_does_not_work_branch(corpus):
