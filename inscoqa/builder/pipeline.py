@@ -187,8 +187,8 @@ class DatasetBuilder:
         if self.restart and self.store.path.exists():
             self.store.path.unlink()
         atomic_write_text(path, json.dumps({"spec": spec, "model": self.llm.model,
-                                        "prompts": prompt_hashes(), "updated_at": now_iso()},
-                                       indent=2, ensure_ascii=False) + "\n")
+                                            "prompts": prompt_hashes(), "updated_at": now_iso()},
+                                           indent=2, ensure_ascii=False) + "\n")
 
     # -- one item ----------------------------------------------------------------------------
 
@@ -297,9 +297,9 @@ class DatasetBuilder:
                  "rejected": str(self.out_dir / REJECTED_FILE),
                  "items": str(self.store.path)}
         atomic_write_text(self.out_dir / REJECTED_FILE,
-                      "".join(json.dumps({k: r[k] for k in ("key", "query", "status", "step",
-                                                            "reason", "transient", "documents")},
-                                         ensure_ascii=False) + "\n" for r in others))
+                          "".join(json.dumps({k: r[k] for k in ("key", "query", "status", "step",
+                                                                "reason", "transient", "documents")},
+                                             ensure_ascii=False) + "\n" for r in others))
         order = {s: i for i, s in enumerate(("filter", "retrieve", "generate", "answer", "judge",
                                              "summarise", "validate"))}
         summary = BuildSummary(
@@ -311,7 +311,7 @@ class DatasetBuilder:
                   + sum(1 for r in ordered if r.get("transient"))),
             new_items=new, seconds=round(seconds, 2), stopped=self.stopped, files=files)
         atomic_write_text(self.out_dir / SUMMARY_FILE,
-                      json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n")
+                          json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n")
         return summary
 
 
