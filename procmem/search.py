@@ -21,7 +21,7 @@ from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import reorder_head
 from procmem.retrieval.index import Fusion, Method, SearchIndex, SearchSettings, unit_doc_ids
 from procmem.retrieval.links import lift_linked
-from procmem.retrieval.query import conversation_query
+from procmem.retrieval.query import asks_how_to, conversation_query
 
 if TYPE_CHECKING:
     from procmem.embed import Embedder
@@ -128,9 +128,10 @@ class MemorySearch:
         (:meth:`follow_links`); then, for a ``question`` other than the query, the first
         ``question_window`` results are reordered by their rank for the query fused with their
         rank for the question alone (weight ``question_weight``): the history decides which
-        units lead, the last question which of them comes first. A reordered result takes the
-        score of the place it takes, so scores still fall with rank. ``question`` is what
-        :meth:`ordering_question` lets through."""
+        units lead, the last question which of them comes first; when it asks how to do
+        something, the definitions among them come last (:func:`definitions_last`). A reordered
+        result takes the score of the place it takes, so scores still fall with rank.
+        ``question`` is what :meth:`ordering_question` lets through."""
         config = self.config
         wanted = max(k, config.question_window) if question else k
         hits = self.follow_links(ranked(query, self.pool_size(wanted)), wanted)
@@ -141,6 +142,8 @@ class MemorySearch:
                                  k=config.rrf_k)
             hits = [Hit(hits[i].unit, hits[place].score, place + 1, hits[i].method)
                     for place, i in enumerate(order)]
+        if asks_how_to(question or query):
+            hits = definitions_last(hits, config.question_window)
         return hits[:k]
 
     def pool_size(self, k: int) -> int:
@@ -212,3 +215,16 @@ class MemorySearch:
         if unknown:
             raise ValueError(f"[memory] search kinds: unknown unit kinds {sorted(unknown)}; known: {list(ALL_KINDS)}")
         return tuple(k for k in self.kinds if k in wanted) or self.kinds
+
+
+def definitions_last(hits: list[Hit], window: int) -> list[Hit]:
+    """Among the first ``window`` hits, the definitions (Terminology units) after the others: a
+    question that asks how to do something wants the steps before what the thing is ("how do I
+    give it a fixed address?": the page on static addresses before the one on what an IP address
+    is). A moved hit takes the score of the place it takes."""
+    head = hits[:window]
+    order = [h for h in head if getattr(h.unit, "type", "") != "Terminology"] \
+        + [h for h in head if getattr(h.unit, "type", "") == "Terminology"]
+    if order == head:
+        return hits
+    return [Hit(h.unit, head[place].score, place + 1, h.method) for place, h in enumerate(order)] + hits[window:]

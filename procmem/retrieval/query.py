@@ -7,6 +7,7 @@ recent answer, each trimmed; answers are long, so only the last one's opening wo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 HISTORY_TURNS = 2
@@ -15,6 +16,14 @@ HISTORY_TURNS = 2
 QUESTION_WEIGHT = 3
 MAX_HISTORY_WORDS = 80
 LAST_ANSWER_WORDS = 25
+
+
+# a question that asks how to do something ("how do I give it a fixed address?")
+HOW_TO = re.compile(r"\bhow (?:do|can|could|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
+
+
+def asks_how_to(question: str) -> bool:
+    return bool(HOW_TO.search(question))
 
 
 def _trim(text: str, words: int) -> str:

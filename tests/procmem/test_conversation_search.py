@@ -104,3 +104,25 @@ def test_a_turns_searches_encode_each_text_once(breads, pizza, monkeypatch):
     query = conversation_query(pizza.history, question, turns=breads.config.history_turns)
     assert sorted(encoded) == sorted([query, question])
     assert [h.unit.id for h in first] == [h.unit.id for h in again] == fresh
+
+
+def test_a_how_to_question_puts_definitions_after_the_steps():
+    from procmem.records import Hit
+    from procmem.retrieval.query import asks_how_to
+    from procmem.search import definitions_last
+    from procmem.units import LogicUnit
+
+    def unit(kind: str, header: str) -> LogicUnit:
+        return LogicUnit(kind, "", header, f"{header} body", [], {"doc_id": header, "title": header})
+
+    hits = [Hit(unit("Terminology", "IP address"), 0.9, 1, "hybrid"),
+            Hit(unit("Step", "Use a static IP address"), 0.8, 2, "hybrid"),
+            Hit(unit("FAQ", "Why does my address change?"), 0.7, 3, "hybrid"),
+            Hit(unit("Terminology", "Subnet"), 0.6, 4, "hybrid")]
+    moved = definitions_last(hits, window=3)
+    assert [h.unit.header for h in moved] == ["Use a static IP address", "Why does my address change?",
+                                              "IP address", "Subnet"]
+    assert [h.score for h in moved] == [0.9, 0.8, 0.7, 0.6] and [h.rank for h in moved] == [1, 2, 3, 4]
+    assert definitions_last(hits[1:3], window=3) == hits[1:3]
+    assert asks_how_to("So how do I give it a fixed address that stays put?")
+    assert asks_how_to("How to print on both sides") and not asks_how_to("What is an IP address?")
