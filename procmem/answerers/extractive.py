@@ -17,7 +17,8 @@ given-documents setting, from a memory over the request's documents):
 3. keep the best unit and the best units of other documents that score close to it, so an
    answer that spans documents draws on each; steps come in document order, without the steps
    the conversation already gave, without page metadata, deduplicated, each citing its source
-   (``[n]`` = the n-th entry of ``Answer.sources``); a further unit with more steps than its
+   (``[n]`` = the n-th entry of ``Answer.sources``), a recipe's step with the amounts of the
+   ingredients it names (:mod:`procmem.answerers.amounts`); a further unit with more steps than its
    share gives the run of them that names most of what the last question asks (when the jam
    goes on the cake: the cake's last steps, not the dough it starts with);
 4. the plain answer is one or two sentences of the selected units: what to do, then why (the
@@ -39,6 +40,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from procmem.answerers.amounts import with_amounts
 from procmem.answerers.base import (
     Answer,
     Answerer,
@@ -291,6 +293,7 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     steps: list[str] = []
     plain: list[str] = []
     used: list[str] = []
+    given: set[str] = set()  # ingredient lines an earlier step gave
     best = chosen[0].unit.id if chosen else ""
     for cand in _ordered(chosen):
         budget = p.first_unit_steps if cand.unit.id == best else p.other_unit_steps
@@ -305,6 +308,7 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                 continue  # repeats an earlier step of this same unit
             plain.append(step)
             budget -= 1
+            step = with_amounts(step, cand.unit.meta.get("ingredients", []), given)
             steps.append(f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
             if cand.unit.id not in used:
                 used.append(cand.unit.id)

@@ -87,7 +87,6 @@ def unit_meta(doc: Document, *, method: ExtractionMethod, section: str = "", ord
 
 
 @cache
-@cache
 def extractor_version() -> str:
     """A hash of the extraction and chunking code: units built by other code are rebuilt."""
     h = hashlib.sha256()

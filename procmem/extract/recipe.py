@@ -3,7 +3,10 @@
 A recipe whose directions have sub-headings ("Pizza sauce", "Dough") also gives one procedure
 per part, with the ingredients listed under the same sub-heading as its input when there are.
 Units: a Step unit with the directions (prerequisite = the ingredients), an Appendix with the
-ingredient list, one Step unit per directions part, and an Appendix for the introduction.
+ingredient list, one Step unit per directions part, and an Appendix for the introduction. The
+procedures and Step units keep the recipe's ingredient lines in ``meta["ingredients"]`` (the
+input joins them with commas, which some lines hold too), so an answer can give each step's
+amounts.
 """
 
 from __future__ import annotations
@@ -62,17 +65,21 @@ def extract_recipe(doc: Document, sections: list[Section]) -> Extraction:
     ingredient_parts = _part(sections, "ingredients")
     direction_parts = _part(sections, "directions")
     ingredients = _ingredients_text(ingredient_parts)
+    ingredient_lines = [item for part in ingredient_parts for item in _items(part)]
     steps = [s for part in direction_parts for s in _items(part)]
     order = iter(range(1, 10_000))
 
-    def meta(section: str) -> dict:
-        return unit_meta(doc, method="rules", section=section, order=next(order))
+    def meta(section: str, **extra: object) -> dict:
+        return unit_meta(doc, method="rules", section=section, order=next(order), **extra)
+
+    def directions_meta(section: str) -> dict:
+        return meta(section, ingredients=ingredient_lines)
 
     if steps:
-        extraction.procedures.append(Procedure(ingredients, title, steps, meta("Directions")))
+        extraction.procedures.append(Procedure(ingredients, title, steps, directions_meta("Directions")))
         body = "\n\n".join(s.text for s in direction_parts if s.text)
         unit = LogicUnit("Step", f"Ingredients: {ingredients}", f"How to make {title}", body,
-                         meta=meta("Directions"))
+                         meta=directions_meta("Directions"))
         unit.linker = find_linkers(body, doc_id=doc.doc_id)
         extraction.logic_units.append(unit)
     if ingredients:
@@ -88,9 +95,10 @@ def extract_recipe(doc: Document, sections: list[Section]) -> Extraction:
         matching = [s for s in ingredient_parts[1:] if fuzz.token_set_ratio(s.heading, part.heading) >= 80]
         part_input = ", ".join(_items(matching[0])) if matching else ""
         goal = with_title(part.heading, title)
-        extraction.procedures.append(Procedure(part_input, goal, part_steps, meta(f"Directions > {part.heading}")))
+        extraction.procedures.append(Procedure(part_input, goal, part_steps,
+                                               directions_meta(f"Directions > {part.heading}")))
         unit = LogicUnit("Step", f"Ingredients: {part_input}" if part_input else "", goal, part.text,
-                         meta=meta(f"Directions > {part.heading}"))
+                         meta=directions_meta(f"Directions > {part.heading}"))
         unit.linker = find_linkers(part.text, doc_id=doc.doc_id)
         extraction.logic_units.append(unit)
     intro = "\n\n".join(s.text for s in sections if s.level <= 1 and s.text.strip())

@@ -31,11 +31,14 @@ def test_recipe_ingredients_are_the_input_and_directions_the_steps(corpus):
     ingredients = re.findall(r"^- (.*)$", doc.text.split("## Ingredients", 1)[1].split("## Directions")[0], re.M)
     for item in ingredients:
         assert one_line(item) in main.input
+    # the lines themselves, for an answer's amounts ("1 medium onion, finely chopped" is one line)
+    assert main.meta["ingredients"] == [one_line(item) for item in ingredients]
     assert main.steps == [one_line(i) for i in numbered_items(doc.text, "Directions")]
     step_unit = next(u for u in extraction.logic_units if u.type == "Step")
     assert step_unit.header == f"How to make {doc.title}"
     assert step_unit.prerequisite.startswith("Ingredients: ")
     assert "1. Prepare the bolognese" in step_unit.body
+    assert step_unit.meta["ingredients"] == main.meta["ingredients"]
     # the ingredient list links to the sauce recipes: CROSS linkers to those documents
     ingredients_unit = next(u for u in extraction.logic_units if u.header.startswith("Ingredients for"))
     targets = {link.target for link in ingredients_unit.linker if link.tag == "CROSS"}

@@ -421,6 +421,18 @@ def test_among_all_recipes_the_answer_comes_from_the_conversations_documents(
     assert recipe in retrieve.details["top_documents"]
 
 
+@pytest.mark.slow
+def test_a_recipes_steps_give_the_amounts_of_what_they_use(cooking_memory):
+    """"How do I make them [Breton galettes]?": the galette's steps with the amounts of its
+    ingredient list, each given once."""
+    conv = next(c for c in load_sample() if c.id == "dev-cook-013")
+    answer = make_answerer("extractive", memory=cooking_memory).answer(
+        AnswerRequest(conv.question, history=conv.history))
+    mixing = next(s for s in answer.procedures if s.startswith("Mix flour (500g buckwheat flour)"))
+    assert "egg (1 egg)" in mixing and "water (70cl water)" in mixing
+    assert sum("500g buckwheat flour" in s for s in answer.procedures) == 1
+
+
 def test_the_plain_answer_starts_a_sentence_not_a_fragment_of_one():
     sauce = LogicUnit("Step", "", "Make the sauce",
                       "1. Add the wine.\n2. Add the tomatoes.\n\n"
