@@ -33,7 +33,9 @@ BOILERPLATE = re.compile(
     r"serious problems might occur|back up the registry|provide feedback|carefully\.?$|"
     r"(?:one of )?the following (?:methods|steps|options|procedures?)\W*$|:$|"
     r"couldn'?t resolve your issue|for (?:more )?information|see the following|see this article|visit the following|"
-    r"follow the (?:instructions|steps) (?:on|in|at) the following|website",
+    r"follow the (?:instructions|steps) (?:on|in|at) the following|website|"
+    r"\b(?:follow|complete|do) (?:these|the following) steps\W*$|"  # what they introduced is elsewhere
+    r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b",
     re.I)
 IMPERATIVES = (
     "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",
@@ -58,6 +60,7 @@ COMMAND_WORD = re.compile(
     r"Reset|Repair|Format|Select|Where)-[A-Z][A-Za-z]+|\$\w+|\\\\|\b\w+\.exe\b")
 # Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
 _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
+LIST_ITEM = re.compile(r"^(?:\d+[.)]|[-*•])\s")
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
 
 
@@ -72,18 +75,27 @@ def plain_text(text: str) -> str:
 def _is_prose_line(line: str) -> bool:
     """Not a heading, table row, linker line, list item or a merged unit's "From <title>:" line."""
     return not line.startswith(("#", "|", "[CONTINUE]", "[CROSS]", "[MITIGATE]")) \
-        and not re.match(r"^(?:\d+[.)]|[-*•])\s", line) and not SOURCE_LINE.match(line)
+        and not LIST_ITEM.match(line) and not SOURCE_LINE.match(line)
 
 
 def _prose_runs(text: str) -> list[str]:
     """Runs of prose lines: paragraphs. A line ending with a colon ends its run, as what it
     introduced was left out (a list) or follows it inline (fenced code, as
-    ``: `command; command` ``)."""
+    ``: `command; command` ``). Indented lines under a list item are the item's, not prose
+    (the error message a symptom's bullet quotes)."""
     runs: list[str] = []
     current: list[str] = []
     code: list[str] | None = None  # lines of the fenced block being read
+    in_item = False  # the lines read since the last list item are indented or blank
     for raw in text.splitlines():
         line = raw.strip().lstrip(">").strip()  # a quoted block's lines read as any other
+        if code is None and line and not line.startswith("```"):
+            if LIST_ITEM.match(raw.lstrip()):
+                in_item = True
+            elif not raw[:1].isspace():
+                in_item = False
+            elif in_item:
+                continue
         if line.startswith("```"):
             if code is None:
                 code = []

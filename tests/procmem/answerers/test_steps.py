@@ -159,3 +159,27 @@ def test_sentences_that_describe_are_not_steps_but_a_numbered_lists_items_are(co
     numbered = step_unit("Pair", "1. Click Connect.\n2. The entry for the device will show a Connected status.\n",
                          "help/x.md", "X")
     assert unit_steps(numbered) == ["Click Connect.", "The entry for the device will show a Connected status."]
+
+
+def test_a_message_quoted_under_a_symptoms_bullet_is_no_step(corpus, lexical):
+    """The real page's symptoms quote the error each one shows, indented under its bullet: the
+    quote is the bullet's, which describes, not a step of its own."""
+    page = "officedocs/SharePoint/SharePointOnline/lists-and-libraries/cannot-sync-files-folders.md"
+    units = given_memory([corpus.get(page)]).units()
+    symptoms = next(u for u in units if u.kind == "logic_unit" and "Sorry, this document" in u.body)
+    assert unit_steps(symptoms) == []
+    assert any("use a folder name other than" in s for u in units for s in unit_steps(u))
+    # a paragraph after the list, not indented, is prose again
+    unit = step_unit("Symptoms", "- You try to open the file, and you receive this message:\n\n"
+                     "   > Sorry, this document can't be opened.\n\nRename the folder to another name.\n", "help/x.md", "X")
+    assert unit_steps(unit) == ["Rename the folder to another name."]
+
+
+def test_lines_that_close_a_troubleshooter_or_introduce_steps_kept_elsewhere_are_not_steps():
+    body = ("1. Update the sharing policy for the user. To do this, follow these steps.\n"
+            "2. To start syncing a library again, follow these steps:\n"
+            "3. Check whether the issue is resolved. If yes, we're glad that your issue is resolved.\n"
+            "4. If no, see [Reset the OneDrive cache](reset.md).\n")
+    unit = step_unit("Sync", body, "help/sync.md", "Sync")
+    assert unit_steps(unit) == ["Update the sharing policy for the user.",
+                                "Check whether the issue is resolved."]
