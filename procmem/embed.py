@@ -409,6 +409,8 @@ class OnnxRunner:
         if threads:
             options.intra_op_num_threads = int(threads)
         self.session = ort.InferenceSession(str(self.file), options, providers=["CPUExecutionProvider"])
+        # the inputs the graph reads: a model without segment ids (MPNet) has no token_type_ids
+        self.inputs = {i.name for i in self.session.get_inputs()}
         width = self.session.get_outputs()[0].shape[-1]
         self.dim = width if isinstance(width, int) else int(self.encode(["x"], 1).shape[1])
 
@@ -439,8 +441,8 @@ class OnnxRunner:
                 seq = sequences[row]
                 input_ids[i, :len(seq)] = seq
                 mask[i, :len(seq)] = 1
-            vectors = self.session.run(None, {"input_ids": input_ids, "attention_mask": mask,
-                                              "token_type_ids": np.zeros_like(input_ids)})[0]
+            feed = {"input_ids": input_ids, "attention_mask": mask, "token_type_ids": np.zeros_like(input_ids)}
+            vectors = self.session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0]
             if out.shape[1] == 0:
                 out = np.zeros((len(sequences), vectors.shape[1]), dtype=np.float32)
             out[rows] = vectors

