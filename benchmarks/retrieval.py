@@ -10,7 +10,8 @@
       answer under it the passage to find, searched with the FAQ's HTML chapters left out; a result holds the passage when at least half of the
       answer's words are in it or at least half of its words are the answer's. Top-1 / top-5 and
       words per result, per unit kind.
-    Vectors are cached by text in ``--cache`` (default a folder under the system's temp dir), so
+    The embedding model is the configured one (``[memory] embedder``, ``INSCOQA_MEMORY_EMBEDDER``).
+    Vectors are cached by text and model in ``--cache`` (default a folder under the system's temp dir), so
     a second run embeds only the texts it has not seen; the cold build time, its units/s and the
     encoder's raw throughput on the same texts are printed.
 (b) Speed: memories of about 1k, 10k and 100k units made by repeating the sample documents
@@ -63,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from eval.retrieval_metrics import dedupe, mrr, recall_at_k  # noqa: E402
 from inscoqa.bundled import corpus_index, load_sample, sample_documents  # noqa: E402
+from procmem.config import load_memory_config  # noqa: E402
 from procmem.embed import DEFAULT_MODEL, Embedder  # noqa: E402
 from procmem.memory import Memory, MemoryConfig, sample_memory  # noqa: E402
 from procmem.retrieval.query import conversation_query  # noqa: E402
@@ -550,7 +552,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    embedder = Embedder()
+    embedder = Embedder(load_memory_config().embedder)  # [memory] embedder / INSCOQA_MEMORY_EMBEDDER
     docs = sample_documents()
     convs = load_sample()
     queries = [conversation_query(c.history, c.question) for c in convs]
