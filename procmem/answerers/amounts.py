@@ -1,7 +1,7 @@
-"""A recipe step with its amounts: "Mix flour, salt, egg and water" is followed by a cook only
-with the ingredient list beside it, so the answer gives each ingredient's line of that list
-where a step first names it: "Mix flour (500g buckwheat flour), salt, egg (1 egg) and water
-(70cl water)".
+"""A recipe step with its amounts. A cook can follow "Mix flour, salt, egg and water" only with
+the ingredient list beside it, so the answer gives each ingredient's line of that list where a
+step first names it: "Mix flour (500g buckwheat flour), salt, egg (1 egg) and water (70cl
+water)".
 
 The lines come from the unit (``meta["ingredients"]``, written by :mod:`procmem.extract.recipe`).
 A line names its ingredient by the last word of each alternative before its first comma ("1
@@ -75,6 +75,8 @@ def with_amounts(step: str, ingredients: list[str], given: set[str]) -> str:
     amount ("700ml of chicken stock"), after another ingredient's word ("turmeric powder" for
     the line of chilli powder) and before a word that makes a compound with it ("tomato sauce"
     for the tomato)."""
+    if not ingredients:
+        return step
     every = [plain_text(line) for line in ingredients]
     named = Counter(name for line in every for name in ingredient_names(line))
     listed = {t for line in every for t in terms(_head(line))}
