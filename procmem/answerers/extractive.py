@@ -5,8 +5,8 @@ given-documents setting, from a memory over the request's documents):
 
 1. retrieve procedures and logic units for the history-aware query and for the last question
    alone (its intent), and for the message the user quotes (an error's text); when the user
-   reports that an earlier step did not work, the CONTINUE and MITIGATE linkers of the units
-   that step came from are followed, and those units step back;
+   reports that an earlier step did not work (or asks what is next after doing it), the units
+   the last answer gave step back and their CONTINUE and MITIGATE linkers are followed;
 2. score every candidate by how well its header (a logic unit's header, a procedure's goal)
    and its text match the last question, how much of its page's title the question names, its
    retrieval rank, what it adds to what the conversation already said, its kind (a cause or a
@@ -76,6 +76,9 @@ CAUSE_CUE = re.compile(
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
 QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
 DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the conversation
+# a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
+# up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
+TRIED_SHARE = 0.35
 # weight of the share of a unit's page title that the last question names ("out of garam masala,
 # can I make my own?": the garam masala page, not the biriyani recipe the conversation is about);
 # step coverage 0.421 -> 0.436 with the memory over every bundled document, 0.428 -> 0.432 given
@@ -242,10 +245,11 @@ def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
     """The best unit, and the units close to it, from at most ``max_docs`` documents; a unit
+    the user has tried is chosen only when no other unit scores, and never joins another; a unit
     that only states the problem or its cause joins only when the user asks why, and one written
     for another setting than the user's, or from another corpus than the best unit's (another
     product's documentation), never joins."""
-    ranked = sorted(candidates, key=lambda c: -c.score)
+    ranked = sorted(candidates, key=lambda c: (c.tried, -c.score))
     if not ranked or ranked[0].score <= 0:
         return ranked[:1]
     chosen: list[Candidate] = []
@@ -257,7 +261,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue
         if sum(c.doc_id == cand.doc_id for c in chosen) >= 2 or not unit_steps(cand.unit):
             continue
-        if chosen and is_problem(cand.unit) and not turn.asks_cause:
+        if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause)):
             continue
         if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
@@ -484,21 +488,24 @@ class ExtractiveAnswerer:
 
     def _follow_linkers(self, trace: Trace, retriever: Retriever, turn: Turn,
                         candidates: list[Candidate]) -> None:
-        """The user says an earlier step did not work: the units that step came from step back,
+        """The user says an earlier step did not work, or asks what is next after doing it: the
+        units the last answer gave step back (its terms hold :data:`TRIED_SHARE` of their steps'),
         and the units their CONTINUE / MITIGATE linkers lead to come forward."""
         with trace.stage("linker") as stage:
             last_answer = turn.history[-1][1]
             said = set(terms(last_answer))
             earlier, _ = retriever.search(last_answer, k=5, kind=None)
             known = {c.unit.id: c for c in candidates}
+            # the units the last answer gave: among the candidates (the procedure of the section
+            # it summed up) and what a search for that answer finds
+            pool = [*candidates, *(Candidate(h) for h in earlier if h.unit.id not in known)]
             tried: list[Candidate] = []
-            for hit in earlier:
-                unit_terms = set(terms(" ".join(unit_steps(hit.unit)) or unit_header(hit.unit)))
-                if _share(unit_terms, said) < 0.5:
+            for cand in pool:
+                unit_terms = set(terms(" ".join(unit_steps(cand.unit)) or unit_header(cand.unit)))
+                if _share(unit_terms, said) < TRIED_SHARE:
                     continue
-                cand = known.get(hit.unit.id) or Candidate(hit)
-                if hit.unit.id not in known:
-                    known[hit.unit.id] = cand
+                if cand.unit.id not in known:
+                    known[cand.unit.id] = cand
                     candidates.append(cand)
                 cand.tried = True
                 tried.append(cand)

@@ -67,11 +67,13 @@ _WORD = re.compile(r"[a-z0-9]+")
 # words of a setting that name something else here: a network card's MAC address is no Mac
 _NOT_A_SETTING = re.compile(r"\bmac[ -]address(?:es)?\b")
 
-# the user says something did not work (again, still, same error, ...)
+# the user says something did not work (again, still, same error, never, it keeps failing, ...)
+# or asks what is next after doing it; "can I still see ..." and "I keep it off" are no failure
 FAILED = re.compile(
     r"\b(?:didn'?t|did not|doesn'?t|does not|don'?t|isn'?t|wasn'?t|won'?t|can'?t|cannot|not work\w*"
-    r"|still|same (?:error|problem|message|issue)|no luck|nothing (?:happen|change)\w*|fail\w*"
-    r"|no change|keeps?|again)\b", re.I)
+    r"|(?<!can i )(?<!can we )(?<!could i )still|same (?:error|problem|message|issue)|no luck"
+    r"|nothing (?:happen|change)\w*|fail\w*|no change|keeps? (?:on )?\w+ing|again|never|even after"
+    r"|what(?:'s| is) next|what else|check next)\b", re.I)
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
 # text in quotes: "...", “...”, or '...' whose quote marks are not apostrophes (don't)
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'(.+?)'(?!\w)")

@@ -172,6 +172,29 @@ def test_a_failed_step_follows_the_units_mitigate_linker():
     assert answer.sources[0].doc_id == ISP
 
 
+def test_what_the_last_answer_gave_steps_back_when_the_user_asks_what_is_next():
+    """The last answer summed up a procedure in a few words; the user did it, and asks what is
+    next: the procedure's steps are not given again, the page's next check is."""
+    page = unit_meta("mail/freebusy.md", "Free/busy in a hybrid deployment", 0)
+    analyzer = Procedure("", "Test free/busy with the connectivity analyzer", [
+        "Open the Remote Connectivity Analyzer in a browser",
+        "Select the Free/Busy test and enter the credentials of a working account",
+        "Select Perform Test and wait for the result", "Expand all results to see each check"], page)
+    relationship = Procedure("", "Check the organization relationship", [
+        "Run Get-OrganizationRelationship in Exchange Online PowerShell",
+        "Make sure FreeBusyAccessEnabled is True",
+        "Make sure TargetAutodiscoverEpr points to your hybrid server"], {**page, "order": 1})
+    history = [("Cloud users see hash marks instead of free/busy for on-premises users.",
+                "Run the Free/Busy test in the Remote Connectivity Analyzer with a working account.")]
+    answer = make_answerer("extractive", memory=MemoryDouble([analyzer, relationship])).answer(
+        AnswerRequest("The analyzer test passes, but cloud users still see hash marks. What's next?",
+                      history=history))
+    assert _plain(answer)[0] == "Run Get-OrganizationRelationship in Exchange Online PowerShell"
+    assert "Select Perform Test and wait for the result" not in _plain(answer)
+    linker = next(s for s in answer.trace.stages if s.name == "linker")
+    assert analyzer.id in linker.details["tried"] and relationship.id not in linker.details["tried"]
+
+
 def test_a_cause_is_given_as_the_why_of_the_plain_answer():
     answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
         AnswerRequest("The router light blinks. How do I fix the router?"))

@@ -1,5 +1,7 @@
 """Reading the last turn without a model: setting, reported failure, what was already said."""
 
+import pytest
+
 from procmem.answerers.turn import Turn, narrowed, quoted_fragments, setting_factor, settings_named
 
 
@@ -13,6 +15,17 @@ def test_a_reported_failure_needs_an_earlier_turn():
     assert not Turn("It still doesn't work").reports_failure
     assert Turn("It still doesn't work", [("How?", "Restart it.")]).reports_failure
     assert not Turn("How do I add a second printer?", [("How?", "Restart it.")]).reports_failure
+
+
+@pytest.mark.parametrize(("question", "failed"), [
+    ("It keeps crashing after the update.", True),
+    ("Both show MAPI Status OK, but she never appears in his Delegates group.", True),
+    ("The test passes. What's next?", True),
+    ("I keep location services off for privacy. How do I set the time myself?", False),
+    ("Can I still see what time it is in London?", False),
+])
+def test_a_failure_or_a_question_for_what_is_next_is_told_from_a_wish(question, failed):
+    assert Turn(question, [("How?", "Restart it.")]).reports_failure is failed
 
 
 def test_already_said_compares_with_the_assistants_answers():
