@@ -25,7 +25,10 @@ from procmem.units import Chunk
 
 DEFAULT_CHUNK_WORDS = 200
 DEFAULT_BREAKPOINT_PERCENTILE = 95.0
-SEPARATORS: tuple[str, ...] = (r"\n(?=#{1,6} )", r"\n\s*\n", r"\n", r"(?<=[.!?])\s+", r"\s+")
+# (where to cut, what joins neighbouring pieces packed back together), coarsest first
+Separator = tuple[str, str]
+SEPARATORS: tuple[Separator, ...] = ((r"\n(?=#{1,6} )", "\n\n"), (r"\n\s*\n", "\n\n"), (r"\n", "\n"),
+                                     (r"(?<=[.!?])\s+", " "), (r"\s+", " "))
 
 
 def n_words(text: str) -> int:
@@ -33,14 +36,17 @@ def n_words(text: str) -> int:
 
 
 def recursive_split(text: str, max_words: int = DEFAULT_CHUNK_WORDS,
-                    separators: tuple[str, ...] = SEPARATORS) -> list[str]:
-    """Pieces of ``text`` of at most ``max_words`` words (a single longer word stays whole)."""
+                    separators: tuple[Separator, ...] = SEPARATORS) -> list[str]:
+    """Pieces of ``text`` of at most ``max_words`` words (a single longer word stays whole).
+    A piece too long is cut at the next finer separator, and pieces are packed back together
+    with the joiner of the separator they were cut at (sentences of a long paragraph with a
+    space, not a blank line)."""
     text = text.strip()
     if not text:
         return []
     if n_words(text) <= max_words:
         return [text]
-    for i, separator in enumerate(separators):
+    for i, (separator, joiner) in enumerate(separators):
         parts = [p.strip() for p in re.split(separator, text) if p.strip()]
         if len(parts) < 2:
             continue
@@ -50,7 +56,7 @@ def recursive_split(text: str, max_words: int = DEFAULT_CHUNK_WORDS,
                 pieces += recursive_split(part, max_words, separators[i + 1 :])
             else:
                 pieces.append(part)
-        return _pack(pieces, max_words, joiner="\n\n" if i < 2 else "\n" if i == 2 else " ")
+        return _pack(pieces, max_words, joiner)
     words = text.split()
     return [" ".join(words[j : j + max_words]) for j in range(0, len(words), max_words)]
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from procmem.chunking import n_words, recursive_split
+from procmem.chunking import Separator, n_words, recursive_split
 from procmem.units import Linker, LogicUnit
 
 DEFAULT_UNIT_WORDS = 200
 PART_DONE = "this part is done"
-SEPARATORS: tuple[str, ...] = (r"\n\s*\n", r"\n(?=\s{0,3}(?:\d{1,3}[.)]|[-*+])\s)", r"\n",
-                               r"(?<=[.!?])\s+", r"\s+")
+SEPARATORS: tuple[Separator, ...] = ((r"\n\s*\n", "\n\n"), (r"\n(?=\s{0,3}(?:\d{1,3}[.)]|[-*+])\s)", "\n\n"),
+                                     (r"\n", "\n"), (r"(?<=[.!?])\s+", " "), (r"\s+", " "))
 
 
 def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> list[LogicUnit]:

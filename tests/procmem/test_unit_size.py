@@ -54,6 +54,20 @@ def test_paragraphs_split_before_sentences():
     assert [n_words(p.body) for p in parts] == [160, 160, 80]
 
 
+def test_a_long_paragraph_cut_into_sentences_or_words_keeps_them_on_one_line():
+    """Pieces cut at a finer separator are packed back with that separator's joiner: the
+    sentences of a long paragraph with spaces, not blank lines (which read as paragraphs, and
+    once made every word of a release-notes page a paragraph of its own)."""
+    sentences = " ".join(f"Fixed bug number {i} in the memory checker." for i in range(60))  # 480 words
+    words = " ".join(f"bug{i}" for i in range(450))  # no sentence end: cut between words
+    for paragraph in (sentences, words):
+        unit = LogicUnit("Appendix", "", "News", f"Release notes.\n\n{paragraph}", meta={"doc_id": "d"})
+        parts = split_logic_unit(unit, 200)
+        assert len(parts) > 2 and all(n_words(p.body) <= 200 for p in parts)
+        assert " ".join(p.body for p in parts).split() == unit.body.split()
+        assert all(p.body.count("\n") <= 2 for p in parts)  # at most the blank line after the intro
+
+
 def test_debian_faq_questions_become_faq_units_of_a_useful_size(corpus):
     doc = corpus.get("debian-faq/debian-faq.en.txt")
     units = split_logic_units(extract_rules(doc).logic_units, 200)
