@@ -1,7 +1,8 @@
 """HTML pages rendered as Markdown with the standard library's ``html.parser``.
 
 ``h1``-``h6`` become headings, ``ol``/``li`` numbered items, ``ul``/``li`` bullets, ``a`` links,
-``pre`` code fences, ``table`` rows pipe tables; ``script``, ``style`` and other non-content
+``pre`` code fences, ``table`` rows pipe tables, ``br`` line breaks (two in a row end a
+paragraph, as in a text file published with ``<br>`` for its newlines); ``script``, ``style`` and other non-content
 elements are dropped, and so are permalinks (a link to ``#...`` that shows only "#", "¶" or
 nothing, as documentation generators put beside each heading). A page without heading tags gets headings from its layout (question
 lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`).
@@ -9,6 +10,7 @@ lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -27,6 +29,13 @@ _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", 
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
+
+
+_BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s*\n\s*", " ", text)
 
 
 @dataclass
@@ -55,7 +64,10 @@ class _MarkdownBuilder(HTMLParser):
 
     # -- buffers
     def _text(self) -> str:
-        return collapse_spaces("".join(self._spans[0]))
+        """The inline text read so far, spaces collapsed; a ``<br>`` is a line break, two in a
+        row end a paragraph."""
+        text = collapse_spaces("".join(self._spans[0]))
+        return re.sub(rf" ?{_BREAK} ?", "\n", text).strip()
 
     def _flush(self) -> None:
         while len(self._spans) > 1:  # unclosed inline elements: keep their text
@@ -64,18 +76,22 @@ class _MarkdownBuilder(HTMLParser):
             self._spans[-1].append(inner)
         text = self._text()
         self._spans = [[]]
+        if self._row is not None or self._prefix.startswith("#"):
+            text = _one_line(text)  # a table cell, a heading
         if self._row is not None:
             if text:
                 self._row.append(text)
             return
-        if not text:
-            return
         in_list = bool(self._lists)
-        if self._prefix:
-            self.blocks.append((self._prefix + text, in_list and not self._prefix.startswith("#")))
-            self._prefix = ""
-        else:
-            self.blocks.append((self._continuation + text, in_list))
+        for paragraph in re.split(r"\n{2,}", text):
+            if not paragraph.strip():
+                continue
+            paragraph = paragraph.replace("\n", "\n" + self._continuation)
+            if self._prefix:
+                self.blocks.append((self._prefix + paragraph, in_list and not self._prefix.startswith("#")))
+                self._prefix = ""
+            else:
+                self.blocks.append((self._continuation + paragraph, in_list))
 
     # -- parser callbacks
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -110,7 +126,7 @@ class _MarkdownBuilder(HTMLParser):
             self._prefix = indent + (f"{level.count}. " if level.numbered else "- ")
             self._continuation = indent + "   "
         elif tag == "br":
-            self._spans[-1].append("\n")
+            self._spans[-1].append(_BREAK)
         elif tag == "blockquote":
             self._flush()
             self._continuation = "> "
@@ -152,7 +168,7 @@ class _MarkdownBuilder(HTMLParser):
             return
         elif tag in _HEADINGS:
             if tag == "h1" and not self.h1:
-                self.h1 = self._text()
+                self.h1 = _one_line(self._text())
             self._flush()
             self._prefix = ""
         elif tag in ("ul", "ol"):

@@ -303,6 +303,24 @@ def test_html_without_heading_tags_gets_headings_from_its_layout(tmp_path: Path)
     assert numbered_steps(doc.text) == ["1. Sign in.", "2. Choose the permit."]
 
 
+def test_html_line_breaks_keep_a_text_files_lines_and_paragraphs(tmp_path: Path) -> None:
+    """A text file published as HTML with <br> for its newlines (as release notes often are):
+    its lines and blank lines stay, so its questions become headings and its paragraphs can be
+    told apart; a break inside a heading or a table cell is a space."""
+    path = tmp_path / "notes.html"
+    path.write_text(
+        "<html><head><title>Permits</title></head><body><p>"
+        "Can&nbsp;I&nbsp;get&nbsp;a&nbsp;permit&nbsp;for&nbsp;a&nbsp;second&nbsp;car?<br>\n"
+        "Yes, a second permit costs more<br>than the first one and lasts a year.<br><br>"
+        "How do I pay for it?<br>Sign in and choose the permit, then pay by card.<br>"
+        "</p><table><tr><td>Fee<br>(yearly)</td><td>40</td></tr></table></body></html>", encoding="utf-8")
+    doc = read_document(path)
+    headings = [line for line in doc.text.splitlines() if line.startswith("#")]
+    assert headings == ["# Permits", "## Can I get a permit for a second car?", "## How do I pay for it?"]
+    assert "Yes, a second permit costs more\nthan the first one and lasts a year." in doc.text
+    assert "| Fee (yearly) | 40 |" in doc.text
+
+
 def test_debian_faq_html_chapters_keep_their_heading_tags() -> None:
     doc = corpus_index().get("debian-faq/html/pkg-basics.en.html")
     assert "## 7.12. How do I put a package on hold?" in doc.text.splitlines()
