@@ -42,11 +42,25 @@ IMPERATIVES = (
     "create", "delete", "disable", "enable", "enter", "go", "grant", "install", "make", "open",
     "press", "remove", "reinstall", "restart", "run", "select", "set", "sign", "switch", "try",
     "turn", "type", "update", "use", "mix", "heat", "bake", "cook", "put", "stir", "cut",
-    "let", "keep", "wait", "place", "pour", "serve", "boil", "preheat", "combine", "whisk")
+    "let", "keep", "wait", "place", "pour", "serve", "boil", "preheat", "combine", "whisk",
+    "rename", "recycle", "download", "upload", "verify", "ensure", "confirm", "restore", "reset",
+    "copy", "save", "edit", "close", "exit", "start", "stop", "navigate", "locate", "expand", "find",
+    "search", "repeat", "replace", "move", "apply", "review", "contact", "ask", "clear", "modify",
+    "specify", "increase", "adjust", "log", "import", "export", "uninstall", "fry", "chop", "dice",
+    "slice", "knead", "roast", "simmer", "season", "sprinkle", "spread", "fold", "roll", "beat",
+    "drain", "rinse", "peel", "melt", "cover", "transfer", "blend", "strain", "reduce", "brown")
 ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
     r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
+# what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
+# can modify the file", "an administrator can manually add ...") or a command in code
+LATER_ACTION = re.compile(
+    r"^(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
+    r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|some|no|not)\b)[a-z]+\b"
+    r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
+    r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
+    r"|`", re.I)
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 DESCRIPTION = re.compile(
     r"^(?:(?:first|then|next|finally|also|however|instead|otherwise|by default|in this case),?\s+|"
@@ -167,9 +181,17 @@ def unit_steps(unit: Unit) -> list[str]:
         bulleted = parse_steps(text)
         raw = (parse_steps(text, numbered_only=True)
                or instructions(bulleted if not names_only(bulleted) else [])
-               or instructions(prose_steps(text)))
+               or prose_steps(text))
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+def says_what_to_do(sentence: str) -> bool:
+    """A sentence of prose that is a step: it says what to do (an imperative, one after an
+    opening clause or with a modal, a command), rather than what a tool is or does ("Memcheck is
+    the default tool", "Tools will complain at startup")."""
+    plain = plain_text(sentence)
+    return bool(ACTION_CUE.search(plain) or LATER_ACTION.search(sentence) or COMMAND_WORD.search(sentence))
 
 
 def describes(sentence: str) -> bool:
@@ -219,7 +241,7 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
         else:
             steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
-    return [s for s in steps if not s.endswith(":")][:limit]
+    return [s for s in steps if not s.endswith(":") and says_what_to_do(s)][:limit]
 
 
 def is_prose(sentence: str) -> bool:

@@ -76,15 +76,13 @@ def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
             "the following cmdlet:\n\n```powershell\nset-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True\n```\n\n"
             "> **Note:**\n> These settings <b>aren't</b> supported across cloud and on-premises mailboxes.")
     # the link line once glued the next paragraph to "For more information", and its command was lost
+    # the sentences that only describe the feature or note a limit are no steps
     assert prose_steps(body) == [
-        "A new feature lets administrators choose the Sent Items folder.",
         "Using Exchange PowerShell, for emails sent as the shared mailbox, run the following cmdlet: "
-        "`set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True`",
-        "Note: These settings aren't supported across cloud and on-premises mailboxes."]
+        "`set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True`"]
     unit = step_unit("Keep sent items in the shared mailbox", body, "help/sent-items.md", "Sent items")
-    # the sentence that only describes the feature is no step
-    steps = unit_steps(unit)
-    assert len(steps) == 2 and "set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True" in steps[0]
+    assert unit_steps(unit) == ["Using Exchange PowerShell, for emails sent as the shared mailbox, run the "
+                                "following cmdlet: set-mailbox <mailbox name> -MessageCopyForSentAsEnabled $True"]
 
 
 def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
@@ -183,3 +181,18 @@ def test_lines_that_close_a_troubleshooter_or_introduce_steps_kept_elsewhere_are
     unit = step_unit("Sync", body, "help/sync.md", "Sync")
     assert unit_steps(unit) == ["Update the sharing policy for the user.",
                                 "Check whether the issue is resolved."]
+
+
+def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
+    """A manual's prose: what a tool is or does is no step; an imperative, one after an opening
+    clause, a modal with an action and a control to use are."""
+    body = ("Memcheck is the default tool. Tools will complain at startup if a suppression is "
+            "not directed to them. If you configured a sender, check the audit log for its messages. "
+            "An administrator can manually add the permission by using PowerShell. You can modify the "
+            "suppressions file at your leisure. Open the log and then select Expand All.")
+    unit = step_unit("Suppressions", body, "help/core.md", "Core")
+    assert unit_steps(unit) == [
+        "If you configured a sender, check the audit log for its messages.",
+        "An administrator can manually add the permission by using PowerShell.",
+        "You can modify the suppressions file at your leisure.",
+        "Open the log and then select Expand All."]
