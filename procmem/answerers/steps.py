@@ -1,9 +1,9 @@
 """What a unit's text says, read without a model: its steps and its prose sentences.
 
 A procedure's steps are its own; a logic unit's or a chunk's are its numbered lines, else its
-bulleted lines (unless they only name things), else its sentences, each with the commands that
-follow it; a bulleted line or a sentence that describes (a scenario, a cause, what a tool does)
-rather than says what to do is no step. Page metadata ("Applies to: ..."), pointers to further
+bulleted lines (unless they only name things), else its sentences that say what to do, each with
+the commands that follow it; a bulleted line that describes (a scenario, a cause, what a tool
+does) rather than says what to do is no step. Page metadata ("Applies to: ..."), pointers to further
 reading, questions an overview page lists and lines that are only a link are not steps; Markdown
 markup, escapes and quote markers are dropped. The extractive answerer (:mod:`procmem.answerers.extractive`) scores and
 composes with these.
