@@ -75,6 +75,7 @@ COMMAND_WORD = re.compile(
 # Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
 _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
 LIST_ITEM = re.compile(r"^(?:\d+[.)]|[-*•])\s")
+COMMAND_START = re.compile(r"^[A-Za-z.$\\/~]")  # a word, a path or a variable, not output
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
 
 
@@ -224,8 +225,10 @@ def names_only(items: list[str], words: int = 6) -> bool:
 
 
 def prose_steps(text: str, limit: int = 4) -> list[str]:
-    """Steps of a text without a list: its sentences, each with the commands (code lines) that
-    follow it."""
+    """Steps of a text without a list: its sentences that say what to do, a sentence that
+    introduces code ("run the following cmdlet:", "We need to run") with the commands that follow
+    it, and code that follows a finished sentence as a command to run when it reads as one (not
+    a program's output such as "==4242== Invalid read" or "8 bytes in 1 blocks")."""
     steps: list[str] = []
     code = False
     for block in re.split(r"(^```.*$)", text, flags=re.M):
@@ -234,9 +237,9 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             continue
         if code:
             commands = [line.strip() for line in block.splitlines() if line.strip()]
-            if commands and steps:
+            if commands and steps and not steps[-1].endswith((".", "!", "?")):  # "run the following:"
                 steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
-            elif commands:
+            elif commands and COMMAND_START.match(commands[0]):
                 steps.append(f"Run `{'; '.join(commands)}`")
         else:
             steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]

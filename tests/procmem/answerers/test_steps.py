@@ -196,3 +196,14 @@ def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
         "An administrator can manually add the permission by using PowerShell.",
         "You can modify the suppressions file at your leisure.",
         "Open the log and then select Expand All."]
+
+
+def test_code_joins_the_sentence_that_introduces_it_and_program_output_is_no_step():
+    body = ("We need to run\n\n```console\nstsadm -o setproperty -pn peoplepicker-searchadforests\n```\n\n"
+            "Run the valgrind tool on your program.\n\n```\n==4242== Invalid read of size 4\n```\n\n"
+            "Then check the result.\n\n```\nvalgrind --leak-check=full ./prog\n```\n")
+    assert prose_steps(body) == [
+        "We need to run: `stsadm -o setproperty -pn peoplepicker-searchadforests`",
+        "Run the valgrind tool on your program.",
+        "Then check the result.",
+        "Run `valgrind --leak-check=full ./prog`"]
