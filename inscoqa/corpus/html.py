@@ -2,10 +2,11 @@
 
 ``h1``-``h6`` become headings, ``ol``/``li`` numbered items, ``ul``/``li`` bullets, ``a`` links,
 ``pre`` code fences, ``table`` rows pipe tables, ``br`` line breaks (two in a row end a
-paragraph, as in a text file published with ``<br>`` for its newlines); ``script``, ``style`` and other non-content
-elements are dropped, and so are permalinks (a link to ``#...`` that shows only "#", "¶" or
-nothing, as documentation generators put beside each heading). A page without heading tags gets headings from its layout (question
-lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`).
+paragraph, as in a text file published with ``<br>`` for its newlines); ``script``, ``style``
+and other non-content elements are dropped, and so are permalinks (a link to ``#...`` that shows
+only "#", "¶" or nothing, as documentation generators put beside each heading). A page without
+heading tags gets headings from its layout (question lines, short title-like paragraphs; see
+:mod:`inscoqa.corpus.layout`).
 """
 
 from __future__ import annotations
