@@ -67,6 +67,16 @@ def _names_it(step: str, start: int, end: int, line: str, listed: set[str]) -> b
                 or (following and set(terms(following.group(1))) & (COMPOUND_HEADS - own)))
 
 
+def _phrase_end(step: str, end: int, own: set[str]) -> int:
+    """The end of the ingredient's name in ``step`` from the word ending at ``end``: the words
+    after it that its line names too ("lemon juice" for "Juice of 1/2 Lemon")."""
+    while following := re.match(r"[ -]+([A-Za-z]+)", step[end:]):
+        if not set(terms(following.group(1))) or not set(terms(following.group(1))) <= own:
+            break
+        end += following.end()
+    return end
+
+
 def with_amounts(step: str, ingredients: list[str], given: set[str]) -> str:
     """``step`` with the line of each ingredient it names, after the first word that names
     it, for the ingredients not yet ``given`` in the answer (``given`` is updated). A word does
@@ -88,8 +98,11 @@ def with_amounts(step: str, ingredients: list[str], given: set[str]) -> str:
         names = {n for n in ingredient_names(line) if named[n] == 1}
         spans = (m.span() for stem, word in words if stem in names
                  for m in re.finditer(rf"\b{re.escape(word)}\b", step, re.I))
-        end = next((e for s, e in spans if e not in inserts and _names_it(step, s, e, line, listed)), None)
+        end = next((e for s, e in spans if _names_it(step, s, e, line, listed)), None)
         if end is not None:
+            end = _phrase_end(step, end, set(terms(_head(line))))
+            if end in inserts:
+                continue
             inserts[end] = line
             given.add(line)
     for end in sorted(inserts, reverse=True):

@@ -31,6 +31,12 @@ def test_a_line_names_its_ingredient_by_each_alternative_before_its_comma():
                     "finely chopped (or 1 1/2 teaspoon onion powder)) together. Drain grease.")
 
 
+def test_the_amount_follows_the_whole_name_the_line_gives():
+    lines = ["Juice of 1/2 Lemon or 1 tsp of Vinegar", "2 tbsp olive oil"]
+    assert with_amounts("Whisk the lemon juice with the olive oil.", lines, set()) == \
+        "Whisk the lemon juice (Juice of 1/2 Lemon or 1 tsp of Vinegar) with the olive oil (2 tbsp olive oil)."
+
+
 def test_words_that_do_not_name_the_listed_ingredient_are_left_alone():
     # a compound: the tomato sauce is not the fresh tomato
     step = "Add more tomato sauce if the mixture is dry."
