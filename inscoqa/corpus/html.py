@@ -30,13 +30,7 @@ _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", 
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
-
-
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
-
-
-def _one_line(text: str) -> str:
-    return re.sub(r"\s*\n\s*", " ", text)
 
 
 @dataclass
@@ -78,7 +72,7 @@ class _MarkdownBuilder(HTMLParser):
         text = self._text()
         self._spans = [[]]
         if self._row is not None or self._prefix.startswith("#"):
-            text = _one_line(text)  # a table cell, a heading
+            text = collapse_spaces(text)  # a table cell, a heading: one line
         if self._row is not None:
             if text:
                 self._row.append(text)
@@ -169,7 +163,7 @@ class _MarkdownBuilder(HTMLParser):
             return
         elif tag in _HEADINGS:
             if tag == "h1" and not self.h1:
-                self.h1 = _one_line(self._text())
+                self.h1 = collapse_spaces(self._text())
             self._flush()
             self._prefix = ""
         elif tag in ("ul", "ol"):

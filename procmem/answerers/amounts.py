@@ -71,7 +71,8 @@ def _phrase_end(step: str, end: int, own: set[str]) -> int:
     """The end of the ingredient's name in ``step`` from the word ending at ``end``: the words
     after it that its line names too ("lemon juice" for "Juice of 1/2 Lemon")."""
     while following := re.match(r"[ -]+([A-Za-z]+)", step[end:]):
-        if not set(terms(following.group(1))) or not set(terms(following.group(1))) <= own:
+        stems = set(terms(following.group(1)))
+        if not stems or not stems <= own:
             break
         end += following.end()
     return end
