@@ -24,12 +24,17 @@ import re
 MAX_QUESTION_WORDS = 30
 MAX_TITLE_WORDS = 10
 MAX_TITLE_CHARS = 80
+MIN_FAQ_ITEMS = 3  # numbered questions with their answers indented under them
 
 NUMBERED_HEADING = re.compile(r"^(?P<number>\d{1,3}(?:\.\d{1,3})*)\.?\s+(?P<text>\S.*)$")
+SECTION_NUMBER = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})+\.?\s+\S")
 CHAPTER_HEADING = re.compile(r"^(?:Chapter|Part|Appendix)\s+(?:\d{1,3}|[A-Z])\.?\s+(?P<text>\S.*)$")
 RULE = re.compile(r"^\s*([-=_*~])(?:\s*\1){2,}\s*$")
 SETEXT = re.compile(r"^\s*(=+|-+)\s*$")
 LIST_LINE = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*+•·])\s+")
+NUMBERED_ITEM = re.compile(r"^\s{0,3}\d{1,3}[.)]\s+(?P<text>\S.*)$")
+QUESTION_LABEL = re.compile(r"^\s*(?:Q|Question)\s*[:.]\s+", re.I)
+ANSWER_LABEL = re.compile(r"^\s*(?:A|Answer)\s*[:.]\s+", re.I)
 FINAL_PUNCTUATION = re.compile(r"[.,;:!)\]]$")
 HEADING = re.compile(r"^#{1,6}\s")
 # a line that ends in a word a phrase goes on after: a sentence wrapped there, not a heading
@@ -43,28 +48,71 @@ def _indent(line: str) -> int:
 
 
 def numbered_headings(lines: list[str]) -> list[str]:
-    """Margin headings (numbered, ``Chapter N.``) as Markdown headings; other lines unchanged."""
-    multi = {m.group("number").split(".")[0] for line in lines
-             if not line.startswith(" ") and (m := NUMBERED_HEADING.match(line)) and "." in m.group("number")}
+    """Margin headings (numbered, ``Chapter N.``) as Markdown headings; other lines unchanged.
+
+    A heading stands after a blank line and before one. A section number that a later line
+    repeats is an entry of the table of contents, which is left out: the headings give it again,
+    and a search would find the contents' list of questions for every question."""
+    numbers = [_section_number(line) for line in lines]
+    multi = {n.split(".")[0] for n in numbers if "." in n}
+    contents = _contents(lines, numbers)
     out: list[str] = []
     i = 0
     while i < len(lines):
-        line = lines[i]
-        level, text = _margin_heading(line, multi)
-        if level:
-            parts, j = [text], i + 1
-            while (j < len(lines) and lines[j].strip() and not lines[j].startswith(" ")
-                   and not LIST_LINE.match(lines[j]) and len(parts) < 4):
-                parts.append(lines[j].strip())
-                j += 1
-            heading = " ".join(parts)
+        if i in contents:
+            i += 1
+            continue
+        level, text = _margin_heading(lines[i], multi)
+        if level and (i == 0 or not lines[i - 1].strip()):
+            heading, j = _wrapped(lines, i + 1, text, multi)
             if (j >= len(lines) or not lines[j].strip()) and not heading.endswith("."):
                 out += ["", "#" * level + " " + heading, ""]
                 i = j
                 continue
-        out.append(line)
+        out.append(lines[i])
         i += 1
     return out
+
+
+def _contents(lines: list[str], numbers: list[str]) -> set[int]:
+    """The lines of tables of contents: the entries (a section number that a later line repeats),
+    an entry's wrapped end (indented), and what stands between two entries when it is all short
+    lines (a chapter's name, a group's label) and blank lines."""
+    last = {n: i for i, n in enumerate(numbers) if n}
+    entries = [i for i, n in enumerate(numbers) if "." in n and last[n] > i]
+    found = set(entries)
+    for i in entries:
+        k = i + 1
+        while k < len(lines) and lines[k].startswith(" ") and lines[k].strip() and not numbers[k]:
+            found.add(k)
+            k += 1
+    for a, b in zip(entries, entries[1:], strict=False):
+        gap = [k for k in range(a + 1, b) if k not in found]
+        if all(not lines[k].strip() or len(lines[k].split()) <= MAX_TITLE_WORDS for k in gap):
+            found.update(gap)
+    return found
+
+
+def _section_number(line: str) -> str:
+    m = None if line.startswith(" ") else NUMBERED_HEADING.match(line)
+    return m.group("number").rstrip(".") if m else ""
+
+
+def _wrapped(lines: list[str], j: int, text: str, multi: set[str]) -> tuple[str, int]:
+    """A heading wrapped over the lines from ``j`` on, and the index after it: lines at the
+    margin (not a numbered line, which is an entry of its own), or an indented line that ends
+    the question (``1.2.4 Why can't I get the result reported in`` / ``README?``)."""
+    parts = [text]
+    while (j < len(lines) and lines[j].strip() and not lines[j].startswith(" ")
+           and not LIST_LINE.match(lines[j]) and not _margin_heading(lines[j], multi)[0]
+           and len(parts) < 4):
+        parts.append(lines[j].strip())
+        j += 1
+    if (j + 1 < len(lines) and lines[j].startswith(" ") and lines[j].rstrip().endswith("?")
+            and not lines[j + 1].strip() and not parts[-1].endswith((".", "?"))):
+        parts.append(lines[j].strip())
+        j += 1
+    return " ".join(parts), j
 
 
 def _margin_heading(line: str, multi: set[str]) -> tuple[int, str]:
@@ -105,11 +153,17 @@ def dedent_sections(lines: list[str]) -> list[str]:
 def layout_headings(markdown: str, *, base_level: int = 2) -> str:
     """Question lines, title-like lines and underlined lines of a Markdown text as headings."""
     paragraphs = _paragraphs(markdown)
+    questions = numbered_questions(paragraphs)
+    # "Q: ... / A: ...": the labels are not the question's words, and an answer is never a heading
+    labelled = any(QUESTION_LABEL.match(p) for p in paragraphs)
     out: list[str] = []
     level = base_level
     numbered_level = base_level - 1
     for i, para in enumerate(paragraphs):
         lines = para.split("\n")
+        if i in questions:
+            out.append("#" * level + " " + questions[i])
+            continue
         if HEADING.match(lines[0]):
             hashes = len(lines[0]) - len(lines[0].lstrip("#"))
             if hashes > 1:
@@ -123,18 +177,42 @@ def layout_headings(markdown: str, *, base_level: int = 2) -> str:
             continue
         if RULE.match(para):
             continue
+        if any(SECTION_NUMBER.match(line) for line in lines):
+            out.append(para)  # numbered sections were read before: these are contents entries
+            continue
+        if labelled and ANSWER_LABEL.match(para):
+            out.append(para)
+            continue
+        if labelled:
+            lines[0] = QUESTION_LABEL.sub("", lines[0])
         if len(lines) > 1 and _asks(lines[0], lines[1]) and not LIST_LINE.match(lines[1]) \
-                and lines[0].count("“") <= lines[0].count("”"):
+                and lines[0].count("“") <= lines[0].count("”") and not _is_question(" ".join(lines)):
             out += ["#" * level + " " + lines[0].strip(), "\n".join(lines[1:])]
             continue
         joined = _unbold(" ".join(x.strip() for x in lines))
-        question = _is_question(joined) and _is_text(following)
+        answered = _is_text(following) or bool(labelled and ANSWER_LABEL.match(following))
+        question = _is_question(joined) and answered
         title = len(lines) == 1 and _title_like(joined) and (_is_text(following) or _is_list(following))
         if question or title:
             out.append("#" * level + " " + joined)
         else:
-            out.append(para)
+            out.append(para)  # (a question label stays where no question follows it)
     return "\n\n".join(out) + "\n"
+
+
+def numbered_questions(paragraphs: list[str]) -> dict[int, str]:
+    """An FAQ numbered as a list: one-line items (`` 1. Is zlib Y2K-compliant?``), each with its
+    answer indented under it. When most such items ask, all of them are the FAQ's questions
+    ("4. compress() returns Z_BUF_ERROR." among them); a list of steps with notes under them
+    (not asking) stays a list. Their index among ``paragraphs``, and their text."""
+    items = {}
+    for i, para in enumerate(paragraphs[:-1]):
+        m = NUMBERED_ITEM.match(para)
+        answer = paragraphs[i + 1]
+        if m and "\n" not in para.strip() and _indent(answer) >= 2 and _is_text(answer.strip()):
+            items[i] = m.group("text").strip()
+    asking = sum(text.endswith("?") for text in items.values())
+    return items if len(items) >= MIN_FAQ_ITEMS and 2 * asking >= len(items) else {}
 
 
 def has_headings(markdown: str, *, below_title: bool = True) -> bool:

@@ -34,7 +34,10 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     rest = [re.sub(r"^(\s*)#", r"\1\\#", line) for line in lines[start + 1 :] if not RULE.match(line)]
     rest = dedent_sections(numbered_headings(rest))
     body = tidy_markdown("\n".join(_markdown_line(line) for line in rest))
-    return title, layout_headings(body) if body.strip() else ""
+    if not body.strip():
+        return title, ""
+    # the headings found in the layout free what is indented under them (an FAQ's answers)
+    return title, "\n".join(dedent_sections(layout_headings(body).split("\n")))
 
 
 def read_text_document(path: Path, *, doc_id: str) -> Document:

@@ -273,6 +273,74 @@ def test_plain_text_numbered_steps_stay_steps(tmp_path: Path) -> None:
     assert numbered_steps(text) == ["1. Open the page", "2. Press Ctrl+P", "3. Click Print"]
 
 
+def headings(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("#")]
+
+
+def test_a_table_of_contents_is_left_out_and_its_sections_are_headings_once(tmp_path: Path) -> None:
+    path = tmp_path / "tool-faq.txt"
+    path.write_text(
+        "Questions about the tool\n\nContents:\n\n1.0\tGetting it\n1.1\tWhere do I download it?\n"
+        "1.2\tWhy can't I check the signature of the file named in\n\tthe release notes?\n\n"
+        "   BUILDING\n2.1\tWhy does the build stop?\n\n"
+        "1.0\tGetting it\n\n1.1\tWhere do I download it?\n\n\tFrom the project's download page.\n\n"
+        "1.2\tWhy can't I check the signature of the file named in\n\tthe release notes?\n\n"
+        "\tThe key changed in the last release; fetch the new one first.\n\n"
+        "2.1\tWhy does the build stop?\n\n\tA header is missing: install the development package.\n",
+        encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == [
+        "# Questions about the tool", "### Getting it", "### Where do I download it?",
+        "### Why can't I check the signature of the file named in the release notes?",
+        "### Why does the build stop?"]
+    assert text.count("Where do I download it?") == 1 and "BUILDING" not in text
+    assert "### Where do I download it?\n\nFrom the project's download page." in text
+
+
+def test_a_numbered_list_of_questions_with_their_answers_under_them_is_an_faq(tmp_path: Path) -> None:
+    path = tmp_path / "library-faq.txt"
+    path.write_text(
+        "      Frequently asked questions about the library\n\n"
+        " 1. Does the library handle dates?\n\n    No, it only compresses bytes.\n\n"
+        " 2. Where can I get a build for Windows?\n\n    Build it from the sources, or take the one\n"
+        "    the project's site offers.\n\n"
+        " 3. open() returns an error.\n\n    Check that the file exists and can be read.\n\n"
+        " 4. Is there a Python binding?\n\n    Yes, in the standard library.\n",
+        encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == [
+        "# Frequently asked questions about the library", "## Does the library handle dates?",
+        "## Where can I get a build for Windows?", "## open() returns an error.",
+        "## Is there a Python binding?"]
+    # the answers are paragraphs, not code indented under a list item
+    assert "## Where can I get a build for Windows?\n\nBuild it from the sources, or take the one\n" in text
+
+
+def test_numbered_steps_with_notes_under_them_stay_steps(tmp_path: Path) -> None:
+    path = tmp_path / "steps.txt"
+    path.write_text("Back up a folder\n\n1. Open the folder.\n\n    Hidden files are included.\n\n"
+                    "2. Choose Back Up.\n\n    It takes a few minutes.\n\n3. Check the copy.\n\n"
+                    "    Open one file to be sure.\n", encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == ["# Back up a folder"]
+    assert numbered_steps(text) == ["1. Open the folder.", "2. Choose Back Up.", "3. Check the copy."]
+
+
+def test_question_and_answer_labels_are_not_headings_or_header_words(tmp_path: Path) -> None:
+    path = tmp_path / "archiver-faq.txt"
+    path.write_text(
+        "Archiver FAQ\n\n\nQ:  What does the name mean?\n\nA:  It is short for the old tool's name.\n\n\n"
+        "Q:  My tar does not know the new format.\n    How can I unpack an archive?\n\n"
+        "A:  arc -dc file.arc | tar xf -\n\n\nQ.  Can I repair a broken archive?\n\n"
+        "A.  Sometimes, when it has several blocks.\n", encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == [
+        "# Archiver FAQ", "## What does the name mean?",
+        "## My tar does not know the new format. How can I unpack an archive?",
+        "## Can I repair a broken archive?"]
+    assert "A:  arc -dc file.arc | tar xf -" in text
+
+
 def test_debian_faq_plain_text_edition_has_its_numbered_questions_as_headings() -> None:
     doc = corpus_index().get("debian-faq/debian-faq.en.txt")
     headings = [line for line in doc.text.splitlines() if line.startswith("#")]
