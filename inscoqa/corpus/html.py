@@ -1,12 +1,13 @@
 """HTML pages rendered as Markdown with the standard library's ``html.parser``.
 
 ``h1``-``h6`` become headings, ``ol``/``li`` numbered items, ``ul``/``li`` bullets, ``a`` links,
-``pre`` code fences, ``table`` rows pipe tables, ``br`` line breaks (two in a row end a
-paragraph, as in a text file published with ``<br>`` for its newlines); ``script``, ``style``
-and other non-content elements are dropped, and so are permalinks (a link to ``#...`` that shows
-only "#", "¶" or nothing, as documentation generators put beside each heading). A page without
-heading tags gets headings from its layout (question lines, short title-like paragraphs; see
-:mod:`inscoqa.corpus.layout`).
+``pre`` code fences, ``table`` rows pipe tables (unless the page is laid out with tables: a cell
+that holds a heading or another table makes every cell a block), ``br`` line breaks (two in a
+row end a paragraph, as in a text file published with ``<br>`` for its newlines); ``script``,
+``style`` and other non-content elements are dropped, and so are permalinks (a link to ``#...``
+that shows only "#", "¶" or nothing, as documentation generators put beside each heading); a
+heading that links to itself is its words. A page without heading tags gets headings from its
+layout (question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", 
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
+_TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
+# a cell that holds a heading or another table: the page is laid out with tables (as older
+# documentation sites are), and its tables are no data to show as rows
+_LAYOUT_CELL = re.compile(r"<t[dh]\b[^>]*>(?:(?!</?t[dh]\b).)*?<(?:h[1-6]|table)\b", re.S | re.I)
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
 
 
@@ -40,8 +45,9 @@ class _ListLevel:
 
 
 class _MarkdownBuilder(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, *, layout_tables: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self.layout_tables = layout_tables  # tables place the page's parts: their cells are blocks
         self.blocks: list[tuple[str, bool]] = []  # (markdown, is a list line)
         self.title = ""
         self.h1 = ""
@@ -90,6 +96,8 @@ class _MarkdownBuilder(HTMLParser):
 
     # -- parser callbacks
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.layout_tables and tag in _TABLE_PARTS:
+            tag = "div"
         if self._skip_depth:
             if tag in _DROPPED:
                 self._skip_depth += 1
@@ -146,6 +154,8 @@ class _MarkdownBuilder(HTMLParser):
                 self._spans[-1].append(alt)
 
     def handle_endtag(self, tag: str) -> None:
+        if self.layout_tables and tag in _TABLE_PARTS:
+            tag = "div"
         if self._skip_depth:
             if tag in _DROPPED:
                 self._skip_depth -= 1
@@ -197,6 +207,8 @@ class _MarkdownBuilder(HTMLParser):
             trail = " " if raw[-1:].isspace() else ""
             if tag == "a" and href.startswith("#") and inner in _PERMALINK_MARKS:
                 inner = ""  # a permalink to this very place says nothing
+            elif tag == "a" and href.startswith("#") and self._prefix.startswith("#"):
+                pass  # a heading that links to itself (mdBook): its words are the heading
             elif tag == "a":
                 inner = f"[{inner or href}]({href})" if href else inner
             elif inner:
@@ -241,7 +253,7 @@ class _MarkdownBuilder(HTMLParser):
 
 
 def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
-    builder = _MarkdownBuilder()
+    builder = _MarkdownBuilder(layout_tables=bool(_LAYOUT_CELL.search(source)))
     builder.feed(source)
     builder.close()
     body = builder.markdown()

@@ -371,6 +371,34 @@ def test_html_without_heading_tags_gets_headings_from_its_layout(tmp_path: Path)
     assert numbered_steps(doc.text) == ["1. Sign in.", "2. Choose the permit."]
 
 
+def test_html_laid_out_with_tables_reads_as_blocks_and_data_tables_stay_tables(tmp_path: Path) -> None:
+    laid_out = tmp_path / "faq.html"
+    laid_out.write_text(
+        "<html><head><title>FAQ</title></head><body><table><tr><td><h1>The library</h1><h2>FAQ</h2>"
+        "</td></tr></table><table><tr><td><table><tr><td><b>Menu</b></td></tr><tr><td><ul>"
+        "<li><a href='index.html'>Home</a></li></ul></td></tr></table></td><td><ol><li><em>Why does "
+        "linking fail?</em><p>The compiler lacks the flags: use the config script.</p></li></ol>"
+        "</td></tr></table></body></html>", encoding="utf-8")
+    text = read_document(laid_out).text
+    assert "|" not in text
+    assert "# The library\n\n## FAQ" in text
+    assert "1. *Why does linking fail?*\n   The compiler lacks the flags: use the config script." in text
+    data = tmp_path / "data.html"
+    data.write_text("<h1>Ports</h1><table><tr><th>Service</th><th>Port</th></tr><tr><td><p>SMTP</p>"
+                    "</td><td>587</td></tr></table>", encoding="utf-8")
+    assert "| Service | Port |\n|---|---|\n| SMTP | 587 |" in read_document(data).text
+
+
+def test_html_heading_that_links_to_itself_is_its_words(tmp_path: Path) -> None:
+    path = tmp_path / "book.html"
+    path.write_text("<h1>Questions</h1><h2><a class='header' href='#can-i-vendor'>Can I vendor my "
+                    "dependencies?</a></h2><p>Yes, with the <a href='#vendor'>vendor</a> command.</p>",
+                    encoding="utf-8")
+    text = read_document(path).text
+    assert "## Can I vendor my dependencies?" in text
+    assert "[vendor](#vendor)" in text
+
+
 def test_html_line_breaks_keep_a_text_files_lines_and_paragraphs(tmp_path: Path) -> None:
     """A text file published as HTML with <br> for its newlines (as release notes often are):
     its lines and blank lines stay, so its questions become headings and its paragraphs can be
