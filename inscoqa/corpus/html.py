@@ -19,7 +19,7 @@ from pathlib import Path
 
 from inscoqa.corpus.common import collapse_spaces, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
-from inscoqa.corpus.layout import has_headings, layout_headings
+from inscoqa.corpus.layout import bold_questions, has_headings, layout_headings
 
 _DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "canvas", "nav",
                       "button", "select", "form"})
@@ -35,6 +35,8 @@ _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", 
 # a cell that holds a heading or another table: the page is laid out with tables (as older
 # documentation sites are), and its tables are no data to show as rows
 _LAYOUT_CELL = re.compile(r"<t[dh]\b[^>]*>(?:(?!</?t[dh]\b).)*?<(?:h[1-6]|table)\b", re.S | re.I)
+# a line that is only a link to an anchor (a list marker and a section number before it)
+_PAGE_LINK = re.compile(r"^\s*(?:[-*]|\d+\.)?\s*(?:\d+(?:\.\d+)*\.?\s*)?\[[^\]]*\]\((?P<page>[^)#\s]*)#[^)]*\)\s*$")
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
 
 
@@ -256,14 +258,23 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     builder = _MarkdownBuilder(layout_tables=bool(_LAYOUT_CELL.search(source)))
     builder.feed(source)
     builder.close()
-    body = builder.markdown()
+    body = _without_contents(builder.markdown(), path.name)
     title = collapse_spaces(builder.title) or builder.h1 or path.stem
     first = body.lstrip().split("\n", 1)[0]
     text = tidy_markdown(body if first.startswith("# ") else f"# {title}\n\n{body}")
-    if not has_headings(text):
-        text = tidy_markdown(layout_headings(text))
+    text = tidy_markdown(bold_questions(text) if has_headings(text) else layout_headings(text))
     meta = {"format": "html", "path": str(path), "date": None}
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
+
+
+def _without_contents(markdown: str, page: str) -> str:
+    """Without the lines that are only a link to a place on this same page (its table of
+    contents, "back to top"): the headings say it again, and a search would find the contents'
+    list of questions for every question."""
+    def elsewhere(line: str) -> bool:
+        m = _PAGE_LINK.match(line)
+        return m is None or m.group("page") not in ("", page)
+    return "\n".join(line for line in markdown.split("\n") if elsewhere(line))
 
 
 def read_html(path: Path, *, doc_id: str) -> Document:

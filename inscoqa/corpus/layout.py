@@ -13,6 +13,9 @@ A Markdown heading is given to:
   punctuation, standing alone and followed by a paragraph or a list;
 - a line underlined with ``===`` or ``---``.
 
+A page that has headings keeps them, and only its questions set in bold become headings
+(:func:`bold_questions`).
+
 Question and title headings sit one level below the last numbered heading. Numbered and bulleted
 lines become Markdown lists (the readers' own conversion); rules (``-----``) are dropped.
 """
@@ -35,6 +38,7 @@ LIST_LINE = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*+•·])\s+")
 NUMBERED_ITEM = re.compile(r"^\s{0,3}\d{1,3}[.)]\s+(?P<text>\S.*)$")
 QUESTION_LABEL = re.compile(r"^\s*(?:Q|Question)\s*[:.]\s+", re.I)
 ANSWER_LABEL = re.compile(r"^\s*(?:A|Answer)\s*[:.]\s+", re.I)
+BOLD_NUMBER = re.compile(r"\*\*\d{1,3}(?:\.\d{1,3})*\.?\*\*")
 FINAL_PUNCTUATION = re.compile(r"[.,;:!)\]]$")
 HEADING = re.compile(r"^#{1,6}\s")
 # a line that ends in a word a phrase goes on after: a sentence wrapped there, not a heading
@@ -65,7 +69,14 @@ def numbered_headings(lines: list[str]) -> list[str]:
         level, text = _margin_heading(lines[i], multi)
         if level and (i == 0 or not lines[i - 1].strip()):
             heading, j = _wrapped(lines, i + 1, text, multi)
-            if (j >= len(lines) or not lines[j].strip()) and not heading.endswith("."):
+            # a blank line follows, or the question ends and its answer starts on the next line;
+            # a sentence is no heading unless a section number leads it and text follows it
+            # ("3.1. Programs run OK, but crash at exit.", a problem an FAQ states; not a step)
+            following = next((k for k in range(j, len(lines)) if lines[k].strip()), len(lines))
+            sentence = heading.endswith(".") and (
+                "." not in numbers[i] or len(heading.split()) > MAX_QUESTION_WORDS
+                or following == len(lines) or bool(numbers[following]))
+            if (j >= len(lines) or not lines[j].strip() or heading.endswith("?")) and not sentence:
                 out += ["", "#" * level + " " + heading, ""]
                 i = j
                 continue
@@ -103,7 +114,7 @@ def _wrapped(lines: list[str], j: int, text: str, multi: set[str]) -> tuple[str,
     margin (not a numbered line, which is an entry of its own), or an indented line that ends
     the question (``1.2.4 Why can't I get the result reported in`` / ``README?``)."""
     parts = [text]
-    while (j < len(lines) and lines[j].strip() and not lines[j].startswith(" ")
+    while (j < len(lines) and lines[j].strip() and not lines[j].startswith(" ") and not parts[-1].endswith("?")
            and not LIST_LINE.match(lines[j]) and not _margin_heading(lines[j], multi)[0]
            and len(parts) < 4):
         parts.append(lines[j].strip())
@@ -197,6 +208,30 @@ def layout_headings(markdown: str, *, base_level: int = 2) -> str:
             out.append("#" * level + " " + joined)
         else:
             out.append(para)  # (a question label stays where no question follows it)
+    return "\n\n".join(out) + "\n"
+
+
+def bold_questions(markdown: str) -> str:
+    """In a page that has headings, a question set in bold on its own and followed by its answer
+    (a DocBook question-and-answer set) as a heading one level below the heading it stands under;
+    the bold number before it (``**1.1.**``) goes."""
+    paragraphs = _paragraphs(markdown)
+    out: list[str] = []
+    level = 1
+    for i, para in enumerate(paragraphs):
+        if HEADING.match(para):
+            level = len(para) - len(para.lstrip("#"))
+            out.append(para)
+            continue
+        following = paragraphs[i + 1] if i + 1 < len(paragraphs) else ""
+        question = _unbold(para.strip())
+        if question != para.strip() and "\n" not in question and _is_question(question) \
+                and _is_text(following):
+            if out and BOLD_NUMBER.fullmatch(out[-1].strip()):
+                out.pop()
+            out.append("#" * min(6, level + 1) + " " + question)
+        else:
+            out.append(para)
     return "\n\n".join(out) + "\n"
 
 

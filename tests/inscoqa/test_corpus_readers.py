@@ -297,6 +297,19 @@ def test_a_table_of_contents_is_left_out_and_its_sections_are_headings_once(tmp_
     assert "### Where do I download it?\n\nFrom the project's download page." in text
 
 
+def test_numbered_questions_answered_on_the_next_line_and_stated_problems_are_headings(
+        tmp_path: Path) -> None:
+    path = tmp_path / "checker-faq.txt"
+    path.write_text(
+        "Checker FAQ\n\n1. Basics\n\n1.1. How do you say the name? \nLike the game, with a hard 'ch'.\n\n"
+        "1.2. The checker reports errors at exit and then stops with a\nsegmentation fault.\n\n"
+        "Old C libraries crash in the clean-up hook: turn the hook off.\n\n"
+        "2. Steps\n\n2.1. Open the log.\n\n2.2. Read the first error.\n", encoding="utf-8")
+    assert headings(read_document(path).text) == [
+        "# Checker FAQ", "## Basics", "### How do you say the name?",
+        "### The checker reports errors at exit and then stops with a segmentation fault.", "## Steps"]
+
+
 def test_a_numbered_list_of_questions_with_their_answers_under_them_is_an_faq(tmp_path: Path) -> None:
     path = tmp_path / "library-faq.txt"
     path.write_text(
