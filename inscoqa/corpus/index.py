@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from inscoqa.corpus.boilerplate import Chrome, repeated_blocks, site_part, without_blocks
 from inscoqa.corpus.document import Document, DocumentError
 from inscoqa.corpus.readers import FORMAT_BY_SUFFIX, read_document
 
@@ -49,7 +50,11 @@ def detect_license(root: Path) -> str | None:
 
 
 class CorpusIndex:
-    """Named corpus directories; documents are read on first use and kept."""
+    """Named corpus directories; documents are read on first use and kept.
+
+    A document comes without the blocks its site repeats at the top or bottom of many pages (its
+    chrome, see :mod:`inscoqa.corpus.boilerplate`): the first document asked for in a corpus
+    reads the whole corpus to find them."""
 
     def __init__(self, roots: Mapping[str, str | Path]) -> None:
         self.roots: dict[str, Path] = {name: Path(root) for name, root in roots.items()}
@@ -58,6 +63,7 @@ class CorpusIndex:
                 raise ValueError(f"corpus name {name!r} must be non-empty and contain no '/'")
         self.licenses: dict[str, str | None] = {n: detect_license(r) for n, r in self.roots.items()}
         self._cache: dict[str, Document] = {}
+        self._chrome: dict[str, Chrome] = {}  # corpus or part of one -> its repeated blocks
 
     def __repr__(self) -> str:
         return f"CorpusIndex({', '.join(self.roots)})"
@@ -89,12 +95,36 @@ class CorpusIndex:
         """The document for ``doc_id`` (DocumentNotFound / DocumentError when it cannot be read)."""
         doc = self._cache.get(doc_id)
         if doc is None:
-            doc = read_document(self.path(doc_id), doc_id=doc_id)
-            corpus = doc_id.split("/", 1)[0]
-            doc.meta["corpus"] = corpus
-            doc.meta["license"] = self.licenses.get(corpus)
+            doc = self._read(doc_id)
+            corpus, part = doc_id.split("/", 1)[0], site_part(doc_id)
+            doc.text, dropped = without_blocks(doc.text, self._chrome_of(corpus) | self._chrome_of(part))
+            if dropped:
+                doc.meta["repeated_blocks_left_out"] = dropped
             self._cache[doc_id] = doc
         return doc
+
+    def _read(self, doc_id: str) -> Document:
+        doc = read_document(self.path(doc_id), doc_id=doc_id)
+        corpus = doc_id.split("/", 1)[0]
+        doc.meta["corpus"] = corpus
+        doc.meta["license"] = self.licenses.get(corpus)
+        return doc
+
+    def _chrome_of(self, part: str) -> Chrome:
+        """The repeated blocks of a corpus (``part`` without "/") or of a part of one."""
+        found = self._chrome.get(part)
+        if found is None:
+            corpus = part.split("/", 1)[0]
+            ids = [d for d in self.doc_ids(corpus) if part == corpus or site_part(d) == part]
+            found = self._chrome[part] = repeated_blocks(self._readable_texts(ids))
+        return found
+
+    def _readable_texts(self, doc_ids: list[str]) -> Iterator[str]:
+        for doc_id in doc_ids:
+            try:
+                yield self._read(doc_id).text
+            except DocumentError:
+                continue  # get() reports it when that document is asked for
 
     def resolve(self, conv: Conversation) -> list[Document]:
         """The conversation's documents in order; an inlined text is used as given."""

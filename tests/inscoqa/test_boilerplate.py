@@ -1,0 +1,67 @@
+"""A site's repeated chrome at the top and bottom of its pages is left out; shared content stays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inscoqa.bundled import corpus_index
+from inscoqa.corpus import CorpusIndex
+from inscoqa.corpus.boilerplate import Chrome, repeated_blocks, site_part, without_blocks
+
+HELP = "## Keyboard shortcuts\n\nPress `?` to show this help"
+FOOTER = "Still need help? Ask on the [forum](https://forum.example.org)."
+SHARED = "The `--quiet` option prints nothing but errors."
+
+
+def page(n: int) -> str:
+    return (f"# Command {n}\n\n{HELP}\n\n## Symptoms\n\nCommand {n} stops at step {n}.\n\n{SHARED}\n\n"
+            f"Run command {n} again.\n\n## More information\n\n{FOOTER}\n")
+
+
+def test_the_chrome_at_a_pages_edges_goes_and_what_pages_share_in_the_middle_stays() -> None:
+    texts = [page(n) for n in range(6)]
+    chrome = repeated_blocks(texts)
+    assert {"## Keyboard shortcuts", FOOTER, SHARED, "## Symptoms", "## More information"} <= chrome.top
+    text, dropped = without_blocks(texts[0], chrome)
+    # the help's heading and line, the footer and the heading of the section it leaves empty
+    assert text == (f"# Command 0\n\n## Symptoms\n\nCommand 0 stops at step 0.\n\n{SHARED}\n\n"
+                    "Run command 0 again.\n")
+    assert dropped == 4
+
+
+def test_a_block_on_too_few_pages_is_kept() -> None:
+    texts = [page(n) for n in range(4)]
+    assert repeated_blocks(texts) == Chrome()  # four pages: fewer than five
+    many = [page(n) for n in range(6)] + [f"# Page {n}\n\nSomething else.\n" for n in range(30)]
+    chrome = repeated_blocks(many)  # six pages of 36: a footer (a tenth), not a header (a quarter)
+    assert FOOTER in chrome.bottom and "## Keyboard shortcuts" not in chrome.top
+    assert without_blocks(texts[0], Chrome()) == (texts[0], 0)
+
+
+def test_site_part_is_the_first_folder_or_the_corpus() -> None:
+    assert site_part("officedocs/SharePoint/SharePointOnline/sites/a.md") == "officedocs/SharePoint"
+    assert site_part("gnome-help/a.page") == "gnome-help"
+
+
+def test_corpus_index_leaves_out_a_folders_own_footer(tmp_path: Path) -> None:
+    (tmp_path / "site" / "guide").mkdir(parents=True)
+    for n in range(6):
+        (tmp_path / "site" / "guide" / f"p{n}.md").write_text(
+            f"# Page {n}\n\nDo thing {n} first.\n\n{SHARED}\n\nThen thing {n}.\n\n{FOOTER}\n",
+            encoding="utf-8")
+    for n in range(20):
+        (tmp_path / "site" / f"top{n}.md").write_text(f"# Top {n}\n\nRead {n}.\n", encoding="utf-8")
+    index = CorpusIndex({"site": tmp_path / "site"})
+    doc = index.get("site/guide/p3.md")
+    assert FOOTER not in doc.text and SHARED in doc.text
+    assert doc.meta["repeated_blocks_left_out"] == 1
+    assert "repeated_blocks_left_out" not in index.get("site/top3.md").meta
+
+
+def test_bundled_support_articles_lose_their_community_footer() -> None:
+    index = corpus_index()
+    doc_ids = [d for d in index.doc_ids("officedocs") if "/SharePoint/" in d][:40]
+    texts = [index.get(d).text for d in doc_ids]
+    assert not any("Still need help?" in t.rstrip().rsplit("\n\n", 1)[-1] for t in texts)
+    with_footer = [d for d in doc_ids if "Still need help?" in index.path(d).read_text(encoding="utf-8")]
+    assert with_footer and all(index.get(d).meta.get("repeated_blocks_left_out") for d in with_footer)
