@@ -54,7 +54,7 @@ class CorpusIndex:
 
     A document comes without the blocks its site repeats at the top or bottom of many pages (its
     chrome, see :mod:`inscoqa.corpus.boilerplate`): the first document asked for in a corpus
-    reads the whole corpus to find them."""
+    reads the whole corpus (once) to find them."""
 
     def __init__(self, roots: Mapping[str, str | Path]) -> None:
         self.roots: dict[str, Path] = {name: Path(root) for name, root in roots.items()}
@@ -64,6 +64,7 @@ class CorpusIndex:
         self.licenses: dict[str, str | None] = {n: detect_license(r) for n, r in self.roots.items()}
         self._cache: dict[str, Document] = {}
         self._chrome: dict[str, Chrome] = {}  # corpus or part of one -> its repeated blocks
+        self._unfiltered: dict[str, Document] = {}  # read to find them, not yet asked for
 
     def __repr__(self) -> str:
         return f"CorpusIndex({', '.join(self.roots)})"
@@ -95,9 +96,10 @@ class CorpusIndex:
         """The document for ``doc_id`` (DocumentNotFound / DocumentError when it cannot be read)."""
         doc = self._cache.get(doc_id)
         if doc is None:
-            doc = self._read(doc_id)
-            corpus, part = doc_id.split("/", 1)[0], site_part(doc_id)
-            doc.text, dropped = without_blocks(doc.text, self._chrome_of(corpus) | self._chrome_of(part))
+            self.path(doc_id)  # an unknown corpus or file is not found before anything is read
+            chrome = self._chrome_for(doc_id)
+            doc = self._unfiltered.pop(doc_id, None) or self._read(doc_id)
+            doc.text, dropped = without_blocks(doc.text, chrome)
             if dropped:
                 doc.meta["repeated_blocks_left_out"] = dropped
             self._cache[doc_id] = doc
@@ -110,21 +112,21 @@ class CorpusIndex:
         doc.meta["license"] = self.licenses.get(corpus)
         return doc
 
-    def _chrome_of(self, part: str) -> Chrome:
-        """The repeated blocks of a corpus (``part`` without "/") or of a part of one."""
-        found = self._chrome.get(part)
-        if found is None:
-            corpus = part.split("/", 1)[0]
-            ids = [d for d in self.doc_ids(corpus) if part == corpus or site_part(d) == part]
-            found = self._chrome[part] = repeated_blocks(self._readable_texts(ids))
-        return found
-
-    def _readable_texts(self, doc_ids: list[str]) -> Iterator[str]:
-        for doc_id in doc_ids:
-            try:
-                yield self._read(doc_id).text
-            except DocumentError:
-                continue  # get() reports it when that document is asked for
+    def _chrome_for(self, doc_id: str) -> Chrome:
+        """The repeated blocks of the document's corpus and of its part of it; the first call
+        for a corpus reads all of it (and keeps what it read for :meth:`get`)."""
+        corpus = doc_id.split("/", 1)[0]
+        if corpus not in self._chrome:
+            texts: dict[str, list[str]] = {}
+            for other in self.doc_ids(corpus):
+                try:
+                    self._unfiltered[other] = self._read(other)
+                except DocumentError:
+                    continue  # get() reports it when that document is asked for
+                texts.setdefault(site_part(other), []).append(self._unfiltered[other].text)
+            self._chrome[corpus] = repeated_blocks(t for part in texts.values() for t in part)
+            self._chrome.update((part, repeated_blocks(t)) for part, t in texts.items() if part != corpus)
+        return self._chrome[corpus] | self._chrome.get(site_part(doc_id), Chrome())
 
     def resolve(self, conv: Conversation) -> list[Document]:
         """The conversation's documents in order; an inlined text is used as given."""
