@@ -3,11 +3,14 @@
 ``h1``-``h6`` become headings, ``ol``/``li`` numbered items, ``ul``/``li`` bullets, ``a`` links,
 ``pre`` code fences, ``table`` rows pipe tables (unless the page is laid out with tables: a cell
 that holds a heading or another table makes every cell a block), ``br`` line breaks (two in a
-row end a paragraph, as in a text file published with ``<br>`` for its newlines); ``script``,
-``style`` and other non-content elements are dropped, and so are permalinks (a link to ``#...``
-that shows only "#", "¶" or nothing, as documentation generators put beside each heading); a
-heading that links to itself is its words. A page without heading tags gets headings from its
-layout (question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`).
+row end a paragraph, as in a text file published with ``<br>`` for its newlines). ``script``,
+``style`` and other non-content elements are dropped, and so are navigation bars, breadcrumbs,
+sidebars and tables of contents (by class or ARIA role), permalinks (a link to ``#...`` that
+shows only "#", "¶" or nothing, as documentation generators put beside each heading) and lines
+that only link to a place on the same page; a heading that links to itself is its words. A page
+without heading tags gets headings from its layout (question lines, short title-like paragraphs;
+see :mod:`inscoqa.corpus.layout`); in one with headings, a question set in bold above its answer
+becomes one.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", 
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
+_CHROME_CLASSES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "breadcrumb",
+                             "breadcrumbs", "sidebar", "toc", "skip-link", "skiplink"})
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 # a cell that holds a heading or another table: the page is laid out with tables (as older
 # documentation sites are), and its tables are no data to show as rows
@@ -58,7 +63,8 @@ class _MarkdownBuilder(HTMLParser):
         self._lists: list[_ListLevel] = []
         self._prefix = ""  # marker for the next flushed line (list item) or heading hashes
         self._continuation = ""
-        self._skip_depth = 0
+        self._skipping = ""  # the element being left out (script, nav, a navigation bar, ...)
+        self._skip_depth = 0  # ... and how many of its kind are open
         self._in_title = False
         self._in_head = False
         self._pre: list[str] | None = None
@@ -98,15 +104,15 @@ class _MarkdownBuilder(HTMLParser):
 
     # -- parser callbacks
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._skipping:
+            self._skip_depth += tag == self._skipping
+            return
+        if tag in _DROPPED or _is_chrome(attrs):
+            if tag not in _VOID:
+                self._skipping, self._skip_depth = tag, 1
+            return
         if self.layout_tables and tag in _TABLE_PARTS:
             tag = "div"
-        if self._skip_depth:
-            if tag in _DROPPED:
-                self._skip_depth += 1
-            return
-        if tag in _DROPPED:
-            self._skip_depth = 1
-            return
         if tag == "head":
             self._in_head = True
         elif tag == "title":
@@ -156,12 +162,13 @@ class _MarkdownBuilder(HTMLParser):
                 self._spans[-1].append(alt)
 
     def handle_endtag(self, tag: str) -> None:
+        if self._skipping:
+            if tag == self._skipping:
+                self._skip_depth -= 1
+                self._skipping = self._skipping if self._skip_depth else ""
+            return
         if self.layout_tables and tag in _TABLE_PARTS:
             tag = "div"
-        if self._skip_depth:
-            if tag in _DROPPED:
-                self._skip_depth -= 1
-            return
         if tag == "head":
             self._in_head = False
         elif tag == "title":
@@ -218,7 +225,7 @@ class _MarkdownBuilder(HTMLParser):
             self._spans[-1].append(f"{lead}{inner}{trail}")
 
     def handle_data(self, data: str) -> None:
-        if self._skip_depth:
+        if self._skipping:
             return
         if self._in_title:
             self.title += data
@@ -265,6 +272,14 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     text = tidy_markdown(bold_questions(text) if has_headings(text) else layout_headings(text))
     meta = {"format": "html", "path": str(path), "date": None}
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
+
+
+def _is_chrome(attrs: list[tuple[str, str | None]]) -> bool:
+    """An element that navigates the site rather than says something: a navigation bar, a
+    breadcrumb trail, a sidebar, a table of contents (by its class, or its ARIA role)."""
+    found = dict(attrs)
+    classes = set((found.get("class") or "").split())
+    return bool(classes & _CHROME_CLASSES) or found.get("role") == "navigation"
 
 
 def _without_contents(markdown: str, page: str) -> str:

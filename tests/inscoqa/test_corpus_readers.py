@@ -403,6 +403,21 @@ def test_html_laid_out_with_tables_reads_as_blocks_and_data_tables_stay_tables(t
     assert "| Service | Port |\n|---|---|\n| SMTP | 587 |" in read_document(data).text
 
 
+def test_html_navigation_bars_and_contents_are_left_out(tmp_path: Path) -> None:
+    path = tmp_path / "chapter.html"
+    path.write_text(
+        "<html><body><div class='navheader'><table><tr><td><a href='prev.html'>Prev</a></td>"
+        "<td><a href='next.html'>Next</a></td></tr></table></div><div class='chapter'><h1>Chapter 8. "
+        "Tools</h1><div class='toc'><p><b>Table of Contents</b></p><dl><dt><a href='#a'>8.1. dpkg</a>"
+        "</dt></dl></div><h2>8.1. dpkg</h2><p>dpkg installs a package file.</p><div role='navigation'>"
+        "<a href='index.html'>Home</a></div><p>It keeps a database of what is installed.</p></div>"
+        "<div class='navfooter'><p><a href='prev.html'>Prev</a> <a href='index.html'>Home</a></p></div>"
+        "</body></html>", encoding="utf-8")
+    text = read_document(path).text
+    assert text == ("# Chapter 8. Tools\n\n## 8.1. dpkg\n\ndpkg installs a package file.\n\n"
+                    "It keeps a database of what is installed.\n")
+
+
 def test_html_heading_that_links_to_itself_is_its_words(tmp_path: Path) -> None:
     path = tmp_path / "book.html"
     path.write_text("<h1>Questions</h1><h2><a class='header' href='#can-i-vendor'>Can I vendor my "
