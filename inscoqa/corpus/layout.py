@@ -213,8 +213,8 @@ def layout_headings(markdown: str, *, base_level: int = 2) -> str:
 
 def bold_questions(markdown: str) -> str:
     """In a page that has headings, a question set in bold on its own and followed by its answer
-    (a DocBook question-and-answer set) as a heading one level below the heading it stands under;
-    the bold number before it (``**1.1.**``) goes."""
+    (a DocBook question-and-answer set) as a heading one level below the heading it stands under,
+    and so is any short bold line under a bold number (``**4.5.**``), which goes."""
     paragraphs = _paragraphs(markdown)
     out: list[str] = []
     level = 1
@@ -225,9 +225,11 @@ def bold_questions(markdown: str) -> str:
             continue
         following = paragraphs[i + 1] if i + 1 < len(paragraphs) else ""
         question = _unbold(para.strip())
-        if question != para.strip() and "\n" not in question and _is_question(question) \
-                and _is_text(following):
-            if out and BOLD_NUMBER.fullmatch(out[-1].strip()):
+        numbered = bool(out) and bool(BOLD_NUMBER.fullmatch(out[-1].strip()))  # "**4.6.**" above it
+        bold = question != para.strip() and "\n" not in question
+        if bold and ((_is_question(question) and _is_text(following))
+                     or (numbered and following.strip() and len(question.split()) <= MAX_QUESTION_WORDS)):
+            if numbered:
                 out.pop()
             out.append("#" * min(6, level + 1) + " " + question)
         else:

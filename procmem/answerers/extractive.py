@@ -65,7 +65,9 @@ from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import (
     ACTION_CUE,
     BOILERPLATE,
+    SENTENCE_BREAK,
     is_prose,
+    paragraphs,
     sentences,
     unit_header,
     unit_steps,
@@ -209,6 +211,8 @@ def _opening(sentence: str) -> str:
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: what to do, then why; a sentence that starts
     in lower case is the rest of one that a list or a command broke off, and is left out."""
+    if chosen and chosen[0].answers:
+        return faq_answer(chosen[0].unit)
     pool: dict[str, float] = {}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(unit_text(unit)):
@@ -224,6 +228,18 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     why = next((s for s in causes if s != lead), "")
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
+
+
+def faq_answer(unit: Unit, max_words: int = 60) -> str:
+    """An FAQ entry's answer as it opens: its first sentences ("No." with the one that says why)."""
+    opening = next(iter(paragraphs(unit_text(unit))), "")
+    answer: list[str] = []
+    for sentence in SENTENCE_BREAK.split(opening):
+        if answer and (len(answer) >= 2 and len(" ".join(answer).split()) >= 8
+                       or len(" ".join([*answer, sentence]).split()) > max_words):
+            break
+        answer.append(sentence)
+    return " ".join(answer) or "No matching instructions were found."
 
 
 def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams | None = None,

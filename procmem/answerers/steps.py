@@ -18,7 +18,7 @@ from procmem.extract.markdown import LINK_ONLY
 from procmem.merge import SOURCE_LINE
 from procmem.units import Procedure, Unit
 
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`*])")
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`*])")
 # markup to drop: emphasis, a link (its text kept), an HTML tag (lower-case, attributes with
 # values); a code span keeps its text as written, placeholders such as <mailbox name> included
 _MARKUP_RE = re.compile(
@@ -135,11 +135,16 @@ def _prose_runs(text: str) -> list[str]:
     return runs + ([" ".join(current)] if current else [])
 
 
+def paragraphs(text: str) -> list[str]:
+    """The prose paragraphs of a text, as plain text (headings, lists, tables and code left out)."""
+    return [p for p in (plain_text(run) for run in _prose_runs(text)) if p]
+
+
 def sentences(text: str) -> list[str]:
     """The prose sentences of a text: headings, tables and list items left out, a fenced
     command kept with the sentence that introduces it."""
     found = [plain_text(s) + (":" if s.endswith(":") else "")
-             for run in _prose_runs(text) for s in _SENTENCE_RE.split(run)]
+             for run in _prose_runs(text) for s in SENTENCE_BREAK.split(run)]
     return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
 
 
@@ -167,7 +172,7 @@ def is_step(text: str) -> bool:
 def without_boilerplate(step: str) -> str:
     """A step without its sentences that only point elsewhere ("For more information, see …"):
     the sentence that says what to do stays a step."""
-    return " ".join(s for s in _SENTENCE_RE.split(step)
+    return " ".join(s for s in SENTENCE_BREAK.split(step)
                     if not BOILERPLATE.search(s.split("`")[0]))
 
 

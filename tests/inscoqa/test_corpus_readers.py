@@ -418,6 +418,20 @@ def test_html_navigation_bars_and_contents_are_left_out(tmp_path: Path) -> None:
                     "It keeps a database of what is installed.\n")
 
 
+def test_html_bold_questions_above_their_answers_are_headings(tmp_path: Path) -> None:
+    path = tmp_path / "faq.html"
+    path.write_text(
+        "<h1>Checker FAQ</h1><h2>1. Problems</h2><p><b>1.1.</b></p><p><b>Can I attach it to a running "
+        "program?</b></p><p>No, it needs control from the start.</p><p><b>1.2.</b></p><p><b>It reports "
+        "nothing and I know my program has errors.</b></p><pre>int a[5]; a[5] = 0;</pre><p>It does no "
+        "bounds checking on stack arrays.</p><p><b>Note</b></p><p>Bold words alone are no heading.</p>",
+        encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == ["# Checker FAQ", "## 1. Problems", "### Can I attach it to a running program?",
+                              "### It reports nothing and I know my program has errors."]
+    assert "**1.1.**" not in text and "**Note**" in text
+
+
 def test_html_heading_that_links_to_itself_is_its_words(tmp_path: Path) -> None:
     path = tmp_path / "book.html"
     path.write_text("<h1>Questions</h1><h2><a class='header' href='#can-i-vendor'>Can I vendor my "

@@ -489,3 +489,27 @@ def test_the_plain_answer_opens_without_the_word_that_placed_it_in_a_sequence():
                        unit_meta("cook/yogurt.md", "Greek yogurt"))
     answer, _, _ = compose([Hit(recipe, 1.0, 1, "x")], Turn("How do I start?"), cite=False)
     assert answer == "Bring the milk to 45°C (113°F), then follow the steps below."
+
+
+def test_an_faq_entry_whose_question_is_the_users_gives_its_answer():
+    """An FAQ's answer is prose without steps, and reads like a statement: it still answers
+    when its question is the user's, with its opening ("No." and the sentence that says why)."""
+    attach = LogicUnit("FAQ", "", "Is it possible to attach the checker to a program that is already running?",
+                       "No. The checker needs full control of the program from its very start.\n\n"
+                       "You can start the program without instrumentation and add it later.",
+                       [], unit_meta("tool/faq.html", "Checker FAQ"))
+    overruns = LogicUnit("FAQ", "", "Why doesn't the checker find the array overruns in this program?",
+                         "```\nint a[5];\na[5] = 0;\n```\n\nIt does no bounds checking on stack arrays. Sorry.",
+                         [], unit_meta("tool/faq.html", "Checker FAQ"))
+    start = Procedure("", "Run a program under the checker", ["Build the program with debug information.",
+                      "Run checker your-program."], unit_meta("tool/start.html", "Quick start"))
+    hits = [Hit(start, 3.0, 1, "x"), Hit(attach, 2.0, 2, "x"), Hit(overruns, 1.0, 3, "x")]
+    answer, _, details = compose(hits, Turn("How do I attach the checker to a program that is already running?"),
+                                 cite=False)
+    assert answer == "No. The checker needs full control of the program from its very start."
+    assert details["scores"][0]["unit_id"] == attach.id
+    answer, _, _ = compose(hits, Turn("Why does the checker not find array overruns in my program?"), cite=False)
+    assert answer == "It does no bounds checking on stack arrays. Sorry."
+    # a question the entry does not ask is answered as before, from the steps
+    answer, steps, _ = compose(hits, Turn("How do I run my program under the checker?"), cite=False)
+    assert steps[:2] == ["Build the program with debug information.", "Run checker your-program."]
