@@ -284,8 +284,9 @@ def _paragraphs(markdown: str) -> list[str]:
 
 
 def _unbold(text: str) -> str:
-    """A paragraph that is all bold or italic, without its markers (a title set in bold)."""
-    m = re.fullmatch(r"(\*\*|__|\*|_)(?P<inner>[^*_]+)\1", text.strip())
+    """A paragraph that is all bold or italic, without its markers (a title set in bold; code in
+    it may hold underscores, as ``__libc_freeres`` does)."""
+    m = re.fullmatch(r"(\*\*|__|\*|_)(?P<inner>(?:`[^`]*`|[^*_`])+)\1", text.strip())
     return m.group("inner").strip() if m else text
 
 

@@ -244,12 +244,18 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             commands = [line.strip() for line in block.splitlines() if line.strip()]
             if commands and steps and not steps[-1].endswith((".", "!", "?")):  # "run the following:"
                 steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
-            elif commands and COMMAND_START.match(commands[0]):
+            elif commands and COMMAND_START.match(commands[0]) and not is_source_code(commands):
                 steps.append(f"Run `{'; '.join(commands)}`")
         else:
             steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
     return [s for s in steps if not s.endswith(":") and says_what_to_do(s)][:limit]
+
+
+def is_source_code(lines: list[str]) -> bool:
+    """A program's text (C, Java, ...: most lines end a statement or a block), which is shown,
+    not run."""
+    return len(lines) >= 3 and sum(line.endswith((";", "{", "}")) for line in lines) * 2 >= len(lines)
 
 
 def is_prose(sentence: str) -> bool:

@@ -424,11 +424,14 @@ def test_html_bold_questions_above_their_answers_are_headings(tmp_path: Path) ->
         "<h1>Checker FAQ</h1><h2>1. Problems</h2><p><b>1.1.</b></p><p><b>Can I attach it to a running "
         "program?</b></p><p>No, it needs control from the start.</p><p><b>1.2.</b></p><p><b>It reports "
         "nothing and I know my program has errors.</b></p><pre>int a[5]; a[5] = 0;</pre><p>It does no "
-        "bounds checking on stack arrays.</p><p><b>Note</b></p><p>Bold words alone are no heading.</p>",
+        "bounds checking on stack arrays.</p><p><b>1.3.</b></p><p><b>Programs crash at exit in <code>"
+        "__libc_freeres</code>.</b></p><p>Old C libraries do.</p><p><b>Note</b></p><p>Bold words alone "
+        "are no heading.</p>",
         encoding="utf-8")
     text = read_document(path).text
     assert headings(text) == ["# Checker FAQ", "## 1. Problems", "### Can I attach it to a running program?",
-                              "### It reports nothing and I know my program has errors."]
+                              "### It reports nothing and I know my program has errors.",
+                              "### Programs crash at exit in `__libc_freeres`."]
     assert "**1.1.**" not in text and "**Note**" in text
 
 

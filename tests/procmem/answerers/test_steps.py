@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from procmem.answerers.retrieval import given_memory
-from procmem.answerers.steps import prose_steps, sentences, unit_steps
+from procmem.answerers.steps import is_source_code, prose_steps, sentences, unit_steps
 from procmem.units import LogicUnit
 from tests.procmem.answerers.conftest import step_unit, unit_meta
 
@@ -207,3 +207,12 @@ def test_code_joins_the_sentence_that_introduces_it_and_program_output_is_no_ste
         "Run the valgrind tool on your program.",
         "Then check the result.",
         "Run `valgrind --leak-check=full ./prog`"]
+
+
+def test_a_programs_text_is_shown_not_run():
+    unit = LogicUnit("Step", "", "Array overruns", "Memcheck reports nothing for this program.\n\n"
+                     "```\nint a[5];\nint main(void)\n{\n  a[5] = 0;\n  return 0;\n}\n```\n\n"
+                     "```\nvalgrind --tool=memcheck ./a.out\n```\n", [], {})
+    assert prose_steps(unit.body) == ["Run `valgrind --tool=memcheck ./a.out`"]
+    assert is_source_code(["int a[5];", "int main(void)", "{", "a[5] = 0;", "}"])
+    assert not is_source_code(["cd build", "make", "make install"])
