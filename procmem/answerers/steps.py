@@ -253,9 +253,11 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
 
 
 def is_source_code(lines: list[str]) -> bool:
-    """A program's text (C, Java, ...: most lines end a statement or a block), which is shown,
-    not run."""
-    return len(lines) >= 3 and sum(line.endswith((";", "{", "}")) for line in lines) * 2 >= len(lines)
+    """A program's text (C, Java, ...: its lines end statements with ";" and open and close
+    blocks), which is shown, not run; a script (shell, PowerShell) does not end its lines so."""
+    statements = sum(line.endswith(";") for line in lines)
+    ends = statements + sum(line.endswith(("{", "}")) for line in lines)
+    return len(lines) >= 3 and statements >= 2 and ends * 2 >= len(lines)
 
 
 def is_prose(sentence: str) -> bool:

@@ -216,3 +216,5 @@ def test_a_programs_text_is_shown_not_run():
     assert prose_steps(unit.body) == ["Run `valgrind --tool=memcheck ./a.out`"]
     assert is_source_code(["int a[5];", "int main(void)", "{", "a[5] = 0;", "}"])
     assert not is_source_code(["cd build", "make", "make install"])
+    assert not is_source_code(["$users = Get-Mailbox", "foreach ($u in $users) {", "Set-Mailbox $u -Type Shared",
+                               "}"])
