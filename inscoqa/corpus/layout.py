@@ -3,18 +3,23 @@
 A Markdown heading is given to:
 
 - numbered headings at the left margin (``1.2. Title``, ``3.1.1. Title``, ``Chapter 7. Title``),
-  a heading wrapped over several lines included, when a blank line follows; a one-level number
-  (``7. Title``) counts only in a document that also numbers sections ``7.1.``, otherwise it is
-  a numbered step;
+  a heading wrapped over several lines included, between blank lines (or a numbered question
+  whose answer starts on the next line); a one-level number (``7. Title``) counts only in a
+  document that also numbers sections ``7.1.``, otherwise it is a numbered step; a sentence
+  counts only under a section number and with text after it (a problem an FAQ states);
 - question lines: a paragraph of at most :data:`MAX_QUESTION_WORDS` words ending in ``?`` that
   text follows (a line that asks "How/What/Can ...?" directly followed by its answer is split
-  from it, and so is a short one that asks without its question mark);
+  from it, and so is a short one that asks without its question mark); ``Q:`` / ``A:`` labels
+  are not the question's words, and an answer is never a heading;
+- the items of an FAQ written as a numbered list, each with its answer indented under it, when
+  most of them ask (:func:`numbered_questions`);
 - title-like lines: one short line (at most :data:`MAX_TITLE_WORDS` words) without final
   punctuation, standing alone and followed by a paragraph or a list;
 - a line underlined with ``===`` or ``---``.
 
-A page that has headings keeps them, and only its questions set in bold become headings
-(:func:`bold_questions`).
+A table of contents (section numbers the text repeats as headings, with its group labels and
+wrapped entries) is left out. A page that has headings keeps them, and only its questions set in
+bold become headings (:func:`bold_questions`).
 
 Question and title headings sit one level below the last numbered heading. Numbered and bulleted
 lines become Markdown lists (the readers' own conversion); rules (``-----``) are dropped.

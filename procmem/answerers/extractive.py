@@ -22,7 +22,8 @@ given-documents setting, from a memory over the request's documents):
    share gives the run of them that names most of what the last question asks (when the jam
    goes on the cake: the cake's last steps, not the dough it starts with);
 4. the plain answer is one or two sentences of the selected units: what to do, then why (the
-   cause, the setting, the limit).
+   cause, the setting, the limit); when the best unit is an FAQ entry whose question is the
+   user's, it is that entry's answer as it opens (even without steps).
 
 It is the CPU-only answerer and the fallback when no engine is reachable
 (:func:`answer_with_fallback`). How a candidate scores (2.) is :mod:`procmem.answerers.candidates`;
@@ -231,14 +232,16 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
 
 
 def faq_answer(unit: Unit, max_words: int = 60) -> str:
-    """An FAQ entry's answer as it opens: its first sentences ("No." with the one that says why)."""
+    """An FAQ entry's answer as it opens: its first two sentences ("No." with the one that says
+    why; a third when two make fewer than 8 words), at most ``max_words`` words, code left out."""
     opening = next(iter(paragraphs(unit_text(unit))), "")
     answer: list[str] = []
     for sentence in SENTENCE_BREAK.split(opening):
-        if answer and (len(answer) >= 2 and len(" ".join(answer).split()) >= 8
-                       or len(" ".join([*answer, sentence]).split()) > max_words):
+        if answer and len(" ".join([*answer, sentence]).split()) > max_words:
             break
         answer.append(sentence)
+        if len(answer) >= 2 and len(" ".join(answer).split()) >= 8:
+            break
     return " ".join(answer) or "No matching instructions were found."
 
 
