@@ -1,0 +1,194 @@
+"""Retrieval and extractive answers on FAQs outside the repository: those a Debian system
+installs under /usr/share/doc.
+
+Two memories are built the way a user builds one (`inscoqa memory build --path DIR`): one over
+the plain-text FAQs of zlib, procps, xz, base-files, lsof, sed, valgrind, man-db and gnupg
+(copied, decompressed, into a folder), one over the Valgrind manual's HTML pages. Each FAQ
+question is a query, and the answer under it the passage to find. The questions and answers are
+read here by a parser written for each file's own layout, apart from the project's readers, so
+that what the readers get wrong shows. Per memory it prints:
+
+- search: whether the first result / one of the first five holds the answer (half of the
+  answer's words, or half of the result's, as for the Debian FAQ in retrieval.py), and the mean
+  words per result;
+- extractive answer to the question asked alone: ROUGE-L recall of the plain answer against the
+  FAQ's answer, and W-ROUGE-L (F) of the answer with its steps.
+
+A file the system does not have is skipped and named.
+
+    python benchmarks/system_faqs.py [--doc-root /usr/share/doc] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from retrieval import holds_passage  # noqa: E402
+
+from eval.rouge import rouge_l  # noqa: E402
+from inscoqa.corpus import CorpusIndex  # noqa: E402
+from procmem.answerers import AnswerRequest, make_answerer  # noqa: E402
+from procmem.memory import Memory, build_memory  # noqa: E402
+
+Pair = tuple[str, str]  # (question, the answer under it)
+Starts = Callable[[str, int], str]  # the question a line starts (its words), or ""
+
+# package folder under the doc root, file, name in the FAQ folder
+TEXT_FAQS = [
+    ("zlib1g-dev", "FAQ.gz", "zlib"), ("procps", "FAQ.gz", "procps"), ("xz-utils", "faq.txt.gz", "xz"),
+    ("base-files", "FAQ", "base-files"), ("lsof", "00FAQ.gz", "lsof"), ("sed", "sedfaq.txt.gz", "sed"),
+    ("valgrind", "FAQ.txt.gz", "valgrind"), ("man-db", "FAQ", "man-db"), ("gnupg", "FAQ", "gnupg"),
+]
+VALGRIND_HTML = "valgrind/html"
+
+
+def _read(path: Path) -> str:
+    data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    return data.decode("utf-8", errors="replace").replace("\t", "    ")
+
+
+def _blocks(lines: list[str], starts: Starts) -> list[Pair]:
+    """Each question and the text up to the next one (answers of fewer than 5 words left out)."""
+    pairs: list[Pair] = []
+    i = 0
+    while i < len(lines):
+        question = starts(lines[i], i)
+        i += 1
+        if not question:
+            continue
+        answer = []
+        while i < len(lines) and not starts(lines[i], i):
+            answer.append(lines[i].strip())
+            i += 1
+        body = " ".join(a for a in answer if a)
+        if len(body.split()) >= 5:
+            pairs.append((question, body))
+    return pairs
+
+
+def _numbered(pattern: str, after: int) -> Starts:
+    """A numbered question line past the table of contents (line ``after``)."""
+    def starts(line: str, i: int) -> str:
+        m = re.match(pattern, line)
+        return m.group(1).strip() if m and i > after else ""
+    return starts
+
+
+def _valgrind(lines: list[str]) -> list[Pair]:
+    """"1.2. Question" (wrapped, up to its final ? . or :), the answer up to the next rule."""
+    pairs: list[Pair] = []
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^\d\.\d+\. (.+)$", lines[i])
+        i += 1
+        if not m:
+            continue
+        question = [m.group(1).strip()]
+        while i < len(lines) and lines[i].strip() and not question[-1].endswith(("?", ".", ":")):
+            question.append(lines[i].strip())
+            i += 1
+        answer = []
+        while i < len(lines) and not lines[i].startswith("-----"):
+            answer.append(lines[i].strip())
+            i += 1
+        body = " ".join(a for a in answer if a)
+        if len(body.split()) >= 5:
+            pairs.append((" ".join(question), body))
+    return pairs
+
+
+def faq_pairs(name: str, text: str) -> list[Pair]:
+    """The questions and answers of one FAQ, read for its own layout."""
+    lines = text.splitlines()
+    if name == "zlib":
+        return _blocks(lines, _numbered(r"^ ?\d+\. (.+)$", -1))
+    if name == "procps":
+        return _blocks(lines, lambda line, i: line.strip() if line.strip().endswith("?")
+                       and not line.startswith(" ") else "")
+    if name in ("xz", "base-files"):
+        label = "Q:" if name == "xz" else "Q."
+        return _blocks(lines, lambda line, i: line[2:].strip() if line.startswith(label) else "")
+    if name == "lsof":  # its table of contents takes the first 520 lines
+        return [p for p in _blocks(lines, _numbered(r"^\d+(?:\.\d+)+\s+(.+)$", 520)) if p[0].endswith("?")]
+    if name == "sed":  # ... and the first 200 here
+        return [p for p in _blocks(lines, _numbered(r"^\d+(?:\.\d+)+\.\s+(.+)$", 200)) if p[0].endswith("?")]
+    if name == "valgrind":
+        return _valgrind(lines)
+    return []  # man-db (one question, not numbered) and gnupg (a pointer to the web) are distractors
+
+
+def quality(memory: Memory, pairs: list[Pair]) -> dict[str, float]:
+    answerer = make_answerer("extractive", memory=memory)
+    rows: dict[str, list[float]] = {"top1": [], "top5": [], "words": [], "answer_recall": [],
+                                    "answer_steps_f": []}
+    for question, answer in pairs:
+        hits = memory.search(question, k=5)
+        found = [holds_passage(h.unit.render(), answer) for h in hits]
+        rows["top1"].append(float(bool(found) and found[0]))
+        rows["top5"].append(float(any(found)))
+        rows["words"].append(statistics.mean(len(h.unit.render().split()) for h in hits) if hits else 0.0)
+        reply = answerer.answer(AnswerRequest(question))
+        rows["answer_recall"].append(rouge_l(reply.answer, answer, level="word").recall)
+        both = " ".join([reply.answer, *reply.procedures])
+        rows["answer_steps_f"].append(rouge_l(both, answer, level="word").fmeasure)
+    return {"questions": len(pairs), **{k: round(statistics.mean(v), 3) if v else 0.0 for k, v in rows.items()}}
+
+
+def _memory(folder: Path) -> Memory:
+    docs = list(CorpusIndex({folder.name: folder}).iter_documents(unreadable=[]))
+    return build_memory(docs, progress=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--doc-root", type=Path, default=Path("/usr/share/doc"))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {"missing": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "faqs"
+        folder.mkdir()
+        pairs: list[Pair] = []
+        valgrind: list[Pair] = []
+        for package, file, name in TEXT_FAQS:
+            path = args.doc_root / package / file
+            if not path.is_file():
+                results["missing"].append(str(path))
+                continue
+            text = _read(path)
+            (folder / f"{name}-faq.txt").write_text(text, encoding="utf-8")
+            found = faq_pairs(name, text)
+            pairs += found
+            valgrind = found if name == "valgrind" else valgrind
+        if pairs:
+            results["plain-text FAQs"] = quality(_memory(folder), pairs)
+    html = args.doc_root / VALGRIND_HTML
+    if html.is_dir() and valgrind:
+        results["Valgrind manual (HTML)"] = quality(_memory(html), valgrind)
+    elif not html.is_dir():
+        results["missing"].append(str(html))
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for name, row in results.items():
+        if name != "missing":
+            print(f"{name}: {row}")
+    if results["missing"]:
+        print("not on this system: " + ", ".join(results["missing"]))
+    return 0 if len(results) > 1 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
