@@ -83,7 +83,10 @@ def term_of(heading: str) -> str:
 # how a question opens, when its question mark is missing
 ASKING = re.compile(r"^(?:(?:can|could|do|does|did|is|are|should|will|would|may|must)\s+"
                     r"(?:i|you|we|they|it|my|your|our|this|there)|how (?:do|can|does|much|many|long|often|should)|"
-                    r"what if|why (?:do|does|is|are|can't|won't|doesn't|isn't))\b", re.I)
+                    r"what if|why (?:do|does|is|are|can't|won't|doesn't|isn't)|"
+                    # an inverted question about anything ("Can Cargo be used inside make", "Does
+                    # the message appear in message tracking"), not "Do not ..." or a month
+                    r"(?:can|could|does|did|is|are|should|will|would|has|have)\s+(?!not\b)[\w-]+)\b", re.I)
 
 
 def is_question(heading: str) -> bool:

@@ -12,6 +12,7 @@ from inscoqa.corpus import read_document
 from procmem.extract.deterministic import extract_rules
 from procmem.extract.linkers import resolve_link
 from procmem.extract.markdown import one_line, parse_sections
+from procmem.extract.roles import is_question
 
 MALLARD = "{http://projectmallard.org/1.0/}"
 
@@ -218,3 +219,17 @@ def test_a_heading_that_asks_without_its_question_mark_is_a_faq_unit(corpus, tmp
     units = extract_rules(read_document(page)).logic_units
     assert [(u.type, u.header) for u in units] == [
         ("FAQ", "Can I travel while my application is being processed (Renewing your passport)")]
+
+
+@pytest.mark.parametrize(("heading", "asks"), [
+    ("Can Cargo be used inside of `make` (or `ninja`, or …)", True),
+    ("Is the library configured to be available offline", True),
+    ("Does the message appear in message tracking", True),
+    ("Do not delete the folder", False),
+    ("Can't connect to the server", False),
+    ("May 2024 update", False),
+    ("Issues with sync", False),
+    ("Install the tool", False),
+])
+def test_an_inverted_question_about_anything_asks(heading, asks):
+    assert is_question(heading) is asks
