@@ -12,9 +12,12 @@ does not give "Go to the community" as a step.
 
 from __future__ import annotations
 
+import json
+import os
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 MIN_DOCUMENTS = 5  # a block repeated on fewer pages than this is kept
 TOP_SHARE = 0.25  # a block at the top of a page is chrome on at least this share of the pages
@@ -30,6 +33,28 @@ class Chrome:
 
     def __or__(self, other: Chrome) -> Chrome:
         return Chrome(self.top | other.top, self.bottom | other.bottom)
+
+
+def save_chrome(path: Path, chrome: dict[str, Chrome]) -> None:
+    """Keep the chrome found per corpus or part in a JSON file (written whole, then renamed);
+    a cache that cannot be written is only not kept."""
+    data = {part: {"top": sorted(c.top), "bottom": sorted(c.bottom)} for part, c in chrome.items()}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def load_chrome(path: Path) -> dict[str, Chrome] | None:
+    """What :func:`save_chrome` kept, or None when there is none that can be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {part: Chrome(frozenset(c["top"]), frozenset(c["bottom"])) for part, c in data.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def site_part(doc_id: str) -> str:
@@ -89,5 +114,5 @@ def without_blocks(text: str, chrome: Chrome) -> tuple[str, int]:
     return "\n\n".join(parts[:start] + parts[first:last]).rstrip("\n") + "\n", dropped
 
 
-__all__ = ["BOTTOM_SHARE", "Chrome", "MIN_DOCUMENTS", "TOP_SHARE", "repeated_blocks", "site_part",
-           "without_blocks"]
+__all__ = ["BOTTOM_SHARE", "Chrome", "MIN_DOCUMENTS", "TOP_SHARE", "load_chrome", "repeated_blocks",
+           "save_chrome", "site_part", "without_blocks"]

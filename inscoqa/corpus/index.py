@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from inscoqa.corpus.boilerplate import Chrome, repeated_blocks, site_part, without_blocks
+from inscoqa.corpus.boilerplate import (
+    Chrome,
+    load_chrome,
+    repeated_blocks,
+    save_chrome,
+    site_part,
+    without_blocks,
+)
 from inscoqa.corpus.document import Document, DocumentError
 from inscoqa.corpus.readers import FORMAT_BY_SUFFIX, read_document
 
@@ -27,6 +36,20 @@ LICENSE_PHRASES = (
 )
 # Files that are not documents on their own: fragments included by others, site index pages.
 SKIPPED_DIRS = frozenset({"includes", "media", "figures", ".git"})
+
+
+def _chrome_cache(root: Path, corpus: str) -> Path:
+    """Where a corpus's repeated blocks are kept: named by the path, size and time of each of
+    its files and by the readers' code, so a change to either finds them again."""
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            stat = path.stat()
+            h.update(f"{path.relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or "~/.cache").expanduser()
+    return base / "inscoqa" / "chrome" / f"{corpus}-{h.hexdigest()[:16]}.json"
 
 
 class DocumentNotFound(DocumentError, KeyError):
@@ -54,7 +77,8 @@ class CorpusIndex:
 
     A document comes without the blocks its site repeats at the top or bottom of many pages (its
     chrome, see :mod:`inscoqa.corpus.boilerplate`): the first document asked for in a corpus
-    reads the whole corpus (once) to find them."""
+    reads the whole corpus (once) to find them, unless the cache folder keeps them for the
+    corpus's files as they are."""
 
     def __init__(self, roots: Mapping[str, str | Path]) -> None:
         self.roots: dict[str, Path] = {name: Path(root) for name, root in roots.items()}
@@ -113,20 +137,30 @@ class CorpusIndex:
         return doc
 
     def _chrome_for(self, doc_id: str) -> Chrome:
-        """The repeated blocks of the document's corpus and of its part of it; the first call
-        for a corpus reads all of it (and keeps what it read for :meth:`get`)."""
+        """The repeated blocks of the document's corpus and of its part of it. They are kept in
+        the cache folder under a fingerprint of the corpus's files and of the readers; without
+        them, the first call for a corpus reads all of it (and keeps what it read for :meth:`get`)."""
         corpus = doc_id.split("/", 1)[0]
         if corpus not in self._chrome:
-            texts: dict[str, list[str]] = {}
-            for other in self.doc_ids(corpus):
-                try:
-                    self._unfiltered[other] = self._read(other)
-                except DocumentError:
-                    continue  # get() reports it when that document is asked for
-                texts.setdefault(site_part(other), []).append(self._unfiltered[other].text)
-            self._chrome[corpus] = repeated_blocks(t for part in texts.values() for t in part)
-            self._chrome.update((part, repeated_blocks(t)) for part, t in texts.items() if part != corpus)
+            cached = _chrome_cache(self.roots[corpus], corpus)
+            found = load_chrome(cached)
+            if found is None:
+                found = self._find_chrome(corpus)
+                save_chrome(cached, found)
+            self._chrome.update(found)
         return self._chrome[corpus] | self._chrome.get(site_part(doc_id), Chrome())
+
+    def _find_chrome(self, corpus: str) -> dict[str, Chrome]:
+        texts: dict[str, list[str]] = {}
+        for other in self.doc_ids(corpus):
+            try:
+                self._unfiltered[other] = self._read(other)
+            except DocumentError:
+                continue  # get() reports it when that document is asked for
+            texts.setdefault(site_part(other), []).append(self._unfiltered[other].text)
+        found = {corpus: repeated_blocks(t for part in texts.values() for t in part)}
+        found.update((part, repeated_blocks(t)) for part, t in texts.items() if part != corpus)
+        return found
 
     def resolve(self, conv: Conversation) -> list[Document]:
         """The conversation's documents in order; an inlined text is used as given."""

@@ -6,7 +6,13 @@ from pathlib import Path
 
 from inscoqa.bundled import corpus_index
 from inscoqa.corpus import CorpusIndex
-from inscoqa.corpus.boilerplate import Chrome, repeated_blocks, site_part, without_blocks
+from inscoqa.corpus.boilerplate import (
+    Chrome,
+    load_chrome,
+    repeated_blocks,
+    site_part,
+    without_blocks,
+)
 
 HELP = "## Keyboard shortcuts\n\nPress `?` to show this help"
 FOOTER = "Still need help? Ask on the [forum](https://forum.example.org)."
@@ -43,7 +49,8 @@ def test_site_part_is_the_first_folder_or_the_corpus() -> None:
     assert site_part("gnome-help/a.page") == "gnome-help"
 
 
-def test_corpus_index_leaves_out_a_folders_own_footer(tmp_path: Path) -> None:
+def test_corpus_index_leaves_out_a_folders_own_footer(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     (tmp_path / "site" / "guide").mkdir(parents=True)
     for n in range(6):
         (tmp_path / "site" / "guide" / f"p{n}.md").write_text(
@@ -65,3 +72,31 @@ def test_bundled_support_articles_lose_their_community_footer() -> None:
     assert not any("Still need help?" in t.rstrip().rsplit("\n\n", 1)[-1] for t in texts)
     with_footer = [d for d in doc_ids if "Still need help?" in index.path(d).read_text(encoding="utf-8")]
     assert with_footer and all(index.get(d).meta.get("repeated_blocks_left_out") for d in with_footer)
+
+
+def test_a_corpus_s_chrome_is_kept_in_the_cache_until_a_file_changes(tmp_path: Path, monkeypatch) -> None:
+    import inscoqa.corpus.index as index_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    site = tmp_path / "site"
+    site.mkdir()
+    for n in range(6):
+        (site / f"p{n}.md").write_text(f"# Page {n}\n\nDo thing {n}.\n\n{FOOTER}\n", encoding="utf-8")
+    first = CorpusIndex({"site": site}).get("site/p1.md")
+    assert FOOTER not in first.text
+    kept = list((tmp_path / "cache" / "inscoqa" / "chrome").glob("site-*.json"))
+    assert len(kept) == 1
+
+    reads: list[Path] = []
+    real = index_module.read_document
+    monkeypatch.setattr(index_module, "read_document", lambda path, **kw: reads.append(path) or real(path, **kw))
+    again = CorpusIndex({"site": site}).get("site/p1.md")
+    assert again.text == first.text and reads == [site / "p1.md"]  # the other pages are not read
+
+    (site / "p5.md").write_text("# Page 5\n\nDo thing 5, now with more words.\n", encoding="utf-8")
+    reads.clear()
+    CorpusIndex({"site": site}).get("site/p1.md")
+    assert len(reads) == 6  # a changed file: the corpus is read again
+    assert len(list((tmp_path / "cache" / "inscoqa" / "chrome").glob("site-*.json"))) == 2
+    kept[0].write_text("not json", encoding="utf-8")
+    assert load_chrome(kept[0]) is None
