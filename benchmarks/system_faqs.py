@@ -1,9 +1,10 @@
 """Retrieval and extractive answers on FAQs outside the repository: those a Debian system
-installs under /usr/share/doc.
+installs under /usr/share/doc, and the Cargo book that rustup installs.
 
-Two memories are built the way a user builds one (`inscoqa memory build --path DIR`): one over
+Three memories are built the way a user builds one (`inscoqa memory build --path DIR`): one over
 the plain-text FAQs of zlib, procps, xz, base-files, lsof, sed, valgrind, man-db and gnupg
-(copied, decompressed, into a folder), one over the Valgrind manual's HTML pages. Each FAQ
+(copied, decompressed, into a folder), one over the Valgrind manual's HTML pages, and one over
+the Cargo book's HTML pages (mdBook; its print.html holds the whole book again). Each FAQ
 question is a query, and the answer under it the passage to find. The questions and answers are
 read here by a parser written for each file's own layout, apart from the project's readers, so
 that what the readers get wrong shows. Per memory it prints:
@@ -16,13 +17,14 @@ that what the readers get wrong shows. Per memory it prints:
 
 A file the system does not have is skipped and named.
 
-    python benchmarks/system_faqs.py [--doc-root /usr/share/doc] [--json]
+    python benchmarks/system_faqs.py [--doc-root /usr/share/doc] [--cargo-book DIR] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import html
 import json
 import re
 import statistics
@@ -52,6 +54,7 @@ TEXT_FAQS = [
     ("valgrind", "FAQ.txt.gz", "valgrind"), ("man-db", "FAQ", "man-db"), ("gnupg", "FAQ", "gnupg"),
 ]
 VALGRIND_HTML = "valgrind/html"
+CARGO_BOOKS = "~/.rustup/toolchains/*/share/doc/rust/html/cargo"  # the first one found
 
 
 def _read(path: Path) -> str:
@@ -109,6 +112,17 @@ def _valgrind(lines: list[str]) -> list[Pair]:
     return pairs
 
 
+def _cargo(page: str) -> list[Pair]:
+    """Each ``<h2>`` question of the Cargo book's faq.html and the text up to the next one."""
+    def words(fragment: str) -> str:
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+    main = page.split("<main>", 1)[-1].split("</main>", 1)[0]
+    parts = re.split(r"<h2[^>]*>(.*?)</h2>", main, flags=re.S)
+    pairs = [(words(q), words(a)) for q, a in zip(parts[1::2], parts[2::2], strict=True)]
+    return [(q, a) for q, a in pairs if len(a.split()) >= 5]
+
+
 def faq_pairs(name: str, text: str) -> list[Pair]:
     """The questions and answers of one FAQ, read for its own layout."""
     lines = text.splitlines()
@@ -154,6 +168,7 @@ def _memory(folder: Path) -> Memory:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--doc-root", type=Path, default=Path("/usr/share/doc"))
+    parser.add_argument("--cargo-book", type=Path, help=f"the Cargo book's HTML folder (default: {CARGO_BOOKS})")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {"missing": []}
@@ -174,11 +189,17 @@ def main(argv: list[str] | None = None) -> int:
             valgrind = found if name == "valgrind" else valgrind
         if pairs:
             results["plain-text FAQs"] = quality(_memory(folder), pairs)
-    html = args.doc_root / VALGRIND_HTML
-    if html.is_dir() and valgrind:
-        results["Valgrind manual (HTML)"] = quality(_memory(html), valgrind)
-    elif not html.is_dir():
-        results["missing"].append(str(html))
+    manual = args.doc_root / VALGRIND_HTML
+    if manual.is_dir() and valgrind:
+        results["Valgrind manual (HTML)"] = quality(_memory(manual), valgrind)
+    elif not manual.is_dir():
+        results["missing"].append(str(manual))
+    cargo = args.cargo_book or next(iter(sorted(Path.home().glob(CARGO_BOOKS.removeprefix("~/")))), None)
+    if cargo is not None and (cargo / "faq.html").is_file():
+        pairs = _cargo((cargo / "faq.html").read_text(encoding="utf-8"))
+        results["Cargo book (HTML)"] = quality(_memory(cargo), pairs)
+    else:
+        results["missing"].append(str(cargo or CARGO_BOOKS))
     if args.json:
         print(json.dumps(results, indent=2))
         return 0

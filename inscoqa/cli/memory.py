@@ -85,9 +85,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     stats.set_defaults(func=_stats)
 
 
-def _documents(args: argparse.Namespace, unreadable: list[Any]) -> list[Any]:
+def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str, int]) -> list[Any]:
     """The documents to build from; a file of ``--corpus`` or ``--path`` that cannot be read is
-    added to ``unreadable`` and left out."""
+    added to ``unreadable`` and left out, and so is a page that copies other pages (added to
+    ``copies`` with how many it copies)."""
     from inscoqa.bundled import corpus_index, resolve_dataset, sample_documents
     from inscoqa.corpus import CorpusIndex
 
@@ -95,11 +96,13 @@ def _documents(args: argparse.Namespace, unreadable: list[Any]) -> list[Any]:
         return sample_documents()
     if args.corpus:
         index = corpus_index()
+        copies.update(c for name in args.corpus for c in index.repeats(name).compilations.items())
         return [doc for name in args.corpus for doc in index.iter_documents(corpus=name, unreadable=unreadable)]
     if args.path:
         if not args.path.is_dir():
             raise SystemExit(f"--path {args.path}: not a directory")
         folder = CorpusIndex({args.path.resolve().name: args.path})
+        copies.update(folder.repeats(args.path.resolve().name).compilations)
         return list(folder.iter_documents(unreadable=unreadable))
     index = corpus_index()
     seen: dict[str, Any] = {}
@@ -119,9 +122,12 @@ def _build(args: argparse.Namespace) -> int:
                                  "unit_words": args.unit_words, "chunk_overlap": args.chunk_overlap,
                                  "semantic_percentile": args.semantic_percentile})
     unreadable: list[Any] = []
-    docs = _documents(args, unreadable)
+    copies: dict[str, int] = {}
+    docs = _documents(args, unreadable, copies)
     for exc in unreadable:
         print(f"  cannot read {exc}", file=sys.stderr)
+    for doc_id, sources in copies.items():
+        print(f"  left out {doc_id}: it copies {sources} other pages word for word", file=sys.stderr)
     if not docs:
         print("inscoqa memory build: no readable documents found", file=sys.stderr)
         return 1
@@ -168,7 +174,8 @@ def _build(args: argparse.Namespace) -> int:
     infra = [f for f in report.failures if names_infrastructure_error(f.error)]
     if args.json:
         print(json.dumps({"memory": str(args.out), "report": report.to_dict(), "stats": memory.stats(),
-                          "unreadable": [{"path": e.path, "problem": e.problem} for e in unreadable]},
+                          "unreadable": [{"path": e.path, "problem": e.problem} for e in unreadable],
+                          "compilations_left_out": copies},
                          indent=1, ensure_ascii=False))
     else:
         print(f"{args.out}: {report.summary()}")

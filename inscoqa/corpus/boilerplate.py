@@ -8,20 +8,28 @@ the last heading in that run (a "## Symptoms" that the page's own text follows s
 block in the middle of a page is content that pages share (the options several command pages
 describe alike) and stays. So a search does not find every page by its chrome, and an answer
 does not give "Go to the community" as a step.
+
+A page can also repeat other pages whole: mdBook's print.html holds every chapter of the book,
+a single-page edition sits beside its chapters. Such a compilation (:func:`compilations`) is
+found by its blocks that exactly one other page has: when those make up at least
+:data:`COPIED_SHARE` of its words and come from at least :data:`MIN_SOURCES` pages, a search of
+the corpus leaves the page out, so its copies do not crowd out the pages they come from.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections import Counter
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 MIN_DOCUMENTS = 5  # a block repeated on fewer pages than this is kept
 TOP_SHARE = 0.25  # a block at the top of a page is chrome on at least this share of the pages
 BOTTOM_SHARE = 0.1  # ... at the bottom (a footer that ends a tenth of the pages word for word)
+COPIED_SHARE = 0.5  # a page with this share of its words copied from other pages ...
+MIN_SOURCES = 3  # ... from at least this many of them is a compilation of those pages
 
 
 @dataclass(frozen=True)
@@ -35,10 +43,20 @@ class Chrome:
         return Chrome(self.top | other.top, self.bottom | other.bottom)
 
 
-def save_chrome(path: Path, chrome: dict[str, Chrome]) -> None:
-    """Keep the chrome found per corpus or part in a JSON file (written whole, then renamed);
-    a cache that cannot be written is only not kept."""
-    data = {part: {"top": sorted(c.top), "bottom": sorted(c.bottom)} for part, c in chrome.items()}
+@dataclass(frozen=True)
+class Repeats:
+    """What a corpus repeats: the chrome per corpus or part of one (:func:`site_part`), and its
+    compilations, each with the number of pages it copies."""
+
+    chrome: dict[str, Chrome]
+    compilations: dict[str, int]
+
+
+def save_repeats(path: Path, repeats: Repeats) -> None:
+    """Keep what :func:`find_repeats` found in a JSON file (written whole, then renamed); a cache
+    that cannot be written is only not kept."""
+    chrome = {part: {"top": sorted(c.top), "bottom": sorted(c.bottom)} for part, c in repeats.chrome.items()}
+    data = {"chrome": chrome, "compilations": repeats.compilations}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -48,11 +66,13 @@ def save_chrome(path: Path, chrome: dict[str, Chrome]) -> None:
         pass
 
 
-def load_chrome(path: Path) -> dict[str, Chrome] | None:
-    """What :func:`save_chrome` kept, or None when there is none that can be read."""
+def load_repeats(path: Path) -> Repeats | None:
+    """What :func:`save_repeats` kept, or None when there is none that can be read."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return {part: Chrome(frozenset(c["top"]), frozenset(c["bottom"])) for part, c in data.items()}
+        chrome = {part: Chrome(frozenset(c["top"]), frozenset(c["bottom"]))
+                  for part, c in data["chrome"].items()}
+        return Repeats(chrome, {str(doc_id): int(n) for doc_id, n in data["compilations"].items()})
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -89,6 +109,42 @@ def repeated_blocks(texts: Iterable[str]) -> Chrome:
     return Chrome(top=found(TOP_SHARE), bottom=found(BOTTOM_SHARE))
 
 
+def compilations(texts: Mapping[str, str]) -> dict[str, int]:
+    """The pages of ``texts`` (id -> text) that copy other pages, each with how many it copies:
+    blocks that exactly one other page has make up :data:`COPIED_SHARE` of its words, from at
+    least :data:`MIN_SOURCES` pages. A page that only shares its own text with such a
+    compilation copies one page, and blocks that many pages share are nobody's copy."""
+    pages: dict[str, list[str]] = {}
+    holders: defaultdict[str, set[str]] = defaultdict(set)
+    for doc_id, text in texts.items():
+        pages[doc_id] = [b.strip() for b in blocks(text) if _comparable(b)]
+        for block in pages[doc_id]:
+            holders[block].add(doc_id)
+    found: dict[str, int] = {}
+    for doc_id, own in pages.items():
+        copied: Counter[str] = Counter()
+        for block in own:
+            if len(holders[block]) == 2:
+                (source,) = holders[block] - {doc_id}
+                copied[source] += len(block.split())
+        words = sum(len(block.split()) for block in own)
+        if len(copied) >= MIN_SOURCES and sum(copied.values()) >= COPIED_SHARE * words:
+            found[doc_id] = len(copied)
+    return found
+
+
+def find_repeats(texts: Mapping[str, str]) -> Repeats:
+    """The chrome and the compilations of one corpus's pages (id -> text): its chrome, and each
+    part's own (:func:`repeated_blocks`)."""
+    corpus = {doc_id.split("/", 1)[0] for doc_id in texts}
+    parts: defaultdict[str, list[str]] = defaultdict(list)
+    for doc_id, text in texts.items():
+        parts[site_part(doc_id)].append(text)
+    chrome = {name: repeated_blocks(texts.values()) for name in corpus}
+    chrome.update((part, repeated_blocks(t)) for part, t in parts.items() if part not in corpus)
+    return Repeats(chrome, compilations(texts))
+
+
 def without_blocks(text: str, chrome: Chrome) -> tuple[str, int]:
     """``text`` without its chrome at the top (after its ``# title``) and at the bottom (blank
     blocks pass), and how many blocks were left out."""
@@ -114,5 +170,6 @@ def without_blocks(text: str, chrome: Chrome) -> tuple[str, int]:
     return "\n\n".join(parts[:start] + parts[first:last]).rstrip("\n") + "\n", dropped
 
 
-__all__ = ["BOTTOM_SHARE", "Chrome", "MIN_DOCUMENTS", "TOP_SHARE", "load_chrome", "repeated_blocks",
-           "save_chrome", "site_part", "without_blocks"]
+__all__ = ["BOTTOM_SHARE", "COPIED_SHARE", "MIN_DOCUMENTS", "MIN_SOURCES", "TOP_SHARE", "Chrome",
+           "Repeats", "compilations", "find_repeats", "load_repeats", "repeated_blocks", "save_repeats",
+           "site_part", "without_blocks"]

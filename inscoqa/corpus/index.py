@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 from inscoqa.corpus.boilerplate import (
     Chrome,
-    load_chrome,
-    repeated_blocks,
-    save_chrome,
+    Repeats,
+    find_repeats,
+    load_repeats,
+    save_repeats,
     site_part,
     without_blocks,
 )
@@ -38,8 +39,8 @@ LICENSE_PHRASES = (
 SKIPPED_DIRS = frozenset({"includes", "media", "figures", ".git"})
 
 
-def _chrome_cache(root: Path, corpus: str) -> Path:
-    """Where a corpus's repeated blocks are kept: named by the path, size and time of each of
+def _repeats_cache(root: Path, corpus: str) -> Path:
+    """Where what a corpus repeats is kept: named by the path, size and time of each of
     its files and by the readers' code, so a change to either finds them again."""
     h = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
@@ -49,7 +50,7 @@ def _chrome_cache(root: Path, corpus: str) -> Path:
             stat = path.stat()
             h.update(f"{path.relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     base = Path(os.environ.get("XDG_CACHE_HOME") or "~/.cache").expanduser()
-    return base / "inscoqa" / "chrome" / f"{corpus}-{h.hexdigest()[:16]}.json"
+    return base / "inscoqa" / "repeats" / f"{corpus}-{h.hexdigest()[:16]}.json"
 
 
 class DocumentNotFound(DocumentError, KeyError):
@@ -76,8 +77,9 @@ class CorpusIndex:
     """Named corpus directories; documents are read on first use and kept.
 
     A document comes without the blocks its site repeats at the top or bottom of many pages (its
-    chrome, see :mod:`inscoqa.corpus.boilerplate`): the first document asked for in a corpus
-    reads the whole corpus (once) to find them, unless the cache folder keeps them for the
+    chrome, see :mod:`inscoqa.corpus.boilerplate`), and the corpus's documents are listed without
+    the pages that only copy others (its compilations). The first document asked for in a corpus
+    reads the whole corpus (once) to find both, unless the cache folder keeps them for the
     corpus's files as they are."""
 
     def __init__(self, roots: Mapping[str, str | Path]) -> None:
@@ -87,7 +89,7 @@ class CorpusIndex:
                 raise ValueError(f"corpus name {name!r} must be non-empty and contain no '/'")
         self.licenses: dict[str, str | None] = {n: detect_license(r) for n, r in self.roots.items()}
         self._cache: dict[str, Document] = {}
-        self._chrome: dict[str, Chrome] = {}  # corpus or part of one -> its repeated blocks
+        self._repeats: dict[str, Repeats] = {}  # corpus -> what it repeats
         self._unfiltered: dict[str, Document] = {}  # read to find them, not yet asked for
 
     def __repr__(self) -> str:
@@ -137,30 +139,29 @@ class CorpusIndex:
         return doc
 
     def _chrome_for(self, doc_id: str) -> Chrome:
-        """The repeated blocks of the document's corpus and of its part of it. They are kept in
-        the cache folder under a fingerprint of the corpus's files and of the readers; without
-        them, the first call for a corpus reads all of it (and keeps what it read for :meth:`get`)."""
         corpus = doc_id.split("/", 1)[0]
-        if corpus not in self._chrome:
-            cached = _chrome_cache(self.roots[corpus], corpus)
-            found = load_chrome(cached)
-            if found is None:
-                found = self._find_chrome(corpus)
-                save_chrome(cached, found)
-            self._chrome.update(found)
-        return self._chrome[corpus] | self._chrome.get(site_part(doc_id), Chrome())
+        chrome = self.repeats(corpus).chrome
+        return chrome.get(corpus, Chrome()) | chrome.get(site_part(doc_id), Chrome())
 
-    def _find_chrome(self, corpus: str) -> dict[str, Chrome]:
-        texts: dict[str, list[str]] = {}
-        for other in self.doc_ids(corpus):
-            try:
-                self._unfiltered[other] = self._read(other)
-            except DocumentError:
-                continue  # get() reports it when that document is asked for
-            texts.setdefault(site_part(other), []).append(self._unfiltered[other].text)
-        found = {corpus: repeated_blocks(t for part in texts.values() for t in part)}
-        found.update((part, repeated_blocks(t)) for part, t in texts.items() if part != corpus)
-        return found
+    def repeats(self, corpus: str) -> Repeats:
+        """What a corpus repeats: its chrome and its compilations. They are kept in the cache
+        folder under a fingerprint of the corpus's files and of the readers; without them, the
+        first call for a corpus reads all of it (and keeps what it read for :meth:`get`)."""
+        if corpus not in self._repeats:
+            cached = _repeats_cache(self.roots[corpus], corpus)
+            found = load_repeats(cached)
+            if found is None:
+                texts: dict[str, str] = {}
+                for other in self.doc_ids(corpus, compilations=True):
+                    try:
+                        self._unfiltered[other] = self._read(other)
+                    except DocumentError:
+                        continue  # get() reports it when that document is asked for
+                    texts[other] = self._unfiltered[other].text
+                found = find_repeats(texts)
+                save_repeats(cached, found)
+            self._repeats[corpus] = found
+        return self._repeats[corpus]
 
     def resolve(self, conv: Conversation) -> list[Document]:
         """The conversation's documents in order; an inlined text is used as given."""
@@ -179,20 +180,23 @@ class CorpusIndex:
         """The conversation's referenced (not inlined) doc_ids that do not resolve to a file."""
         return [ref.doc_id for ref in conv.documents if ref.text is None and ref.doc_id not in self]
 
-    def doc_ids(self, corpus: str | None = None) -> list[str]:
-        """Every document id of one corpus (or all), sorted."""
+    def doc_ids(self, corpus: str | None = None, *, compilations: bool = False) -> list[str]:
+        """Every document id of one corpus (or all), sorted; a page that only copies others
+        (:meth:`repeats`) is listed only with ``compilations``."""
         names = [corpus] if corpus is not None else list(self.roots)
         ids: list[str] = []
         for name in names:
             root = self.roots.get(name)
             if root is None:
                 raise KeyError(f"unknown corpus '{name}' (known: {', '.join(self.roots)})")
+            copies = {} if compilations else self.repeats(name).compilations
             for path in sorted(root.rglob("*")):
                 rel = path.relative_to(root)
+                doc_id = f"{name}/{rel.as_posix()}"
                 if (path.is_file() and path.suffix.lower() in FORMAT_BY_SUFFIX
                         and not rel.name.startswith(("_", "."))
-                        and not SKIPPED_DIRS.intersection(rel.parts[:-1])):
-                    ids.append(f"{name}/{rel.as_posix()}")
+                        and not SKIPPED_DIRS.intersection(rel.parts[:-1]) and doc_id not in copies):
+                    ids.append(doc_id)
         return ids
 
     def iter_documents(self, corpus: str | None = None, *,

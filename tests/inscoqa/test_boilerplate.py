@@ -1,4 +1,5 @@
-"""A site's repeated chrome at the top and bottom of its pages is left out; shared content stays."""
+"""A site's repeated chrome at the top and bottom of its pages is left out; shared content stays;
+a page that copies other pages whole is not listed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from inscoqa.bundled import corpus_index
 from inscoqa.corpus import CorpusIndex
 from inscoqa.corpus.boilerplate import (
     Chrome,
-    load_chrome,
+    compilations,
+    load_repeats,
     repeated_blocks,
     site_part,
     without_blocks,
@@ -84,7 +86,7 @@ def test_a_corpus_s_chrome_is_kept_in_the_cache_until_a_file_changes(tmp_path: P
         (site / f"p{n}.md").write_text(f"# Page {n}\n\nDo thing {n}.\n\n{FOOTER}\n", encoding="utf-8")
     first = CorpusIndex({"site": site}).get("site/p1.md")
     assert FOOTER not in first.text
-    kept = list((tmp_path / "cache" / "inscoqa" / "chrome").glob("site-*.json"))
+    kept = list((tmp_path / "cache" / "inscoqa" / "repeats").glob("site-*.json"))
     assert len(kept) == 1
 
     reads: list[Path] = []
@@ -97,6 +99,42 @@ def test_a_corpus_s_chrome_is_kept_in_the_cache_until_a_file_changes(tmp_path: P
     reads.clear()
     CorpusIndex({"site": site}).get("site/p1.md")
     assert len(reads) == 6  # a changed file: the corpus is read again
-    assert len(list((tmp_path / "cache" / "inscoqa" / "chrome").glob("site-*.json"))) == 2
+    assert len(list((tmp_path / "cache" / "inscoqa" / "repeats").glob("site-*.json"))) == 2
     kept[0].write_text("not json", encoding="utf-8")
-    assert load_chrome(kept[0]) is None
+    assert load_repeats(kept[0]) is None
+
+
+def chapter(n: int) -> str:
+    return (f"# Chapter {n}\n\nChapter {n} explains how to set up part {n} of the build.\n\n"
+            f"1. Open the file for part {n}.\n2. Add the lines of part {n}.\n\n{SHARED}\n")
+
+
+def test_a_page_that_copies_three_pages_whole_is_a_compilation() -> None:
+    texts = {f"book/ch{n}.md": chapter(n) for n in range(4)}
+    texts["book/print.md"] = "# The book\n\n" + "\n\n".join(chapter(n) for n in range(4))
+    texts["book/notes.md"] = chapter(0).replace("Chapter 0", "Notes") + "\n\nMy own note.\n"
+    assert compilations(texts) == {"book/print.md": 4}
+    # two pages copied are a page quoting others, not a compilation; neither is a chapter itself
+    del texts["book/ch2.md"], texts["book/ch3.md"]
+    assert compilations(texts) == {}
+
+
+def test_corpus_index_lists_a_folder_without_the_page_that_copies_it(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    book = tmp_path / "book"
+    book.mkdir()
+    for n in range(4):
+        (book / f"ch{n}.md").write_text(chapter(n), encoding="utf-8")
+    (book / "print.md").write_text("# The book\n\n" + "\n\n".join(chapter(n) for n in range(4)),
+                                   encoding="utf-8")
+    index = CorpusIndex({"book": book})
+    assert "book/print.md" not in index.doc_ids() and len(index.doc_ids()) == 4
+    assert "book/print.md" in index.doc_ids(compilations=True)
+    assert [d.doc_id for d in index.iter_documents()] == index.doc_ids()
+    assert "Chapter 3" in index.get("book/print.md").text  # still read when asked for by name
+    assert CorpusIndex({"book": book}).repeats("book").compilations == {"book/print.md": 4}  # kept
+
+
+def test_bundled_corpora_have_no_compilation() -> None:
+    index = corpus_index()
+    assert all(not index.repeats(name).compilations for name in index.roots)

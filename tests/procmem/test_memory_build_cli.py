@@ -85,3 +85,24 @@ def test_a_document_that_cannot_be_read_is_named_left_out_and_fails_the_build(
                  "--json"]) == 0
     report = json.loads(capsys.readouterr().out)["report"]
     assert report["added"] == ["docs/broken.md"] and report["unchanged"] == ["docs/descale-espresso-machine.md"]
+
+
+def test_a_page_that_copies_the_others_is_named_and_left_out(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A book whose print page holds every chapter again: the chapters are built, the print page
+    is named on stderr and in the JSON, and the build succeeds."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(clean_env / "xdg"))
+    book = clean_env / "book"
+    book.mkdir()
+    chapters = [f"# Part {n}\n\nPart {n} sets up the {n}th stage of the pipeline.\n\n"
+                f"1. Open stage {n}.\n2. Save stage {n}.\n" for n in range(3)]
+    for n, text in enumerate(chapters):
+        (book / f"part{n}.md").write_text(text, encoding="utf-8")
+    (book / "print.md").write_text("\n".join(chapters), encoding="utf-8")
+    assert main(["memory", "build", "--path", str(book), "--out", str(clean_env / "m"),
+                 "--kinds", "procedure", "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["compilations_left_out"] == {"book/print.md": 3}
+    assert sorted(result["report"]["added"]) == [f"book/part{n}.md" for n in range(3)]
+    assert "left out book/print.md: it copies 3 other pages word for word" in captured.err
