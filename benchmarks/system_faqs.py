@@ -1,10 +1,12 @@
 """Retrieval and extractive answers on FAQs outside the repository: those a Debian system
-installs under /usr/share/doc, and the Cargo book that rustup installs.
+installs under /usr/share/doc and with Perl, and the Cargo book that rustup installs.
 
-Three memories are built the way a user builds one (`inscoqa memory build --path DIR`): one over
+Four memories are built the way a user builds one (`inscoqa memory build --path DIR`): one over
 the plain-text FAQs of zlib, procps, xz, base-files, lsof, sed, valgrind, man-db and gnupg
-(copied, decompressed, into a folder), one over the Valgrind manual's HTML pages, and one over
-the Cargo book's HTML pages (mdBook; its print.html holds the whole book again). Each FAQ
+(copied, decompressed, into a folder), one over the Valgrind manual's HTML pages, one over
+the Cargo book's HTML pages (mdBook; its print.html holds the whole book again), and one over
+three FAQs of Perl's modules (MakeMaker, libnet, IO::Compress) turned into HTML by pod2html
+(their entries, ``=head2`` headings and ``=item`` terms, are the questions). Each FAQ
 question is a query, and the answer under it the passage to find. The questions and answers are
 read here by a parser written for each file's own layout, apart from the project's readers, so
 that what the readers get wrong shows. Per memory it prints:
@@ -28,6 +30,7 @@ import html
 import json
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -55,6 +58,10 @@ TEXT_FAQS = [
 ]
 VALGRIND_HTML = "valgrind/html"
 CARGO_BOOKS = "~/.rustup/toolchains/*/share/doc/rust/html/cargo"  # the first one found
+PERL_LIBRARY = "/usr/share/perl"  # its newest version's folder
+PERL_FAQS = ["ExtUtils/MakeMaker/FAQ.pod", "Net/libnetFAQ.pod", "IO/Compress/FAQ.pod"]
+_POD_ENTRY = re.compile(r"^=(?:head[234]|item)\s+(?![*\d])(.+)$")  # not a bullet or a numbered item
+_POD_CODES = re.compile(r"[A-Z]<+\s*([^<>]*?)\s*>+")  # C<code>, L<link>, B<bold>, ...
 
 
 def _read(path: Path) -> str:
@@ -121,6 +128,37 @@ def _cargo(page: str) -> list[Pair]:
     parts = re.split(r"<h2[^>]*>(.*?)</h2>", main, flags=re.S)
     pairs = [(words(q), words(a)) for q, a in zip(parts[1::2], parts[2::2], strict=True)]
     return [(q, a) for q, a in pairs if len(a.split()) >= 5]
+
+
+def _pod(text: str) -> list[Pair]:
+    """Each ``=head2``-``=head4`` heading or ``=item`` term of a POD file and its paragraphs up to
+    the next one (a ``=head1`` ends an entry)."""
+    pairs: list[Pair] = []
+    question, answer = "", []
+    for paragraph in [*text.split("\n\n"), "=cut"]:
+        paragraph = paragraph.strip()
+        entry = _POD_ENTRY.match(paragraph.split("\n", 1)[0])
+        if entry or paragraph.startswith(("=head1", "=cut")):
+            body = _POD_CODES.sub(r"\1", " ".join(" ".join(answer).split()))
+            if question and len(body.split()) >= 5:
+                pairs.append((question, body))
+            question = _POD_CODES.sub(r"\1", entry.group(1)).strip() if entry else ""
+            answer = []
+        elif not paragraph.startswith("=") or paragraph.startswith("=item"):
+            answer.append(paragraph.removeprefix("=item").strip())
+    return pairs
+
+
+def _perl_faqs(library: Path, folder: Path) -> list[Pair]:
+    """The Perl FAQs' entries; each FAQ is written into ``folder`` as pod2html makes it."""
+    pairs: list[Pair] = []
+    for name in PERL_FAQS:
+        pod = library / name
+        pairs += _pod(pod.read_text(encoding="utf-8", errors="replace"))
+        out = folder / (name.removesuffix(".pod").replace("/", "-") + ".html")
+        subprocess.run(["pod2html", f"--infile={pod}", f"--outfile={out}", "--quiet",
+                        f"--cachedir={folder.parent}"], check=True)
+    return pairs
 
 
 def faq_pairs(name: str, text: str) -> list[Pair]:
@@ -200,6 +238,15 @@ def main(argv: list[str] | None = None) -> int:
         results["Cargo book (HTML)"] = quality(_memory(cargo), pairs)
     else:
         results["missing"].append(str(cargo or CARGO_BOOKS))
+    perl = max(Path(PERL_LIBRARY).glob("*/ExtUtils"), default=None)
+    if perl is not None and all((perl.parent / name).is_file() for name in PERL_FAQS):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "perl-faqs"
+            folder.mkdir()
+            pairs = _perl_faqs(perl.parent, folder)
+            results["Perl FAQs (pod2html)"] = quality(_memory(folder), pairs)
+    else:
+        results["missing"].append(f"{PERL_LIBRARY}/<version>/" + ", ".join(PERL_FAQS))
     if args.json:
         print(json.dumps(results, indent=2))
         return 0

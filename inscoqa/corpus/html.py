@@ -7,10 +7,11 @@ row end a paragraph, as in a text file published with ``<br>`` for its newlines)
 ``style`` and other non-content elements are dropped, and so are navigation bars, breadcrumbs,
 sidebars and tables of contents (by class or ARIA role), permalinks (a link to ``#...`` that
 shows only "#", "¶" or nothing, as documentation generators put beside each heading) and lines
-that only link to a place on the same page; a heading that links to itself is its words. A page
-without heading tags gets headings from its layout (question lines, short title-like paragraphs;
-see :mod:`inscoqa.corpus.layout`); in one with headings, a question set in bold above its answer
-becomes one.
+that only link to a place on the same page; a heading that links to itself is its words. The
+terms of a ``dl`` become headings when its descriptions are sections (POD's ``=item``
+questions); a glossary's stay lines. A page without heading tags gets headings from its layout
+(question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in one with
+headings, a question set in bold above its answer becomes one.
 """
 
 from __future__ import annotations
@@ -51,6 +52,16 @@ class _ListLevel:
     count: int = 0
 
 
+@dataclass
+class _Terms:
+    """An open ``<dl>``: the heading level its terms would take, and per term its block and how
+    many blocks its description holds."""
+
+    level: int
+    entries: list[list[int]]  # [term block, description blocks]
+    described_from: int = -1  # the block the open <dd> starts at
+
+
 class _MarkdownBuilder(HTMLParser):
     def __init__(self, *, layout_tables: bool = False) -> None:
         super().__init__(convert_charrefs=True)
@@ -70,6 +81,8 @@ class _MarkdownBuilder(HTMLParser):
         self._pre: list[str] | None = None
         self._row: list[str] | None = None
         self._table: list[list[str]] = []
+        self._level = 1  # of the last heading
+        self._lists_of_terms: list[_Terms] = []  # the open <dl>s
 
     # -- buffers
     def _text(self) -> str:
@@ -124,8 +137,19 @@ class _MarkdownBuilder(HTMLParser):
             self._pre = []
         elif tag in _HEADINGS:
             self._flush()
-            self._prefix = "#" * _HEADINGS[tag] + " "
+            self._level = _HEADINGS[tag]
+            self._prefix = "#" * self._level + " "
             self._continuation = ""
+        elif tag == "dl":
+            self._flush()
+            outer = self._lists_of_terms[-1].level if self._lists_of_terms else self._level
+            self._lists_of_terms.append(_Terms(level=min(outer + 1, 6), entries=[]))
+        elif tag == "dt" and self._lists_of_terms:
+            self._flush()
+            self._lists_of_terms[-1].entries.append([len(self.blocks), 0])
+        elif tag == "dd" and self._lists_of_terms:
+            self._flush()
+            self._lists_of_terms[-1].described_from = len(self.blocks)
         elif tag in ("ul", "ol"):
             self._flush()
             self._lists.append(_ListLevel(numbered=tag == "ol"))
@@ -197,6 +221,15 @@ class _MarkdownBuilder(HTMLParser):
         elif tag == "blockquote":
             self._flush()
             self._continuation = ""
+        elif tag == "dl" and self._lists_of_terms:
+            self._flush()
+            self._title_terms(self._lists_of_terms.pop())
+        elif tag == "dd" and self._lists_of_terms:
+            self._flush()
+            terms = self._lists_of_terms[-1]
+            if terms.entries and terms.described_from >= 0:
+                terms.entries[-1][1] = len(self.blocks) - terms.described_from
+            terms.described_from = -1
         elif tag in ("td", "th"):
             self._flush()
         elif tag == "tr":
@@ -235,6 +268,22 @@ class _MarkdownBuilder(HTMLParser):
             self._pre.append(data)
         else:
             self._spans[-1].append(data)
+
+    def _title_terms(self, terms: _Terms) -> None:
+        """A list of terms whose descriptions are sections of their own (most hold several
+        blocks: paragraphs, code, a list), or whose terms mostly ask, as POD's ``=item``
+        questions do: its terms become headings. A glossary of one-line definitions stays."""
+        found = [(self.blocks[term], count) for term, count in terms.entries
+                 if term < len(self.blocks) and count]
+        sections = sum(1 for _, count in found if count >= 2)
+        asking = sum(1 for (text, _), _ in found if text.rstrip().endswith("?"))
+        if not found or 2 * max(sections, asking) < len(found):
+            return
+        for term, count in terms.entries:
+            text, in_list = self.blocks[term] if term < len(self.blocks) else ("", True)
+            words = collapse_spaces(text)
+            if count and not in_list and words and not words.startswith(("#", "```", "|")):
+                self.blocks[term] = ("#" * terms.level + " " + words, False)
 
     def _flush_table(self) -> None:
         self._flush()

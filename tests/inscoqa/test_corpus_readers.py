@@ -435,6 +435,28 @@ def test_html_bold_questions_above_their_answers_are_headings(tmp_path: Path) ->
     assert "**1.1.**" not in text and "**Note**" in text
 
 
+def test_html_terms_whose_descriptions_are_sections_are_headings(tmp_path: Path) -> None:
+    """POD's ``=item`` questions (pod2html): each term's description is paragraphs and code, so
+    the terms are headings under the section, and a nested list's one level deeper; a glossary
+    of one-line definitions keeps its terms as lines."""
+    path = tmp_path / "faq.html"
+    path.write_text(
+        "<h1>Builder FAQ</h1><h2>Installing</h2><dl><dt>How do I install into my home directory?</dt>"
+        "<dd><p>Give the base folder.</p><pre><code>perl Makefile.PL INSTALL_BASE=~</code></pre></dd>"
+        "<dt>How do I keep from installing man pages?</dt><dd><p>Set both man folders to none.</p>"
+        "<p>For every module, reconfigure Perl.</p></dd><dt>Two XS files in one folder</dt><dd><p>Two "
+        "ways.</p><dl><dt>XSMULTI</dt><dd><p>Put the modules under lib.</p><p>Then set XSMULTI.</p></dd>"
+        "</dl></dd></dl><h2>Words</h2><dl><dt>Prefix</dt><dd><p>Where files go.</p></dd><dt>Base</dt>"
+        "<dd><p>The top of the install.</p></dd><dt>Blib</dt><dd><p>The build folder.</p><p>Made by make."
+        "</p></dd></dl>",
+        encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == ["# Builder FAQ", "## Installing", "### How do I install into my home directory?",
+                              "### How do I keep from installing man pages?", "### Two XS files in one folder",
+                              "#### XSMULTI", "## Words"]
+    assert "Prefix\n\nWhere files go." in text
+
+
 def test_html_heading_that_links_to_itself_is_its_words(tmp_path: Path) -> None:
     path = tmp_path / "book.html"
     path.write_text("<h1>Questions</h1><h2><a class='header' href='#can-i-vendor'>Can I vendor my "
