@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,10 @@ _FENCE = re.compile(r"^ *(```+|~~~+)")
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 
 
-def read_text(path: Path) -> str:
-    """The file's text as UTF-8 (a BOM is dropped); a file that is not UTF-8 is a DocumentError."""
+def read_text(path: Path, *, declared: Callable[[bytes], str | None] | None = None) -> str:
+    """The file's text as UTF-8 (a BOM is dropped). A file that is not UTF-8 is read in the
+    encoding it declares, where ``declared`` finds one in its bytes (an HTML page's charset);
+    otherwise, or when that fails too, it is a DocumentError."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -26,7 +29,14 @@ def read_text(path: Path) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise DocumentError(path, f"not UTF-8 text (byte {exc.start}, line {line})") from exc
+        problem = f"not UTF-8 text (byte {exc.start}, line {line})"
+        encoding = declared(data) if declared else None
+        if encoding is None:
+            raise DocumentError(path, problem) from exc
+        try:
+            text = data.decode(encoding)
+        except (LookupError, UnicodeDecodeError):
+            raise DocumentError(path, f"{problem}, nor {encoding} as it declares") from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -43,6 +43,10 @@ _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", 
 _LAYOUT_CELL = re.compile(r"<t[dh]\b[^>]*>(?:(?!</?t[dh]\b).)*?<(?:h[1-6]|table)\b", re.S | re.I)
 # a line that is only a link to an anchor (a list marker and a section number before it)
 _PAGE_LINK = re.compile(r"^\s*(?:[-*]|\d+\.)?\s*(?:\d+(?:\.\d+)*\.?\s*)?\[[^\]]*\]\((?P<page>[^)#\s]*)#[^)]*\)\s*$")
+# the encoding a page declares: <meta charset>, <meta http-equiv ... charset=>, <?xml encoding?>
+_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?([\w.:-]+)|<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""", re.I)
+# Latin-1 as browsers read it: Windows-1252 (its curly quotes and dashes where Latin-1 has controls)
+_AS_BROWSERS_READ = {"iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "us-ascii": "cp1252"}
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
 
 
@@ -82,6 +86,7 @@ class _MarkdownBuilder(HTMLParser):
         self._row: list[str] | None = None
         self._table: list[list[str]] = []
         self._level = 1  # of the last heading
+        self._in_term = False  # in a <dt>
         self._lists_of_terms: list[_Terms] = []  # the open <dl>s
 
     # -- buffers
@@ -147,6 +152,7 @@ class _MarkdownBuilder(HTMLParser):
         elif tag == "dt" and self._lists_of_terms:
             self._flush()
             self._lists_of_terms[-1].entries.append([len(self.blocks), 0])
+            self._in_term = True
         elif tag == "dd" and self._lists_of_terms:
             self._flush()
             self._lists_of_terms[-1].described_from = len(self.blocks)
@@ -224,6 +230,9 @@ class _MarkdownBuilder(HTMLParser):
         elif tag == "dl" and self._lists_of_terms:
             self._flush()
             self._title_terms(self._lists_of_terms.pop())
+        elif tag == "dt":
+            self._flush()
+            self._in_term = False
         elif tag == "dd" and self._lists_of_terms:
             self._flush()
             terms = self._lists_of_terms[-1]
@@ -249,8 +258,8 @@ class _MarkdownBuilder(HTMLParser):
             trail = " " if raw[-1:].isspace() else ""
             if tag == "a" and href.startswith("#") and inner in _PERMALINK_MARKS:
                 inner = ""  # a permalink to this very place says nothing
-            elif tag == "a" and href.startswith("#") and self._prefix.startswith("#"):
-                pass  # a heading that links to itself (mdBook): its words are the heading
+            elif tag == "a" and href.startswith("#") and (self._prefix.startswith("#") or self._in_term):
+                pass  # a heading or a term that links to itself (mdBook, Cargo's options): its words
             elif tag == "a":
                 inner = f"[{inner or href}]({href})" if href else inner
             elif inner:
@@ -282,6 +291,8 @@ class _MarkdownBuilder(HTMLParser):
         for term, count in terms.entries:
             text, in_list = self.blocks[term] if term < len(self.blocks) else ("", True)
             words = collapse_spaces(text)
+            bold = re.fullmatch(r"\*\*([^*]+)\*\*", words)  # a term set in bold: its words
+            words = bold.group(1) if bold else words
             if count and not in_list and words and not words.startswith(("#", "```", "|")):
                 self.blocks[term] = ("#" * terms.level + " " + words, False)
 
@@ -341,5 +352,13 @@ def _without_contents(markdown: str, page: str) -> str:
     return "\n".join(line for line in markdown.split("\n") if elsewhere(line))
 
 
+def page_encoding(data: bytes) -> str:
+    """The encoding a browser reads a page in that is not UTF-8: the one it declares in its
+    first 2 KB, else Windows-1252 (the web's default for a page that declares none)."""
+    found = _CHARSET.search(data[:2048])
+    name = (found.group(1) or found.group(2)).decode("ascii").lower() if found else "cp1252"
+    return _AS_BROWSERS_READ.get(name, name)
+
+
 def read_html(path: Path, *, doc_id: str) -> Document:
-    return parse_html(read_text(path), path, doc_id=doc_id)
+    return parse_html(read_text(path, declared=page_encoding), path, doc_id=doc_id)

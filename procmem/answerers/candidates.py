@@ -123,7 +123,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
-    candidate.answers = is_faq(unit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
+    candidate.answers = is_problem(unit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
     if not unit_steps(unit) and not candidate.answers:
         factor *= 0.5
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:

@@ -19,11 +19,16 @@ from procmem.merge import SOURCE_LINE
 from procmem.units import Procedure, Unit
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`*])")
-# markup to drop: emphasis, a link (its text kept), an HTML tag (lower-case, attributes with
-# values); a code span keeps its text as written, placeholders such as <mailbox name> included
+# markup to drop: emphasis marks (a pair around words; the underscores of INSTALL_BASE and the
+# stars of `*.pm` or Net::* are no emphasis), a link (its text kept), an HTML tag (lower-case,
+# attributes with values), a stray backtick; a code span keeps its text as written, placeholders
+# such as <mailbox name> included
 _MARKUP_RE = re.compile(
-    r"`+([^`]*)`+|[*_`]+|\[([^\]]*)\]\([^)]*\)"
-    r"|</?[a-z][a-z0-9]*(?:\s+[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>")
+    r"`+(?P<code>[^`]*)`+|\[(?P<link>[^\]]*)\]\([^)]*\)"
+    r"|(?<![\w*])(?P<stars>\*{1,3})(?=[^\s*])(?P<starred>[^*]*?[^\s*])(?P=stars)(?![\w*])"
+    r"|(?<![\w_])(?P<lines>_{1,3})(?=[^\s_])(?P<underlined>[^_]*?[^\s_])(?P=lines)(?![\w_])"
+    r"|</?[a-z][a-z0-9]*(?:\s+[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>|`+")
+_KEPT = ("code", "link", "starred", "underlined")
 # lines that describe the page rather than the task
 METADATA = re.compile(
     r"^\W*(?:note:\s*)?(?:applies to|original kb|kb number|original product version|product|products|"
@@ -82,7 +87,7 @@ _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ...
 def plain_text(text: str) -> str:
     """Plain text: markup dropped, Markdown's escapes (``Recipients \\> Groups``) undone, quote
     markers left out, at the start and where a quoted note follows a sentence."""
-    text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(lambda m: m.group(1) or m.group(2) or "", text))
+    text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(lambda m: next((m[k] for k in _KEPT if m[k]), ""), text))
     text = _INNER_QUOTE.sub(" ", re.sub(r"^\s*>[\s>]*", "", text))
     return " ".join(text.split()).strip(" -:")
 

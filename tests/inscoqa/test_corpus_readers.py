@@ -150,6 +150,26 @@ def test_non_utf8_document_is_an_error(tmp_path: Path) -> None:
         read_document(article)
 
 
+def test_an_html_page_that_is_not_utf8_is_read_as_a_browser_reads_it(tmp_path: Path) -> None:
+    """In the encoding it declares (a meta charset, an XML declaration), else Windows-1252."""
+    declared = tmp_path / "declared.html"
+    declared.write_bytes('<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-2">'
+                         '</head><body><h1>Kořen</h1><p>Jan Pokorný’s fix.</p></body></html>'
+                         .replace("’", "'").encode("iso-8859-2"))
+    assert read_document(declared).text == "# Kořen\n\nJan Pokorný's fix.\n"
+    xml = tmp_path / "xml.html"
+    xml.write_bytes('<?xml version="1.0" encoding="ISO-8859-1"?><html><body><h1>Café</h1><p>It’s “open” – '
+                    'now.</p></body></html>'.encode("cp1252"))
+    assert read_document(xml).text == "# Café\n\nIt’s “open” – now.\n"  # Latin-1 read as Windows-1252
+    plain = tmp_path / "plain.html"
+    plain.write_bytes("<h1>Crème brûlée</h1><p>Heat the cream.</p>".encode("cp1252"))
+    assert read_document(plain).text.startswith("# Crème brûlée\n")
+    unknown = tmp_path / "unknown.html"
+    unknown.write_bytes('<meta charset="x-klingon"><h1>Caf\u00e9</h1>'.encode("latin-1"))
+    with pytest.raises(DocumentError, match=r"unknown\.html: not UTF-8 text \(byte \d+, line 1\), nor x-klingon as it declares"):
+        read_document(unknown)
+
+
 def test_a_folder_with_an_unreadable_file_raises_or_lists_it(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# Reset\n\n1. Open Settings.\n", encoding="utf-8")
     (tmp_path / "b.md").write_bytes("# Caf\u00e9\n".encode("latin-1"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from procmem.answerers.retrieval import given_memory
-from procmem.answerers.steps import is_source_code, prose_steps, sentences, unit_steps
+from procmem.answerers.steps import is_source_code, plain_text, prose_steps, sentences, unit_steps
 from procmem.units import LogicUnit
 from tests.procmem.answerers.conftest import step_unit, unit_meta
 
@@ -218,3 +218,11 @@ def test_a_programs_text_is_shown_not_run():
     assert not is_source_code(["cd build", "make", "make install"])
     assert not is_source_code(["$users = Get-Mailbox", "foreach ($u in $users) {", "Set-Mailbox $u -Type Shared",
                                "}"])
+
+
+def test_plain_text_drops_emphasis_marks_but_keeps_names_with_underscores_and_stars() -> None:
+    assert plain_text("Use INSTALL_BASE / `--install_base`") == "Use INSTALL_BASE / --install_base"
+    assert plain_text("Go to **Settings** > *Mail* and _Rules_, ***now***") == "Go to Settings > Mail and Rules, now"
+    assert plain_text("Load the Net::* modules and the *.pm files") == "Load the Net::* modules and the *.pm files"
+    assert plain_text("Open [the page](https://example.org/a_b) and run `my_tool --dry_run`") == \
+        "Open the page and run my_tool --dry_run"
