@@ -31,10 +31,12 @@ DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the con
 # step coverage 0.421 -> 0.436 with the memory over every bundled document, 0.428 -> 0.432 given
 # (0.05: 0.427 / 0.428, 0.2: 0.431 / 0.435; counting the earlier questions too: 0.423 / 0.428)
 TITLE_WEIGHT = 0.1
-# an FAQ entry whose question holds this (weighted) share of the last question's terms answers
-# it: its text is the answer, whether or not it has steps or reads like a problem's statement
+# a section whose header holds this (weighted) share of the last question's terms, and whose own
+# header terms the question holds as much of (unweighted), answers it (an FAQ entry, a background
+# section): its text is the answer, whether or not it has steps or reads like a problem's statement
 FAQ_MATCH = 0.8
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
+_PART = re.compile(r"\s*\(part \d+(?: of \d+)?\)")
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
 
@@ -46,7 +48,7 @@ class Candidate:
     setting: float = 1.0  # how well the unit fits the user's setting (setting_factor)
     tried: bool = False  # the user reports that this unit's steps did not work
     quoted: bool = False  # its document contains the message the user quotes
-    answers: bool = False  # an FAQ entry whose question is the user's (its text is the answer)
+    answers: bool = False  # a section whose header is the user's question (its text is the answer)
     top_document: bool = False  # its document is among the first of the conversation's document ranking
     score: float = 0.0
     why: dict[str, float] = field(default_factory=dict)
@@ -94,6 +96,15 @@ def unit_settings(unit: Unit) -> set[str]:
     return narrowed(settings_named(f"{unit_header(unit)} {opening}"), settings_named(page))
 
 
+def own_header(unit: Unit) -> str:
+    """A unit's header without what the memory adds to it: its page's title and part number."""
+    header = unit_header(unit)
+    title = str(unit.meta.get("title", ""))
+    if title:
+        header = header.replace(f" ({title})", "")
+    return _PART.sub("", header).strip()
+
+
 def is_faq(unit: Unit) -> bool:
     return isinstance(unit, LogicUnit) and unit.type == "FAQ"
 
@@ -123,7 +134,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
-    candidate.answers = is_problem(unit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
+    candidate.answers = (is_problem(unit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
+                         and share(set(terms(own_header(unit))), question) >= FAQ_MATCH)
     if not unit_steps(unit) and not candidate.answers:
         factor *= 0.5
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:

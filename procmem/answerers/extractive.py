@@ -116,7 +116,8 @@ def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
 
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
-    """The best unit, and the units close to it, from at most ``max_docs`` documents; a unit
+    """The best unit, and the units close to it, from at most ``max_docs`` documents: units with
+    steps, and a section whose header is the question (:attr:`Candidate.answers`); a unit
     the user has tried is chosen only when no other unit scores, and never joins another; a unit
     that only states the problem or its cause joins only when the user asks why, and one written
     for another setting than the user's, or from another corpus than the best unit's (another
@@ -131,7 +132,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             break
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
             continue
-        if sum(c.doc_id == cand.doc_id for c in chosen) >= 2 or not unit_steps(cand.unit):
+        if sum(c.doc_id == cand.doc_id for c in chosen) >= 2 or not (unit_steps(cand.unit) or cand.answers):
             continue
         if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause)):
             continue

@@ -513,3 +513,19 @@ def test_an_faq_entry_whose_question_is_the_users_gives_its_answer():
     # a question the entry does not ask is answered as before, from the steps
     answer, steps, _ = compose(hits, Turn("How do I run my program under the checker?"), cite=False)
     assert steps[:2] == ["Build the program with debug information.", "Run checker your-program."]
+
+
+def test_a_section_whose_header_is_the_question_answers_it_whatever_its_type():
+    """A section typed as background (a module's relation to another, where its documents are
+    kept) answers the question its header asks, ahead of a procedure that ranks higher."""
+    relation = LogicUnit("Terminology", "", "What the new builder is and how it relates to the old one",
+                         "The new builder is a project to replace the old one. It needs no make and no "
+                         "shell commands.\n\nBoth read the same configuration.",
+                         [], unit_meta("tool/faq.html", "Builder FAQ"))
+    install = Procedure("", "Install the old builder", ["Download the builder.", "Run make install."],
+                        unit_meta("tool/install.html", "Installing"))
+    hits = [Hit(install, 3.0, 1, "x"), Hit(relation, 2.0, 2, "x")]
+    answer, _, details = compose(hits, Turn("What is the new builder and how does it relate to the old one?"),
+                                 cite=False)
+    assert answer == "The new builder is a project to replace the old one. It needs no make and no shell commands."
+    assert details["scores"][0]["unit_id"] == relation.id
