@@ -36,7 +36,7 @@ TITLE_WEIGHT = 0.1
 # section): its text is the answer, whether or not it has steps or reads like a problem's statement
 FAQ_MATCH = 0.8
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
-_PART = re.compile(r"\s*\(part \d+(?: of \d+)?\)")
+_PART = re.compile(r"\s*\(part (\d+)(?: of \d+)?\)")
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
 
@@ -105,6 +105,12 @@ def own_header(unit: Unit) -> str:
     return _PART.sub("", header).strip()
 
 
+def part_number(unit: Unit) -> int:
+    """Which part of a unit split for size this is (1 for a unit not split)."""
+    found = _PART.search(unit_header(unit))
+    return int(found.group(1)) if found else 1
+
+
 def is_faq(unit: Unit) -> bool:
     return isinstance(unit, LogicUnit) and unit.type == "FAQ"
 
@@ -135,7 +141,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
     candidate.answers = (is_problem(unit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
-                         and share(set(terms(own_header(unit))), question) >= FAQ_MATCH)
+                         and share(set(terms(own_header(unit))), question) >= FAQ_MATCH
+                         and part_number(unit) == 1)  # the answer opens in a split unit's first part
     if not unit_steps(unit) and not candidate.answers:
         factor *= 0.5
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:

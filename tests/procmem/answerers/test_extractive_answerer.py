@@ -529,3 +529,9 @@ def test_a_section_whose_header_is_the_question_answers_it_whatever_its_type():
                                  cite=False)
     assert answer == "The new builder is a project to replace the old one. It needs no make and no shell commands."
     assert details["scores"][0]["unit_id"] == relation.id
+    # a section split for size opens its answer in its first part, not in a later one
+    later = LogicUnit("Terminology", "", "What the new builder is and how it relates to the old one (part 2 of 2)",
+                      "As for plugins, neither loads them.", [], unit_meta("tool/faq.html", "Builder FAQ"))
+    answer, _, _ = compose([Hit(later, 3.0, 1, "x"), Hit(relation, 2.0, 2, "x"), Hit(install, 1.0, 3, "x")],
+                           Turn("What is the new builder and how does it relate to the old one?"), cite=False)
+    assert answer.startswith("The new builder is a project to replace the old one.")
