@@ -11,9 +11,9 @@ does not give "Go to the community" as a step.
 
 A page can also repeat other pages whole: mdBook's print.html holds every chapter of the book,
 a single-page edition sits beside its chapters. Such a compilation (:func:`compilations`) is
-found by its blocks that exactly one other page has: when those make up at least
-:data:`COPIED_SHARE` of its words and come from at least :data:`MIN_SOURCES` pages, a search of
-the corpus leaves the page out, so its copies do not crowd out the pages they come from.
+found by the blocks it shares with exactly one other page: when it holds most of at least
+:data:`MIN_SOURCES` pages that way, and they make up most of its own words, a search of the
+corpus leaves the page out, so its copies do not crowd out the pages they come from.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from pathlib import Path
 MIN_DOCUMENTS = 5  # a block repeated on fewer pages than this is kept
 TOP_SHARE = 0.25  # a block at the top of a page is chrome on at least this share of the pages
 BOTTOM_SHARE = 0.1  # ... at the bottom (a footer that ends a tenth of the pages word for word)
-COPIED_SHARE = 0.5  # a page with this share of its words copied from other pages ...
-MIN_SOURCES = 3  # ... from at least this many of them is a compilation of those pages
+COPIED_SHARE = 0.5  # a page holding this share of another's words copies it; one that copies ...
+MIN_SOURCES = 3  # ... at least this many pages, which make up that share of its words, compiles them
 
 
 @dataclass(frozen=True)
@@ -110,25 +110,32 @@ def repeated_blocks(texts: Iterable[str]) -> Chrome:
 
 
 def compilations(texts: Mapping[str, str]) -> dict[str, int]:
-    """The pages of ``texts`` (id -> text) that copy other pages, each with how many it copies:
-    blocks that exactly one other page has make up :data:`COPIED_SHARE` of its words, from at
-    least :data:`MIN_SOURCES` pages. A page that only shares its own text with such a
-    compilation copies one page, and blocks that many pages share are nobody's copy."""
+    """The pages of ``texts`` (id -> text) that copy other pages, each with how many it copies.
+    A page copies another when the blocks that only the two of them hold make up at least
+    :data:`COPIED_SHARE` of the other's own words (those in blocks no third page holds); it is a
+    compilation when it copies at least :data:`MIN_SOURCES` pages and their blocks make up that
+    share of its own words. A chapter
+    shares its text with the compilation alone, a page that quotes a part of another copies
+    nothing, and blocks that many pages hold (shared options) are nobody's copy."""
     pages: dict[str, list[str]] = {}
     holders: defaultdict[str, set[str]] = defaultdict(set)
     for doc_id, text in texts.items():
         pages[doc_id] = [b.strip() for b in blocks(text) if _comparable(b)]
         for block in pages[doc_id]:
             holders[block].add(doc_id)
+    # a page's own words: in blocks that at most one other page holds (not its chrome or the
+    # options it shares with many pages)
+    words = {doc_id: sum(len(block.split()) for block in own if len(holders[block]) <= 2)
+             for doc_id, own in pages.items()}
     found: dict[str, int] = {}
     for doc_id, own in pages.items():
-        copied: Counter[str] = Counter()
+        shared: Counter[str] = Counter()  # other page -> words of the blocks only the two hold
         for block in own:
             if len(holders[block]) == 2:
-                (source,) = holders[block] - {doc_id}
-                copied[source] += len(block.split())
-        words = sum(len(block.split()) for block in own)
-        if len(copied) >= MIN_SOURCES and sum(copied.values()) >= COPIED_SHARE * words:
+                (other,) = holders[block] - {doc_id}
+                shared[other] += len(block.split())
+        copied = [other for other, n in shared.items() if n >= COPIED_SHARE * words[other]]
+        if len(copied) >= MIN_SOURCES and sum(shared[o] for o in copied) >= COPIED_SHARE * words[doc_id]:
             found[doc_id] = len(copied)
     return found
 

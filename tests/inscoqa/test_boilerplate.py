@@ -119,6 +119,13 @@ def test_a_page_that_copies_three_pages_whole_is_a_compilation() -> None:
     assert compilations(texts) == {}
 
 
+def test_a_page_that_quotes_the_opening_of_three_pages_copies_none() -> None:
+    texts = {f"book/ch{n}.md": chapter(n) for n in range(4)}
+    openings = [chapter(n).split("\n\n")[1] for n in range(3)]
+    texts["book/digest.md"] = "# Digest\n\n" + "\n\n".join(openings) + "\n"
+    assert compilations(texts) == {}  # each chapter's steps are its own: a third of it is quoted
+
+
 def test_corpus_index_lists_a_folder_without_the_page_that_copies_it(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     book = tmp_path / "book"
