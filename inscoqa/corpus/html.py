@@ -5,7 +5,7 @@
 that holds a heading or another table makes every cell a block), ``br`` line breaks (two in a
 row end a paragraph, as in a text file published with ``<br>`` for its newlines). ``script``,
 ``style`` and other non-content elements are dropped, and so are navigation bars, breadcrumbs,
-sidebars and tables of contents (by class or ARIA role), permalinks (a link to ``#...`` that
+sidebars and tables of contents (by class, id or ARIA role), permalinks (a link to ``#...`` that
 shows only "#", "¶" or nothing, as documentation generators put beside each heading) and lines
 that only link to a place on the same page; a heading that links to itself is its words. The
 terms of a ``dl`` become headings when its descriptions are sections (POD's ``=item``
@@ -35,8 +35,8 @@ _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", 
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
-_CHROME_CLASSES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "breadcrumb",
-                             "breadcrumbs", "sidebar", "toc", "skip-link", "skiplink"})
+_CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "breadcrumb",
+                           "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink"})
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 # a cell that holds a heading or another table: the page is laid out with tables (as older
 # documentation sites are), and its tables are no data to show as rows
@@ -83,6 +83,7 @@ class _MarkdownBuilder(HTMLParser):
         self._in_title = False
         self._in_head = False
         self._pre: list[str] | None = None
+        self._pre_code_ended = False  # the code block's text so far ends with a whole <code>
         self._row: list[str] | None = None
         self._table: list[list[str]] = []
         self._level = 1  # of the last heading
@@ -136,6 +137,8 @@ class _MarkdownBuilder(HTMLParser):
         elif tag == "title":
             self._in_title = True
         elif self._pre is not None:
+            if tag == "code" and self._pre_code_ended:
+                self._pre.append("\n")  # another version of the code in the same block (Node's mjs / cjs)
             return
         elif tag == "pre":
             self._flush()
@@ -205,10 +208,11 @@ class _MarkdownBuilder(HTMLParser):
             self._in_title = False
         elif tag == "pre" and self._pre is not None:
             code = "".join(self._pre).strip("\n")
-            self._pre = None
+            self._pre, self._pre_code_ended = None, False
             if code.strip():
                 self.blocks.append((f"```\n{code}\n```", False))
         elif self._pre is not None:
+            self._pre_code_ended = tag == "code"
             return
         elif tag in _HEADINGS:
             if tag == "h1" and not self.h1:
@@ -275,6 +279,7 @@ class _MarkdownBuilder(HTMLParser):
             return
         elif self._pre is not None:
             self._pre.append(data)
+            self._pre_code_ended = self._pre_code_ended and not data.strip()
         else:
             self._spans[-1].append(data)
 
@@ -336,10 +341,11 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
 
 def _is_chrome(attrs: list[tuple[str, str | None]]) -> bool:
     """An element that navigates the site rather than says something: a navigation bar, a
-    breadcrumb trail, a sidebar, a table of contents (by its class, or its ARIA role)."""
+    breadcrumb trail, a sidebar, a table of contents (by its class or id, or its ARIA role;
+    Node.js's site-wide contents is ``<div id="gtoc">``)."""
     found = dict(attrs)
-    classes = set((found.get("class") or "").split())
-    return bool(classes & _CHROME_CLASSES) or found.get("role") == "navigation"
+    names = set((found.get("class") or "").split()) | {found.get("id") or ""}
+    return bool(names & _CHROME_NAMES) or found.get("role") == "navigation"
 
 
 def _without_contents(markdown: str, page: str) -> str:

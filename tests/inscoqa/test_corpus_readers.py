@@ -432,10 +432,18 @@ def test_html_navigation_bars_and_contents_are_left_out(tmp_path: Path) -> None:
         "</dt></dl></div><h2>8.1. dpkg</h2><p>dpkg installs a package file.</p><div role='navigation'>"
         "<a href='index.html'>Home</a></div><p>It keeps a database of what is installed.</p></div>"
         "<div class='navfooter'><p><a href='prev.html'>Prev</a> <a href='index.html'>Home</a></p></div>"
+        "<div id='gtoc'><ul><li><a href='fs.html'>File system</a></li></ul></div>"
         "</body></html>", encoding="utf-8")
     text = read_document(path).text
     assert text == ("# Chapter 8. Tools\n\n## 8.1. dpkg\n\ndpkg installs a package file.\n\n"
                     "It keeps a database of what is installed.\n")
+
+
+def test_html_code_block_with_two_versions_of_the_code_keeps_them_apart(tmp_path: Path) -> None:
+    path = tmp_path / "fs.html"
+    path.write_text("<h1>File system</h1><pre><code class='mjs'>import * as fs from 'node:fs';</code>"
+                    "<code class='cjs'>const fs = require('node:fs');</code></pre>", encoding="utf-8")
+    assert "import * as fs from 'node:fs';\nconst fs = require('node:fs');" in read_document(path).text
 
 
 def test_html_bold_questions_above_their_answers_are_headings(tmp_path: Path) -> None:
