@@ -67,6 +67,7 @@ from procmem.answerers.steps import (
     ACTION_CUE,
     BOILERPLATE,
     SENTENCE_BREAK,
+    introduced,
     is_prose,
     paragraphs,
     sentences,
@@ -234,8 +235,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
 
 def faq_answer(unit: Unit, max_words: int = 60) -> str:
     """An FAQ entry's answer as it opens: its first two sentences ("No." with the one that says
-    why; a third when two make fewer than 8 words), at most ``max_words`` words, code left out."""
-    opening = next(iter(paragraphs(unit_text(unit))), "")
+    why; a third when two make fewer than 8 words), at most ``max_words`` words, code left out;
+    an opening that ends introducing a list, a message or a command ("It identifies local ports
+    this way:") goes on with what it introduces, as far as the words allow."""
+    text = unit_text(unit)
+    opening = next(iter(paragraphs(text)), "")
     answer: list[str] = []
     for sentence in SENTENCE_BREAK.split(opening):
         if answer and len(" ".join([*answer, sentence]).split()) > max_words:
@@ -243,7 +247,13 @@ def faq_answer(unit: Unit, max_words: int = 60) -> str:
         answer.append(sentence)
         if len(answer) >= 2 and len(" ".join(answer).split()) >= 8:
             break
-    return " ".join(answer) or "No matching instructions were found."
+    said = " ".join(answer)
+    follows = introduced(text) if said == opening else []
+    if follows:
+        room = max_words - len(said.split())
+        words = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows).rstrip(";").split()
+        said = f"{said}: {' '.join(words[:room])}" + (" …" if len(words) > room else "")
+    return said or "No matching instructions were found."
 
 
 def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams | None = None,

@@ -153,6 +153,43 @@ def sentences(text: str) -> list[str]:
     return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
 
 
+def introduced(text: str) -> list[str]:
+    """What a text's first paragraph introduces when it ends with a colon ("It identifies local
+    ports this way:"): the list items or lines of code that follow it, as plain text; none when
+    the first paragraph ends otherwise."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines) and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
+        i += 1
+    while i < len(lines) and lines[i].strip() and _is_prose_line(lines[i].strip()):
+        if lines[i].rstrip().endswith(":"):
+            break
+        i += 1
+    if i >= len(lines) or not lines[i].rstrip().endswith(":"):
+        return []
+    items: list[str] = []
+    in_code = False
+    for raw in lines[i + 1:]:
+        line = raw.strip()
+        if line.startswith(("```", "~~~")):
+            in_code = not in_code
+            if not in_code:
+                break  # the code it introduced ends
+        elif in_code:
+            items += [line] if line else []
+        elif not line:
+            continue
+        elif LIST_ITEM.match(line):
+            items.append(LIST_ITEM.sub("", line))
+        elif raw[:1].isspace() and items:
+            items[-1] += " " + line  # an item's wrapped line
+        else:
+            if not items:
+                items.append(line)  # a line of its own: the message it quotes
+            break
+    return [plain_text(item) for item in items if plain_text(item)]
+
+
 def unit_text(unit: Unit) -> str:
     """What a unit says: a logic unit's body, a chunk's text, a procedure's steps (one a line)."""
     if isinstance(unit, Procedure):

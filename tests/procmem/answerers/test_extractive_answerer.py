@@ -535,3 +535,14 @@ def test_a_section_whose_header_is_the_question_answers_it_whatever_its_type():
     answer, _, _ = compose([Hit(later, 3.0, 1, "x"), Hit(relation, 2.0, 2, "x"), Hit(install, 1.0, 3, "x")],
                            Turn("What is the new builder and how does it relate to the old one?"), cite=False)
     assert answer.startswith("The new builder is a project to replace the old one.")
+
+
+def test_an_faq_answer_that_introduces_a_list_goes_on_with_it():
+    ports = LogicUnit("FAQ", "", "Why does the tool not report registrations for some ports?",
+                      "It reports local ports only. It finds local ports this way:\n\n- The port is in the "
+                      "local address.\n- The port is the loopback's\n\nRemote ports are not asked, for speed.",
+                      [], unit_meta("tool/faq.txt", "Tool FAQ"))
+    answer, _, _ = compose([Hit(ports, 1.0, 1, "x")],
+                           Turn("Why does the tool not report registrations for some ports?"), cite=False)
+    assert answer == ("It reports local ports only. It finds local ports this way: The port is in the local "
+                      "address. The port is the loopback's")

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from procmem.answerers.retrieval import given_memory
-from procmem.answerers.steps import is_source_code, plain_text, prose_steps, sentences, unit_steps
+from procmem.answerers.steps import (
+    introduced,
+    is_source_code,
+    plain_text,
+    prose_steps,
+    sentences,
+    unit_steps,
+)
 from procmem.units import LogicUnit
 from tests.procmem.answerers.conftest import step_unit, unit_meta
 
@@ -226,3 +233,13 @@ def test_plain_text_drops_emphasis_marks_but_keeps_names_with_underscores_and_st
     assert plain_text("Load the Net::* modules and the *.pm files") == "Load the Net::* modules and the *.pm files"
     assert plain_text("Open [the page](https://example.org/a_b) and run `my_tool --dry_run`") == \
         "Open the page and run my_tool --dry_run"
+
+
+def test_what_an_opening_that_ends_with_a_colon_introduces():
+    listed = ("It identifies local ports this way:\n\n- The port is in the local address\n  of the structure.\n"
+              "- The port is the loopback's.\n\nFollowing these rules, it ignores remote ports.")
+    assert introduced(listed) == ["The port is in the local address of the structure.", "The port is the loopback's."]
+    assert introduced("Build it like so:\n\n```\nmake clean\nmake\n```\n\nThen run it.") == ["make clean", "make"]
+    assert introduced("The message reads:\n\n  unknown file system type\n\nIt means a new type.") == \
+        ["unknown file system type"]
+    assert introduced("No colon here.\n\n- a\n- b") == []
