@@ -141,6 +141,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # written for another platform, deployment or version than the user's
         if chosen and cand.corpus != chosen[0].corpus:
             continue
+        if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id:
+            continue  # a section that answers the question is the answer; its page may add to it
         chosen.append(cand)
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)

@@ -517,7 +517,8 @@ def test_an_faq_entry_whose_question_is_the_users_gives_its_answer():
 
 def test_a_section_whose_header_is_the_question_answers_it_whatever_its_type():
     """A section typed as background (a module's relation to another, where its documents are
-    kept) answers the question its header asks, ahead of a procedure that ranks higher."""
+    kept) answers the question its header asks, ahead of a procedure that ranks higher, and
+    alone: units of other pages do not join it."""
     relation = LogicUnit("Terminology", "", "What the new builder is and how it relates to the old one",
                          "The new builder is a project to replace the old one. It needs no make and no "
                          "shell commands.\n\nBoth read the same configuration.",
@@ -525,10 +526,11 @@ def test_a_section_whose_header_is_the_question_answers_it_whatever_its_type():
     install = Procedure("", "Install the old builder", ["Download the builder.", "Run make install."],
                         unit_meta("tool/install.html", "Installing"))
     hits = [Hit(install, 3.0, 1, "x"), Hit(relation, 2.0, 2, "x")]
-    answer, _, details = compose(hits, Turn("What is the new builder and how does it relate to the old one?"),
-                                 cite=False)
+    answer, steps, details = compose(hits, Turn("What is the new builder and how does it relate to the old one?"),
+                                     cite=False)
     assert answer == "The new builder is a project to replace the old one. It needs no make and no shell commands."
     assert details["scores"][0]["unit_id"] == relation.id
+    assert steps == []  # another page's procedure does not join the section that answers
     # a section split for size opens its answer in its first part, not in a later one
     later = LogicUnit("Terminology", "", "What the new builder is and how it relates to the old one (part 2 of 2)",
                       "As for plugins, neither loads them.", [], unit_meta("tool/faq.html", "Builder FAQ"))
