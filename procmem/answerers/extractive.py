@@ -237,18 +237,23 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
 
 def faq_answer(unit: Unit, max_words: int = 60) -> str:
     """An FAQ entry's answer as it opens: its first two sentences ("No." with the one that says
-    why; a third when two make fewer than 8 words), at most ``max_words`` words, code left out;
+    why; a third when two make fewer than 8 words, from the next paragraph when its first says
+    only "Yes!"), at most ``max_words`` words, code left out;
     an opening that ends introducing a list, a message or a command ("It identifies local ports
     this way:") goes on with what it introduces, as far as the words allow."""
     text = unit_text(unit)
-    opening = next(iter(paragraphs(text)), "")
+    found = paragraphs(text)
+    opening = next(iter(found), "")
     answer: list[str] = []
-    for sentence in SENTENCE_BREAK.split(opening):
-        if answer and len(" ".join([*answer, sentence]).split()) > max_words:
-            break
-        answer.append(sentence)
-        if len(answer) >= 2 and len(" ".join(answer).split()) >= 8:
-            break
+    for paragraph in found:
+        for sentence in SENTENCE_BREAK.split(paragraph):
+            if answer and len(" ".join([*answer, sentence]).split()) > max_words:
+                break
+            answer.append(sentence)
+            if len(answer) >= 2 and len(" ".join(answer).split()) >= 8:
+                break
+        if len(" ".join(answer).split()) >= 8:
+            break  # a paragraph of its own that says only "Yes!" goes on with the next
     said = " ".join(answer)
     follows = introduced(text) if said == opening else []
     if follows:

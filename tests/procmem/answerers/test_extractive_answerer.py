@@ -548,3 +548,11 @@ def test_an_faq_answer_that_introduces_a_list_goes_on_with_it():
                            Turn("Why does the tool not report registrations for some ports?"), cite=False)
     assert answer == ("It reports local ports only. It finds local ports this way: The port is in the local "
                       "address. The port is the loopback's")
+
+
+def test_an_faq_answer_that_opens_with_yes_alone_says_why_from_the_next_paragraph():
+    windows = LogicUnit("FAQ", "", "Does the tool work on Windows?",
+                        "Yes!\n\nEvery change must pass the test suite on Windows. Report a failure as a bug.",
+                        [], unit_meta("tool/faq.html", "Tool FAQ"))
+    answer, _, _ = compose([Hit(windows, 1.0, 1, "x")], Turn("Does the tool work on Windows?"), cite=False)
+    assert answer == "Yes! Every change must pass the test suite on Windows."
