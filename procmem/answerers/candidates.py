@@ -35,6 +35,7 @@ TITLE_WEIGHT = 0.1
 # header terms the question holds as much of (unweighted), answers it (an FAQ entry, a background
 # section): its text is the answer, whether or not it has steps or reads like a problem's statement
 FAQ_MATCH = 0.8
+ANSWERS_FACTOR = 1.5  # such a section ranks above units that only share the question's words
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 _PART = re.compile(r"\s*\(part (\d+)(?: of \d+)?\)")
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
@@ -143,7 +144,9 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     candidate.answers = (is_problem(unit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
                          and share(set(terms(own_header(unit))), question) >= FAQ_MATCH
                          and part_number(unit) == 1)  # the answer opens in a split unit's first part
-    if not unit_steps(unit) and not candidate.answers:
+    if candidate.answers:
+        factor *= ANSWERS_FACTOR
+    elif not unit_steps(unit):
         factor *= 0.5
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:
         factor *= 0.6

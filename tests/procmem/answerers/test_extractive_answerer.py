@@ -556,3 +556,21 @@ def test_an_faq_answer_that_opens_with_yes_alone_says_why_from_the_next_paragrap
                         [], unit_meta("tool/faq.html", "Tool FAQ"))
     answer, _, _ = compose([Hit(windows, 1.0, 1, "x")], Turn("Does the tool work on Windows?"), cite=False)
     assert answer == "Yes! Every change must pass the test suite on Windows."
+
+
+def test_the_faq_entry_that_asks_the_question_ranks_above_a_step_that_shares_its_words():
+    """The Cargo book's case: "Can libraries use * as a version for their dependencies?" was
+    answered from a section on dependency requirements that the search ranked first."""
+    entry = LogicUnit("FAQ", "", "Can libraries use a wildcard as a version for their dependencies?",
+                      "No. The registry rejects packages with wildcard dependency requirements.",
+                      [], unit_meta("book/faq.html", "FAQ"))
+    requirements = LogicUnit("Step", "", "Version requirements of libraries for their dependencies",
+                             "1. Use a caret requirement, not a wildcard, for the version of a library's "
+                             "dependencies.\n2. Pin a version only in the application.\n"
+                             "3. Let libraries share dependencies and their versions.",
+                             [], unit_meta("book/resolver.html", "Dependency resolution"))
+    hits = [Hit(requirements, 3.0, 1, "x"), Hit(entry, 2.0, 2, "x")]
+    answer, steps, _ = compose(hits, Turn("Can libraries use a wildcard as a version for their dependencies?"),
+                               cite=False)
+    assert answer == "No. The registry rejects packages with wildcard dependency requirements."
+    assert steps == []
