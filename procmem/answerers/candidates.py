@@ -31,9 +31,10 @@ DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the con
 # step coverage 0.421 -> 0.436 with the memory over every bundled document, 0.428 -> 0.432 given
 # (0.05: 0.427 / 0.428, 0.2: 0.431 / 0.435; counting the earlier questions too: 0.423 / 0.428)
 TITLE_WEIGHT = 0.1
-# a section whose header holds this (weighted) share of the last question's terms, and whose own
-# header terms the question holds as much of (unweighted), answers it (an FAQ entry, a background
-# section): its text is the answer, whether or not it has steps or reads like a problem's statement
+# a section (a logic unit of any type: an FAQ entry, background, steps) whose header holds this
+# (weighted) share of the last question's terms, and whose own header terms the question holds as
+# much of (unweighted), answers it: its opening is the answer, whether or not it has steps or reads
+# like a problem's statement (a procedure's goal is no question, and its answer is its steps)
 FAQ_MATCH = 0.8
 ANSWERS_FACTOR = 1.5  # such a section ranks above units that only share the question's words
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -112,10 +113,6 @@ def part_number(unit: Unit) -> int:
     return int(found.group(1)) if found else 1
 
 
-def is_faq(unit: Unit) -> bool:
-    return isinstance(unit, LogicUnit) and unit.type == "FAQ"
-
-
 def is_problem(unit: Unit) -> bool:
     """A unit that describes a problem or its cause rather than what to do."""
     return (isinstance(unit, LogicUnit) and unit.type in ("FAQ", "Appendix", "Terminology")) \
@@ -141,7 +138,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
-    candidate.answers = (is_problem(unit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
+    candidate.answers = (isinstance(unit, LogicUnit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
                          and share(set(terms(own_header(unit))), question) >= FAQ_MATCH
                          and part_number(unit) == 1)  # the answer opens in a split unit's first part
     if candidate.answers:
@@ -191,5 +188,5 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
     return found
 
 
-__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "is_faq", "is_problem", "quoting_documents", "score", "share",
+__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "is_problem", "quoting_documents", "score", "share",
            "term_weights", "unit_settings"]

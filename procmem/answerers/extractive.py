@@ -216,8 +216,9 @@ def _opening(sentence: str) -> str:
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: what to do, then why; a sentence that starts
     in lower case is the rest of one that a list or a command broke off, and is left out."""
-    if chosen and chosen[0].answers:
-        return faq_answer(chosen[0].unit)
+    said = faq_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
+    if said:
+        return said
     pool: dict[str, float] = {}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(unit_text(unit)):
@@ -240,7 +241,8 @@ def faq_answer(unit: Unit, max_words: int = 60) -> str:
     why; a third when two make fewer than 8 words, from the next paragraph when its first says
     only "Yes!"), at most ``max_words`` words, code left out;
     an opening that ends introducing a list, a message or a command ("It identifies local ports
-    this way:") goes on with what it introduces, as far as the words allow."""
+    this way:") goes on with what it introduces, as far as the words allow. "" when the entry
+    opens with no prose (a list alone)."""
     text = unit_text(unit)
     found = paragraphs(text)
     opening = next(iter(found), "")
@@ -260,7 +262,7 @@ def faq_answer(unit: Unit, max_words: int = 60) -> str:
         room = max_words - len(said.split())
         words = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows).rstrip(";").split()
         said = f"{said}: {' '.join(words[:room])}" + (" …" if len(words) > room else "")
-    return said or "No matching instructions were found."
+    return said
 
 
 def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams | None = None,

@@ -574,3 +574,20 @@ def test_the_faq_entry_that_asks_the_question_ranks_above_a_step_that_shares_its
                                cite=False)
     assert answer == "No. The registry rejects packages with wildcard dependency requirements."
     assert steps == []
+
+
+def test_a_step_section_whose_header_is_the_question_answers_with_its_opening_or_its_steps():
+    both = LogicUnit("Step", "", "How do I get both builders to install to the same place?",
+                     "Both builders can install to the same place in two ways. We recommend the base folder.\n\n"
+                     "1. Give the base folder to both.\n2. Or give the prefix to both.",
+                     [], unit_meta("tool/faq.html", "Builder FAQ"))
+    answer, steps, _ = compose([Hit(both, 1.0, 1, "x")],
+                               Turn("How do I get both builders to install to the same place?"), cite=False)
+    assert answer == "Both builders can install to the same place in two ways. We recommend the base folder."
+    assert steps == ["Give the base folder to both.", "Or give the prefix to both."]
+    listed = LogicUnit("Step", "", "How do I get both builders to install to the same place?",
+                       "1. Give the base folder to both.\n2. Run both installers.", [],
+                       unit_meta("tool/faq.html", "Builder FAQ"))
+    answer, _, _ = compose([Hit(listed, 1.0, 1, "x")],
+                           Turn("How do I get both builders to install to the same place?"), cite=False)
+    assert answer == "Give the base folder to both, then follow the steps below."
