@@ -138,7 +138,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
-    candidate.answers = (isinstance(unit, LogicUnit) and len(question) >= 2 and parts["header"] >= FAQ_MATCH
+    candidate.answers = (isinstance(unit, LogicUnit) and bool(question) and parts["header"] >= FAQ_MATCH
                          and share(set(terms(own_header(unit))), question) >= FAQ_MATCH
                          and part_number(unit) == 1)  # the answer opens in a split unit's first part
     if candidate.answers:

@@ -591,3 +591,14 @@ def test_a_step_section_whose_header_is_the_question_answers_with_its_opening_or
     answer, _, _ = compose([Hit(listed, 1.0, 1, "x")],
                            Turn("How do I get both builders to install to the same place?"), cite=False)
     assert answer == "Give the base folder to both, then follow the steps below."
+
+
+def test_a_question_of_one_term_is_answered_by_the_section_that_asks_it():
+    what = LogicUnit("FAQ", "", "1.1. What is sed?",
+                     "Sed is a stream editor. It edits its input as it reads it, without a window.",
+                     [], unit_meta("sed/faq.txt", "sed FAQ"))
+    other = LogicUnit("Step", "", "Running sed scripts on MS-DOS",
+                      "1. Quote the sed script with double quotes.\n2. Run sed with the script file.",
+                      [], unit_meta("sed/faq.txt", "sed FAQ", 1))
+    answer, _, _ = compose([Hit(other, 2.0, 1, "x"), Hit(what, 1.0, 2, "x")], Turn("What is sed?"), cite=False)
+    assert answer == "Sed is a stream editor. It edits its input as it reads it, without a window."
