@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ TOP_SHARE = 0.25  # a block at the top of a page is chrome on at least this shar
 BOTTOM_SHARE = 0.1  # ... at the bottom (a footer that ends a tenth of the pages word for word)
 COPIED_SHARE = 0.5  # a page holding this share of another's words copies it; one that copies ...
 MIN_SOURCES = 3  # ... at least this many pages, which make up that share of its words, compiles them
+# where a page's title joins the site's name to its own ("Reset a password | Acme Help")
+_TITLE_PARTS = re.compile(r"(\s+[|·•–—-]\s+)")
 
 
 @dataclass(frozen=True)
@@ -45,18 +48,19 @@ class Chrome:
 
 @dataclass(frozen=True)
 class Repeats:
-    """What a corpus repeats: the chrome per corpus or part of one (:func:`site_part`), and its
-    compilations, each with the number of pages it copies."""
+    """What a corpus repeats: the chrome per corpus or part of one (:func:`site_part`), its
+    compilations, each with the number of pages it copies, and the site's names in its titles."""
 
     chrome: dict[str, Chrome]
     compilations: dict[str, int]
+    site_names: frozenset[str] = frozenset()
 
 
 def save_repeats(path: Path, repeats: Repeats) -> None:
     """Keep what :func:`find_repeats` found in a JSON file (written whole, then renamed); a cache
     that cannot be written is only not kept."""
     chrome = {part: {"top": sorted(c.top), "bottom": sorted(c.bottom)} for part, c in repeats.chrome.items()}
-    data = {"chrome": chrome, "compilations": repeats.compilations}
+    data = {"chrome": chrome, "compilations": repeats.compilations, "site_names": sorted(repeats.site_names)}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -72,7 +76,8 @@ def load_repeats(path: Path) -> Repeats | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         chrome = {part: Chrome(frozenset(c["top"]), frozenset(c["bottom"]))
                   for part, c in data["chrome"].items()}
-        return Repeats(chrome, {str(doc_id): int(n) for doc_id, n in data["compilations"].items()})
+        return Repeats(chrome, {str(doc_id): int(n) for doc_id, n in data["compilations"].items()},
+                       frozenset(str(name) for name in data["site_names"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -140,22 +145,53 @@ def compilations(texts: Mapping[str, str]) -> dict[str, int]:
     return found
 
 
-def find_repeats(texts: Mapping[str, str]) -> Repeats:
-    """The chrome and the compilations of one corpus's pages (id -> text): its chrome, and each
-    part's own (:func:`repeated_blocks`)."""
+def site_names(titles: Iterable[str]) -> frozenset[str]:
+    """The site's names in its pages' titles: a first or last part of a title (split at " | ",
+    " - ", " – ", " — " or " · ") that at least :data:`MIN_DOCUMENTS` titles, and
+    :data:`TOP_SHARE` of them, share ("Node.js v20.20.2 Documentation")."""
+    counts: Counter[str] = Counter()
+    n = 0
+    for title in titles:
+        n += 1
+        parts = _TITLE_PARTS.split(title.strip())
+        if len(parts) > 1:
+            counts.update({parts[0], parts[-1]})
+    bar = max(MIN_DOCUMENTS, TOP_SHARE * n)
+    return frozenset(part for part, count in counts.items() if count >= bar)
+
+
+def without_site_name(title: str, names: frozenset[str]) -> str:
+    """A page's title without the site's name at its end or start ("File system | Node.js v20
+    Documentation" -> "File system")."""
+    parts = _TITLE_PARTS.split(title.strip())
+    if len(parts) > 1 and parts[-1] in names:
+        parts = parts[:-2]
+    if len(parts) > 1 and parts[0] in names:
+        parts = parts[2:]
+    return "".join(parts) or title
+
+
+def find_repeats(texts: Mapping[str, str], titles: Iterable[str] = ()) -> Repeats:
+    """The chrome, the compilations and the site's names of one corpus's pages (id -> text, and
+    their titles): its chrome, and each part's own (:func:`repeated_blocks`)."""
     corpus = {doc_id.split("/", 1)[0] for doc_id in texts}
     parts: defaultdict[str, list[str]] = defaultdict(list)
     for doc_id, text in texts.items():
         parts[site_part(doc_id)].append(text)
     chrome = {name: repeated_blocks(texts.values()) for name in corpus}
     chrome.update((part, repeated_blocks(t)) for part, t in parts.items() if part not in corpus)
-    return Repeats(chrome, compilations(texts))
+    return Repeats(chrome, compilations(texts), site_names(titles))
 
 
-def without_blocks(text: str, chrome: Chrome) -> tuple[str, int]:
+def without_blocks(text: str, chrome: Chrome, title: str = "") -> tuple[str, int]:
     """``text`` without its chrome at the top (after its ``# title``) and at the bottom (blank
-    blocks pass), and how many blocks were left out."""
+    blocks pass), and how many blocks were left out. A ``# title`` that is itself chrome (the
+    site's name as every page's first heading) becomes ``title``, when there is one."""
     parts = blocks(text)
+    renamed = 0
+    if title and parts and parts[0].startswith("# ") and parts[0].strip() in chrome.top \
+            and parts[0].strip() != f"# {title}":
+        parts[0], renamed = f"# {title}", 1
 
     def repeated(i: int, found: frozenset[str]) -> bool:
         block = parts[i].strip()
@@ -171,7 +207,7 @@ def without_blocks(text: str, chrome: Chrome) -> tuple[str, int]:
     last = len(parts)
     while last > first and repeated(last - 1, chrome.bottom):
         last -= 1
-    dropped = sum(1 for b in parts[start:first] + parts[last:] if b.strip())
+    dropped = renamed + sum(1 for b in parts[start:first] + parts[last:] if b.strip())
     if not dropped:
         return text, 0
     return "\n\n".join(parts[:start] + parts[first:last]).rstrip("\n") + "\n", dropped
@@ -179,4 +215,4 @@ def without_blocks(text: str, chrome: Chrome) -> tuple[str, int]:
 
 __all__ = ["BOTTOM_SHARE", "COPIED_SHARE", "MIN_DOCUMENTS", "MIN_SOURCES", "TOP_SHARE", "Chrome",
            "Repeats", "compilations", "find_repeats", "load_repeats", "repeated_blocks", "save_repeats",
-           "site_part", "without_blocks"]
+           "site_names", "site_part", "without_blocks", "without_site_name"]

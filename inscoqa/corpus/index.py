@@ -17,6 +17,7 @@ from inscoqa.corpus.boilerplate import (
     save_repeats,
     site_part,
     without_blocks,
+    without_site_name,
 )
 from inscoqa.corpus.document import Document, DocumentError
 from inscoqa.corpus.readers import FORMAT_BY_SUFFIX, read_document
@@ -125,7 +126,8 @@ class CorpusIndex:
             self.path(doc_id)  # an unknown corpus or file is not found before anything is read
             chrome = self._chrome_for(doc_id)
             doc = self._unfiltered.pop(doc_id, None) or self._read(doc_id)
-            doc.text, dropped = without_blocks(doc.text, chrome)
+            doc.title = without_site_name(doc.title, self.repeats(doc_id.split("/", 1)[0]).site_names)
+            doc.text, dropped = without_blocks(doc.text, chrome, doc.title)
             if dropped:
                 doc.meta["repeated_blocks_left_out"] = dropped
             self._cache[doc_id] = doc
@@ -158,7 +160,7 @@ class CorpusIndex:
                     except DocumentError:
                         continue  # get() reports it when that document is asked for
                     texts[other] = self._unfiltered[other].text
-                found = find_repeats(texts)
+                found = find_repeats(texts, (self._unfiltered[d].title for d in texts))
                 save_repeats(cached, found)
             self._repeats[corpus] = found
         return self._repeats[corpus]

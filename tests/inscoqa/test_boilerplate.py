@@ -12,8 +12,10 @@ from inscoqa.corpus.boilerplate import (
     compilations,
     load_repeats,
     repeated_blocks,
+    site_names,
     site_part,
     without_blocks,
+    without_site_name,
 )
 
 HELP = "## Keyboard shortcuts\n\nPress `?` to show this help"
@@ -145,3 +147,28 @@ def test_corpus_index_lists_a_folder_without_the_page_that_copies_it(tmp_path: P
 def test_bundled_corpora_have_no_compilation() -> None:
     index = corpus_index()
     assert all(not index.repeats(name).compilations for name in index.roots)
+
+
+def test_the_site_name_in_many_titles_is_left_out_of_each():
+    titles = [f"{topic} | Node.js v20 Documentation" for topic in ("File system", "Path", "OS", "Net", "DNS")]
+    names = site_names([*titles, "About this site", "Errors - a guide"])
+    assert names == {"Node.js v20 Documentation"}
+    assert without_site_name("File system | Node.js v20 Documentation", names) == "File system"
+    assert without_site_name("Node.js v20 Documentation — Path", names) == "Path"
+    assert without_site_name("Node.js v20 Documentation", names) == "Node.js v20 Documentation"
+    assert without_site_name("Errors - a guide", names) == "Errors - a guide"
+    assert site_names(titles[:4]) == frozenset()  # four pages: fewer than five
+
+
+def test_a_site_name_that_heads_every_page_gives_way_to_the_page_title(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    site = tmp_path / "api"
+    site.mkdir()
+    for topic in ("File system", "Path", "OS", "Net", "DNS", "HTTP"):
+        (site / f"{topic.replace(' ', '-').lower()}.html").write_text(
+            f"<html><head><title>{topic} | Node.js v20 Documentation</title></head><body><header><h1>Node.js "
+            f"v20 documentation</h1></header><h2>{topic}</h2><p>The {topic} module does {topic} things.</p>"
+            "</body></html>", encoding="utf-8")
+    doc = CorpusIndex({"api": site}).get("api/file-system.html")
+    assert doc.title == "File system"
+    assert doc.text == "# File system\n\n## File system\n\nThe File system module does File system things.\n"
