@@ -14,6 +14,10 @@ a single-page edition sits beside its chapters. Such a compilation (:func:`compi
 found by the blocks it shares with exactly one other page: when it holds most of at least
 :data:`MIN_SOURCES` pages that way, and they make up most of its own words, a search of the
 corpus leaves the page out, so its copies do not crowd out the pages they come from.
+
+Titles repeat the site's name too ("File system | Node.js v20.20.2 Documentation"): a first or
+last part of a title that many titles share is left out (:func:`site_names`), and a first
+heading that is the site's name on every page gives way to the page's title.
 """
 
 from __future__ import annotations
@@ -119,9 +123,9 @@ def compilations(texts: Mapping[str, str]) -> dict[str, int]:
     A page copies another when the blocks that only the two of them hold make up at least
     :data:`COPIED_SHARE` of the other's own words (those in blocks no third page holds); it is a
     compilation when it copies at least :data:`MIN_SOURCES` pages and their blocks make up that
-    share of its own words. A chapter
-    shares its text with the compilation alone, a page that quotes a part of another copies
-    nothing, and blocks that many pages hold (shared options) are nobody's copy."""
+    share of its own words. A chapter shares its text with the compilation alone, a page that
+    quotes a part of another copies nothing, and blocks that many pages hold (shared options)
+    are nobody's copy."""
     pages: dict[str, list[str]] = {}
     holders: defaultdict[str, set[str]] = defaultdict(set)
     for doc_id, text in texts.items():

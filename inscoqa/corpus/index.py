@@ -78,10 +78,10 @@ class CorpusIndex:
     """Named corpus directories; documents are read on first use and kept.
 
     A document comes without the blocks its site repeats at the top or bottom of many pages (its
-    chrome, see :mod:`inscoqa.corpus.boilerplate`), and the corpus's documents are listed without
-    the pages that only copy others (its compilations). The first document asked for in a corpus
-    reads the whole corpus (once) to find both, unless the cache folder keeps them for the
-    corpus's files as they are."""
+    chrome, see :mod:`inscoqa.corpus.boilerplate`) and its title without the site's name, and the
+    corpus's documents are listed without the pages that only copy others (its compilations).
+    The first document asked for in a corpus reads the whole corpus (once) to find these, unless
+    the cache folder keeps them for the corpus's files as they are."""
 
     def __init__(self, roots: Mapping[str, str | Path]) -> None:
         self.roots: dict[str, Path] = {name: Path(root) for name, root in roots.items()}
@@ -141,14 +141,16 @@ class CorpusIndex:
         return doc
 
     def _chrome_for(self, doc_id: str) -> Chrome:
+        """The repeated blocks of the document's corpus and of its part of it."""
         corpus = doc_id.split("/", 1)[0]
         chrome = self.repeats(corpus).chrome
         return chrome.get(corpus, Chrome()) | chrome.get(site_part(doc_id), Chrome())
 
     def repeats(self, corpus: str) -> Repeats:
-        """What a corpus repeats: its chrome and its compilations. They are kept in the cache
-        folder under a fingerprint of the corpus's files and of the readers; without them, the
-        first call for a corpus reads all of it (and keeps what it read for :meth:`get`)."""
+        """What a corpus repeats: its chrome, its compilations and the site's names in its
+        titles. They are kept in the cache folder under a fingerprint of the corpus's files and
+        of the readers; without them, the first call for a corpus reads all of it (and keeps
+        what it read for :meth:`get`)."""
         if corpus not in self._repeats:
             cached = _repeats_cache(self.roots[corpus], corpus)
             found = load_repeats(cached)

@@ -216,7 +216,7 @@ def _opening(sentence: str) -> str:
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: what to do, then why; a sentence that starts
     in lower case is the rest of one that a list or a command broke off, and is left out."""
-    said = faq_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
+    said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     if said:
         return said
     pool: dict[str, float] = {}
@@ -236,13 +236,13 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     return answer or "No matching instructions were found."
 
 
-def faq_answer(unit: Unit, max_words: int = 60) -> str:
-    """An FAQ entry's answer as it opens: its first two sentences ("No." with the one that says
-    why; a third when two make fewer than 8 words, from the next paragraph when its first says
-    only "Yes!"), at most ``max_words`` words, code left out;
-    an opening that ends introducing a list, a message or a command ("It identifies local ports
-    this way:") goes on with what it introduces, as far as the words allow. "" when the entry
-    opens with no prose (a list alone)."""
+def section_answer(unit: Unit, max_words: int = 60) -> str:
+    """The answer of a section that asks the question (an FAQ entry) as it opens: its first two
+    sentences ("No." with the one that says why; a third when two make fewer than 8 words, from
+    the next paragraph when its first says only "Yes!"), at most ``max_words`` words, code left
+    out. An opening that ends introducing a list, a message or a command ("It identifies local
+    ports this way:") goes on with what it introduces, as far as the words allow. "" when the
+    section opens with no prose (a list alone)."""
     text = unit_text(unit)
     found = paragraphs(text)
     opening = next(iter(found), "")
@@ -260,7 +260,8 @@ def faq_answer(unit: Unit, max_words: int = 60) -> str:
     follows = introduced(text) if said == opening else []
     if follows:
         room = max_words - len(said.split())
-        words = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows).rstrip(";").split()
+        items = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows)
+        words = items.rstrip(";").split()  # items that are no sentences join with ";"
         said = f"{said}: {' '.join(words[:room])}" + (" …" if len(words) > room else "")
     return said
 
