@@ -29,6 +29,7 @@ import gzip
 import html
 import json
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -239,14 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         results["missing"].append(str(cargo or CARGO_BOOKS))
     perl = max(Path(PERL_LIBRARY).glob("*/ExtUtils"), default=None)
-    if perl is not None and all((perl.parent / name).is_file() for name in PERL_FAQS):
+    if perl is not None and shutil.which("pod2html") and all((perl.parent / name).is_file() for name in PERL_FAQS):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "perl-faqs"
             folder.mkdir()
             pairs = _perl_faqs(perl.parent, folder)
             results["Perl FAQs (pod2html)"] = quality(_memory(folder), pairs)
     else:
-        results["missing"].append(f"{PERL_LIBRARY}/<version>/" + ", ".join(PERL_FAQS))
+        results["missing"].append(f"pod2html and {PERL_LIBRARY}/<version>/" + ", ".join(PERL_FAQS))
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
