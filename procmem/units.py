@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, get_args
 
@@ -134,6 +135,25 @@ class Chunk:
 Unit = Procedure | LogicUnit | Chunk
 
 UnitIndex = Literal["header", "content"]
+
+
+_PART = re.compile(r"\s*\(part (\d+)(?: of \d+)?\)")  # what splitting a unit for size adds
+
+
+def own_header(unit: Unit) -> str:
+    """A logic unit's header without what the memory adds to it: its page's title and part
+    number ("Why is Cargo rebuilding my code?"); a procedure's goal; a chunk has none."""
+    header = unit.header if isinstance(unit, LogicUnit) else unit.output if isinstance(unit, Procedure) else ""
+    title = str(unit.meta.get("title", ""))
+    if title:
+        header = header.replace(f" ({title})", "")
+    return _PART.sub("", header).strip()
+
+
+def part_number(unit: Unit) -> int:
+    """Which part of a unit split for size this is (1 for a unit not split)."""
+    found = _PART.search(getattr(unit, "header", "") or getattr(unit, "output", "") or "")
+    return int(found.group(1)) if found else 1
 
 
 def indexed_text(unit: Unit, logic_unit_index: UnitIndex = "content") -> str:

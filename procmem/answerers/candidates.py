@@ -20,7 +20,7 @@ from procmem.answerers.common import terms
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import plain_text, unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
-from procmem.units import LogicUnit, Unit
+from procmem.units import LogicUnit, Unit, own_header, part_number
 
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
@@ -38,7 +38,6 @@ TITLE_WEIGHT = 0.1
 FAQ_MATCH = 0.8
 ANSWERS_FACTOR = 1.5  # such a section ranks above units that only share the question's words
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
-_PART = re.compile(r"\s*\(part (\d+)(?: of \d+)?\)")
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
 
@@ -96,21 +95,6 @@ def unit_settings(unit: Unit) -> set[str]:
     page = " ".join([str(unit.meta.get("title", "")), str(getattr(unit, "prerequisite", "")),
                      str(getattr(unit, "input", ""))])
     return narrowed(settings_named(f"{unit_header(unit)} {opening}"), settings_named(page))
-
-
-def own_header(unit: Unit) -> str:
-    """A unit's header without what the memory adds to it: its page's title and part number."""
-    header = unit_header(unit)
-    title = str(unit.meta.get("title", ""))
-    if title:
-        header = header.replace(f" ({title})", "")
-    return _PART.sub("", header).strip()
-
-
-def part_number(unit: Unit) -> int:
-    """Which part of a unit split for size this is (1 for a unit not split)."""
-    found = _PART.search(unit_header(unit))
-    return int(found.group(1)) if found else 1
 
 
 def is_problem(unit: Unit) -> bool:
