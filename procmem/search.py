@@ -22,6 +22,7 @@ from procmem.retrieval.fusion import reorder_head
 from procmem.retrieval.index import Fusion, Method, SearchIndex, SearchSettings, unit_doc_ids
 from procmem.retrieval.links import lift_linked
 from procmem.retrieval.query import asks_how_to, conversation_query
+from procmem.units import LogicUnit, Unit, own_header, part_number
 
 if TYPE_CHECKING:
     from procmem.embed import Embedder
@@ -86,11 +87,12 @@ class MemorySearch:
         settings = SearchSettings(candidates=self.config.candidates, fusion=fusion or self.config.fusion,  # type: ignore[arg-type]
                                   rrf_k=self.config.rrf_k, dense_weight=self.config.dense_weight)
 
-        def ranked(text: str, n: int) -> list[Hit]:
-            return self.ranked_units(text, n, kinds=kinds, method=method, types=types, doc_ids=doc_ids,
+        def ranked(text: str, n: int, by: Method = method) -> list[Hit]:
+            return self.ranked_units(text, n, kinds=kinds, method=by, types=types, doc_ids=doc_ids,
                                      settings=settings)
 
-        return self.arrange(ranked, query, k, self.ordering_question(question, query, kinds, method))
+        asked = (question or query) if method != "dense" else None  # a dense search stays dense
+        return self.arrange(ranked, query, k, self.ordering_question(question, query, kinds, method), asked)
 
     def ranked_units(self, text: str, n: int, *, kinds: Sequence[str], method: Method,
                      types: Sequence[str] | None, doc_ids: Sequence[str] | None,
@@ -121,8 +123,8 @@ class MemorySearch:
             return None
         return question
 
-    def arrange(self, ranked: Callable[[str, int], list[Hit]], query: str, k: int,
-                question: str | None = None) -> list[Hit]:
+    def arrange(self, ranked: Callable[..., list[Hit]], query: str, k: int,
+                question: str | None = None, asked: str | None = None) -> list[Hit]:
         """The ``k`` results of a search, given ``ranked(text, n)``, the ``n`` best units for a
         text: the documents the best unit's documents link to come forward
         (:meth:`follow_links`); then, for a ``question`` other than the query, the first
@@ -131,7 +133,8 @@ class MemorySearch:
         units lead, the last question which of them comes first; when it asks how to do
         something, the definitions among them come last (:func:`definitions_last`). A reordered
         result takes the score of the place it takes, so scores still fall with rank.
-        ``question`` is what :meth:`ordering_question` lets through."""
+        ``question`` is what :meth:`ordering_question` lets through. Last, the sections whose
+        header asks ``asked`` (the question, or the query) come first (:func:`headers_first`)."""
         config = self.config
         wanted = max(k, config.question_window) if question else k
         hits = self.follow_links(ranked(query, self.pool_size(wanted)), wanted)
@@ -144,6 +147,8 @@ class MemorySearch:
                     for place, i in enumerate(order)]
         if asks_how_to(question or query):
             hits = definitions_last(hits, config.question_window)
+        if asked:
+            hits = headers_first(hits, ranked(asked, HEADER_POOL, "bm25"), asked)
         return hits[:k]
 
     def pool_size(self, k: int) -> int:
@@ -228,3 +233,32 @@ def definitions_last(hits: list[Hit], window: int) -> list[Hit]:
     if order == head:
         return hits
     return [Hit(h.unit, head[place].score, place + 1, h.method) for place, h in enumerate(order)] + hits[window:]
+
+
+HEADER_POOL = 10  # BM25's first results for the question, among which a header may ask it
+HEADER_MATCH = 0.8  # a header asks the question when each holds this share of the other's terms
+
+
+def asks(unit: Unit, question_terms: set[str]) -> bool:
+    """Whether a logic unit's own header (:func:`own_header`) asks the question: each holds
+    :data:`HEADER_MATCH` of the other's terms, and the unit is the first part of its section."""
+    if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
+        return False
+    header = set(tokenize(own_header(unit)))
+    shared = len(header & question_terms)
+    return bool(header) and shared >= HEADER_MATCH * len(header) and shared >= HEADER_MATCH * len(question_terms)
+
+
+def headers_first(hits: list[Hit], lexical: list[Hit], question: str) -> list[Hit]:
+    """``hits`` with the sections whose header asks ``question`` first, in BM25's order (an FAQ
+    entry "Memcheck doesn't report any errors and I know my program has errors." for that
+    question, which the dense side may not find at all); each result takes the score of the
+    place it takes."""
+    wanted = set(tokenize(question))
+    first = [h for h in lexical if asks(h.unit, wanted)]
+    if not first:
+        return hits
+    ids = {h.unit.id for h in first}
+    order = first + [h for h in hits if h.unit.id not in ids]
+    scores = [h.score for h in hits] + [hits[-1].score if hits else 0.0] * len(first)
+    return [Hit(h.unit, scores[place], place + 1, h.method) for place, h in enumerate(order)]

@@ -12,8 +12,13 @@ from dataclasses import replace
 import pytest
 
 from inscoqa.bundled import load_sample
+from inscoqa.corpus.document import Document
 from procmem.memory import build_memory
+from procmem.records import Hit
+from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import reorder_head
+from procmem.search import asks, headers_first
+from procmem.units import LogicUnit
 
 
 def test_the_head_is_reordered_by_reciprocal_rank_with_the_other_ranking():
@@ -126,3 +131,33 @@ def test_a_how_to_question_puts_definitions_after_the_steps():
     assert definitions_last(hits[1:3], window=3) == hits[1:3]
     assert asks_how_to("So how do I give it a fixed address that stays put?")
     assert asks_how_to("How to print on both sides") and not asks_how_to("What is an IP address?")
+
+
+def test_a_section_whose_header_asks_the_question_comes_first(embedder):
+    """The Valgrind FAQ's case: a question that is an FAQ entry's header word for word; BM25
+    finds the entry first and the dense side may not find it at all. The entry leads, while
+    a header that shares only some of the question's words does not."""
+    faq = ("# Checker FAQ\n\n## The checker reports no errors and I know my program has errors.\n\n"
+           "There are two causes. By default only the top process is traced: use --trace-children=yes. "
+           "A statically linked program is not checked either.\n\n"
+           "## Programs run slowly under the checker\n\nThat is expected: each access is checked.\n")
+    manual = "\n\n".join(f"## Reporting errors, part {n}\n\nThe checker reports errors it finds in program "
+                         f"{n} as they happen, with the stack of each error." for n in range(8))
+    docs = [Document("tool/faq.md", "Checker FAQ", faq, {"format": "markdown"}),
+            Document("tool/manual.md", "Checker manual", f"# Checker manual\n\n{manual}\n", {"format": "markdown"})]
+    memory = build_memory(docs, embedder=embedder, progress=False)
+    question = "The checker reports no errors and I know my program has errors."
+    first = memory.search(question, k=3)[0]
+    assert first.unit.header.startswith("The checker reports no errors and I know my program has errors.")
+
+    wanted = set(tokenize(question))
+    entry = LogicUnit("FAQ", "", "The checker reports no errors and I know my program has errors. (Checker FAQ)",
+                      "There are two causes.", [], {"doc_id": "tool/faq.md", "title": "Checker FAQ"})
+    later = LogicUnit("FAQ", "", f"{entry.header} (part 2 of 2)", "More.", [], dict(entry.meta))
+    loose = LogicUnit("Step", "", "Reporting errors of a program", "1. Run it.", [], {"doc_id": "tool/manual.md"})
+    assert asks(entry, wanted) and not asks(later, wanted) and not asks(loose, wanted)
+    hits = [Hit(loose, 0.9, 1, "hybrid"), Hit(later, 0.5, 2, "hybrid")]
+    ordered = headers_first(hits, [Hit(entry, 3.0, 1, "bm25"), Hit(loose, 2.0, 2, "bm25")], question)
+    assert [h.unit.id for h in ordered] == [entry.id, loose.id, later.id]
+    assert [h.score for h in ordered] == [0.9, 0.5, 0.5] and [h.rank for h in ordered] == [1, 2, 3]
+    assert headers_first(hits, [Hit(loose, 2.0, 1, "bm25")], question) == hits
