@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -92,6 +93,9 @@ class CorpusIndex:
         self._cache: dict[str, Document] = {}
         self._repeats: dict[str, Repeats] = {}  # corpus -> what it repeats
         self._unfiltered: dict[str, Document] = {}  # read to find them, not yet asked for
+        # one reader at a time: the threads of a run share an index, and the first of them
+        # to ask reads a corpus for all
+        self._lock = threading.RLock()
 
     def __repr__(self) -> str:
         return f"CorpusIndex({', '.join(self.roots)})"
@@ -122,15 +126,19 @@ class CorpusIndex:
     def get(self, doc_id: str) -> Document:
         """The document for ``doc_id`` (DocumentNotFound / DocumentError when it cannot be read)."""
         doc = self._cache.get(doc_id)
-        if doc is None:
-            self.path(doc_id)  # an unknown corpus or file is not found before anything is read
-            chrome = self._chrome_for(doc_id)
-            doc = self._unfiltered.pop(doc_id, None) or self._read(doc_id)
-            doc.title = without_site_name(doc.title, self.repeats(doc_id.split("/", 1)[0]).site_names)
-            doc.text, dropped = without_blocks(doc.text, chrome, doc.title)
-            if dropped:
-                doc.meta["repeated_blocks_left_out"] = dropped
-            self._cache[doc_id] = doc
+        if doc is not None:
+            return doc
+        with self._lock:
+            doc = self._cache.get(doc_id)
+            if doc is None:
+                self.path(doc_id)  # an unknown corpus or file is not found before anything is read
+                chrome = self._chrome_for(doc_id)
+                doc = self._unfiltered.pop(doc_id, None) or self._read(doc_id)
+                doc.title = without_site_name(doc.title, self.repeats(doc_id.split("/", 1)[0]).site_names)
+                doc.text, dropped = without_blocks(doc.text, chrome, doc.title)
+                if dropped:
+                    doc.meta["repeated_blocks_left_out"] = dropped
+                self._cache[doc_id] = doc
         return doc
 
     def _read(self, doc_id: str) -> Document:
@@ -151,21 +159,24 @@ class CorpusIndex:
         titles. They are kept in the cache folder under a fingerprint of the corpus's files and
         of the readers; without them, the first call for a corpus reads all of it (and keeps
         what it read for :meth:`get`)."""
-        if corpus not in self._repeats:
-            cached = _repeats_cache(self.roots[corpus], corpus)
-            found = load_repeats(cached)
-            if found is None:
-                texts: dict[str, str] = {}
-                for other in self.doc_ids(corpus, compilations=True):
-                    try:
-                        self._unfiltered[other] = self._read(other)
-                    except DocumentError:
-                        continue  # get() reports it when that document is asked for
-                    texts[other] = self._unfiltered[other].text
-                found = find_repeats(texts, (self._unfiltered[d].title for d in texts))
-                save_repeats(cached, found)
-            self._repeats[corpus] = found
-        return self._repeats[corpus]
+        with self._lock:
+            if corpus not in self._repeats:
+                cached = _repeats_cache(self.roots[corpus], corpus)
+                found = load_repeats(cached)
+                if found is None:
+                    texts: dict[str, str] = {}
+                    titles: list[str] = []
+                    for other in self.doc_ids(corpus, compilations=True):
+                        try:
+                            doc = self._unfiltered[other] = self._read(other)
+                        except DocumentError:
+                            continue  # get() reports it when that document is asked for
+                        texts[other] = doc.text
+                        titles.append(doc.title)
+                    found = find_repeats(texts, titles)
+                    save_repeats(cached, found)
+                self._repeats[corpus] = found
+            return self._repeats[corpus]
 
     def resolve(self, conv: Conversation) -> list[Document]:
         """The conversation's documents in order; an inlined text is used as given."""

@@ -172,3 +172,25 @@ def test_a_site_name_that_heads_every_page_gives_way_to_the_page_title(tmp_path:
     doc = CorpusIndex({"api": site}).get("api/file-system.html")
     assert doc.title == "File system"
     assert doc.text == "# File system\n\n## File system\n\nThe File system module does File system things.\n"
+
+
+def test_threads_that_ask_a_cold_index_at_once_read_the_corpus_once(tmp_path: Path, monkeypatch) -> None:
+    """A run's threads share one index: the first to ask reads the corpus for all, and none
+    sees a document that another has taken in the meantime."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import inscoqa.corpus.index as index_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    site = tmp_path / "site"
+    site.mkdir()
+    for n in range(40):
+        (site / f"p{n}.md").write_text(f"# Page {n} | Acme Help\n\nDo thing {n}.\n\n{FOOTER}\n", encoding="utf-8")
+    reads: list[Path] = []
+    real = index_module.read_document
+    monkeypatch.setattr(index_module, "read_document", lambda path, **kw: reads.append(path) or real(path, **kw))
+    index = CorpusIndex({"site": site})
+    with ThreadPoolExecutor(8) as pool:
+        docs = list(pool.map(index.get, [f"site/p{n}.md" for n in range(40)] * 2))
+    assert len(reads) == 40  # each file once
+    assert all(FOOTER not in d.text and d.title == f"Page {i % 40}" for i, d in enumerate(docs))
