@@ -13,6 +13,9 @@ from inscoqa.corpus.common import read_text, tidy_markdown
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import RULE, dedent_sections, layout_headings, numbered_headings
 
+_HASH = "\ue000"  # a "#" that starts a line of the text, until the layout is known
+# where such a line ends up as a heading would (not indented as code, "#" then a space): escaped
+_HASH_LINE = re.compile(f"^( {{0,3}}){_HASH}(?=#{{0,5}}(?:\\s|$))", re.M)
 _NUMBERED = re.compile(r"^(\s*)(\d+)[.)]\s+")
 _BULLET = re.compile(r"^(\s*)[*•·+-]\s+")
 
@@ -31,13 +34,14 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     title = lines[start].strip().lstrip("#").strip() if start < len(lines) else ""
     # a line of the text that starts with "#" (a shell prompt, a comment) is text, not a heading
-    rest = [re.sub(r"^(\s*)#", r"\1\\#", line) for line in lines[start + 1 :] if not RULE.match(line)]
+    rest = [re.sub(r"^(\s*)#", f"\\1{_HASH}", line) for line in lines[start + 1 :] if not RULE.match(line)]
     rest = dedent_sections(numbered_headings(rest))
     body = tidy_markdown("\n".join(_markdown_line(line) for line in rest))
     if not body.strip():
         return title, ""
     # the headings found in the layout free what is indented under them (an FAQ's answers)
-    return title, "\n".join(dedent_sections(layout_headings(body).split("\n")))
+    body = "\n".join(dedent_sections(layout_headings(body).split("\n")))
+    return title, _HASH_LINE.sub(r"\1\\#", body).replace(_HASH, "#")
 
 
 def read_text_document(path: Path, *, doc_id: str) -> Document:

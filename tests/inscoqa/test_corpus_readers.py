@@ -294,6 +294,21 @@ def test_plain_text_numbered_steps_stay_steps(tmp_path: Path) -> None:
     assert numbered_steps(text) == ["1. Open the page", "2. Press Ctrl+P", "3. Click Print"]
 
 
+def test_plain_text_lines_that_start_with_a_hash_are_text_and_code_keeps_them_as_written(
+        tmp_path: Path) -> None:
+    """A shell prompt or a comment in a plain-text FAQ is no heading; where it ends up indented
+    as code it is kept as written (lsof's FAQ showed "\\# mv /kernel" in its answers)."""
+    path = tmp_path / "faq.txt"
+    path.write_text("Kernel notes\n\nHow do I move the kernel?\n\n    Run these as root:\n\n"
+                    "        # mv /kernel /kernel.OLD\n        ## mv /kernel.NEW /kernel\n\n"
+                    "    The HASPMAPENABLED\n    #define sets it.\n    # not a heading\n", encoding="utf-8")
+    text = read_document(path).text
+    assert [line for line in text.splitlines() if re.match(r"#{1,6} ", line)] == [
+        "# Kernel notes", "## How do I move the kernel?"]
+    assert "\n    # mv /kernel /kernel.OLD\n    ## mv /kernel.NEW /kernel\n" in text
+    assert "\n#define sets it.\n\\# not a heading\n" in text
+
+
 def headings(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("#")]
 
