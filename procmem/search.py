@@ -22,7 +22,7 @@ from procmem.retrieval.fusion import reorder_head
 from procmem.retrieval.index import Fusion, Method, SearchIndex, SearchSettings, unit_doc_ids
 from procmem.retrieval.links import lift_linked
 from procmem.retrieval.query import asks_how_to, conversation_query
-from procmem.units import LogicUnit, Unit, own_header, part_number
+from procmem.units import asks
 
 if TYPE_CHECKING:
     from procmem.embed import Embedder
@@ -236,26 +236,13 @@ def definitions_last(hits: list[Hit], window: int) -> list[Hit]:
 
 
 HEADER_POOL = 10  # BM25's first results for the question, among which a header may ask it
-HEADER_MATCH = 0.8  # a header asks the question when each holds this share of the other's terms
-
-
-def asks(unit: Unit, question_terms: set[str]) -> bool:
-    """Whether a logic unit's own header (:func:`own_header`) asks the question: each holds
-    :data:`HEADER_MATCH` of the other's terms, and the unit is the first part of its section."""
-    if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
-        return False
-    header = set(tokenize(own_header(unit)))
-    shared = len(header & question_terms)
-    return bool(header) and shared >= HEADER_MATCH * len(header) and shared >= HEADER_MATCH * len(question_terms)
-
-
 def headers_first(hits: list[Hit], lexical: list[Hit], question: str) -> list[Hit]:
     """``hits`` with the sections whose header asks ``question`` first, in BM25's order (an FAQ
     entry "Memcheck doesn't report any errors and I know my program has errors." for that
     question, which the dense side may not find at all); each result takes the score of the
     place it takes."""
     wanted = set(tokenize(question))
-    first = [h for h in lexical if asks(h.unit, wanted)]
+    first = [h for h in lexical if asks(h.unit, wanted, tokenize)]
     if not first:
         return hits
     ids = {h.unit.id for h in first}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, get_args
 
@@ -154,6 +155,23 @@ def part_number(unit: Unit) -> int:
     """Which part of a unit split for size this is (1 for a unit not split)."""
     found = _PART.search(getattr(unit, "header", "") or getattr(unit, "output", "") or "")
     return int(found.group(1)) if found else 1
+
+
+HEADER_MATCH = 0.8  # a header asks the question when each holds this share of the other's terms
+
+
+def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[str]]) -> bool:
+    """Whether a logic unit's own header (:func:`own_header`, split into terms by ``tokens``)
+    asks the question whose terms are ``question_terms``: each holds :data:`HEADER_MATCH` of the
+    other's terms ("Why is Cargo rebuilding my code?" for "why is cargo rebuilding my code", not
+    "What causes a blinking light" for "I did that but the light still blinks"), and the unit is
+    the first part of its section, where the answer opens. One term on each side is enough
+    ("What is sed?")."""
+    if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
+        return False
+    header = set(tokens(own_header(unit)))
+    shared = len(header & question_terms)
+    return bool(header) and shared >= HEADER_MATCH * len(header) and shared >= HEADER_MATCH * len(question_terms)
 
 
 def indexed_text(unit: Unit, logic_unit_index: UnitIndex = "content") -> str:

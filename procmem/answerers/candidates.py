@@ -20,7 +20,7 @@ from procmem.answerers.common import terms
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import plain_text, unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
-from procmem.units import LogicUnit, Unit, own_header, part_number
+from procmem.units import LogicUnit, Unit, asks
 
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
@@ -31,12 +31,7 @@ DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the con
 # step coverage 0.421 -> 0.436 with the memory over every bundled document, 0.428 -> 0.432 given
 # (0.05: 0.427 / 0.428, 0.2: 0.431 / 0.435; counting the earlier questions too: 0.423 / 0.428)
 TITLE_WEIGHT = 0.1
-# a section (a logic unit of any type: an FAQ entry, background, steps) whose header holds this
-# (weighted) share of the last question's terms, and whose own header terms the question holds as
-# much of (unweighted), answers it: its opening is the answer, whether or not it has steps or reads
-# like a problem's statement (a procedure's goal is no question, and its answer is its steps)
-FAQ_MATCH = 0.8
-ANSWERS_FACTOR = 1.5  # such a section ranks above units that only share the question's words
+ANSWERS_FACTOR = 1.5  # a section whose header asks the question (asks) ranks above units sharing its words
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
@@ -122,9 +117,9 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
-    candidate.answers = (isinstance(unit, LogicUnit) and bool(question) and parts["header"] >= FAQ_MATCH
-                         and share(set(terms(own_header(unit))), question) >= FAQ_MATCH
-                         and part_number(unit) == 1)  # the answer opens in a split unit's first part
+    # a section whose header is the question (an FAQ entry, background, steps): its opening is
+    # the answer, whether or not it has steps or reads like a problem's statement
+    candidate.answers = asks(unit, question, terms)
     if candidate.answers:
         factor *= ANSWERS_FACTOR
     elif not unit_steps(unit):

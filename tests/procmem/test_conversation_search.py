@@ -17,8 +17,8 @@ from procmem.memory import build_memory
 from procmem.records import Hit
 from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import reorder_head
-from procmem.search import asks, headers_first
-from procmem.units import LogicUnit
+from procmem.search import headers_first
+from procmem.units import LogicUnit, asks
 
 
 def test_the_head_is_reordered_by_reciprocal_rank_with_the_other_ranking():
@@ -155,7 +155,7 @@ def test_a_section_whose_header_asks_the_question_comes_first(embedder):
                       "There are two causes.", [], {"doc_id": "tool/faq.md", "title": "Checker FAQ"})
     later = LogicUnit("FAQ", "", f"{entry.header} (part 2 of 2)", "More.", [], dict(entry.meta))
     loose = LogicUnit("Step", "", "Reporting errors of a program", "1. Run it.", [], {"doc_id": "tool/manual.md"})
-    assert asks(entry, wanted) and not asks(later, wanted) and not asks(loose, wanted)
+    assert asks(entry, wanted, tokenize) and not asks(later, wanted, tokenize) and not asks(loose, wanted, tokenize)
     hits = [Hit(loose, 0.9, 1, "hybrid"), Hit(later, 0.5, 2, "hybrid")]
     ordered = headers_first(hits, [Hit(entry, 3.0, 1, "bm25"), Hit(loose, 2.0, 2, "bm25")], question)
     assert [h.unit.id for h in ordered] == [entry.id, loose.id, later.id]
