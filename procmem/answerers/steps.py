@@ -54,24 +54,34 @@ IMPERATIVES = (
     "specify", "increase", "adjust", "log", "import", "export", "uninstall", "fry", "chop", "dice",
     "slice", "knead", "roast", "simmer", "season", "sprinkle", "spread", "fold", "roll", "beat",
     "drain", "rinse", "peel", "melt", "cover", "transfer", "blend", "strain", "reduce", "brown")
+# words that open a sentence with a comma but set no condition: "For example, let's say ..."
+ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|addition|particular|fact)|on the other hand)\b"
+_VERB = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
 ACTION_CUE = re.compile(
-    r"^(?:(?:first|then|instead|alternatively|next|finally),?\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
-    r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
-    r"|\byou (?:can|should|must|need to) (?:" + "|".join(IMPERATIVES) + r")\b", re.I)
+    r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _VERB
+    + r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
+    r"|\byou (?:can|should|must|need to) " + _VERB, re.I)
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
 # can modify the file", "an administrator can manually add ...") or a command in code
 LATER_ACTION = re.compile(
-    r"^(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
-    r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|some|no|not)\b)[a-z]+\b"
+    r"^(?!" + ASIDE + r")(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
+    r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|some|no|not)\b|let['’]s\b)[a-z]+\b"
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
-    r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?:" + "|".join(IMPERATIVES) + r")\b"
-    r"|`", re.I)
+    r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _VERB
+    + r"|`", re.I)
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 DESCRIPTION = re.compile(
-    r"^(?:(?:first|then|next|finally|also|however|instead|otherwise|by default|in this case),?\s+|"
+    r"^(?:(?:first|then|next|finally|also|however|instead|otherwise|by default|in this case|"
+    + ASIDE + r"),?\s+|"
     r"(?:after|when|if|once|because|since|while) [^,]{1,120},\s+)?"
     r"(?:the|this|these|that|those|a|an|all|some|most|many|every|here|there|it|its|so|such|each|both|"
-    r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+)\b", re.I)
+    r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+|you['’](?:re|ve)|"
+    r"let['’]s (?:\w+ )?(?:say|assume|suppose|imagine))\b",
+    re.I)
+# a term and what it is: "`members` — Packages to include", "0: no optimizations", "**Cause:** ..."
+DEFINITION = re.compile(
+    r"^(?:\*\*[^*]+:\*\*|(?:`[^`]+`|\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)|\*\*[^*]+\*\*|[\w\"'.*\[\]-]+(?: [\w\"'.*-]+){0,2})"
+    r"\s*(?:—|–|:| - ))\s*(?P<rest>\S.*)$")
 # a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
 COMMAND_WORD = re.compile(
     r"\b(?:Get|Set|New|Remove|Add|Enable|Disable|Test|Start|Stop|Export|Import|Update|Invoke|Clear|"
@@ -221,13 +231,15 @@ def without_boilerplate(step: str) -> str:
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
-    and bulleted lines and sentences that only describe (:func:`describes`)."""
+    bulleted lines and sentences that only describe (:func:`describes`) or define a term
+    (:func:`defines`), and a list that defines terms (:func:`defines_terms`)."""
     if isinstance(unit, Procedure):
-        raw = unit.steps
+        raw = [] if defines_terms(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
         bulleted = parse_steps(text)
-        raw = (parse_steps(text, numbered_only=True)
+        numbered = parse_steps(text, numbered_only=True)
+        raw = ((numbered if not defines_terms(numbered) else [])
                or instructions(bulleted if not names_only(bulleted) else [])
                or prose_steps(text))
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
@@ -252,10 +264,28 @@ def describes(sentence: str) -> bool:
         and not COMMAND_WORD.search(sentence)
 
 
+def defines(item: str) -> bool:
+    """A bulleted line that says what a term is rather than what to do: a name, a code span or a
+    link, then a dash or a colon and a description ("`members` — Packages to include in the
+    workspace", "0: no optimizations"); not an action ("Windows: Open Settings") nor an amount
+    ("Flour: 500 g")."""
+    found = DEFINITION.match(item.strip())
+    if not found:
+        return False
+    rest = plain_text(found["rest"])
+    return not rest[:1].isdigit() and not ACTION_CUE.match(rest) and not COMMAND_WORD.search(rest)
+
+
+def defines_terms(items: list[str]) -> bool:
+    """A list of terms and what they are rather than steps, numbered or not: three in four of
+    its items define a term (Cargo's order of precedence of profile settings)."""
+    return len(items) >= 2 and 4 * sum(map(defines, items)) >= 3 * len(items)
+
+
 def instructions(items: list[str]) -> list[str]:
-    """``items`` less those that describe; a numbered list's items stay steps whatever they say
-    (a step that says what the screen shows next is part of the procedure)."""
-    return [item for item in items if not describes(plain_text(item))]
+    """``items`` less those that describe or define a term; a numbered list's items stay steps
+    whatever they say (a step that says what the screen shows next is part of the procedure)."""
+    return [item for item in items if not describes(plain_text(item)) and not defines(item)]
 
 
 def names_only(items: list[str], words: int = 6) -> bool:

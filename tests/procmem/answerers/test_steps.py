@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from procmem.answerers.retrieval import given_memory
+from procmem.answerers.extractive import compose
+from procmem.answerers.retrieval import Hit, given_memory
 from procmem.answerers.steps import (
+    defines,
     introduced,
     is_source_code,
     plain_text,
@@ -11,7 +13,7 @@ from procmem.answerers.steps import (
     sentences,
     unit_steps,
 )
-from procmem.units import LogicUnit
+from procmem.units import LogicUnit, Procedure
 from tests.procmem.answerers.conftest import step_unit, unit_meta
 
 
@@ -243,3 +245,46 @@ def test_what_an_opening_that_ends_with_a_colon_introduces():
     assert introduced("The message reads:\n\n  unknown file system type\n\nIt means a new type.") == \
         ["unknown file system type"]
     assert introduced("No colon here.\n\n- a\n- b") == []
+
+
+def test_a_scenario_an_aside_and_a_term_with_its_definition_are_not_steps():
+    """A tutorial's voice (the Cargo book): "Let's say ...", "For example, ..." and "You're about
+    to ..." set a scene; a bulleted term with what it is ("`members` — Packages to include")
+    defines it. An action after a term stays a step, and so does an amount."""
+    body = ("Let's say that the current version of uuid on crates.io is 1.0.0. Let's now shift gears "
+            "a bit. For example, perhaps the dependency is an internal detail. For example, run "
+            "cargo update to take the fix. If the build fails, check the lock file.")
+    assert unit_steps(step_unit("Overriding a dependency", body, "cargo/override.md", "Overriding")) == [
+        "For example, run cargo update to take the fix.", "If the build fails, check the lock file."]
+    scenes = ("- You’re about to publish a new major version of your crate\n"
+              "- You've submitted a fix to an upstream crate\n- Add the patch section to the manifest")
+    assert unit_steps(step_unit("Testing a bugfix", scenes, "cargo/override.md", "Overriding", 1)) == [
+        "Add the patch section to the manifest"]
+    keys = ("- `members` — Packages to include in the workspace.\n- `exclude` — Packages to exclude.\n"
+            "- Windows: Open Settings and select Update.\n- Flour: 500 g")
+    assert unit_steps(step_unit("The workspace section", keys, "cargo/workspaces.md", "Workspaces")) == [
+        "Windows: Open Settings and select Update.", "Flour: 500 g"]
+    assert defines("0: no optimizations") and defines("[profile.dev] — Settings in Cargo.toml.")
+    assert not defines("**Note:** Restart the server.") and not defines("Step 1: Open the console")
+
+
+def test_a_list_of_terms_is_no_procedure_even_numbered():
+    """An order of precedence is numbered, but its items say what each term is."""
+    order = Procedure("", "Overrides", ["[profile.dev.package.name] — A named package.",
+                                        "[profile.dev.package.\"*\"] — For any non-workspace member.",
+                                        "[profile.dev] — Settings in Cargo.toml.",
+                                        "Default values built-in to Cargo."], unit_meta("cargo/profiles.md", "Profiles"))
+    assert unit_steps(order) == []
+    text = ("1. `opt-level` — How much the compiler optimizes.\n2. `debug` — How much debug information.\n"
+            "3. `lto` — Link-time optimization.\n\nSet `opt-level = 1` in the dev profile to build faster.")
+    assert unit_steps(step_unit("Profile settings", text, "cargo/profiles.md", "Profiles")) == [
+        "Set opt-level = 1 in the dev profile to build faster."]
+
+
+def test_a_step_that_describes_does_not_lead_the_plain_answer():
+    build = Procedure("", "Build faster", ["The opt-level setting controls the level of optimization of the code.",
+                                           "Build with optimizations", "Turn off debug information"],
+                      unit_meta("cargo/perf.md", "Build performance"))
+    answer, steps, _ = compose([Hit(build, 1.0, 1, "hybrid")], cite=False)
+    assert answer.startswith("Build with optimizations, then follow the steps below.")
+    assert steps[0] == "The opt-level setting controls the level of optimization of the code."
