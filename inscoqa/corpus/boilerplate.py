@@ -187,14 +187,18 @@ def find_repeats(texts: Mapping[str, str], titles: Iterable[str] = ()) -> Repeat
     return Repeats(chrome, compilations(texts), site_names(titles))
 
 
-def without_blocks(text: str, chrome: Chrome, title: str = "") -> tuple[str, int]:
+def without_blocks(text: str, chrome: Chrome, title: str = "",
+                   names: frozenset[str] = frozenset()) -> tuple[str, int]:
     """``text`` without its chrome at the top (after its ``# title``) and at the bottom (blank
     blocks pass), and how many blocks were left out. A ``# title`` that is itself chrome (the
-    site's name as every page's first heading) becomes ``title``, when there is one."""
+    site's name as every page's first heading), or that is ``title`` with the site's name
+    (``names``), becomes ``title``, when there is one; a heading of the site's name in the chrome
+    at the top goes with it."""
     parts = blocks(text)
     renamed = 0
-    if title and parts and parts[0].startswith("# ") and parts[0].strip() in chrome.top \
-            and parts[0].strip() != f"# {title}":
+    first_heading = parts[0].strip() if parts and parts[0].startswith("# ") else ""
+    if title and first_heading and first_heading != f"# {title}" \
+            and (first_heading in chrome.top or without_site_name(first_heading[2:], names) == title):
         parts[0], renamed = f"# {title}", 1
 
     def repeated(i: int, found: frozenset[str]) -> bool:
@@ -205,9 +209,14 @@ def without_blocks(text: str, chrome: Chrome, title: str = "") -> tuple[str, int
     first = start
     while first < len(parts) and repeated(first, chrome.top):
         first += 1
-    headings = [i for i in range(start, first) if parts[i].lstrip().startswith("#")]
+    # the page's own text follows the last heading of the chrome ("## Symptoms" opens many pages),
+    # and comes after a heading that names the site ("# The Cargo Book" under every page's title)
+    named = [i for i in range(start, first) if parts[i].strip().lstrip("#").strip() in names]
+    headings = [i for i in range(named[-1] + 1 if named else start, first) if parts[i].lstrip().startswith("#")]
     if first < len(parts) and headings:
-        first = headings[-1]  # the page's own text follows the last heading
+        first = headings[-1]
+    if start and first > start and first < len(parts) and parts[first].strip() == parts[0].strip():
+        first += 1  # the page's own first heading, once chrome no longer parts it from its title
     last = len(parts)
     while last > first and repeated(last - 1, chrome.bottom):
         last -= 1

@@ -265,7 +265,7 @@ class _MarkdownBuilder(HTMLParser):
             elif tag == "a" and href.startswith("#") and (self._prefix.startswith("#") or self._in_term):
                 pass  # a heading or a term that links to itself (mdBook, Cargo's options): its words
             elif tag == "a":
-                inner = f"[{inner or href}]({href})" if href else inner
+                inner = f"[{inner}]({href})" if href and inner else inner  # an icon alone says nothing
             elif inner:
                 inner = f"{_WRAP[tag]}{inner}{_WRAP[tag]}"
             self._spans[-1].append(f"{lead}{inner}{trail}")

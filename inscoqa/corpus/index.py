@@ -134,8 +134,9 @@ class CorpusIndex:
                 self.path(doc_id)  # an unknown corpus or file is not found before anything is read
                 chrome = self._chrome_for(doc_id)
                 doc = self._unfiltered.pop(doc_id, None) or self._read(doc_id)
-                doc.title = without_site_name(doc.title, self.repeats(doc_id.split("/", 1)[0]).site_names)
-                doc.text, dropped = without_blocks(doc.text, chrome, doc.title)
+                names = self.repeats(doc_id.split("/", 1)[0]).site_names
+                doc.title = without_site_name(doc.title, names)
+                doc.text, dropped = without_blocks(doc.text, chrome, doc.title, names)
                 if dropped:
                     doc.meta["repeated_blocks_left_out"] = dropped
                 self._cache[doc_id] = doc

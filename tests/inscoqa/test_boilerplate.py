@@ -174,6 +174,26 @@ def test_a_site_name_that_heads_every_page_gives_way_to_the_page_title(tmp_path:
     assert doc.text == "# File system\n\n## File system\n\nThe File system module does File system things.\n"
 
 
+def test_an_mdbook_page_opens_with_its_own_title_and_text(tmp_path: Path, monkeypatch) -> None:
+    """mdBook's pages (the Cargo book): "Page - Book" as the title, a keyboard-help popup, the
+    book's name as a heading, a bar of icon links, then the page's own first heading. The page
+    opens with its title once, then its text."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    book = tmp_path / "book"
+    book.mkdir()
+    for topic in ("Workspaces", "Features", "Profiles", "Registries", "Build scripts", "Publishing"):
+        (book / f"{topic.replace(' ', '-').lower()}.html").write_text(
+            f"<html><head><title>{topic} - The Cargo Book</title></head><body>"
+            "<div id='help'><h2>Keyboard shortcuts</h2><p>Press <kbd>?</kbd> to show this help</p></div>"
+            f"<h1 class='menu-title'>The Cargo Book</h1><a href='print.html'><i class='fa fa-print'></i></a> "
+            f"<a href='https://github.com/rust-lang/cargo/edit/{topic}.md'><i class='fa fa-edit'></i></a>"
+            f"<main><h1>{topic}</h1><p>How {topic.lower()} work in a package.</p></main></body></html>",
+            encoding="utf-8")
+    doc = CorpusIndex({"book": book}).get("book/build-scripts.html")
+    assert doc.title == "Build scripts"
+    assert doc.text == "# Build scripts\n\nHow build scripts work in a package.\n"
+
+
 def test_threads_that_ask_a_cold_index_at_once_read_the_corpus_once(tmp_path: Path, monkeypatch) -> None:
     """A run's threads share one index: the first to ask reads the corpus for all, and none
     sees a document that another has taken in the meantime."""
