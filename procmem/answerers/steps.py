@@ -90,6 +90,7 @@ COMMAND_WORD = re.compile(
 # Markdown's backslash escapes of punctuation; a backslash itself stays (a \\server path)
 _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
 LIST_ITEM = re.compile(r"^(?:\d+[.)]|[-*•])\s")
+_LABELLED = re.compile(r"^[A-Za-z][\w ()'/]{0,40}:(?:\s+\S|$)")  # "definitely lost: 48 bytes"
 COMMAND_START = re.compile(r"^[A-Za-z.$\\/~]")  # a word, a path or a variable, not output
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
 
@@ -305,7 +306,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     """Steps of a text without a list: its sentences that say what to do, a sentence that
     introduces code ("run the following cmdlet:", "We need to run") with the commands that follow
     it, and code that follows a finished sentence as a command to run when it reads as one (not
-    a program's output such as "==4242== Invalid read" or "8 bytes in 1 blocks")."""
+    a program's output such as "==4242== Invalid read", "8 bytes in 1 blocks" or a report of
+    labelled values, :func:`is_report`)."""
     steps: list[str] = []
     code = False
     for block in re.split(r"(^```.*$)", text, flags=re.M):
@@ -316,7 +318,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             commands = [line.strip() for line in block.splitlines() if line.strip()]
             if commands and steps and not steps[-1].endswith((".", "!", "?")):  # "run the following:"
                 steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
-            elif commands and COMMAND_START.match(commands[0]) and not is_source_code(commands):
+            elif commands and COMMAND_START.match(commands[0]) and not is_source_code(commands) \
+                    and not is_report(commands):
                 steps.append(f"Run `{'; '.join(commands)}`")
         else:
             steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
@@ -330,6 +333,13 @@ def is_source_code(lines: list[str]) -> bool:
     statements = sum(line.endswith(";") for line in lines)
     ends = statements + sum(line.endswith(("{", "}")) for line in lines)
     return len(lines) >= 3 and statements >= 2 and ends * 2 >= len(lines)
+
+
+def is_report(lines: list[str]) -> bool:
+    """What a program printed or a file holds as labelled values ("LEAK SUMMARY:", "definitely
+    lost: 48 bytes in 3 blocks."), which is shown, not run: most of its lines are a label of a
+    few words and a colon."""
+    return 2 * sum(bool(_LABELLED.match(line)) for line in lines) > len(lines)
 
 
 def is_prose(sentence: str) -> bool:

@@ -288,3 +288,14 @@ def test_a_step_that_describes_does_not_lead_the_plain_answer():
     answer, steps, _ = compose([Hit(build, 1.0, 1, "hybrid")], cite=False)
     assert answer.startswith("Build with optimizations, then follow the steps below.")
     assert steps[0] == "The opt-level setting controls the level of optimization of the code."
+
+
+def test_a_report_of_labelled_values_after_a_sentence_is_shown_not_run():
+    """Valgrind's manual shows a leak summary after "The following is an example leak summary.";
+    it is no command to run. Values that a sentence introduces to put in a file stay with it."""
+    body = ("The following is an example leak summary.\n\n```\nLEAK SUMMARY:\n   definitely lost: 48 bytes in 3 "
+            "blocks.\n   indirectly lost: 32 bytes in 2 blocks.\n```\n\nRun the program again.\n\n```\n"
+            "valgrind --leak-check=full ./prog\n```\n\nAdd these lines to the configuration file:\n\n```\n"
+            "level: debug\nfile: /var/log/app.log\n```\n")
+    assert prose_steps(body) == ["Run the program again.", "Run `valgrind --leak-check=full ./prog`",
+                                 "Add these lines to the configuration file: `level: debug; file: /var/log/app.log`"]
