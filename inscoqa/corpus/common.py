@@ -36,7 +36,7 @@ def read_text(path: Path, *, declared: Callable[[bytes], str | None] | None = No
         try:
             text = data.decode(encoding)
         except (LookupError, UnicodeDecodeError):
-            raise DocumentError(path, f"{problem}, nor {encoding} as it declares") from exc
+            raise DocumentError(path, f"{problem}, nor {encoding}") from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
