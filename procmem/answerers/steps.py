@@ -56,18 +56,18 @@ IMPERATIVES = (
     "drain", "rinse", "peel", "melt", "cover", "transfer", "blend", "strain", "reduce", "brown")
 # words that open a sentence with a comma but set no condition: "For example, let's say ..."
 ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|addition|particular|fact)|on the other hand)\b"
-_VERB = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
+_IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
 ACTION_CUE = re.compile(
-    r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _VERB
+    r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
     + r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
-    r"|\byou (?:can|should|must|need to) " + _VERB, re.I)
+    r"|\byou (?:can|should|must|need to) " + _IMPERATIVE, re.I)
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
 # can modify the file", "an administrator can manually add ...") or a command in code
 LATER_ACTION = re.compile(
     r"^(?!" + ASIDE + r")(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
     r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|some|no|not)\b|let['’]s\b)[a-z]+\b"
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
-    r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _VERB
+    r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
     + r"|`", re.I)
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 DESCRIPTION = re.compile(
