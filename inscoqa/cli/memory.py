@@ -85,10 +85,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     stats.set_defaults(func=_stats)
 
 
-def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str, int]) -> list[Any]:
+def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str, int],
+               stubs: set[str]) -> list[Any]:
     """The documents to build from; a file of ``--corpus`` or ``--path`` that cannot be read is
     added to ``unreadable`` and left out, and so is a page that copies other pages (added to
-    ``copies`` with how many it copies)."""
+    ``copies`` with how many it copies) or has no text of its own (added to ``stubs``)."""
     from inscoqa.bundled import corpus_index, resolve_dataset, sample_documents
     from inscoqa.corpus import CorpusIndex
 
@@ -96,13 +97,16 @@ def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str
         return sample_documents()
     if args.corpus:
         index = corpus_index()
-        copies.update(c for name in args.corpus for c in index.repeats(name).compilations.items())
+        for name in args.corpus:
+            copies.update(index.repeats(name).compilations)
+            stubs.update(index.repeats(name).stubs)
         return [doc for name in args.corpus for doc in index.iter_documents(corpus=name, unreadable=unreadable)]
     if args.path:
         if not args.path.is_dir():
             raise SystemExit(f"--path {args.path}: not a directory")
         folder = CorpusIndex({args.path.resolve().name: args.path})
         copies.update(folder.repeats(args.path.resolve().name).compilations)
+        stubs.update(folder.repeats(args.path.resolve().name).stubs)
         return list(folder.iter_documents(unreadable=unreadable))
     index = corpus_index()
     seen: dict[str, Any] = {}
@@ -123,11 +127,15 @@ def _build(args: argparse.Namespace) -> int:
                                  "semantic_percentile": args.semantic_percentile})
     unreadable: list[Any] = []
     copies: dict[str, int] = {}
-    docs = _documents(args, unreadable, copies)
+    stubs: set[str] = set()
+    docs = _documents(args, unreadable, copies, stubs)
     for exc in unreadable:
         print(f"  cannot read {exc}", file=sys.stderr)
     for doc_id, sources in copies.items():
         print(f"  left out {doc_id}: it copies {sources} other pages word for word", file=sys.stderr)
+    if stubs:
+        print(f"  left out {len(stubs)} pages with no text of their own (only what many pages of the site "
+              f"say, such as a notice that the page has moved), e.g. {min(stubs)}", file=sys.stderr)
     if not docs:
         print("inscoqa memory build: no readable documents found", file=sys.stderr)
         return 1
@@ -175,7 +183,7 @@ def _build(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"memory": str(args.out), "report": report.to_dict(), "stats": memory.stats(),
                           "unreadable": [{"path": e.path, "problem": e.problem} for e in unreadable],
-                          "compilations_left_out": copies},
+                          "compilations_left_out": copies, "stubs_left_out": sorted(stubs)},
                          indent=1, ensure_ascii=False))
     else:
         print(f"{args.out}: {report.summary()}")

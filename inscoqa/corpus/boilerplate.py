@@ -15,6 +15,12 @@ found by the blocks it shares with exactly one other page: when it holds most of
 :data:`MIN_SOURCES` pages that way, and they make up most of its own words, a search of the
 corpus leaves the page out, so its copies do not crowd out the pages they come from.
 
+A page can have no text of its own (:func:`stubs`): every block of it but its headings is one the
+site repeats, as on a page that only says it has moved ("The 2018 edition of the book is no longer
+distributed … check out the current version instead") or one that only titles a part of a
+manual. A search of the corpus leaves it out too. Blocks are compared with their links' targets
+set aside (:func:`block_key`), which differ from page to page where the words do not.
+
 Titles repeat the site's name too ("File system | Node.js v20.20.2 Documentation"): a first or
 last part of a title that many titles share is left out (:func:`site_names`), and a first
 heading that is the site's name on every page gives way to the page's title.
@@ -37,11 +43,13 @@ COPIED_SHARE = 0.5  # a page holding this share of another's words copies it; on
 MIN_SOURCES = 3  # ... at least this many pages, which make up that share of its words, compiles them
 # where a page's title joins the site's name to its own ("Reset a password | Acme Help")
 _TITLE_PARTS = re.compile(r"(\s+[|·•–—-]\s+)")
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
 
 
 @dataclass(frozen=True)
 class Chrome:
-    """The repeated blocks of a set of pages (stripped), by the edge they are left out at."""
+    """The repeated blocks of a set of pages (as :func:`block_key` gives them), by the edge they
+    are left out at."""
 
     top: frozenset[str] = frozenset()
     bottom: frozenset[str] = frozenset()
@@ -53,18 +61,21 @@ class Chrome:
 @dataclass(frozen=True)
 class Repeats:
     """What a corpus repeats: the chrome per corpus or part of one (:func:`site_part`), its
-    compilations, each with the number of pages it copies, and the site's names in its titles."""
+    compilations, each with the number of pages it copies, the site's names in its titles, and
+    the pages with no text of their own (:func:`stubs`)."""
 
     chrome: dict[str, Chrome]
     compilations: dict[str, int]
     site_names: frozenset[str] = frozenset()
+    stubs: frozenset[str] = frozenset()
 
 
 def save_repeats(path: Path, repeats: Repeats) -> None:
     """Keep what :func:`find_repeats` found in a JSON file (written whole, then renamed); a cache
     that cannot be written is only not kept."""
     chrome = {part: {"top": sorted(c.top), "bottom": sorted(c.bottom)} for part, c in repeats.chrome.items()}
-    data = {"chrome": chrome, "compilations": repeats.compilations, "site_names": sorted(repeats.site_names)}
+    data = {"chrome": chrome, "compilations": repeats.compilations, "site_names": sorted(repeats.site_names),
+            "stubs": sorted(repeats.stubs)}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -81,7 +92,8 @@ def load_repeats(path: Path) -> Repeats | None:
         chrome = {part: Chrome(frozenset(c["top"]), frozenset(c["bottom"]))
                   for part, c in data["chrome"].items()}
         return Repeats(chrome, {str(doc_id): int(n) for doc_id, n in data["compilations"].items()},
-                       frozenset(str(name) for name in data["site_names"]))
+                       frozenset(str(name) for name in data["site_names"]),
+                       frozenset(str(doc_id) for doc_id in data["stubs"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -102,6 +114,17 @@ def _comparable(block: str) -> bool:
     return bool(text) and "```" not in text and "~~~" not in text
 
 
+def block_key(block: str) -> str:
+    """A block as a site repeats it: stripped, its links' targets set aside ("check out [the
+    current version of the book](../ch14-04.html) instead" on every page that moved)."""
+    return _LINK_TARGET.sub("]", block.strip())
+
+
+def _heading(block: str) -> bool:
+    text = block.strip()
+    return text.startswith("#") and "\n" not in text
+
+
 def repeated_blocks(texts: Iterable[str]) -> Chrome:
     """The blocks that at least :data:`MIN_DOCUMENTS` of ``texts`` contain, and at least
     :data:`TOP_SHARE` (:data:`BOTTOM_SHARE`) of them."""
@@ -109,7 +132,7 @@ def repeated_blocks(texts: Iterable[str]) -> Chrome:
     n = 0
     for text in texts:
         n += 1
-        counts.update({b.strip() for b in blocks(text) if _comparable(b)})
+        counts.update({block_key(b) for b in blocks(text) if _comparable(b)})
 
     def found(share: float) -> frozenset[str]:
         bar = max(MIN_DOCUMENTS, share * n)
@@ -149,6 +172,19 @@ def compilations(texts: Mapping[str, str]) -> dict[str, int]:
     return found
 
 
+def stubs(texts: Mapping[str, str], chrome: Mapping[str, Chrome]) -> frozenset[str]:
+    """The pages of ``texts`` (id -> text) with no text of their own: they have text besides
+    their headings, and every block of it is chrome of their corpus or their part of it
+    (``chrome`` by :func:`site_part`)."""
+    found = set()
+    for doc_id, text in texts.items():
+        own = [block_key(b) for b in blocks(text)[1:] if _comparable(b) and not _heading(b)]
+        site = chrome.get(doc_id.split("/", 1)[0], Chrome()) | chrome.get(site_part(doc_id), Chrome())
+        if own and all(b in site.top or b in site.bottom for b in own):
+            found.add(doc_id)
+    return frozenset(found)
+
+
 def site_names(titles: Iterable[str]) -> frozenset[str]:
     """The site's names in its pages' titles: a first or last part of a title (split at " | ",
     " - ", " – ", " — " or " · ") that at least :data:`MIN_DOCUMENTS` titles, and
@@ -176,15 +212,15 @@ def without_site_name(title: str, names: frozenset[str]) -> str:
 
 
 def find_repeats(texts: Mapping[str, str], titles: Iterable[str] = ()) -> Repeats:
-    """The chrome, the compilations and the site's names of one corpus's pages (id -> text, and
-    their titles): its chrome, and each part's own (:func:`repeated_blocks`)."""
+    """The chrome, the compilations, the site's names and the stubs of one corpus's pages (id ->
+    text, and their titles): its chrome, and each part's own (:func:`repeated_blocks`)."""
     corpus = {doc_id.split("/", 1)[0] for doc_id in texts}
     parts: defaultdict[str, list[str]] = defaultdict(list)
     for doc_id, text in texts.items():
         parts[site_part(doc_id)].append(text)
     chrome = {name: repeated_blocks(texts.values()) for name in corpus}
     chrome.update((part, repeated_blocks(t)) for part, t in parts.items() if part not in corpus)
-    return Repeats(chrome, compilations(texts), site_names(titles))
+    return Repeats(chrome, compilations(texts), site_names(titles), stubs(texts, chrome))
 
 
 def without_blocks(text: str, chrome: Chrome, title: str = "",
@@ -198,12 +234,12 @@ def without_blocks(text: str, chrome: Chrome, title: str = "",
     renamed = 0
     first_heading = parts[0].strip() if parts and parts[0].startswith("# ") else ""
     if title and first_heading and first_heading != f"# {title}" \
-            and (first_heading in chrome.top or without_site_name(first_heading[2:], names) == title):
+            and (block_key(first_heading) in chrome.top or without_site_name(first_heading[2:], names) == title):
         parts[0], renamed = f"# {title}", 1
 
     def repeated(i: int, found: frozenset[str]) -> bool:
         block = parts[i].strip()
-        return not block or (_comparable(block) and block in found)
+        return not block or (_comparable(block) and block_key(block) in found)
 
     start = 1 if parts and parts[0].startswith("# ") else 0
     first = start
@@ -227,5 +263,5 @@ def without_blocks(text: str, chrome: Chrome, title: str = "",
 
 
 __all__ = ["BOTTOM_SHARE", "COPIED_SHARE", "MIN_DOCUMENTS", "MIN_SOURCES", "TOP_SHARE", "Chrome",
-           "Repeats", "compilations", "find_repeats", "load_repeats", "repeated_blocks", "save_repeats",
-           "site_names", "site_part", "without_blocks", "without_site_name"]
+           "Repeats", "block_key", "compilations", "find_repeats", "load_repeats", "repeated_blocks",
+           "save_repeats", "site_names", "site_part", "stubs", "without_blocks", "without_site_name"]

@@ -80,7 +80,8 @@ class CorpusIndex:
 
     A document comes without the blocks its site repeats at the top or bottom of many pages (its
     chrome, see :mod:`inscoqa.corpus.boilerplate`) and its title without the site's name, and the
-    corpus's documents are listed without the pages that only copy others (its compilations).
+    corpus's documents are listed without the pages that only copy others (its compilations) or
+    have no text of their own (its stubs: a page that only says it has moved).
     The first document asked for in a corpus reads the whole corpus (once) to find these, unless
     the cache folder keeps them for the corpus's files as they are."""
 
@@ -156,8 +157,8 @@ class CorpusIndex:
         return chrome.get(corpus, Chrome()) | chrome.get(site_part(doc_id), Chrome())
 
     def repeats(self, corpus: str) -> Repeats:
-        """What a corpus repeats: its chrome, its compilations and the site's names in its
-        titles. They are kept in the cache folder under a fingerprint of the corpus's files and
+        """What a corpus repeats: its chrome, its compilations, the site's names in its titles
+        and its stubs. They are kept in the cache folder under a fingerprint of the corpus's files and
         of the readers; without them, the first call for a corpus reads all of it (and keeps
         what it read for :meth:`get`)."""
         with self._lock:
@@ -167,7 +168,7 @@ class CorpusIndex:
                 if found is None:
                     texts: dict[str, str] = {}
                     titles: list[str] = []
-                    for other in self.doc_ids(corpus, compilations=True):
+                    for other in self.doc_ids(corpus, every_page=True):
                         try:
                             doc = self._unfiltered[other] = self._read(other)
                         except DocumentError:
@@ -196,22 +197,23 @@ class CorpusIndex:
         """The conversation's referenced (not inlined) doc_ids that do not resolve to a file."""
         return [ref.doc_id for ref in conv.documents if ref.text is None and ref.doc_id not in self]
 
-    def doc_ids(self, corpus: str | None = None, *, compilations: bool = False) -> list[str]:
-        """Every document id of one corpus (or all), sorted; a page that only copies others
-        (:meth:`repeats`) is listed only with ``compilations``."""
+    def doc_ids(self, corpus: str | None = None, *, every_page: bool = False) -> list[str]:
+        """Every document id of one corpus (or all), sorted; a page that only copies others or
+        has no text of its own (:meth:`repeats`) is listed only with ``every_page``."""
         names = [corpus] if corpus is not None else list(self.roots)
         ids: list[str] = []
         for name in names:
             root = self.roots.get(name)
             if root is None:
                 raise KeyError(f"unknown corpus '{name}' (known: {', '.join(self.roots)})")
-            copies = {} if compilations else self.repeats(name).compilations
+            found = None if every_page else self.repeats(name)
+            left_out = set(found.compilations) | found.stubs if found else set()
             for path in sorted(root.rglob("*")):
                 rel = path.relative_to(root)
                 doc_id = f"{name}/{rel.as_posix()}"
                 if (path.is_file() and path.suffix.lower() in FORMAT_BY_SUFFIX
                         and not rel.name.startswith(("_", "."))
-                        and not SKIPPED_DIRS.intersection(rel.parts[:-1]) and doc_id not in copies):
+                        and not SKIPPED_DIRS.intersection(rel.parts[:-1]) and doc_id not in left_out):
                     ids.append(doc_id)
         return ids
 

@@ -9,7 +9,9 @@ from inscoqa.bundled import corpus_index
 from inscoqa.corpus import CorpusIndex
 from inscoqa.corpus.boilerplate import (
     Chrome,
+    block_key,
     compilations,
+    find_repeats,
     load_repeats,
     repeated_blocks,
     site_names,
@@ -31,7 +33,7 @@ def page(n: int) -> str:
 def test_the_chrome_at_a_pages_edges_goes_and_what_pages_share_in_the_middle_stays() -> None:
     texts = [page(n) for n in range(6)]
     chrome = repeated_blocks(texts)
-    assert {"## Keyboard shortcuts", FOOTER, SHARED, "## Symptoms", "## More information"} <= chrome.top
+    assert {"## Keyboard shortcuts", block_key(FOOTER), SHARED, "## Symptoms", "## More information"} <= chrome.top
     text, dropped = without_blocks(texts[0], chrome)
     # the help's heading and line, the footer and the heading of the section it leaves empty
     assert text == (f"# Command 0\n\n## Symptoms\n\nCommand 0 stops at step 0.\n\n{SHARED}\n\n"
@@ -44,7 +46,7 @@ def test_a_block_on_too_few_pages_is_kept() -> None:
     assert repeated_blocks(texts) == Chrome()  # four pages: fewer than five
     many = [page(n) for n in range(6)] + [f"# Page {n}\n\nSomething else.\n" for n in range(30)]
     chrome = repeated_blocks(many)  # six pages of 36: a footer (a tenth), not a header (a quarter)
-    assert FOOTER in chrome.bottom and "## Keyboard shortcuts" not in chrome.top
+    assert block_key(FOOTER) in chrome.bottom and "## Keyboard shortcuts" not in chrome.top
     assert without_blocks(texts[0], Chrome()) == (texts[0], 0)
 
 
@@ -138,15 +140,27 @@ def test_corpus_index_lists_a_folder_without_the_page_that_copies_it(tmp_path: P
                                    encoding="utf-8")
     index = CorpusIndex({"book": book})
     assert "book/print.md" not in index.doc_ids() and len(index.doc_ids()) == 4
-    assert "book/print.md" in index.doc_ids(compilations=True)
+    assert "book/print.md" in index.doc_ids(every_page=True)
     assert [d.doc_id for d in index.iter_documents()] == index.doc_ids()
     assert "Chapter 3" in index.get("book/print.md").text  # still read when asked for by name
     assert CorpusIndex({"book": book}).repeats("book").compilations == {"book/print.md": 4}  # kept
 
 
-def test_bundled_corpora_have_no_compilation() -> None:
+def test_a_page_with_no_text_of_its_own_is_a_stub() -> None:
+    """Pages that only say they moved, each pointing to its own new place: their words repeat,
+    their links' targets do not. A page with one sentence of its own is no stub."""
+    texts = {f"book/old/ch{n}.md": f"# Chapter {n}\n\n## Chapter {n}\n\nThe old edition is no longer "
+             f"distributed.\n\nCheck out [the current version](../ch{n}.md) instead.\n" for n in range(6)}
+    texts["book/old/ch5.md"] = texts["book/old/ch5.md"].replace("## Chapter 5\n\n", "## Chapter 5\n\nIt has moved.\n\n")
+    texts.update({f"book/ch{n}.md": chapter(n) for n in range(6)})
+    found = find_repeats(texts)
+    assert "Check out [the current version] instead." in found.chrome["book/old"].top
+    assert found.stubs == {f"book/old/ch{n}.md" for n in range(5)}
+
+
+def test_bundled_corpora_have_no_compilation_and_no_stub() -> None:
     index = corpus_index()
-    assert all(not index.repeats(name).compilations for name in index.roots)
+    assert all(not index.repeats(name).compilations and not index.repeats(name).stubs for name in index.roots)
 
 
 def test_the_site_name_in_many_titles_is_left_out_of_each():

@@ -106,3 +106,24 @@ def test_a_page_that_copies_the_others_is_named_and_left_out(
     assert result["compilations_left_out"] == {"book/print.md": 3}
     assert sorted(result["report"]["added"]) == [f"book/part{n}.md" for n in range(3)]
     assert "left out book/print.md: it copies 3 other pages word for word" in captured.err
+
+
+def test_pages_that_only_say_they_have_moved_are_named_and_left_out(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """An old edition's pages that only point to the current one (the Rust book's): left out of
+    the build, counted on stderr and listed in the JSON."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(clean_env / "xdg"))
+    book = clean_env / "book"
+    (book / "old").mkdir(parents=True)
+    for n in range(6):
+        (book / f"part{n}.md").write_text(f"# Part {n}\n\n1. Open stage {n}.\n2. Save stage {n}.\n", encoding="utf-8")
+        (book / "old" / f"part{n}.md").write_text(
+            f"# Part {n}\n\nThe old edition is no longer distributed.\n\nCheck out [the current version]"
+            f"(../part{n}.md) instead.\n", encoding="utf-8")
+    assert main(["memory", "build", "--path", str(book), "--out", str(clean_env / "m"),
+                 "--kinds", "procedure", "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["stubs_left_out"] == [f"book/old/part{n}.md" for n in range(6)]
+    assert sorted(result["report"]["added"]) == [f"book/part{n}.md" for n in range(6)]
+    assert "left out 6 pages with no text of their own" in captured.err
