@@ -3,6 +3,7 @@ a page that copies other pages whole is not listed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from inscoqa.bundled import corpus_index
@@ -28,6 +29,14 @@ SHARED = "The `--quiet` option prints nothing but errors."
 def page(n: int) -> str:
     return (f"# Command {n}\n\n{HELP}\n\n## Symptoms\n\nCommand {n} stops at step {n}.\n\n{SHARED}\n\n"
             f"Run command {n} again.\n\n## More information\n\n{FOOTER}\n")
+
+
+def html_site(folder: Path, topics: Iterable[str], page: Callable[[str], str]) -> Path:
+    """A folder with one HTML page per topic (``page(topic)``), named after the topic."""
+    folder.mkdir()
+    for topic in topics:
+        (folder / f"{topic.replace(' ', '-').lower()}.html").write_text(page(topic), encoding="utf-8")
+    return folder
 
 
 def test_the_chrome_at_a_pages_edges_goes_and_what_pages_share_in_the_middle_stays() -> None:
@@ -176,13 +185,10 @@ def test_the_site_name_in_many_titles_is_left_out_of_each():
 
 def test_a_site_name_that_heads_every_page_gives_way_to_the_page_title(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    site = tmp_path / "api"
-    site.mkdir()
-    for topic in ("File system", "Path", "OS", "Net", "DNS", "HTTP"):
-        (site / f"{topic.replace(' ', '-').lower()}.html").write_text(
-            f"<html><head><title>{topic} | Node.js v20 Documentation</title></head><body><header><h1>Node.js "
-            f"v20 documentation</h1></header><h2>{topic}</h2><p>The {topic} module does {topic} things.</p>"
-            "</body></html>", encoding="utf-8")
+    site = html_site(tmp_path / "api", ("File system", "Path", "OS", "Net", "DNS", "HTTP"), lambda topic: (
+        f"<html><head><title>{topic} | Node.js v20 Documentation</title></head><body><header><h1>Node.js "
+        f"v20 documentation</h1></header><h2>{topic}</h2><p>The {topic} module does {topic} things.</p>"
+        "</body></html>"))
     doc = CorpusIndex({"api": site}).get("api/file-system.html")
     assert doc.title == "File system"
     assert doc.text == "# File system\n\n## File system\n\nThe File system module does File system things.\n"
@@ -193,16 +199,13 @@ def test_an_mdbook_page_opens_with_its_own_title_and_text(tmp_path: Path, monkey
     book's name as a heading, a bar of icon links, then the page's own first heading. The page
     opens with its title once, then its text."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    book = tmp_path / "book"
-    book.mkdir()
-    for topic in ("Workspaces", "Features", "Profiles", "Registries", "Build scripts", "Publishing"):
-        (book / f"{topic.replace(' ', '-').lower()}.html").write_text(
-            f"<html><head><title>{topic} - The Cargo Book</title></head><body>"
-            "<div id='help'><h2>Keyboard shortcuts</h2><p>Press <kbd>?</kbd> to show this help</p></div>"
-            f"<h1 class='menu-title'>The Cargo Book</h1><a href='print.html'><i class='fa fa-print'></i></a> "
-            f"<a href='https://github.com/rust-lang/cargo/edit/{topic}.md'><i class='fa fa-edit'></i></a>"
-            f"<main><h1>{topic}</h1><p>How {topic.lower()} work in a package.</p></main></body></html>",
-            encoding="utf-8")
+    topics = ("Workspaces", "Features", "Profiles", "Registries", "Build scripts", "Publishing")
+    book = html_site(tmp_path / "book", topics, lambda topic: (
+        f"<html><head><title>{topic} - The Cargo Book</title></head><body>"
+        "<div id='help'><h2>Keyboard shortcuts</h2><p>Press <kbd>?</kbd> to show this help</p></div>"
+        f"<h1 class='menu-title'>The Cargo Book</h1><a href='print.html'><i class='fa fa-print'></i></a> "
+        f"<a href='https://github.com/rust-lang/cargo/edit/{topic}.md'><i class='fa fa-edit'></i></a>"
+        f"<main><h1>{topic}</h1><p>How {topic.lower()} work in a package.</p></main></body></html>"))
     doc = CorpusIndex({"book": book}).get("book/build-scripts.html")
     assert doc.title == "Build scripts"
     assert doc.text == "# Build scripts\n\nHow build scripts work in a package.\n"
