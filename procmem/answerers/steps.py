@@ -336,10 +336,12 @@ def is_source_code(lines: list[str]) -> bool:
 
 
 def is_report(lines: list[str]) -> bool:
-    """What a program printed or a file holds as labelled values ("LEAK SUMMARY:", "definitely
-    lost: 48 bytes in 3 blocks."), which is shown, not run: most of its lines are a label of a
-    few words and a colon."""
-    return 2 * sum(bool(_LABELLED.match(line)) for line in lines) > len(lines)
+    """What a program printed or a file holds, which is shown, not run: most of its lines are
+    labelled values ("LEAK SUMMARY:", "definitely lost: 48 bytes in 3 blocks.") or sentences
+    (a poem the example reads: "I'm nobody! Who are you?")."""
+    shown = sum(bool(_LABELLED.match(line)) or (line.endswith((".", "!", "?")) and is_prose(line))
+                for line in lines)
+    return 2 * shown > len(lines)
 
 
 def is_prose(sentence: str) -> bool:
