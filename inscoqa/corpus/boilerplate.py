@@ -178,7 +178,7 @@ def stubs(texts: Mapping[str, str], chrome: Mapping[str, Chrome]) -> frozenset[s
     (``chrome`` by :func:`site_part`)."""
     found = set()
     for doc_id, text in texts.items():
-        own = [block_key(b) for b in blocks(text)[1:] if _comparable(b) and not _heading(b)]
+        own = [block_key(b) for b in blocks(text) if _comparable(b) and not _heading(b)]
         site = chrome.get(doc_id.split("/", 1)[0], Chrome()) | chrome.get(site_part(doc_id), Chrome())
         if own and all(b in site.top or b in site.bottom for b in own):
             found.add(doc_id)

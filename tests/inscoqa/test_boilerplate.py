@@ -162,6 +162,7 @@ def test_a_page_with_no_text_of_its_own_is_a_stub() -> None:
              f"distributed.\n\nCheck out [the current version](../ch{n}.md) instead.\n" for n in range(6)}
     texts["book/old/ch5.md"] = texts["book/old/ch5.md"].replace("## Chapter 5\n\n", "## Chapter 5\n\nIt has moved.\n\n")
     texts.update({f"book/ch{n}.md": chapter(n) for n in range(6)})
+    texts["book/old/intro.md"] = "An introduction of its own, without a heading.\n\nThe old edition is no longer distributed.\n"
     found = find_repeats(texts)
     assert "Check out [the current version] instead." in found.chrome["book/old"].top
     assert found.stubs == {f"book/old/ch{n}.md" for n in range(5)}
