@@ -539,22 +539,26 @@ def test_a_section_whose_header_is_the_question_answers_it_whatever_its_type():
     assert answer.startswith("The new builder is a project to replace the old one.")
 
 
+def asked_by_its_header(unit_type: str, header: str, body: str) -> tuple[str, list[str]]:
+    """The answer and steps that a section gives alone when the question is its header."""
+    unit = LogicUnit(unit_type, "", header, body, [], unit_meta("tool/faq.html", "Tool FAQ"))
+    answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn(header), cite=False)
+    return answer, steps
+
+
 def test_an_faq_answer_that_introduces_a_list_goes_on_with_it():
-    ports = LogicUnit("FAQ", "", "Why does the tool not report registrations for some ports?",
-                      "It reports local ports only. It finds local ports this way:\n\n- The port is in the "
-                      "local address.\n- The port is the loopback's\n\nRemote ports are not asked, for speed.",
-                      [], unit_meta("tool/faq.txt", "Tool FAQ"))
-    answer, _, _ = compose([Hit(ports, 1.0, 1, "x")],
-                           Turn("Why does the tool not report registrations for some ports?"), cite=False)
+    answer, _ = asked_by_its_header(
+        "FAQ", "Why does the tool not report registrations for some ports?",
+        "It reports local ports only. It finds local ports this way:\n\n- The port is in the "
+        "local address.\n- The port is the loopback's\n\nRemote ports are not asked, for speed.")
     assert answer == ("It reports local ports only. It finds local ports this way: The port is in the local "
                       "address. The port is the loopback's")
 
 
 def test_an_faq_answer_that_opens_with_yes_alone_says_why_from_the_next_paragraph():
-    windows = LogicUnit("FAQ", "", "Does the tool work on Windows?",
-                        "Yes!\n\nEvery change must pass the test suite on Windows. Report a failure as a bug.",
-                        [], unit_meta("tool/faq.html", "Tool FAQ"))
-    answer, _, _ = compose([Hit(windows, 1.0, 1, "x")], Turn("Does the tool work on Windows?"), cite=False)
+    answer, _ = asked_by_its_header(
+        "FAQ", "Does the tool work on Windows?",
+        "Yes!\n\nEvery change must pass the test suite on Windows. Report a failure as a bug.")
     assert answer == "Yes! Every change must pass the test suite on Windows."
 
 
@@ -577,19 +581,13 @@ def test_the_faq_entry_that_asks_the_question_ranks_above_a_step_that_shares_its
 
 
 def test_a_step_section_whose_header_is_the_question_answers_with_its_opening_or_its_steps():
-    both = LogicUnit("Step", "", "How do I get both builders to install to the same place?",
-                     "Both builders can install to the same place in two ways. We recommend the base folder.\n\n"
-                     "1. Give the base folder to both.\n2. Or give the prefix to both.",
-                     [], unit_meta("tool/faq.html", "Builder FAQ"))
-    answer, steps, _ = compose([Hit(both, 1.0, 1, "x")],
-                               Turn("How do I get both builders to install to the same place?"), cite=False)
+    question = "How do I get both builders to install to the same place?"
+    answer, steps = asked_by_its_header(
+        "Step", question, "Both builders can install to the same place in two ways. We recommend the base folder."
+        "\n\n1. Give the base folder to both.\n2. Or give the prefix to both.")
     assert answer == "Both builders can install to the same place in two ways. We recommend the base folder."
     assert steps == ["Give the base folder to both.", "Or give the prefix to both."]
-    listed = LogicUnit("Step", "", "How do I get both builders to install to the same place?",
-                       "1. Give the base folder to both.\n2. Run both installers.", [],
-                       unit_meta("tool/faq.html", "Builder FAQ"))
-    answer, _, _ = compose([Hit(listed, 1.0, 1, "x")],
-                           Turn("How do I get both builders to install to the same place?"), cite=False)
+    answer, _ = asked_by_its_header("Step", question, "1. Give the base folder to both.\n2. Run both installers.")
     assert answer == "Give the base folder to both, then follow the steps below."
 
 
