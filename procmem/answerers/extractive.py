@@ -229,12 +229,13 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
-    # a step that describes is no lead ("The opt-level setting controls the level of optimization")
-    doing = [step for step in (re.sub(r"\s*\[\d+\]$", "", s) for s in steps) if not describes(step)]
-    if not lead and doing:
-        lead = f"{_opening(doing[0].rstrip('.'))}, then follow the steps below."
-    if not lead and steps and pool:
-        lead = max(pool, key=lambda s: pool[s])
+    if not lead and steps:
+        # a step that describes is no lead ("The opt-level setting controls the level of optimization")
+        doing = [step for step in (re.sub(r"\s*\[\d+\]$", "", s) for s in steps) if not describes(step)]
+        if doing:
+            lead = f"{_opening(doing[0].rstrip('.'))}, then follow the steps below."
+        elif pool:
+            lead = max(pool, key=lambda s: pool[s])
     why = next((s for s in causes if s != lead), "")
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
