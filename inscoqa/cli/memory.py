@@ -97,16 +97,17 @@ def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str
         return sample_documents()
     if args.corpus:
         index = corpus_index()
-        for name in args.corpus:
-            copies.update(index.repeats(name).compilations)
-            stubs.update(index.repeats(name).stubs)
+        for repeats in map(index.repeats, args.corpus):
+            copies.update(repeats.compilations)
+            stubs.update(repeats.stubs)
         return [doc for name in args.corpus for doc in index.iter_documents(corpus=name, unreadable=unreadable)]
     if args.path:
         if not args.path.is_dir():
             raise SystemExit(f"--path {args.path}: not a directory")
         folder = CorpusIndex({args.path.resolve().name: args.path})
-        copies.update(folder.repeats(args.path.resolve().name).compilations)
-        stubs.update(folder.repeats(args.path.resolve().name).stubs)
+        repeats = folder.repeats(args.path.resolve().name)
+        copies.update(repeats.compilations)
+        stubs.update(repeats.stubs)
         return list(folder.iter_documents(unreadable=unreadable))
     index = corpus_index()
     seen: dict[str, Any] = {}
