@@ -16,7 +16,6 @@ With a chat model, :func:`llm_merge` writes the merged prerequisite/body instead
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -24,7 +23,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from procmem.extract.llm import LLMExtractionError, merge_with_llm
-from procmem.units import Linker, LogicUnit
+from procmem.units import Linker, LogicUnit, source_line
 
 DEFAULT_THRESHOLD = 92.0
 
@@ -118,14 +117,6 @@ def group_units(units: list[LogicUnit], threshold: float = DEFAULT_THRESHOLD,
     for unit in units:
         groups.setdefault(uf.find(unit.id), []).append(unit)
     return list(groups.values())
-
-
-def source_line(title: str) -> str:
-    """The line that opens each part's text in a merged unit's body."""
-    return f"From {title}:"
-
-
-SOURCE_LINE = re.compile(r"^From .{1,200}:$")  # recognises source_line() in a body
 
 
 def merge_units(parts: list[LogicUnit]) -> LogicUnit:

@@ -174,6 +174,44 @@ def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[
     return bool(header) and shared >= HEADER_MATCH * len(header) and shared >= HEADER_MATCH * len(question_terms)
 
 
+def source_line(title: str) -> str:
+    """The line that opens each part's text in a merged unit's body (:mod:`procmem.merge`)."""
+    return f"From {title}:"
+
+
+SOURCE_LINE = re.compile(r"^From .{1,200}:$")  # recognises source_line() in a body
+
+
+def same_text(unit: Unit) -> str:
+    """What a reader of ``unit`` sees, without what its page adds to it (:func:`own_header`),
+    case and spacing folded: two units of different pages with the same key say the same thing
+    (the option that every command page of a CLI reference repeats word for word); a merged
+    unit's lines that name its sources are left out."""
+    if isinstance(unit, LogicUnit):
+        body = [line for line in unit.body.splitlines() if not SOURCE_LINE.match(line.strip())]
+        text = "\n".join([own_header(unit), unit.prerequisite, *body])
+    elif isinstance(unit, Procedure):
+        text = "\n".join([own_header(unit), unit.input, *unit.steps])
+    else:
+        text = unit.text
+    return " ".join(text.casefold().split())
+
+
+def repeated(units: Iterable[Unit]) -> set[str]:
+    """The ids of the units that say the same as an earlier unit of another page
+    (:func:`same_text`): a search shows one of them, the first."""
+    first: dict[tuple[str, str], str] = {}
+    found: set[str] = set()
+    for unit in units:
+        key = (unit.kind, same_text(unit))
+        doc_id = str(unit.meta.get("doc_id", ""))
+        if key in first and first[key] != doc_id:
+            found.add(unit.id)
+        else:
+            first.setdefault(key, doc_id)
+    return found
+
+
 def indexed_text(unit: Unit, logic_unit_index: UnitIndex = "content") -> str:
     """The text a memory indexes for ``unit`` (BM25 and dense alike).
 

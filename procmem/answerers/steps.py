@@ -15,8 +15,7 @@ import re
 
 from procmem.answerers.parsing import parse_steps
 from procmem.extract.markdown import LINK_ONLY
-from procmem.merge import SOURCE_LINE
-from procmem.units import Procedure, Unit
+from procmem.units import SOURCE_LINE, Procedure, Unit
 
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`*])")
 # markup to drop: emphasis marks (a pair around words; the underscores of INSTALL_BASE and the

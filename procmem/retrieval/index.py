@@ -4,7 +4,8 @@ Units are held in one list sorted by kind, so each kind is a contiguous block of
 embedding matrix (a view, no copy). A query scores every row of the wanted kinds on each side
 (BM25 via bm25s; cosine via one matrix product, or for large kinds a sign-bit preselection
 rescored exactly, see :mod:`procmem.retrieval.dense`), keeps the top-N candidates of each side
-and fuses them in numpy (reciprocal rank by default); filters are boolean masks.
+and fuses them in numpy (reciprocal rank by default); filters are boolean masks. A unit that says
+word for word what a unit of another page says is searched once (:func:`procmem.units.repeated`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from procmem.retrieval.bm25 import BM25Index
 from procmem.retrieval.dense import DenseIndex
 from procmem.retrieval.fusion import RRF_K, rrf, top_n, weighted
-from procmem.units import Unit
+from procmem.units import Unit, repeated
 
 Method = Literal["hybrid", "bm25", "dense"]
 Fusion = Literal["rrf", "weighted"]
@@ -38,15 +39,21 @@ class KindIndex:
     dense: DenseIndex | None
     types: np.ndarray  # logic-unit type per row ("" for other kinds)
     doc_rows: dict[str, np.ndarray] = field(default_factory=dict)
+    # rows that say the same as an earlier row of another page (procmem.units.repeated): left
+    # out of a search over every page, kept when a search is confined to some pages
+    repeats: np.ndarray | None = None
 
     @property
     def size(self) -> int:
         return self.stop - self.start
 
     def mask(self, types: Sequence[str] | None, doc_ids: Sequence[str] | None) -> np.ndarray | None:
-        if not types and doc_ids is None:
+        if doc_ids is None and self.repeats is not None:
+            mask = ~self.repeats
+        elif not types and doc_ids is None:
             return None
-        mask = np.ones(self.size, dtype=bool)
+        else:
+            mask = np.ones(self.size, dtype=bool)
         if types:
             mask &= np.isin(self.types, list(types))
         if doc_ids is not None:
@@ -90,6 +97,7 @@ class SearchIndex:
             block = units[start:stop]
             index = (bm25 or {}).get(kind) or BM25Index.build([tokens(u) for u in block])
             doc_rows: dict[str, list[int]] = {}
+            repeats = repeated(block)
             for row, unit in enumerate(block):
                 for doc_id in unit_doc_ids(unit):
                     doc_rows.setdefault(doc_id, []).append(row)
@@ -98,6 +106,7 @@ class SearchIndex:
                 DenseIndex(matrix[start:stop]) if matrix is not None else None,
                 np.array([getattr(u, "type", "") for u in block], dtype=object),
                 {d: np.array(r, dtype=np.int64) for d, r in doc_rows.items()},
+                np.array([u.id in repeats for u in block], dtype=bool) if repeats else None,
             )
             start = stop
         return cls(units, kinds)

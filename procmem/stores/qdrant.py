@@ -8,7 +8,10 @@ One collection per memory. Each served unit is one point (id derived from the un
   the unit's kind, as bm25s); the collection applies the IDF (``Modifier.IDF``) over the units
   of that kind, so, as in the built-in index (one BM25 index per kind), a query's sparse dot
   product is the unit's BM25 score within its kind;
-* payload ``unit_id``, ``kind``, ``type`` (logic units) and ``doc_ids``, the filters.
+* payload ``unit_id``, ``kind``, ``type`` (logic units) and ``doc_ids``, the filters, and
+  ``repeat``: the unit says word for word what a unit of another page says
+  (:func:`procmem.units.repeated`), so a search over every page leaves it out, as the built-in
+  index does.
 
 A hybrid search is one batch of Query API requests: per kind of unit, the BM25 and the dense
 ranking with the same filters and candidate count as the built-in index; the two lists are fused
@@ -44,7 +47,7 @@ from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import rrf
 from procmem.retrieval.index import KIND_ORDER, Method, SearchSettings
 from procmem.search import MemorySearch
-from procmem.units import Unit, indexed_text
+from procmem.units import Unit, indexed_text, repeated
 
 DENSE = "dense"
 LEXICAL = "bm25-{}"  # one sparse vector per kind of unit: IDF and lengths within the kind
@@ -222,32 +225,40 @@ class QdrantStore:
             for field in ("kind", "type", "doc_ids"):
                 self.client.create_payload_index(self.collection, field,
                                                  field_schema=models.PayloadSchemaType.KEYWORD)
+            self.client.create_payload_index(self.collection, "repeat",
+                                             field_schema=models.PayloadSchemaType.BOOL)
 
     def stored_ids(self) -> set[str]:
         """The unit ids held in the collection."""
+        return set(self._stored())
+
+    def _stored(self) -> dict[str, bool]:
+        """The unit ids held in the collection, each with its ``repeat`` flag."""
         if not self.client.collection_exists(self.collection):
-            return set()
-        ids: set[str] = set()
+            return {}
+        found: dict[str, bool] = {}
         offset = None
         while True:
             points, offset = self.client.scroll(self.collection, limit=1024, offset=offset,
-                                                with_payload=["unit_id"], with_vectors=False)
-            ids.update(str(p.payload["unit_id"]) for p in points)
+                                                with_payload=["unit_id", "repeat"], with_vectors=False)
+            found.update((str(p.payload["unit_id"]), bool(p.payload.get("repeat"))) for p in points)
             if offset is None:
-                return ids
+                return found
 
     def sync(self, memory: Memory) -> dict[str, int]:
         """Make the collection hold exactly the memory's served units: new units are added,
-        units no longer served (removed or replaced documents) are deleted."""
+        units no longer served (removed or replaced documents) are deleted, and a kept unit
+        whose ``repeat`` flag changed (the page it repeated was removed) gets the new one."""
         from qdrant_client import models
 
         units, vectors = served_vectors(memory)
         if not units:
             return {"added": 0, "deleted": 0, "units": 0}
         self._ensure(int(vectors.shape[1]))
-        stored = self.stored_ids()
+        stored = self._stored()
+        repeats = repeated(units)
         current = {u.id for u in units}
-        stale = sorted(stored - current)
+        stale = sorted(set(stored) - current)
         for start in range(0, len(stale), BATCH):
             self.client.delete(self.collection, points_selector=models.PointIdsList(
                 points=[point_id(i) for i in stale[start:start + BATCH]]))
@@ -267,8 +278,14 @@ class QdrantStore:
                     vector={DENSE: vectors[row].tolist(),
                             LEXICAL.format(kind): models.SparseVector(indices=ids,
                                                                       values=weights)},
-                    payload=_payload(units[row])))
+                    payload=_payload(units[row], units[row].id in repeats)))
             self.client.upsert(self.collection, points=points, wait=True)
+        for flag in (True, False):
+            changed = [point_id(u.id) for u in units if u.id in stored and stored[u.id] != flag
+                       and (u.id in repeats) == flag]
+            for start in range(0, len(changed), BATCH):
+                self.client.set_payload(self.collection, payload={"repeat": flag},
+                                        points=changed[start:start + BATCH], wait=True)
         return {"added": len(new), "deleted": len(stale), "units": len(units)}
 
     def remove_document(self, doc_id: str) -> None:
@@ -341,9 +358,10 @@ def _fused(lexical: list[tuple[str, float]], semantic: list[tuple[str, float]], 
     return [(names[r], float(s)) for r, s in zip(rows, scores, strict=True)]
 
 
-def _payload(unit: Unit) -> dict[str, Any]:
+def _payload(unit: Unit, repeat: bool) -> dict[str, Any]:
     return {"unit_id": unit.id, "kind": unit.kind, "type": getattr(unit, "type", "") or "",
-            "doc_ids": list(unit.meta.get("doc_ids") or [unit.meta.get("doc_id", "")])}
+            "doc_ids": list(unit.meta.get("doc_ids") or [unit.meta.get("doc_id", "")]),
+            "repeat": repeat}
 
 
 def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | None) -> Any:
@@ -354,7 +372,9 @@ def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | Non
         must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(types))))
     if doc_ids is not None:
         must.append(models.FieldCondition(key="doc_ids", match=models.MatchAny(any=list(doc_ids))))
-    return models.Filter(must=must)
+        return models.Filter(must=must)
+    return models.Filter(must=must, must_not=[
+        models.FieldCondition(key="repeat", match=models.MatchValue(value=True))])
 
 
 class QdrantMemory(MemorySearch):

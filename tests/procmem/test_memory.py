@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from support.embedders import CountingEmbedder
+from support.reference_pages import reference_pages
 
 from procmem.config import MemoryConfig
 from procmem.embed import DEFAULT_EMBEDDER
@@ -387,3 +388,19 @@ def test_sign_bit_preselection_keeps_the_exact_neighbours(built_memory, conversa
         assert np.allclose(scores_a, matrix[rows_a] @ q, atol=1e-5)  # rescored exactly
         overlap.append(len(set(rows_a) & set(rows_e)) / 10)
     assert np.mean(overlap) >= 0.8
+
+
+def test_a_section_that_many_pages_repeat_is_found_once(embedder):
+    """A CLI reference repeats each option's section word for word on every command's page: a
+    search shows it once (from the first page) and leaves room for other results; a search
+    confined to one page still finds that page's own copy."""
+    memory = build_memory(reference_pages(), embedder=embedder, progress=False)
+    copies = [u for u in memory.units("logic_unit") if u.header.startswith("`workspace`")]
+    assert len(copies) == 3
+    for method in ("hybrid", "bm25", "dense"):
+        hits = memory.search("workspace configuration option", k=5, kind="logic_unit", method=method)
+        found = [h.unit.id for h in hits if h.unit.header.startswith("`workspace`")]
+        assert found == [copies[0].id], method
+    own = memory.search("workspace configuration option", k=5, kind="logic_unit",
+                        doc_ids=["commands/npm-fund.md"])
+    assert copies[2].id in [h.unit.id for h in own]

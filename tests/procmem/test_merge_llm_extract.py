@@ -21,7 +21,7 @@ from procmem.merge import (
     merge_units,
     similar_pairs,
 )
-from procmem.units import LogicUnit
+from procmem.units import Chunk, LogicUnit, repeated, same_text
 from serving.errors import LLMSchemaError
 from serving.scripted import ScriptedLLM
 
@@ -189,3 +189,21 @@ def test_with_merging_turned_off_a_removed_part_still_leaves_its_merged_unit(cor
     groups.threshold = 0
     assert groups.update({a.id: a}, [], {b.id}) == 1
     assert not groups.merged and not groups.is_hidden(a.id)
+
+
+def test_units_that_say_the_same_on_other_pages_are_repeats():
+    def option(doc_id: str, title: str, body: str = "* Default: false\n\nSkip the lifecycle scripts.") -> LogicUnit:
+        return LogicUnit("Step", "", f"`ignore-scripts` ({title})", body,
+                         meta={"doc_id": doc_id, "title": title})
+
+    first = option("cmd/ci.md", "npm-ci")
+    again = option("cmd/install.md", "npm-install", "* Default:  false\n\nSkip the  lifecycle scripts.")
+    other = option("cmd/run.md", "npm-run", "* Default: true\n\nRun the lifecycle scripts.")
+    same_page = option("cmd/ci.md", "npm-ci")
+    merged = merge_units([option("cmd/ll.md", "npm-ll"), option("cmd/ls.md", "npm-ls")])
+    assert merged.body.startswith("From npm-ll:")
+    assert same_text(first) == same_text(again) == same_text(merged)  # title, spacing, source lines aside
+    assert repeated([first, again, other, same_page, merged]) == {again.id, merged.id}
+    chunks = [Chunk("Skip the lifecycle scripts.", {"doc_id": d}) for d in ("a", "b")]
+    assert repeated(chunks) == {chunks[1].id}
+    assert not repeated([first, Chunk(first.body, {"doc_id": "x"})])  # another kind of unit

@@ -11,6 +11,9 @@ import pytest
 
 pytest.importorskip("qdrant_client")
 
+from support.reference_pages import reference_pages  # noqa: E402
+
+from procmem.memory import build_memory  # noqa: E402
 from procmem.stores import open_backend  # noqa: E402
 from procmem.stores.qdrant import QdrantMemory, QdrantStore, collection_name  # noqa: E402
 
@@ -97,6 +100,31 @@ def test_remove_and_resync_by_document(built_memory: Any, tmp_path: Path) -> Non
         report = store.sync(built_memory)  # the memory still serves them: they come back
         assert report["added"] == len(own) and report["deleted"] == 0
         assert store.stored_ids() == {u.id for u in built_memory.units()}
+    finally:
+        store.close()
+
+
+def test_a_repeated_section_is_found_once_as_by_the_built_in_index(embedder: Any) -> None:
+    """The copies of a section that other pages repeat word for word are left out of a search
+    over every page, as by the built-in index; when the page of the copy shown is removed, the
+    next copy is shown after a sync."""
+    memory = build_memory(reference_pages(), embedder=embedder, progress=False)
+    store = QdrantStore.open("qdrant-local::memory:", "repeats")
+    try:
+        store.sync(memory)
+        search = QdrantMemory(memory, store)
+        query = "workspace configuration option"
+        for method in ("hybrid", "bm25", "dense"):
+            theirs = [h.unit.id for h in search.search(query, k=5, kind="logic_unit", method=method)]
+            ours = [h.unit.id for h in memory.search(query, k=5, kind="logic_unit", method=method)]
+            assert theirs == ours, method
+        copies = [u.id for u in memory.units("logic_unit") if u.header.startswith("`workspace`")]
+        assert [i for i in ours if i in copies] == copies[:1]
+        memory.remove_document("commands/npm-audit.md")
+        store.sync(memory)
+        shown = [h.unit.id for h in search.search(query, k=5, kind="logic_unit")]
+        assert [i for i in shown if i in copies] == copies[1:2]
+        assert shown == [h.unit.id for h in memory.search(query, k=5, kind="logic_unit")]
     finally:
         store.close()
 
