@@ -94,8 +94,10 @@ def unit_settings(unit: Unit) -> set[str]:
 
 def is_problem(unit: Unit) -> bool:
     """A unit that describes a problem or its cause rather than what to do."""
-    return (isinstance(unit, LogicUnit) and unit.type in ("FAQ", "Appendix", "Terminology")) \
-        or bool(PROBLEM_HEADER.match(unit_header(unit)))
+    if isinstance(unit, LogicUnit) and (unit.type in ("FAQ", "Terminology")
+                                        or unit.type == "Appendix" and not unit_steps(unit)):
+        return True
+    return bool(PROBLEM_HEADER.match(unit_header(unit)))
 
 
 def score(candidate: Candidate, turn: Turn, best_retrieval: float,

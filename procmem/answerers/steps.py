@@ -59,7 +59,8 @@ _IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say
 ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
     + r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
-    r"|\byou (?:can|should|must|need to) " + _IMPERATIVE, re.I)
+    r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
+    + r"|^to \w+ [^,]{1,120},\s+(?:simply |just )?" + _IMPERATIVE, re.I)  # "To create a pre script, simply create ..."
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
 # can modify the file", "an administrator can manually add ...") or a command in code
 LATER_ACTION = re.compile(

@@ -600,3 +600,28 @@ def test_a_question_of_one_term_is_answered_by_the_section_that_asks_it():
                       [], unit_meta("sed/faq.txt", "sed FAQ", 1))
     answer, _, _ = compose([Hit(other, 2.0, 1, "x"), Hit(what, 1.0, 2, "x")], Turn("What is sed?"), cite=False)
     assert answer == "Sed is a stream editor. It edits its input as it reads it, without a window."
+
+
+def test_a_section_that_says_what_to_do_in_prose_answers_whatever_its_type():
+    """A documentation section with no list and a heading that names no task ("Pre & Post
+    Scripts") is typed Appendix, yet its prose says what to do ("To create ..., simply create
+    ..."): it is not taken for a statement of the problem, and its instruction leads."""
+    scripts = LogicUnit(
+        "Appendix", "", "Pre & Post Scripts (Scripts)",
+        'To create "pre" or "post" scripts for any script of the `package.json`, simply create another '
+        'script with a matching name and add "pre" or "post" to the beginning of it.\n\n'
+        "```json\n{\"scripts\": {\"precompress\": \"tar -t\", \"compress\": \"tar -c\"}}\n```\n\n"
+        "In this example `npm run compress` would run these scripts as described.",
+        [], unit_meta("scripts.md", "Scripts"))
+    run = LogicUnit(
+        "Step", "", "Description (npm-run)",
+        "The shell your script runs within depends on the platform. If you want your script to behave "
+        "differently in each subdirectory, you can use the INIT_CWD environment variable. Scripts run "
+        "from the root of the package folder.",
+        [], unit_meta("npm-run.md", "npm-run"))
+    answer, steps, details = compose([Hit(scripts, 1.0, 1, "x"), Hit(run, 0.9, 2, "x")],
+                                     Turn("How do I run a script automatically before another script?"),
+                                     cite=False)
+    assert answer.startswith('To create "pre" or "post" scripts for any script of the package.json, simply create')
+    assert steps[0].startswith('To create "pre" or "post" scripts')
+    assert details["used_units"][0] == scripts.id
