@@ -93,7 +93,8 @@ def unit_settings(unit: Unit) -> set[str]:
 
 
 def is_problem(unit: Unit) -> bool:
-    """A unit that describes a problem or its cause rather than what to do."""
+    """A unit that describes a problem or its cause rather than what to do: a symptom, a cause,
+    a definition, background with no step in it."""
     if isinstance(unit, LogicUnit) and (unit.type in ("FAQ", "Terminology")
                                         or unit.type == "Appendix" and not unit_steps(unit)):
         return True

@@ -39,7 +39,8 @@ BOILERPLATE = re.compile(
     r"couldn'?t resolve your issue|for (?:more )?information|see the following|see this article|visit the following|"
     r"follow the (?:instructions|steps) (?:on|in|at) the following|website|"
     r"\b(?:follow|complete|do) (?:these|the following) steps\W*$|"  # what they introduced is elsewhere
-    r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b",
+    r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b|"
+    r"redistribute it|all rights reserved",  # a licence: "This document is free; you can redistribute it ..."
     re.I)
 IMPERATIVES = (
     "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",
@@ -65,7 +66,7 @@ ACTION_CUE = re.compile(
 # can modify the file", "an administrator can manually add ...") or a command in code
 LATER_ACTION = re.compile(
     r"^(?!" + ASIDE + r")(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
-    r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|some|no|not)\b|let['’]s\b)[a-z]+\b"
+    r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|some|no|not|assume|suppose|imagine)\b|let['’]s\b)[a-z]+\b"
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
     r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
     + r"|`", re.I)
@@ -81,7 +82,7 @@ DESCRIPTION = re.compile(
 # a term and what it is: "`members` — Packages to include", "0: no optimizations", "**Cause:** ..."
 DEFINITION = re.compile(
     r"^(?:\*\*[^*]+:\*\*|(?:`[^`]+`|\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)|\*\*[^*]+\*\*|[\w\"'.*\[\]-]+(?: [\w\"'.*-]+){0,2})"
-    r"\s*(?:—|–|:| - ))\s*(?P<rest>\S.*)$")
+    r"\s*(?:—|–|:| - )|`[^`]+`(?: \([^)]*\))?\s+(?=[A-Z]))\s*(?P<rest>\S.*)$")  # "`*` Matches any version"
 # a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
 COMMAND_WORD = re.compile(
     r"\b(?:Get|Set|New|Remove|Add|Enable|Disable|Test|Start|Stop|Export|Import|Update|Invoke|Clear|"

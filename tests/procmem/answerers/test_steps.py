@@ -248,12 +248,15 @@ def test_what_an_opening_that_ends_with_a_colon_introduces():
 
 
 def test_a_scenario_an_aside_and_a_term_with_its_definition_are_not_steps():
-    """A tutorial's voice (the Cargo book): "Let's say ...", "For example, ..." and "You're about
-    to ..." set a scene; a bulleted term with what it is ("`members` — Packages to include")
+    """A tutorial's voice (the Cargo book, npm's): "Let's say ...", "For example, ...", "assume
+    that ..." and "You're about to ..." set a scene; a licence ("you can redistribute it") is no
+    step; a bulleted term with what it is ("`members` — Packages to include")
     defines it. An action after a term stays a step, and so does an amount."""
-    body = ("Let's say that the current version of uuid on crates.io is 1.0.0. Let's now shift gears "
+    body = ("For the examples below, assume that the current package is app. "
+            "Let's say that the current version of uuid on crates.io is 1.0.0. Let's now shift gears "
             "a bit. For example, perhaps the dependency is an internal detail. For example, run "
-            "cargo update to take the fix. If the build fails, check the lock file.")
+            "cargo update to take the fix. If the build fails, check the lock file. This document is "
+            "free; you can redistribute it and/or modify it under the same terms as Perl itself.")
     assert unit_steps(step_unit("Overriding a dependency", body, "cargo/override.md", "Overriding")) == [
         "For example, run cargo update to take the fix.", "If the build fails, check the lock file."]
     scenes = ("- You’re about to publish a new major version of your crate\n"
@@ -279,6 +282,13 @@ def test_a_list_of_terms_is_no_procedure_even_numbered():
             "3. `lto` — Link-time optimization.\n\nSet `opt-level = 1` in the dev profile to build faster.")
     assert unit_steps(step_unit("Profile settings", text, "cargo/profiles.md", "Profiles")) == [
         "Set opt-level = 1 in the dev profile to build faster."]
+    # a code span and what it means, with no dash between (npm's version ranges), is no step
+    ranges = ("* `version` Must match `version` exactly\n* `>version` Must be greater than `version`\n"
+              "* `*` Matches any version\n* `\"\"` (just an empty string) Same as `*`\n"
+              "* `cd` into the folder and run `npm install`")
+    assert unit_steps(step_unit("dependencies", ranges, "npm/package-json.md", "package.json")) == [
+        "cd into the folder and run npm install"]
+    assert not defines("`cd` into the folder") and not defines("`npm ci` Run this in CI")
 
 
 def test_a_step_that_describes_does_not_lead_the_plain_answer():
