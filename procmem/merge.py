@@ -5,7 +5,9 @@ Two units of the same type from different documents are merged when their header
 goals: the headers without the document title that extraction appends for context ("Install
 (Guide)"), so that short section names under one long title ("`close` (Node.js Documentation)",
 "`open` (Node.js Documentation)") are not taken for one unit, and the headers' words with digits
-(error codes, versions: "550 5.7.12", "Exchange Server 2003") are the same. Sections of one document are never
+(error codes, versions: "550 5.7.12", "Exchange Server 2003") are the same; headers that carry their
+pages' titles merge only when the titles are near-identical too ("Synopsis (npm-install)" and
+"Synopsis (npm-uninstall)" are different sections). Sections of one document are never
 merged: a document names its sections apart. Merging is transitive (union-find).
 A merged unit keeps the first header, the distinct prerequisites, the bodies labelled with their
 source titles and the union of linkers; its ``meta`` lists every source (``doc_ids``) and the ids
@@ -38,6 +40,19 @@ def _goal_key(unit: LogicUnit) -> str:
     title = " ".join(str(unit.meta.get("title", "")).casefold().split())
     suffix = f" ({title})"
     return header[:-len(suffix)] if title and header.endswith(suffix) and header != suffix[1:] else header
+
+
+def _title_key(unit: LogicUnit) -> str:
+    return " ".join(str(unit.meta.get("title", "")).casefold().split())
+
+
+def _same_page_kind(x: LogicUnit, y: LogicUnit, threshold: float) -> bool:
+    """Two sections that carry their pages' titles in their headers belong to pages of the same
+    title (near-identical): the "Synopsis" of `npm-install` and of `npm-uninstall`, whose
+    headers are near-identical only because the titles are, are different sections."""
+    if _goal_key(x) == _key(x) or _goal_key(y) == _key(y):
+        return True  # a header without its page's title
+    return fuzz.token_sort_ratio(_title_key(x), _title_key(y)) >= threshold
 
 
 class UnionFind:
@@ -102,7 +117,8 @@ def similar_pairs(new: list[LogicUnit], pool: list[LogicUnit],
             x, y = a[i], b[j]
             if (x.id != y.id and x.meta.get("doc_id") != y.meta.get("doc_id")
                     and _codes(keys_a[i]) == _codes(keys_b[j])
-                    and fuzz.token_sort_ratio(_goal_key(x), _goal_key(y)) >= threshold):
+                    and fuzz.token_sort_ratio(_goal_key(x), _goal_key(y)) >= threshold
+                    and _same_page_kind(x, y, threshold)):
                 pairs.append((x.id, y.id))
     return pairs
 
