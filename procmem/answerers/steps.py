@@ -316,7 +316,7 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             code = not code
             continue
         if code:
-            commands = [line.strip() for line in block.splitlines() if line.strip()]
+            commands = typed_commands([line.strip() for line in block.splitlines() if line.strip()])
             if commands and steps and not steps[-1].endswith((".", "!", "?")):  # "run the following:"
                 steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
             elif commands and COMMAND_START.match(commands[0]) and not is_source_code(commands) \
@@ -326,6 +326,18 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
     return [s for s in steps if not s.endswith(":") and says_what_to_do(s)][:limit]
+
+
+PROMPT = re.compile(r"^\$\s+(?=\S)")  # "$ npm outdated": a shell's prompt before what is typed
+
+
+def typed_commands(lines: list[str]) -> list[str]:
+    """The commands of a code block: of a shell session (its first line starts with a "$"
+    prompt), what is typed after each prompt, without the output the commands print ("$ npm
+    outdated", then its table); of any other block, every line."""
+    if not lines or not PROMPT.match(lines[0]):
+        return lines
+    return [PROMPT.sub("", line) for line in lines if PROMPT.match(line)]
 
 
 def is_source_code(lines: list[str]) -> bool:

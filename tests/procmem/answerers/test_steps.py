@@ -312,3 +312,13 @@ def test_a_report_of_labelled_values_or_sentences_after_a_sentence_is_shown_not_
     assert prose_steps(body) == ["Run the program again.", "Run `valgrind --leak-check=full ./prog`",
                                  "Add these lines to the configuration file: `level: debug; file: /var/log/app.log`",
                                  "Put a poem in poem.txt."]
+
+
+def test_of_a_shell_session_what_is_typed_after_the_prompt_is_run_not_its_output():
+    """npm's pages show a command after a "$" prompt, then what it prints: the step runs the
+    command alone."""
+    body = ("Check for outdated packages.\n\n```bash\n$ npm outdated\nPackage  Current  Wanted  Latest\n"
+            "glob      5.0.15   5.0.15   6.0.1\n```\n\nTo see why a package is there, run:\n\n```bash\n"
+            "$ npm explain glob\nglob@7.1.6\nnode_modules/glob\n$ npm ls glob\n```\n")
+    assert prose_steps(body) == ["Check for outdated packages.", "Run `npm outdated`",
+                                 "To see why a package is there, run: `npm explain glob; npm ls glob`"]
