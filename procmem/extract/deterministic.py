@@ -115,9 +115,9 @@ def _effective_role(section: Section, sections: list[Section]) -> Role:
         inherited = heading_role(parent_heading)
         if inherited in ("alternative", "sequence"):
             return "resolution"
-        if inherited != "other":
+        if inherited not in ("other", "contents"):
             return inherited
-    return "other"
+    return "other"  # not "contents": a page whose sections sit under its "Table of contents" heading
 
 
 def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction) -> list[LogicUnit]:

@@ -233,3 +233,25 @@ def test_a_heading_that_asks_without_its_question_mark_is_a_faq_unit(corpus, tmp
 ])
 def test_an_inverted_question_about_anything_asks(heading, asks):
     assert is_question(heading) is asks
+
+
+def test_sections_under_a_table_of_contents_heading_are_the_page_not_its_contents(tmp_path):
+    """npm's HTML pages put every section under the site's "Table of contents" heading (the list
+    of links is the site's, and is left out): the sections are the page's text, not a table of
+    contents, and give logic units; a table of contents of its own gives none."""
+    page = tmp_path / "npm-uninstall.html"
+    page.write_text(
+        "<html><head><title>npm-uninstall</title></head><body><h1>npm-uninstall</h1>"
+        "<p>Remove a package</p><h2>Table of contents</h2>"
+        "<h3>Synopsis</h3><pre><code>npm uninstall [&lt;@scope&gt;/]&lt;pkg&gt;...\n\naliases: remove, rm\n</code></pre>"
+        "<h3>Description</h3><p>This uninstalls a package, completely removing everything npm installed "
+        "on its behalf. It also removes the package from the dependencies of your package.json.</p>"
+        "<h3>Examples</h3><pre><code>npm uninstall sax\n</code></pre><p>The sax package will no longer "
+        "be in your package.json or package-lock.json files.</p></body></html>", encoding="utf-8")
+    headers = [u.header for u in extract_rules(read_document(page)).logic_units]
+    assert headers == ["Synopsis (npm-uninstall)", "Description (npm-uninstall)", "Examples (npm-uninstall)"]
+    toc = tmp_path / "guide.md"
+    toc.write_text("# Guide\n\n## Contents\n\n- [Install](#install)\n- [Use](#use)\n- [Remove](#remove)\n\n"
+                   "## Install\n\nRun the installer and follow the prompts on the screen until it is done.\n",
+                   encoding="utf-8")
+    assert [u.header for u in extract_rules(read_document(toc)).logic_units] == ["Install (Guide)"]
