@@ -40,7 +40,8 @@ BOILERPLATE = re.compile(
     r"follow the (?:instructions|steps) (?:on|in|at) the following|website|"
     r"\b(?:follow|complete|do) (?:these|the following) steps\W*$|"  # what they introduced is elsewhere
     r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b|"
-    r"redistribute it|all rights reserved",  # a licence: "This document is free; you can redistribute it ..."
+    r"redistribute it|all rights reserved|"  # a licence: "This document is free; you can redistribute it ..."
+    r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$",  # only a pointer: "See package-lock.json and npm shrinkwrap."
     re.I)
 IMPERATIVES = (
     "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",

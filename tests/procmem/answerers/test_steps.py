@@ -322,3 +322,13 @@ def test_of_a_shell_session_what_is_typed_after_the_prompt_is_run_not_its_output
             "$ npm explain glob\nglob@7.1.6\nnode_modules/glob\n$ npm ls glob\n```\n")
     assert prose_steps(body) == ["Check for outdated packages.", "Run `npm outdated`",
                                  "To see why a package is there, run: `npm explain glob; npm ls glob`"]
+
+
+def test_a_sentence_that_only_points_elsewhere_is_no_step():
+    """"See package-lock.json and npm shrinkwrap." names where to read on; "See if the tree
+    changed" says what to check."""
+    text = ("- Run `npm ls` in the project.\n- See [`package-lock.json`](../x.html) and npm shrinkwrap.\n"
+            "- See if the tree changed after the install. See npm-explain.\n"
+            "- Open the file. See the notes in config.md for details.")
+    assert unit_steps(step_unit("Check the tree", text, "npm/npm-ls.md", "npm-ls")) == [
+        "Run npm ls in the project.", "See if the tree changed after the install.", "Open the file."]
