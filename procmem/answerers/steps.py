@@ -93,6 +93,7 @@ COMMAND_WORD = re.compile(
 _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
 LIST_ITEM = re.compile(r"^(?:\d+[.)]|[-*•])\s")
 _LABELLED = re.compile(r"^[A-Za-z][\w ()'/]{0,40}:(?:\s+\S|$)")  # "definitely lost: 48 bytes"
+_SETTING = re.compile(r"^[A-Za-z_][\w.\-]*(?:\[\])?\s+=\s+\S")  # "cache = ${HOME}/.npm-packages" (an ini file's line)
 COMMAND_START = re.compile(r"^[A-Za-z.$\\/~]")  # a word, a path or a variable, not output
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
 
@@ -351,10 +352,11 @@ def is_source_code(lines: list[str]) -> bool:
 
 def is_report(lines: list[str]) -> bool:
     """What a program printed or a file holds, which is shown, not run: most of its lines are
-    labelled values ("LEAK SUMMARY:", "definitely lost: 48 bytes in 3 blocks.") or sentences
-    (a poem the example reads: "I'm nobody! Who are you?")."""
-    shown = sum(bool(_LABELLED.match(line)) or (line.endswith((".", "!", "?")) and is_prose(line))
-                for line in lines)
+    labelled values ("LEAK SUMMARY:", "definitely lost: 48 bytes in 3 blocks."), settings of a
+    configuration file ("cache = ${HOME}/.npm-packages"; not PowerShell's "$ssa = Get-…") or
+    sentences (a poem the example reads: "I'm nobody! Who are you?")."""
+    shown = sum(bool(_LABELLED.match(line) or _SETTING.match(line))
+                or (line.endswith((".", "!", "?")) and is_prose(line)) for line in lines)
     return 2 * shown > len(lines)
 
 

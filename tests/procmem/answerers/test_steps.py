@@ -332,3 +332,14 @@ def test_a_sentence_that_only_points_elsewhere_is_no_step():
             "- Open the file. See the notes in config.md for details.")
     assert unit_steps(step_unit("Check the tree", text, "npm/npm-ls.md", "npm-ls")) == [
         "Run npm ls in the project.", "See if the tree changed after the install.", "Open the file."]
+
+
+def test_the_lines_of_a_configuration_file_are_shown_not_run():
+    """npm's .npmrc example is an ini file's lines; a PowerShell variable set from a cmdlet is a
+    command."""
+    ini = ("Values may refer to the environment.\n\n```ini\ncache = ${HOME}/.npm-packages\n"
+           "node-options = \"${NODE_OPTIONS?} --use-system-ca\"\nkey[] = \"first value\"\n```\n")
+    assert prose_steps(ini) == []
+    script = ("Get the service application.\n\n```\n$ssa = Get-SPEnterpriseSearchServiceApplication\n"
+              "$ssa.Update()\n```\n")
+    assert prose_steps(script) == ["Run `$ssa = Get-SPEnterpriseSearchServiceApplication; $ssa.Update()`"]
