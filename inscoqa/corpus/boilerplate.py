@@ -18,7 +18,8 @@ corpus leaves the page out, so its copies do not crowd out the pages they come f
 A page can have no text of its own (:func:`stubs`): every block of it but its headings is one the
 site repeats, as on a page that only says it has moved ("The 2018 edition of the book is no longer
 distributed … check out the current version instead") or one that only titles a part of a
-manual. A search of the corpus leaves it out too. Blocks are compared with their links' targets
+manual, or whose text is only a list of links (a table of contents on a page of its own). A
+search of the corpus leaves it out too. Blocks are compared with their links' targets
 set aside (:func:`block_key`), which differ from page to page where the words do not.
 
 Titles repeat the site's name too ("File system | Node.js v20.20.2 Documentation"): a first or
@@ -175,14 +176,25 @@ def compilations(texts: Mapping[str, str]) -> dict[str, int]:
 def stubs(texts: Mapping[str, str], chrome: Mapping[str, Chrome]) -> frozenset[str]:
     """The pages of ``texts`` (id -> text) with no text of their own: they have text besides
     their headings, and every block of it is chrome of their corpus or their part of it
-    (``chrome`` by :func:`site_part`)."""
+    (``chrome`` by :func:`site_part`) or a list of links alone (:func:`links_only`: mdBook's
+    ``toc.html``, the chapter list a browser without scripts gets)."""
     found = set()
     for doc_id, text in texts.items():
-        own = [block_key(b) for b in blocks(text) if _comparable(b) and not _heading(b)]
+        own = [b for b in blocks(text) if _comparable(b) and not _heading(b)]
         site = chrome.get(doc_id.split("/", 1)[0], Chrome()) | chrome.get(site_part(doc_id), Chrome())
-        if own and all(b in site.top or b in site.bottom for b in own):
+        if own and all(block_key(b) in site.top or block_key(b) in site.bottom or links_only(b) for b in own):
             found.add(doc_id)
     return frozenset(found)
+
+
+_LINK_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*\)\s*$")
+
+
+def links_only(block: str) -> bool:
+    """A list whose every item is a link and nothing else ("1. [**2.** Command-line
+    arguments](command-line-arguments.html)"): a table of contents or a site map."""
+    lines = [line for line in block.splitlines() if line.strip()]
+    return bool(lines) and all(_LINK_ITEM.match(line) for line in lines)
 
 
 def site_names(titles: Iterable[str]) -> frozenset[str]:

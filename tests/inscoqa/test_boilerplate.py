@@ -13,6 +13,7 @@ from inscoqa.corpus.boilerplate import (
     block_key,
     compilations,
     find_repeats,
+    links_only,
     load_repeats,
     repeated_blocks,
     site_names,
@@ -166,6 +167,19 @@ def test_a_page_with_no_text_of_its_own_is_a_stub() -> None:
     found = find_repeats(texts)
     assert "Check out [the current version] instead." in found.chrome["book/old"].top
     assert found.stubs == {f"book/old/ch{n}.md" for n in range(5)}
+
+
+def test_a_page_that_is_only_a_list_of_links_is_a_stub() -> None:
+    """mdBook's toc.html (the chapter list without scripts); a list with a word of its own
+    besides its links, or a page of steps, is no stub."""
+    texts = {f"book/ch{n}.md": chapter(n) for n in range(6)}
+    texts["book/toc.md"] = ("# toc\n\n1. [**1.** What is rustdoc?](what-is-rustdoc.html)\n"
+                            "2. [**2.** The #[doc] attribute](the-doc-attribute.html)\n"
+                            "   1. [**2.1.** Re-exports](re-exports.html)\n")
+    texts["book/see-also.md"] = "# See also\n\n- [Install](install.html): how to install it\n- [Use](use.html)\n"
+    assert links_only("- [Install](install.html)\n   1. [**1.1** Linux](linux.html)")
+    assert not links_only("- [Install](install.html): how to install it")
+    assert find_repeats(texts).stubs == {"book/toc.md"}
 
 
 def test_bundled_corpora_have_no_compilation_and_no_stub() -> None:
