@@ -83,7 +83,7 @@ DESCRIPTION = re.compile(
 # a term and what it is: "`members` — Packages to include", "0: no optimizations", "**Cause:** ..."
 DEFINITION = re.compile(
     r"^(?:\*\*[^*]+:\*\*|(?:`[^`]+`|\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)|\*\*[^*]+\*\*|[\w\"'.*\[\]-]+(?: [\w\"'.*-]+){0,2})"
-    r"\s*(?:—|–|:| - )|`[^`]+`(?: \([^)]*\))?\s+(?=[A-Z]))\s*(?P<rest>\S.*)$")  # "`*` Matches any version"
+    r"\s*(?:—|–|:| - )|`[^`]+`(?: \([^)]*\))?\.?\s+(?=[A-Z]))\s*(?P<rest>\S.*)$")  # "`*` Matches any version", "`-S`. This ..."
 # a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
 COMMAND_WORD = re.compile(
     r"\b(?:Get|Set|New|Remove|Add|Enable|Disable|Test|Start|Stop|Export|Import|Update|Invoke|Clear|"
@@ -103,7 +103,11 @@ def plain_text(text: str) -> str:
     markers left out, at the start and where a quoted note follows a sentence."""
     text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(lambda m: next((m[k] for k in _KEPT if m[k]), ""), text))
     text = _INNER_QUOTE.sub(" ", re.sub(r"^\s*>[\s>]*", "", text))
-    return " ".join(text.split()).strip(" -:")
+    # a dash left of a list marker goes, the dash of an option ("-gdb tcp::3333") stays
+    return _EDGE_DASH.sub("", " ".join(text.split()).strip(" :")).strip(" :")
+
+
+_EDGE_DASH = re.compile(r"^-+(?:\s|$)|\s-+$")
 
 
 def _is_prose_line(line: str) -> bool:
@@ -334,12 +338,19 @@ PROMPT = re.compile(r"^\$\s+(?=\S)")  # "$ npm outdated": a shell's prompt befor
 
 
 def typed_commands(lines: list[str]) -> list[str]:
-    """The commands of a code block: of a shell session (its first line starts with a "$"
-    prompt), what is typed after each prompt, without the output the commands print ("$ npm
-    outdated", then its table); of any other block, every line."""
-    if not lines or not PROMPT.match(lines[0]):
-        return lines
-    return [PROMPT.sub("", line) for line in lines if PROMPT.match(line)]
+    """The commands of a code block, a line that ends with a shell's "\\" joined to the next
+    (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session (its first line
+    starts with a "$" prompt), what is typed after each prompt, without the output the commands
+    print ("$ npm outdated", then its table); of any other block, every line."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and joined[-1].endswith("\\"):
+            joined[-1] = f"{joined[-1][:-1].rstrip()} {line}"
+        else:
+            joined.append(line)
+    if not joined or not PROMPT.match(joined[0]):
+        return joined
+    return [PROMPT.sub("", line) for line in joined if PROMPT.match(line)]
 
 
 def is_source_code(lines: list[str]) -> bool:

@@ -343,3 +343,16 @@ def test_the_lines_of_a_configuration_file_are_shown_not_run():
     script = ("Get the service application.\n\n```\n$ssa = Get-SPEnterpriseSearchServiceApplication\n"
               "$ssa.Update()\n```\n")
     assert prose_steps(script) == ["Run `$ssa = Get-SPEnterpriseSearchServiceApplication; $ssa.Update()`"]
+
+
+def test_a_continued_command_is_one_and_an_option_with_what_it_does_is_no_step():
+    """The embedded Rust book starts QEMU with a command over several lines, each ending with
+    "\\", then lists the flags it passed, each with what it does."""
+    text = ("The first debugging step is to launch QEMU in debugging mode:\n\n```\nqemu-system-arm \\\n"
+            "  -cpu cortex-m3 \\\n  -gdb tcp::3333 \\\n  -S\n```\n\nWe have passed two extra flags:\n\n"
+            "- `-gdb tcp::3333`. This tells QEMU to wait for a GDB connection on TCP port 3333.\n"
+            "- `-S`. This tells QEMU to freeze the machine at startup.\n")
+    assert unit_steps(step_unit("Debugging", text, "embedded/qemu.md", "QEMU")) == [
+        "The first debugging step is to launch QEMU in debugging mode: "
+        "qemu-system-arm -cpu cortex-m3 -gdb tcp::3333 -S"]
+    assert plain_text("- `-S`. Freeze the machine") == "-S. Freeze the machine"  # an option keeps its dash
