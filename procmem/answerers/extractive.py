@@ -233,11 +233,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
         doing = [step for step in (re.sub(r"\s*\[\d+\]$", "", s) for s in steps) if not describes(step)]
         if doing:
-            lead = f"{_opening(doing[0].rstrip('.'))}, then follow the steps below."
+            lead = f"{_opening(doing[0].rstrip('.;,: '))}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])
     why = next((s for s in causes if s != lead), "")
-    answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s}." for s in (lead, why) if s)
+    answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s.rstrip(';,: ')}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
 
 

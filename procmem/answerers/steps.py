@@ -211,7 +211,7 @@ def introduced(text: str) -> list[str]:
 def unit_text(unit: Unit) -> str:
     """What a unit says: a logic unit's body, a chunk's text, a procedure's steps (one a line)."""
     if isinstance(unit, Procedure):
-        return "\n".join(s if s.rstrip().endswith((".", "!", "?", ":")) else f"{s}." for s in unit.steps)
+        return "\n".join(s if s.rstrip().endswith((".", "!", "?", ":")) else f"{s.rstrip(' ;,')}." for s in unit.steps)
     return getattr(unit, "body", None) or getattr(unit, "text", "") or unit.render()
 
 

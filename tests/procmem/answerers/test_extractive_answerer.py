@@ -625,3 +625,16 @@ def test_a_section_that_says_what_to_do_in_prose_answers_whatever_its_type():
     assert answer.startswith('To create "pre" or "post" scripts for any script of the package.json, simply create')
     assert steps[0].startswith('To create "pre" or "post" scripts')
     assert details["used_units"][0] == scripts.id
+
+
+def test_a_lead_from_a_step_ends_without_the_steps_own_punctuation():
+    migrate = Procedure("", "Migrate to a new edition (Editions)",
+                        ["Run cargo fix --edition;", "Set the edition field in Cargo.toml;", "Build again."],
+                        unit_meta("editions.md", "Editions"))
+    answer, _, _ = compose([Hit(migrate, 1.0, 1, "x")], Turn("How do I migrate to the new edition?"), cite=False)
+    assert answer == "Set the edition field in Cargo.toml."
+    changes = Procedure("", "What changed (Editions)", ["changes to drop order, or when destructors run (details);",
+                                                        "changes to which traits a closure implements."],
+                        unit_meta("editions.md", "Editions"))
+    answer, _, _ = compose([Hit(changes, 1.0, 1, "x")], Turn("What changed about closures?"), cite=False)
+    assert answer == "Changes to drop order, or when destructors run (details), then follow the steps below."
