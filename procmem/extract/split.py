@@ -5,11 +5,14 @@ keeps its notes and sub-items), then at lines and sentences, and neighbouring pi
 back together up to the limit (:func:`procmem.chunking.recursive_split`). Every part keeps the
 unit's type and prerequisite; its header is the unit's header with ``(part i of n)``; each part
 but the last links to the next with ``[CONTINUE] if this part is done then <next header>``, and
-the last part keeps the unit's own linkers.
+the last part keeps the unit's own linkers. A code block cut between two parts is closed at the
+end of the first and opened again (with its language) at the start of the next, so each part's
+code stays code.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from procmem.chunking import Separator, n_words, recursive_split
@@ -25,7 +28,8 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
     """``[unit]`` when its body fits, else its parts in order (``max_words`` 0: never split)."""
     if max_words <= 0 or n_words(unit.body) <= max_words:
         return [unit]
-    pieces = recursive_split(unit.body, max_words, SEPARATORS)
+    fenced = FENCE_ROOM if FENCE.search(unit.body) else 0
+    pieces = with_fences(recursive_split(unit.body, max_words - fenced, SEPARATORS))
     if len(pieces) < 2:
         return [unit]
     total = len(pieces)
@@ -36,6 +40,29 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
         part.linker.append(Linker(PART_DONE, following.header, "CONTINUE", following.header))
     parts[-1].linker = list(unit.linker)
     return parts
+
+
+FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)
+FENCE_ROOM = 2  # words a part's budget keeps for the fences that close and reopen its code
+
+
+def with_fences(pieces: list[str]) -> list[str]:
+    """``pieces`` of one text, each a whole Markdown text: a piece that ends inside a code block
+    closes it, and the next opens it again with the same fence line (```` ```rust ````)."""
+    out: list[str] = []
+    carried = ""
+    for piece in pieces:
+        if carried:
+            piece = f"{carried}\n{piece}"
+        opened = ""
+        for line in piece.splitlines():
+            if FENCE.match(line):
+                opened = "" if opened else line.strip()
+        if opened:
+            piece = f"{piece}\n{opened[:3]}"
+        carried = opened
+        out.append(piece)
+    return out
 
 
 def split_logic_units(units: list[LogicUnit], max_words: int = DEFAULT_UNIT_WORDS) -> list[LogicUnit]:

@@ -93,3 +93,19 @@ def test_the_indexed_text_of_a_logic_unit_is_its_header_or_its_content():
     unit = long_step_unit(steps=2)
     assert indexed_text(unit, "header") == unit.header
     assert indexed_text(unit, "content") == f"{unit.header}\n{unit.body}"
+
+
+def test_a_code_block_cut_between_parts_stays_code_in_each():
+    """Rust by Example's vector page: one program longer than a part; each part closes the code
+    it ends in, and the next opens it again with its language."""
+    lines = "\n".join(f"    let x{i} = compute({i}); // step {i} of the example program" for i in range(60))
+    body = ("Vectors are re-sizable arrays.\n\n```rust\nfn main() {\n" + lines.replace("    let x30", "\n    let x30")
+            + "\n}\n```\n\nMore methods are in std::vec.")
+    unit = LogicUnit("Step", "", "Vectors (Rust by Example)", body, meta={"doc_id": "rbe/vec.md", "title": "Rust by Example"})
+    parts = split_logic_unit(unit, 200)
+    assert len(parts) > 2 and all(n_words(p.body) <= 200 for p in parts)
+    for part in parts:
+        fences = [line for line in part.body.splitlines() if line.startswith("```")]
+        assert len(fences) % 2 == 0, part.body  # every code block it opens, it closes
+    assert all(p.body.startswith("```rust\n") for p in parts[1:])
+    assert parts[-1].body.endswith("```\n\nMore methods are in std::vec.")
