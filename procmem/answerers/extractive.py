@@ -236,7 +236,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             lead = f"{_opening(doing[0].rstrip('.;,: '))}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])
-    why = next((s for s in causes if s != lead), "")
+    why = next((s for s in causes if not _is_duplicate(s, [lead])), "")  # not the lead again
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s.rstrip(';,: ')}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
 

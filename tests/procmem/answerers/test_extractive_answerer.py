@@ -638,3 +638,15 @@ def test_a_lead_from_a_step_ends_without_the_steps_own_punctuation():
                         unit_meta("editions.md", "Editions"))
     answer, _, _ = compose([Hit(changes, 1.0, 1, "x")], Turn("What changed about closures?"), cite=False)
     assert answer == "Changes to drop order, or when destructors run (details), then follow the steps below."
+
+
+def test_the_why_of_the_plain_answer_is_not_its_lead_again():
+    """Rust by Example: the one sentence that says what to do also says why ("you must call"),
+    and led the answer twice."""
+    wait = LogicUnit("Step", "", "Wait (Rust by Example)",
+                     "If you'd like to wait for a process::Child to finish, you must call Child::wait, which "
+                     "will return a process::ExitStatus.\n\n```\n$ rustc wait.rs && ./wait\n```\n",
+                     [], unit_meta("rbe/wait.md", "Wait"))
+    answer, _, _ = compose([Hit(wait, 1.0, 1, "x")], Turn("How do I wait for a child process?"), cite=False)
+    assert answer == ("If you'd like to wait for a process::Child to finish, you must call Child::wait, which "
+                      "will return a process::ExitStatus, then follow the steps below.")
