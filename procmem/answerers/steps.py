@@ -267,9 +267,16 @@ def describes(sentence: str) -> bool:
     says what to do: after an opening clause or word, if any ("By default,", "After a mailbox
     receives a request,"), it goes on with a determiner, "there", "it" or "you" and a verb of the
     scenario ("You try to open ...", "This issue occurs ...", "First, it examines ..."), and
-    names no action or command."""
-    return bool(DESCRIPTION.match(sentence)) and not ACTION_CUE.search(sentence) \
+    names no action or command; or it opens with a verb that says what something does
+    ("Represents different errors with the same type", "Is easy to compare")."""
+    return bool(DESCRIPTION.match(sentence) or DOES.match(sentence)) and not ACTION_CUE.search(sentence) \
         and not COMMAND_WORD.search(sentence)
+
+
+# what a thing does or is, as a list of its properties says it: "Represents ...", "Is easy to ...",
+# "Composes well ..." (an instruction's verb ends in "s" only as "Press", "Focus"; a label such as
+# "Windows:" or a path "Settings > ..." is no verb)
+DOES = re.compile(r"^(?:is|are|has|does|[a-z]{3,}[^su\W'’]s)\b(?!\s*[:>])", re.I)
 
 
 def defines(item: str) -> bool:

@@ -6,6 +6,7 @@ from procmem.answerers.extractive import compose
 from procmem.answerers.retrieval import Hit, given_memory
 from procmem.answerers.steps import (
     defines,
+    describes,
     introduced,
     is_source_code,
     plain_text,
@@ -356,3 +357,14 @@ def test_a_continued_command_is_one_and_an_option_with_what_it_does_is_no_step()
         "The first debugging step is to launch QEMU in debugging mode: "
         "qemu-system-arm -cpu cortex-m3 -gdb tcp::3333 -S"]
     assert plain_text("- `-S`. Freeze the machine") == "-S. Freeze the machine"  # an option keeps its dash
+
+
+def test_a_list_of_what_a_thing_does_is_no_procedure():
+    """Rust by Example lists what a good error type does; its items open with a verb that says
+    what the type does, not what to do. "Press" and a label or a path still lead steps."""
+    text = ("An error type that:\n\n- Represents different errors with the same type\n"
+            "- Presents nice error messages to the user\n- Is easy to compare with other types\n"
+            "- Composes well with other errors\n")
+    assert unit_steps(step_unit("Defining an error type", text, "rbe/error.md", "Errors")) == []
+    assert not any(map(describes, ["Press the power button", "Windows: Open Settings", "Settings > Privacy",
+                                   "Focus the window"]))
