@@ -633,11 +633,11 @@ def test_a_lead_from_a_step_ends_without_the_steps_own_punctuation():
                         unit_meta("editions.md", "Editions"))
     answer, _, _ = compose([Hit(migrate, 1.0, 1, "x")], Turn("How do I migrate to the new edition?"), cite=False)
     assert answer == "Set the edition field in Cargo.toml."
-    changes = Procedure("", "What changed (Editions)", ["changes to drop order, or when destructors run (details);",
-                                                        "changes to which traits a closure implements."],
-                        unit_meta("editions.md", "Editions"))
-    answer, _, _ = compose([Hit(changes, 1.0, 1, "x")], Turn("What changed about closures?"), cite=False)
-    assert answer == "Changes to drop order, or when destructors run (details), then follow the steps below."
+    fix = Procedure("", "Fix the code (Editions)", ["migrate the crate with cargo fix (details);",
+                                                    "review what it changed."],
+                    unit_meta("editions.md", "Editions"))
+    answer, _, _ = compose([Hit(fix, 1.0, 1, "x")], Turn("How do I fix the code for the edition?"), cite=False)
+    assert answer == "Migrate the crate with cargo fix (details), then follow the steps below."
 
 
 def test_the_why_of_the_plain_answer_is_not_its_lead_again():
