@@ -276,7 +276,8 @@ def describes(sentence: str) -> bool:
 # what a thing does or is, as a list of its properties says it: "Represents ...", "Is easy to ...",
 # "Composes well ..." (an instruction's verb ends in "s" only as "Press", "Focus"; a label such as
 # "Windows:" or a path "Settings > ..." is no verb)
-DOES = re.compile(r"^(?:is|are|has|does|[a-z]{3,}[^su\W'’]s)\b(?!\s*[:>])", re.I)
+DOES = re.compile(r"^(?:(?:is|are|has|does)\b(?!\s+(?:there|it|this|that|these|those|the|an?|you|your|my|i|we|they)\b)"
+                  r"|[a-z]{3,}[^su\W'’]s\b)(?!\s*[:>])", re.I)  # not a question: "Is there a ...?"
 
 
 def defines(item: str) -> bool:

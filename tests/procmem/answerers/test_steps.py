@@ -367,4 +367,4 @@ def test_a_list_of_what_a_thing_does_is_no_procedure():
             "- Composes well with other errors\n")
     assert unit_steps(step_unit("Defining an error type", text, "rbe/error.md", "Errors")) == []
     assert not any(map(describes, ["Press the power button", "Windows: Open Settings", "Settings > Privacy",
-                                   "Focus the window"]))
+                                   "Focus the window", "Is there a simpler version? First off, read RFC 1951."]))
