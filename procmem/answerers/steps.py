@@ -80,6 +80,11 @@ DESCRIPTION = re.compile(
     r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+|you['’](?:re|ve)|"
     r"let['’]s (?:\w+ )?(?:say|assume|suppose|imagine))\b",
     re.I)
+# what a thing does or is, as a list of its properties says it: "Represents ...", "Is easy to ...",
+# "Composes well ..." (an instruction's verb ends in "s" only as "Press", "Focus"; a label such as
+# "Windows:" or a path "Settings > ..." is no verb)
+DOES = re.compile(r"^(?:(?:is|are|has|does)\b(?!\s+(?:there|it|this|that|these|those|the|an?|you|your|my|i|we|they)\b)"
+                  r"|[a-z]{3,}[^su\W'’]s\b)(?!\s*[:>])", re.I)  # not a question: "Is there a ...?"
 # a term and what it is: "`members` — Packages to include", "0: no optimizations", "**Cause:** ..."
 DEFINITION = re.compile(
     r"^(?:\*\*[^*]+:\*\*|(?:`[^`]+`|\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)|\*\*[^*]+\*\*|[\w\"'.*\[\]-]+(?: [\w\"'.*-]+){0,2})"
@@ -95,6 +100,7 @@ LIST_ITEM = re.compile(r"^(?:\d+[.)]|[-*•])\s")
 _LABELLED = re.compile(r"^[A-Za-z][\w ()'/]{0,40}:(?:\s+\S|$)")  # "definitely lost: 48 bytes"
 _SETTING = re.compile(r"^[A-Za-z_][\w.\-]*(?:\[\])?\s+=\s+\S")  # "cache = ${HOME}/.npm-packages" (an ini file's line)
 COMMAND_START = re.compile(r"^[A-Za-z.$\\/~]")  # a word, a path or a variable, not output
+_EDGE_DASH = re.compile(r"^-+(?:\s|$)|\s-+$")  # a list marker's dash, not an option's ("-gdb")
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
 
 
@@ -106,8 +112,6 @@ def plain_text(text: str) -> str:
     # a dash left of a list marker goes, the dash of an option ("-gdb tcp::3333") stays
     return _EDGE_DASH.sub("", " ".join(text.split()).strip(" :")).strip(" :")
 
-
-_EDGE_DASH = re.compile(r"^-+(?:\s|$)|\s-+$")
 
 
 def _is_prose_line(line: str) -> bool:
@@ -272,12 +276,6 @@ def describes(sentence: str) -> bool:
     return bool(DESCRIPTION.match(sentence) or DOES.match(sentence)) and not ACTION_CUE.search(sentence) \
         and not COMMAND_WORD.search(sentence)
 
-
-# what a thing does or is, as a list of its properties says it: "Represents ...", "Is easy to ...",
-# "Composes well ..." (an instruction's verb ends in "s" only as "Press", "Focus"; a label such as
-# "Windows:" or a path "Settings > ..." is no verb)
-DOES = re.compile(r"^(?:(?:is|are|has|does)\b(?!\s+(?:there|it|this|that|these|those|the|an?|you|your|my|i|we|they)\b)"
-                  r"|[a-z]{3,}[^su\W'’]s\b)(?!\s*[:>])", re.I)  # not a question: "Is there a ...?"
 
 
 def defines(item: str) -> bool:
