@@ -89,6 +89,10 @@ DOES = re.compile(r"^(?:(?:is|are|has|does)\b(?!\s+(?:there|it|this|that|these|t
 DEFINITION = re.compile(
     r"^(?:\*\*[^*]+:\*\*|(?:`[^`]+`|\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)|\*\*[^*]+\*\*|[\w\"'.*\[\]-]+(?: [\w\"'.*-]+){0,2})"
     r"\s*(?:—|–|:| - )|`[^`]+`(?: \([^)]*\))?\.?\s+(?=[A-Z]))\s*(?P<rest>\S.*)$")  # "`*` Matches any version", "`-S`. This ..."
+# a parameter of an API with its type, and what it is if anything: "path {string|URL} filename",
+# "`callback` <Function>", "encoding [<string>](…) | [<null>](…) Default: null" (Node.js's reference)
+_TYPE = r"(?:\{[^{}]+\}|\[<[^<>\]]+>\]\([^)]*\)|<[^<>]+>)"
+PARAMETER = re.compile(r"^(?:`[^`]+`|[\w.$\[\]'\"-]+) " + _TYPE + r"(?: \| " + _TYPE + r")*(?:\s+\S.*)?$")
 # a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
 COMMAND_WORD = re.compile(
     r"\b(?:Get|Set|New|Remove|Add|Enable|Disable|Test|Start|Stop|Export|Import|Update|Invoke|Clear|"
@@ -281,8 +285,10 @@ def describes(sentence: str) -> bool:
 def defines(item: str) -> bool:
     """A bulleted line that says what a term is rather than what to do: a name, a code span or a
     link, then a dash or a colon and a description ("`members` — Packages to include in the
-    workspace", "0: no optimizations"); not an action ("Windows: Open Settings") nor an amount
-    ("Flour: 500 g")."""
+    workspace", "0: no optimizations"), or a parameter with its type (:data:`PARAMETER`); not an
+    action ("Windows: Open Settings") nor an amount ("Flour: 500 g")."""
+    if PARAMETER.match(item.strip()):
+        return True
     found = DEFINITION.match(item.strip())
     if not found:
         return False

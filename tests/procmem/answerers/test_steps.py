@@ -368,3 +368,14 @@ def test_a_list_of_what_a_thing_does_is_no_procedure():
     assert unit_steps(step_unit("Defining an error type", text, "rbe/error.md", "Errors")) == []
     assert not any(map(describes, ["Press the power button", "Windows: Open Settings", "Settings > Privacy",
                                    "Focus the window", "Is there a simpler version? First off, read RFC 1951."]))
+
+
+def test_a_parameter_with_its_type_is_no_step():
+    """Node.js's API reference lists each function's parameters with their types."""
+    text = ("- `path` {string|Buffer|URL|FileHandle} filename or FileHandle\n"
+            "- `options` {Object|string}\n- encoding {string|null} Default: null\n"
+            "- `callback` <Function> Optional function to be called when a timeout occurs.\n- err {Error}\n"
+            "- encoding [<string>](https://nodejs.org/string) | [<null>](https://nodejs.org/null) Default: null\n"
+            "- Open the {settings} page and press OK.\n")
+    assert unit_steps(step_unit("fs.readFile(path[, options], callback)", text, "node/fs.md", "File system")) == [
+        "Open the {settings} page and press OK."]
