@@ -111,6 +111,11 @@ class SearchIndex:
             start = stop
         return cls(units, kinds)
 
+    def repeated_ids(self) -> set[str]:
+        """The ids of the units a search over every page leaves out (:attr:`KindIndex.repeats`)."""
+        return {self.units[index.start + int(row)].id for index in self.kinds.values()
+                if index.repeats is not None for row in np.flatnonzero(index.repeats)}
+
     def search(self, query_tokens: list[str], query_vector: Callable[[], np.ndarray], *, k: int,
                kinds: Sequence[str], method: Method, types: Sequence[str] | None = None,
                doc_ids: Sequence[str] | None = None,

@@ -47,7 +47,7 @@ from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import rrf
 from procmem.retrieval.index import KIND_ORDER, Method, SearchSettings
 from procmem.search import MemorySearch
-from procmem.units import Unit, indexed_text, repeated
+from procmem.units import Unit, indexed_text
 
 DENSE = "dense"
 LEXICAL = "bm25-{}"  # one sparse vector per kind of unit: IDF and lengths within the kind
@@ -256,7 +256,7 @@ class QdrantStore:
             return {"added": 0, "deleted": 0, "units": 0}
         self._ensure(int(vectors.shape[1]))
         stored = self._stored()
-        repeats = repeated(units)
+        repeats = memory.index().repeated_ids()  # as the built-in index leaves them out
         current = {u.id for u in units}
         stale = sorted(set(stored) - current)
         for start in range(0, len(stale), BATCH):
@@ -280,9 +280,9 @@ class QdrantStore:
                                                                       values=weights)},
                     payload=_payload(units[row], units[row].id in repeats)))
             self.client.upsert(self.collection, points=points, wait=True)
+        flipped = [u.id for u in units if u.id in stored and stored[u.id] != (u.id in repeats)]
         for flag in (True, False):
-            changed = [point_id(u.id) for u in units if u.id in stored and stored[u.id] != flag
-                       and (u.id in repeats) == flag]
+            changed = [point_id(i) for i in flipped if (i in repeats) == flag]
             for start in range(0, len(changed), BATCH):
                 self.client.set_payload(self.collection, payload={"repeat": flag},
                                         points=changed[start:start + BATCH], wait=True)
