@@ -47,7 +47,21 @@ _PAGE_LINK = re.compile(r"^\s*(?:[-*]|\d+\.)?\s*(?:\d+(?:\.\d+)*\.?\s*)?\[[^\]]*
 _CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?([\w.:-]+)|<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""", re.I)
 # Latin-1 as browsers read it: Windows-1252 (its curly quotes and dashes where Latin-1 has controls)
 _AS_BROWSERS_READ = {"iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "us-ascii": "cp1252"}
+# a code block's language as a class names it: Prism and highlight.js "language-bash", "lang-sh",
+# Sphinx's wrapper "highlight-python", GitHub's "highlight-source-shell"
+_LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight(?:-source)?)-([\w+#.-]+)$")
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
+
+
+def code_language(attrs: list[tuple[str, str | None]]) -> str:
+    """The language a code block's classes name ("" when none does)."""
+    for name, value in attrs:
+        if name == "class" and value:
+            for token in value.split():
+                found = _LANGUAGE_CLASS.match(token)
+                if found and found[1] not in ("none", "default"):
+                    return found[1].lower()
+    return ""
 
 
 @dataclass
@@ -84,6 +98,7 @@ class _MarkdownBuilder(HTMLParser):
         self._in_head = False
         self._pre: list[str] | None = None
         self._pre_code_ended = False  # the code block's text so far ends with a whole <code>
+        self._language = ""  # of the next or open code block, as its classes or its wrapper's name it
         self._row: list[str] | None = None
         self._table: list[list[str]] = []
         self._level = 1  # of the last heading
@@ -139,10 +154,12 @@ class _MarkdownBuilder(HTMLParser):
         elif self._pre is not None:
             if tag == "code" and self._pre_code_ended:
                 self._pre.append("\n")  # another version of the code in the same block (Node's mjs / cjs)
+            self._language = self._language or code_language(attrs)
             return
         elif tag == "pre":
             self._flush()
             self._pre = []
+            self._language = code_language(attrs) or self._language
         elif tag in _HEADINGS:
             self._flush()
             self._level = _HEADINGS[tag]
@@ -183,6 +200,8 @@ class _MarkdownBuilder(HTMLParser):
             self._row = []
         elif tag in _BLOCK:
             self._flush()
+            if tag == "div":  # a wrapper that names the language of the code block it holds
+                self._language = code_language(attrs) or self._language
         elif tag == "a":
             self._spans.append([])
             self._span_tags.append(("a", dict(attrs).get("href") or ""))
@@ -208,9 +227,9 @@ class _MarkdownBuilder(HTMLParser):
             self._in_title = False
         elif tag == "pre" and self._pre is not None:
             code = "".join(self._pre).strip("\n")
-            self._pre, self._pre_code_ended = None, False
             if code.strip():
-                self.blocks.append((f"```\n{code}\n```", False))
+                self.blocks.append((f"```{self._language}\n{code}\n```", False))
+            self._pre, self._pre_code_ended, self._language = None, False, ""
         elif self._pre is not None:
             self._pre_code_ended = tag == "code"
             return

@@ -461,6 +461,19 @@ def test_html_code_block_with_two_versions_of_the_code_keeps_them_apart(tmp_path
     assert "import * as fs from 'node:fs';\nconst fs = require('node:fs');" in read_document(path).text
 
 
+def test_html_code_block_keeps_the_language_its_classes_name(tmp_path: Path) -> None:
+    path = tmp_path / "ci.html"
+    path.write_text("<h1>CI</h1><pre><code class='language-yml'>on: push</code></pre>"
+                    "<div class='highlight-python notranslate'><div class='highlight'><pre>import os</pre>"
+                    "</div></div><pre class='lang-sh'>cargo clippy</pre><pre>plain</pre>"
+                    "<pre><code class='language-rust compile_fail E0499'>fn main() {}</code></pre>",
+                    encoding="utf-8")
+    text = read_document(path).text
+    assert re.findall(r"^```(\w*)\n([^\n]*)\n```$", text, flags=re.M) == [
+        ("yml", "on: push"), ("python", "import os"), ("sh", "cargo clippy"), ("", "plain"),
+        ("rust", "fn main() {}")]
+
+
 def test_html_bold_questions_above_their_answers_are_headings(tmp_path: Path) -> None:
     path = tmp_path / "faq.html"
     path.write_text(
