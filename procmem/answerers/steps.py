@@ -41,7 +41,10 @@ BOILERPLATE = re.compile(
     r"\b(?:follow|complete|do) (?:these|the following) steps\W*$|"  # what they introduced is elsewhere
     r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b|"
     r"redistribute it|all rights reserved|"  # a licence: "This document is free; you can redistribute it ..."
-    r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$",  # only a pointer: "See package-lock.json and npm shrinkwrap."
+    r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
+    # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation chapter."
+    r"\b(?:take a look at|refer to|read|consult|check out) (?:the|our|this)\b[^.!?]{0,60}"
+    r"\b(?:chapter|section|documentation|docs|book|guide|manual|article|topic)s?\W*$",
     re.I)
 IMPERATIVES = (
     "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",
@@ -329,15 +332,16 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     labelled values, :func:`is_report`)."""
     steps: list[str] = []
     code = False
+    language = ""
     for block in re.split(r"(^```.*$)", text, flags=re.M):
         if block.startswith("```"):
-            code = not code
+            code, language = not code, block[3:].strip()
             continue
         if code:
             commands = typed_commands([line.strip() for line in block.splitlines() if line.strip()])
             if commands and steps and not steps[-1].endswith((".", "!", "?")):  # "run the following:"
                 steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
-            elif commands and COMMAND_START.match(commands[0]) and not is_source_code(commands) \
+            elif commands and COMMAND_START.match(commands[0]) and is_typed(commands, language) \
                     and not is_report(commands):
                 steps.append(f"Run `{'; '.join(commands)}`")
         else:
@@ -363,6 +367,22 @@ def typed_commands(lines: list[str]) -> list[str]:
     if not joined or not PROMPT.match(joined[0]):
         return joined
     return [PROMPT.sub("", line) for line in joined if PROMPT.match(line)]
+
+
+# the languages of code blocks that are typed at a prompt: shells, Windows' command lines, SQL
+RUN_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh", "fish", "ksh", "csh", "console", "terminal",
+                           "shellsession", "shell-session", "powershell", "ps", "ps1", "pwsh", "posh",
+                           "cmd", "bat", "batch", "dos", "doscon", "sql", "psql", "mysql", "sqlite"})
+UNTYPED = frozenset({"", "text", "txt", "plain", "plaintext", "none", "nohighlight"})
+
+
+def is_typed(lines: list[str], language: str = "") -> bool:
+    """A code block that is typed at a prompt rather than shown: its language (its fence's first
+    word) is a shell's, or, where the fence names none, its text is no program's
+    (:func:`is_source_code`). A program (``rust``), a file's contents (``yml``, ``toml``) or a
+    program's ``output`` is shown."""
+    name = language.split()[0].strip("{}.").lower() if language.split() else ""
+    return name in RUN_LANGUAGES if name not in UNTYPED else not is_source_code(lines)
 
 
 def is_source_code(lines: list[str]) -> bool:

@@ -9,6 +9,7 @@ from procmem.answerers.steps import (
     describes,
     introduced,
     is_source_code,
+    is_typed,
     plain_text,
     prose_steps,
     sentences,
@@ -230,6 +231,16 @@ def test_a_programs_text_is_shown_not_run():
                                "}"])
 
 
+def test_a_code_blocks_language_says_whether_it_is_run_or_shown():
+    text = ("Borrow the value instead of moving it.\n\n```rust\nlet s = String::new();\nlen(&s)\n```\n\n"
+            "Check the crate.\n\n```console\n$ cargo check\n```\n\nThe workflow file holds it.\n\n"
+            "```yml\non: push\nname: check\n```\n\nBuild it.\n\n```\nmake all\n```\n")
+    assert [s for s in prose_steps(text) if s.startswith("Run")] == ["Run `cargo check`", "Run `make all`"]
+    assert is_typed(["Get-Mailbox"], "powershell") and is_typed(["make"], "")
+    assert not is_typed(["fn main() {}"], "rust") and not is_typed(["key: value"], "yaml")
+    assert not is_typed(["int a;", "int b;", "a = b;"], "text")  # a program, whatever the fence says
+
+
 def test_plain_text_drops_emphasis_marks_but_keeps_names_with_underscores_and_stars() -> None:
     assert plain_text("Use INSTALL_BASE / `--install_base`") == "Use INSTALL_BASE / --install_base"
     assert plain_text("Go to **Settings** > *Mail* and _Rules_, ***now***") == "Go to Settings > Mail and Rules, now"
@@ -333,6 +344,13 @@ def test_a_sentence_that_only_points_elsewhere_is_no_step():
             "- Open the file. See the notes in config.md for details.")
     assert unit_steps(step_unit("Check the tree", text, "npm/npm-ls.md", "npm-ls")) == [
         "Run npm ls in the project.", "See if the tree changed after the install.", "Open the file."]
+    pointers = ("- Install the component with `rustup component add clippy`.\n"
+                "- If you are not sure, take a look at the Installation chapter.\n"
+                "- For individual details, refer to the --check-cfg documentation and to the Cargo book.\n"
+                "- Refer to the table below for the values.\n- Open the Settings page.")
+    assert unit_steps(step_unit("Install it", pointers, "clippy/usage.md", "usage")) == [
+        "Install the component with rustup component add clippy.", "Refer to the table below for the values.",
+        "Open the Settings page."]
 
 
 def test_the_lines_of_a_configuration_file_are_shown_not_run():
