@@ -83,6 +83,19 @@ def term_weights(units: list[Unit]) -> dict[str, float]:
     return {t: math.log(1 + (n + 1) / (d + 0.5)) for t, d in df.items()}
 
 
+def title_weights(units: list[Unit]) -> dict[str, float]:
+    """Inverse document frequency of each term over the candidates' page titles: the name of
+    the site that every title carries ("Installation - Clippy Documentation") says nothing of
+    a page's subject."""
+    titles = {str(unit.meta.get("title", "")) for unit in units}
+    df: dict[str, int] = {}
+    for title in titles:
+        for term in set(terms(title)):
+            df[term] = df.get(term, 0) + 1
+    n = len(titles)
+    return {t: math.log(1 + (n + 1) / (d + 0.5)) for t, d in df.items()}
+
+
 def unit_settings(unit: Unit) -> set[str]:
     """The settings a unit is written for: those its header and opening words name, and its
     page's (title, prerequisites) where the unit names none of their kind (:func:`narrowed`)."""
@@ -102,7 +115,7 @@ def is_problem(unit: Unit) -> bool:
 
 
 def score(candidate: Candidate, turn: Turn, best_retrieval: float,
-          weight: dict[str, float] | None = None) -> float:
+          weight: dict[str, float] | None = None, title_weight: dict[str, float] | None = None) -> float:
     unit = candidate.unit
     question = turn.question_terms
     header = set(terms(unit_header(unit)))
@@ -114,7 +127,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         "context": share(turn.context_terms, body, weight),
     }
     title = set(terms(str(unit.meta.get("title", ""))))
-    parts["title"] = share(title, question)  # the question names the page's subject
+    parts["title"] = share(title, question, title_weight)  # the question names the page's subject
     base = (0.3 * parts["retrieval"] + 0.3 * parts["header"] + 0.25 * parts["text"]
             + 0.15 * parts["context"] + TITLE_WEIGHT * parts["title"])
     said = turn.said_terms
@@ -171,4 +184,4 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
 
 
 __all__ = ["Candidate", "DUPLICATE_SIMILARITY", "is_problem", "quoting_documents", "score", "share",
-           "term_weights", "unit_settings"]
+           "term_weights", "title_weights", "unit_settings"]

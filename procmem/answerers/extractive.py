@@ -58,6 +58,7 @@ from procmem.answerers.candidates import (
     score,
     share,
     term_weights,
+    title_weights,
 )
 from procmem.answerers.common import LLMParams, make_params, terms
 from procmem.answerers.parsing import ReplyParseError
@@ -71,6 +72,7 @@ from procmem.answerers.steps import (
     introduced,
     is_prose,
     paragraphs,
+    plain_text,
     sentences,
     unit_header,
     unit_steps,
@@ -204,6 +206,10 @@ def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
             + 0.2 * bool(found - turn.said_terms) + 0.4 / (1 + position))
 
 
+# a step that states how things are once a condition holds, and says nothing to do: "If you use
+# rustup, Clippy is usually already installed" (no lead to the steps: "..., then follow the steps below")
+STATEMENT = re.compile(r"^(?:if|when|once|after|where)\b[^,]{1,120},\s+(?!you\b)(?:[\w’']+\s+){1,2}"
+                       r"(?:is|are|was|were|will|has|have|does)\b", re.I)
 SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
 
 
@@ -232,7 +238,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     if not lead and steps:
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
         doing = [step for step in (re.sub(r"\s*\[\d+\]$", "", s) for s in steps) if not describes(step)]
-        if doing:
+        if doing and not STATEMENT.match(plain_text(doing[0])):
             lead = f"{_opening(doing[0].rstrip('.;,: '))}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])
@@ -300,8 +306,9 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
     """``extra``: more units for the plain answer, or how to find them in the chosen documents."""
     best_retrieval = max((c.retrieval for c in candidates), default=0.0)
     weight = term_weights([c.unit for c in candidates])
+    title_weight = title_weights([c.unit for c in candidates])
     for cand in candidates:
-        cand.score = score(cand, turn, best_retrieval, weight)
+        cand.score = score(cand, turn, best_retrieval, weight, title_weight)
     chosen = select(candidates, turn, p)
     order = [c.hit for c in _ordered(chosen)] + [c.hit for c in sorted(candidates, key=lambda c: -c.score)
                                                  if c not in chosen]

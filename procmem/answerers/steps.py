@@ -17,7 +17,8 @@ from procmem.answerers.parsing import parse_steps
 from procmem.extract.markdown import LINK_ONLY
 from procmem.units import SOURCE_LINE, Procedure, Unit
 
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`*])")
+# (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<![( ]e\.g\.)(?<![( ]i\.e\.)\s+(?=[A-Z0-9\"“(`*])")
 # markup to drop: emphasis marks (a pair around words; the underscores of INSTALL_BASE and the
 # stars of `*.pm` or Net::* are no emphasis), a link (its text kept), an HTML tag (lower-case,
 # attributes with values), a stray backtick; a code span keeps its text as written, placeholders

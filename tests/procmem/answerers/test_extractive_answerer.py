@@ -15,7 +15,7 @@ from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
 from procmem.units import Linker, LogicUnit, Procedure
 from serving.scripted import unreachable_llm
-from tests.procmem.answerers.conftest import MemoryDouble, unit_meta
+from tests.procmem.answerers.conftest import MemoryDouble, step_unit, unit_meta
 
 
 def test_steps_from_the_best_units_in_document_order_with_citations(memory):
@@ -650,3 +650,31 @@ def test_the_why_of_the_plain_answer_is_not_its_lead_again():
     answer, _, _ = compose([Hit(wait, 1.0, 1, "x")], Turn("How do I wait for a child process?"), cite=False)
     assert answer == ("If you'd like to wait for a process::Child to finish, you must call Child::wait, which "
                       "will return a process::ExitStatus, then follow the steps below.")
+
+
+def test_the_site_name_that_every_title_carries_does_not_count_as_the_pages_subject():
+    """"How do I install clippy?": every title ends in the site's name, so what the question
+    names of the installation page's title is its subject, and of the page on building from
+    source only the site's name."""
+    basics = step_unit("Install from source", "1. Build the binaries with `cargo dev setup toolchain`.\n"
+                       "2. Install the toolchain with `rustup toolchain link clippy`.",
+                       "clippy/basics.html", "Basics - Clippy Documentation")
+    installation = step_unit("Install", "1. Install the component with `rustup component add clippy`.",
+                             "clippy/installation.html", "Installation - Clippy Documentation")
+    others = [step_unit("Run", f"1. Run `cargo clippy` with the {name} options.", f"clippy/{name}.html",
+                        f"{name.title()} - Clippy Documentation")
+              for name in ("usage", "configuration", "lints", "travis", "gitlab", "lint configuration")]
+    hits = [Hit(unit, 1.0 - rank / 10, rank, "x") for rank, unit in enumerate([basics, installation, *others], 1)]
+    _, steps, details = compose(hits, Turn("How do I install clippy?"), cite=False)
+    assert "Install the component with rustup component add clippy." in steps
+    title = {s["unit_id"]: s["title"] for s in details["scores"]}
+    assert title[installation.id] > 0.75 and title[basics.id] < 0.25  # 2/3 and 1/3 when every word counts
+
+
+def test_a_first_step_that_says_nothing_to_do_is_no_lead_to_the_steps():
+    unit = step_unit("Install", "If you’re using `rustup` to install and manage your Rust toolchains, Clippy is usually "
+                     "**already installed**.\n\nWhere it was not installed for a toolchain, it can be installed "
+                     "with:\n\n```\nrustup component add clippy\n```\n", "clippy/installation.html", "Installation")
+    answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I install clippy?"), cite=False)
+    assert steps[0].startswith("If you’re using rustup")
+    assert "then follow the steps below" not in answer

@@ -397,3 +397,9 @@ def test_a_parameter_with_its_type_is_no_step():
             "- Open the {settings} page and press OK.\n")
     assert unit_steps(step_unit("fs.readFile(path[, options], callback)", text, "node/fs.md", "File system")) == [
         "Open the {settings} page and press OK."]
+
+
+def test_a_sentence_goes_on_after_e_g_and_i_e():
+    text = "Run the instrumented program (e.g. `./main`) to write a profile. Then merge the profiles (i.e. `*.profraw`) into one."
+    assert sentences(text) == ["Run the instrumented program (e.g. ./main) to write a profile.",
+                               "Then merge the profiles (i.e. *.profraw) into one."]
