@@ -38,7 +38,7 @@ from procmem.extract.split import split_logic_units
 from procmem.merge import MergeGroups, llm_merge, merge_units
 from procmem.records import DocumentHit, DocumentRecord, Hit, UpdateReport
 from procmem.retrieval.bm25 import TOKENIZER_NAME, BM25Index, tokenize
-from procmem.retrieval.index import KIND_ORDER, SearchIndex
+from procmem.retrieval.index import KIND_ORDER, SearchIndex, page_languages
 from procmem.retrieval.links import document_links
 from procmem.retrieval.pooling import plan_vectors, pooled_vector
 from procmem.retrieval.vectors import VectorTable, dense_index
@@ -106,6 +106,7 @@ class Memory(MemorySearch):
         self._tokens: dict[str, list[str]] = {}
         self._index: SearchIndex | None = None
         self._links: dict[str, list[str]] | None = None
+        self._languages: dict[str, str] | None = None
         self.query_vectors = QueryVectors()
         self._loaded_manifest: dict[str, Any] = {}
         self.last_report: UpdateReport | None = None
@@ -148,6 +149,13 @@ class Memory(MemorySearch):
             self._links = document_links(self._parts.values(), self._docs)
         return self._links.get(doc_id, [])
 
+    def page_languages(self) -> dict[str, str]:
+        """The language each document is written in ("" when its text does not say; see
+        :mod:`procmem.retrieval.language`)."""
+        if self._languages is None:
+            self._languages = page_languages(self._active())
+        return self._languages
+
     def index(self) -> SearchIndex:
         if self._index is None:
             self._index = self._build_index()
@@ -159,7 +167,7 @@ class Memory(MemorySearch):
         if missing:
             self._embed(missing, progress=False)
         matrix = self._vectors.gather(u.id for u in units) if units else None
-        return SearchIndex.build(units, matrix, self._tokens_of, bm25)
+        return SearchIndex.build(units, matrix, self._tokens_of, bm25, self.page_languages())
 
     def _tokens_of(self, unit: Unit) -> list[str]:
         tokens = self._tokens.get(unit.id)
@@ -362,11 +370,13 @@ class Memory(MemorySearch):
         rebuild the search index. Returns the units given a vector and the texts encoded."""
         self._index = None
         self._links = None
+        self._languages = None
         active = self._active()
         embedded = self._embed_dense(progress)
         if len(self._vectors) > 1.5 * max(1, len(active)):
             self._vectors.keep_only([u.id for u in active])
-        self._index = self._with_dense(SearchIndex.build(active, None, self._tokens_of))
+        self._index = self._with_dense(SearchIndex.build(active, None, self._tokens_of,
+                                                         languages=self.page_languages()))
         return embedded
 
     def _embed_dense(self, progress: bool) -> tuple[int, int]:
@@ -478,7 +488,8 @@ class Memory(MemorySearch):
         memory._vectors.add([u.id for u, yes in zip(units, embedded, strict=True) if yes], files.matrix[embedded])
         memory.failures = [ExtractionFailure(**f) for f in manifest.get("failures", [])]
         memory._loaded_manifest = manifest
-        memory._index = memory._with_dense(SearchIndex.build(units, None, memory._tokens_of, files.bm25))
+        memory._index = memory._with_dense(SearchIndex.build(units, None, memory._tokens_of, files.bm25,
+                                                             memory.page_languages()))
         return memory
 
     # -- statistics --------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from procmem.records import DocumentHit, DocumentRecord, Hit
 from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import reorder_head
 from procmem.retrieval.index import Fusion, Method, SearchIndex, SearchSettings, unit_doc_ids
+from procmem.retrieval.language import text_language
 from procmem.retrieval.links import lift_linked
 from procmem.retrieval.query import asks_how_to, conversation_query
 from procmem.units import asks
@@ -70,6 +71,7 @@ class MemorySearch:
         def index(self) -> SearchIndex: ...
         def links(self, doc_id: str) -> list[str]: ...
         def document(self, doc_id: str) -> DocumentRecord | None: ...
+        def page_languages(self) -> dict[str, str]: ...
 
     def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
                method: Method | None = None, types: Sequence[str] | None = None,
@@ -87,21 +89,35 @@ class MemorySearch:
         settings = SearchSettings(candidates=self.config.candidates, fusion=fusion or self.config.fusion,  # type: ignore[arg-type]
                                   rrf_k=self.config.rrf_k, dense_weight=self.config.dense_weight)
 
+        language = self.search_language(question or query)
+
         def ranked(text: str, n: int, by: Method = method) -> list[Hit]:
             return self.ranked_units(text, n, kinds=kinds, method=by, types=types, doc_ids=doc_ids,
-                                     settings=settings)
+                                     settings=settings, language=language)
 
         asked = (question or query) if method != "dense" else None  # a dense search stays dense
         return self.arrange(ranked, query, k, self.ordering_question(question, query, kinds, method), asked)
 
+    def search_language(self, text: str) -> str | None:
+        """The language a search for ``text`` keeps to: the one ``text`` is written in, when the
+        memory's pages come in it and in others (a site and its translations); None (every page)
+        otherwise. A page whose language is unknown is always searched."""
+        languages = set(self.page_languages().values()) - {""}
+        if len(languages) < 2:
+            return None
+        found = text_language(text)
+        return found if found in languages else None
+
     def ranked_units(self, text: str, n: int, *, kinds: Sequence[str], method: Method,
                      types: Sequence[str] | None, doc_ids: Sequence[str] | None,
-                     settings: SearchSettings) -> list[Hit]:
+                     settings: SearchSettings, language: str | None = None) -> list[Hit]:
         """The ``n`` best units for ``text`` alone, from the memory's own search structure
-        (another search backend answers this and keeps the rest of the search)."""
+        (another search backend answers this and keeps the rest of the search); ``language``:
+        none of a page written in another."""
         index = self.index()
-        found = index.search(tokenize(text), lambda: self.query_vector(text), k=n,
-                             kinds=kinds, method=method, types=types, doc_ids=doc_ids, settings=settings)
+        found = index.search(tokenize(text), lambda: self.query_vector(text), k=n, kinds=kinds,
+                             method=method, types=types, doc_ids=doc_ids, language=language,
+                             settings=settings)
         return [Hit(index.units[row], score, rank, method) for rank, (row, score) in enumerate(found, 1)]
 
     def query_vector(self, text: str) -> np.ndarray:

@@ -19,6 +19,7 @@ import numpy as np
 from procmem.retrieval.bm25 import BM25Index
 from procmem.retrieval.dense import DenseIndex
 from procmem.retrieval.fusion import RRF_K, rrf, top_n, weighted
+from procmem.retrieval.language import document_languages
 from procmem.units import Unit, repeated
 
 Method = Literal["hybrid", "bm25", "dense"]
@@ -28,6 +29,36 @@ KIND_ORDER = ("procedure", "logic_unit", "chunk", "semantic_chunk", "proposition
 
 def unit_doc_ids(unit: Unit) -> list[str]:
     return list(unit.meta.get("doc_ids") or [unit.meta.get("doc_id", "")])
+
+
+def page_languages(units: list[Unit], chars: int = 4000) -> dict[str, str]:
+    """The language of each page (:func:`~procmem.retrieval.language.document_languages`), read
+    from the units that are its alone (a unit merged from several pages may be another page's
+    words), the whole document first, at most ``chars`` characters of them."""
+    texts: dict[str, list[str]] = {}
+    size: dict[str, int] = {}
+    for unit in sorted(units, key=lambda u: u.kind != "document"):
+        doc_ids = unit_doc_ids(unit)
+        if len(doc_ids) == 1 and size.get(doc_ids[0], 0) < chars:
+            text = unit.render()[:chars]
+            texts.setdefault(doc_ids[0], []).append(text)
+            size[doc_ids[0]] = size.get(doc_ids[0], 0) + len(text)
+    return document_languages(texts)
+
+
+def unit_language(unit: Unit, languages: dict[str, str]) -> str:
+    """The language of a unit's page ("" when unknown, or when its pages differ), given each
+    page's."""
+    found = {languages.get(doc_id, "") for doc_id in unit_doc_ids(unit)}
+    return found.pop() if len(found) == 1 else ""
+
+
+def _row_languages(block: list[Unit], languages: dict[str, str]) -> np.ndarray | None:
+    """Per unit, its page's language; None when the pages are in one language (a search then
+    needs no language mask)."""
+    if len(set(languages.values()) - {""}) < 2:
+        return None
+    return np.array([unit_language(unit, languages) for unit in block], dtype=object)
 
 
 @dataclass
@@ -42,18 +73,25 @@ class KindIndex:
     # rows that say the same as an earlier row of another page (procmem.units.repeated): left
     # out of a search over every page, kept when a search is confined to some pages
     repeats: np.ndarray | None = None
+    # the language of each row's page ("" unknown, or pages in several languages)
+    languages: np.ndarray | None = None
 
     @property
     def size(self) -> int:
         return self.stop - self.start
 
-    def mask(self, types: Sequence[str] | None, doc_ids: Sequence[str] | None) -> np.ndarray | None:
+    def mask(self, types: Sequence[str] | None, doc_ids: Sequence[str] | None,
+             language: str | None = None) -> np.ndarray | None:
+        """The rows a search keeps: of logic units of ``types``, of the pages ``doc_ids``, not
+        written in another language than ``language``; None: every row."""
         if doc_ids is None and self.repeats is not None:
             mask = ~self.repeats
-        elif not types and doc_ids is None:
+        elif not types and doc_ids is None and not (language and self.languages is not None):
             return None
         else:
             mask = np.ones(self.size, dtype=bool)
+        if language and self.languages is not None:
+            mask &= (self.languages == language) | (self.languages == "")
         if types:
             mask &= np.isin(self.types, list(types))
         if doc_ids is not None:
@@ -81,13 +119,19 @@ class SearchIndex:
     def __init__(self, units: list[Unit], kinds: dict[str, KindIndex]):
         self.units = units
         self.kinds = kinds
+        # the languages the pages are written in, when more than one (a site and its translations)
+        self.languages = sorted({str(language) for index in kinds.values() if index.languages is not None
+                                 for language in index.languages} - {""})
 
     @classmethod
     def build(cls, units: list[Unit], matrix: np.ndarray | None,
               tokens: Callable[[Unit], list[str]],
-              bm25: dict[str, BM25Index] | None = None) -> SearchIndex:
-        """``units`` sorted by kind (see :data:`KIND_ORDER`); ``matrix`` rows aligned with them."""
+              bm25: dict[str, BM25Index] | None = None,
+              languages: dict[str, str] | None = None) -> SearchIndex:
+        """``units`` sorted by kind (see :data:`KIND_ORDER`); ``matrix`` rows aligned with them;
+        ``languages``: of each page (default: read from the units, :func:`page_languages`)."""
         kinds: dict[str, KindIndex] = {}
+        language = page_languages(units) if languages is None else languages
         start = 0
         while start < len(units):
             kind = units[start].kind
@@ -107,6 +151,7 @@ class SearchIndex:
                 np.array([getattr(u, "type", "") for u in block], dtype=object),
                 {d: np.array(r, dtype=np.int64) for d, r in doc_rows.items()},
                 np.array([u.id in repeats for u in block], dtype=bool) if repeats else None,
+                _row_languages(block, language),
             )
             start = stop
         return cls(units, kinds)
@@ -118,9 +163,10 @@ class SearchIndex:
 
     def search(self, query_tokens: list[str], query_vector: Callable[[], np.ndarray], *, k: int,
                kinds: Sequence[str], method: Method, types: Sequence[str] | None = None,
-               doc_ids: Sequence[str] | None = None,
+               doc_ids: Sequence[str] | None = None, language: str | None = None,
                settings: SearchSettings | None = None) -> list[tuple[int, float]]:
-        """``(global row, score)`` of the best ``k`` units, best first."""
+        """``(global row, score)`` of the best ``k`` units, best first; ``language``: none of a
+        page written in another language."""
         settings = settings or SearchSettings()
         vector = query_vector() if method in ("dense", "hybrid") else None
         results: list[tuple[int, float]] = []
@@ -131,7 +177,7 @@ class SearchIndex:
             if types and kind != "logic_unit":
                 continue
             rows, scores = self._search_kind(index, query_tokens, vector, k, method,
-                                             index.mask(types, doc_ids), settings)
+                                             index.mask(types, doc_ids, language), settings)
             results += [(index.start + int(r), float(s)) for r, s in zip(rows, scores, strict=True)]
         results.sort(key=lambda rs: -rs[1])
         return results[:k]

@@ -8,10 +8,11 @@ One collection per memory. Each served unit is one point (id derived from the un
   the unit's kind, as bm25s); the collection applies the IDF (``Modifier.IDF``) over the units
   of that kind, so, as in the built-in index (one BM25 index per kind), a query's sparse dot
   product is the unit's BM25 score within its kind;
-* payload ``unit_id``, ``kind``, ``type`` (logic units) and ``doc_ids``, the filters, and
+* payload ``unit_id``, ``kind``, ``type`` (logic units) and ``doc_ids``, the filters,
   ``repeat``: the unit says word for word what a unit of another page says
   (:func:`procmem.units.repeated`), so a search over every page leaves it out, as the built-in
-  index does.
+  index does, and ``language``: its page's (:func:`procmem.retrieval.index.unit_language`), so a
+  search in one language leaves out the pages written in another.
 
 A hybrid search is one batch of Query API requests: per kind of unit, the BM25 and the dense
 ranking with the same filters and candidate count as the built-in index; the two lists are fused
@@ -45,7 +46,7 @@ from procmem.memory import Memory
 from procmem.records import Hit
 from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import rrf
-from procmem.retrieval.index import KIND_ORDER, Method, SearchSettings
+from procmem.retrieval.index import KIND_ORDER, Method, SearchSettings, unit_language
 from procmem.search import MemorySearch
 from procmem.units import Unit, indexed_text
 
@@ -222,7 +223,7 @@ class QdrantStore:
             sparse_vectors_config={LEXICAL.format(kind): models.SparseVectorParams(
                 modifier=models.Modifier.IDF) for kind in KIND_ORDER})
         if self.location.startswith("qdrant://"):  # the local mode scans: no payload indexes
-            for field in ("kind", "type", "doc_ids"):
+            for field in ("kind", "type", "doc_ids", "language"):
                 self.client.create_payload_index(self.collection, field,
                                                  field_schema=models.PayloadSchemaType.KEYWORD)
             self.client.create_payload_index(self.collection, "repeat",
@@ -257,6 +258,7 @@ class QdrantStore:
         self._ensure(int(vectors.shape[1]))
         stored = self._stored()
         repeats = memory.index().repeated_ids()  # as the built-in index leaves them out
+        languages = memory.page_languages()
         current = {u.id for u in units}
         stale = sorted(set(stored) - current)
         for start in range(0, len(stale), BATCH):
@@ -278,7 +280,8 @@ class QdrantStore:
                     vector={DENSE: vectors[row].tolist(),
                             LEXICAL.format(kind): models.SparseVector(indices=ids,
                                                                       values=weights)},
-                    payload=_payload(units[row], units[row].id in repeats)))
+                    payload=_payload(units[row], units[row].id in repeats,
+                                     unit_language(units[row], languages))))
             self.client.upsert(self.collection, points=points, wait=True)
         flipped = [u.id for u in units if u.id in stored and stored[u.id] != (u.id in repeats)]
         for flag in (True, False):
@@ -307,8 +310,9 @@ class QdrantStore:
     def search(self, query_tokens: list[str], query_vector: np.ndarray | None, *, k: int,
                kinds: Sequence[str], method: str, types: Sequence[str] | None = None,
                doc_ids: Sequence[str] | None = None, candidates: int = 100, rrf_k: int = 60,
-               dense_weight: float = 0.5) -> list[tuple[str, float]]:
-        """``(unit id, score)`` of the best ``k`` units, best first; per kind, the collection
+               dense_weight: float = 0.5, other_languages: Sequence[str] = ()) -> list[tuple[str, float]]:
+        """``(unit id, score)`` of the best ``k`` units, best first, none of a page written in
+        one of ``other_languages`` (a point stored without its language is kept); per kind, the collection
         ranks each side and the two lists are fused here, by the built-in index's own
         :func:`~procmem.retrieval.fusion.rrf`; kinds are merged by score as the built-in does."""
         from qdrant_client import models
@@ -327,7 +331,7 @@ class QdrantStore:
             return []
         requests = []
         for kind in wanted:
-            where = _filter(kind, types, doc_ids)
+            where = _filter(kind, types, doc_ids, other_languages)
             for side in sides:
                 query, using = (sparse, LEXICAL.format(kind)) if side == "bm25" else (dense, DENSE)
                 requests.append(models.QueryRequest(query=query, using=using, filter=where,
@@ -358,23 +362,27 @@ def _fused(lexical: list[tuple[str, float]], semantic: list[tuple[str, float]], 
     return [(names[r], float(s)) for r, s in zip(rows, scores, strict=True)]
 
 
-def _payload(unit: Unit, repeat: bool) -> dict[str, Any]:
+def _payload(unit: Unit, repeat: bool, language: str = "") -> dict[str, Any]:
     return {"unit_id": unit.id, "kind": unit.kind, "type": getattr(unit, "type", "") or "",
             "doc_ids": list(unit.meta.get("doc_ids") or [unit.meta.get("doc_id", "")]),
-            "repeat": repeat}
+            "repeat": repeat, "language": language}
 
 
-def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | None) -> Any:
+def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | None,
+            other_languages: Sequence[str] = ()) -> Any:
     from qdrant_client import models
 
     must: list[Any] = [models.FieldCondition(key="kind", match=models.MatchValue(value=kind))]
+    must_not: list[Any] = []
     if types:
         must.append(models.FieldCondition(key="type", match=models.MatchAny(any=list(types))))
+    if other_languages:
+        must_not.append(models.FieldCondition(key="language", match=models.MatchAny(any=list(other_languages))))
     if doc_ids is not None:
         must.append(models.FieldCondition(key="doc_ids", match=models.MatchAny(any=list(doc_ids))))
-        return models.Filter(must=must)
-    return models.Filter(must=must, must_not=[
-        models.FieldCondition(key="repeat", match=models.MatchValue(value=True))])
+    else:
+        must_not.append(models.FieldCondition(key="repeat", match=models.MatchValue(value=True)))
+    return models.Filter(must=must, must_not=must_not or None)
 
 
 class QdrantMemory(MemorySearch):
@@ -407,13 +415,15 @@ class QdrantMemory(MemorySearch):
 
     def ranked_units(self, text: str, n: int, *, kinds: Sequence[str], method: Method,
                      types: Sequence[str] | None, doc_ids: Sequence[str] | None,
-                     settings: SearchSettings) -> list[Hit]:
+                     settings: SearchSettings, language: str | None = None) -> list[Hit]:
         """The ``n`` best units for ``text``, from the Qdrant collection."""
         if settings.fusion != "rrf" and method == "hybrid":
             raise ValueError("a Qdrant store fuses with reciprocal rank only (--fusion rrf)")
         vector = self.memory.query_vector(text) if method in ("dense", "hybrid") else None
         found = self.store.search(tokenize(text), vector, k=n, kinds=kinds, method=method,
                                   types=types, doc_ids=doc_ids, candidates=settings.candidates,
+                                  other_languages=sorted(set(self.page_languages().values()) - {"", language})
+                                  if language else (),
                                   rrf_k=settings.rrf_k, dense_weight=settings.dense_weight)
         hits: list[Hit] = []
         for unit_id, score in found:

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("qdrant_client")
 
 from support.reference_pages import reference_pages  # noqa: E402
+from support.translated_pages import translated_pages  # noqa: E402
 
 from procmem.memory import build_memory  # noqa: E402
 from procmem.stores import open_backend  # noqa: E402
@@ -125,6 +126,22 @@ def test_a_repeated_section_is_found_once_as_by_the_built_in_index(embedder: Any
         shown = [h.unit.id for h in search.search(query, k=5, kind="logic_unit")]
         assert [i for i in shown if i in copies] == copies[1:2]
         assert shown == [h.unit.id for h in memory.search(query, k=5, kind="logic_unit")]
+    finally:
+        store.close()
+
+
+def test_a_search_keeps_to_the_language_of_the_question_as_by_the_built_in_index(embedder: Any) -> None:
+    memory = build_memory(translated_pages(), embedder=embedder, progress=False)
+    store = QdrantStore.open("qdrant-local::memory:", "languages")
+    try:
+        store.sync(memory)
+        search = QdrantMemory(memory, store)
+        for question in ("How do I read a file line by line?", "ファイルを1行ずつ読むにはどうすればいいですか？"):
+            theirs = [h.unit.id for h in search.search(question, k=8, kind=["logic_unit", "chunk"])]
+            ours = [h.unit.id for h in memory.search(question, k=8, kind=["logic_unit", "chunk"])]
+            assert theirs == ours, question
+        docs = {h.unit.meta["doc_id"][:3] for h in search.search("How do I spawn threads?", k=8, kind="chunk")}
+        assert not docs & {"ja/", "es/"}
     finally:
         store.close()
 
