@@ -8,7 +8,8 @@ goals: the headers without the document title that extraction appends for contex
 (error codes, versions: "550 5.7.12", "Exchange Server 2003") are the same; headers that carry their
 pages' titles merge only when the titles are near-identical too ("Synopsis (npm-install)" and
 "Synopsis (npm-uninstall)" are different sections). Sections of one document are never
-merged: a document names its sections apart. Merging is transitive (union-find).
+merged: a document names its sections apart; nor are sections written in two languages (a page
+and its translation). Merging is transitive (union-find).
 A merged unit keeps the first header, the distinct prerequisites, the bodies labelled with their
 source titles and the union of linkers; its ``meta`` lists every source (``doc_ids``) and the ids
 of its parts (``merged_from``), so a document revision can take exactly its parts out again.
@@ -25,6 +26,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from procmem.extract.llm import LLMExtractionError, merge_with_llm
+from procmem.retrieval.language import text_language
 from procmem.units import Linker, LogicUnit, source_line
 
 DEFAULT_THRESHOLD = 92.0
@@ -53,6 +55,13 @@ def _same_page_kind(x: LogicUnit, y: LogicUnit, threshold: float) -> bool:
     if _goal_key(x) == _key(x) or _goal_key(y) == _key(y):
         return True  # a header without its page's title
     return fuzz.token_sort_ratio(_title_key(x), _title_key(y)) >= threshold
+
+
+def _same_language(x: LogicUnit, y: LogicUnit) -> bool:
+    """Two sections not written in two languages (a page and its translation, whose headers are
+    the same command or code name: "`impl Trait`")."""
+    found = {text_language(f"{u.prerequisite}\n{u.body}") for u in (x, y)} - {""}
+    return len(found) < 2
 
 
 class UnionFind:
@@ -118,7 +127,7 @@ def similar_pairs(new: list[LogicUnit], pool: list[LogicUnit],
             if (x.id != y.id and x.meta.get("doc_id") != y.meta.get("doc_id")
                     and _codes(keys_a[i]) == _codes(keys_b[j])
                     and fuzz.token_sort_ratio(_goal_key(x), _goal_key(y)) >= threshold
-                    and _same_page_kind(x, y, threshold)):
+                    and _same_page_kind(x, y, threshold) and _same_language(x, y)):
                 pairs.append((x.id, y.id))
     return pairs
 

@@ -111,6 +111,21 @@ def test_one_section_name_under_titles_alike_only_in_letters_does_not_merge():
     assert similar_pairs(copies[:1], copies[1:]) == [(copies[0].id, copies[1].id)]
 
 
+def test_a_section_and_its_translation_do_not_merge():
+    """A site's translations keep its code names as headers: the English "`impl Trait`" section
+    and the Japanese one are two units; a copy of the English page in the translations' folder
+    (a page not yet translated) is the same unit."""
+    def unit(doc_id: str, body: str) -> LogicUnit:
+        return LogicUnit("Step", "", "`impl Trait`", body, [], {"doc_id": doc_id, "title": "impl Trait"})
+
+    english = unit("trait/impl_trait.html", "`impl Trait` can be used in two places: as the type of an "
+                                            "argument and as the type that a function returns.")
+    japanese = unit("ja/trait/impl_trait.html", "`impl Trait`は2つの場所で使えます。引数の型として、"
+                                                "そして関数が返す型としてです。")
+    copy = unit("es/trait/impl_trait.html", english.body)
+    assert similar_pairs([english], [japanese, copy]) == [(english.id, copy.id)]
+
+
 def test_sections_of_one_document_do_not_merge_but_the_same_goal_elsewhere_does():
     twice = [api_unit("guide.html", "Windows", "Install the app"),
              api_unit("guide.html", "Windows", "Install  the app")]
