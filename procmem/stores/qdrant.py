@@ -54,6 +54,7 @@ DENSE = "dense"
 LEXICAL = "bm25-{}"  # one sparse vector per kind of unit: IDF and lengths within the kind
 K1, B = 1.5, 0.75  # bm25s' defaults, which the built-in index uses
 BATCH = 256
+FLAGS = ("repeat", "language")  # payload a sync keeps current on the points it keeps
 STORE_FILE = "store.json"  # beside a memory's CURRENT: the backend its collection lives in
 _NAMESPACE = uuid.UUID("6f1c1d62-5d1e-4f0c-9a51-2f8b1c3a7e10")
 
@@ -233,23 +234,25 @@ class QdrantStore:
         """The unit ids held in the collection."""
         return set(self._stored())
 
-    def _stored(self) -> dict[str, bool]:
-        """The unit ids held in the collection, each with its ``repeat`` flag."""
+    def _stored(self) -> dict[str, dict[str, Any]]:
+        """The unit ids held in the collection, each with the flags a sync keeps current
+        (:data:`FLAGS`; None where a point was stored without one)."""
         if not self.client.collection_exists(self.collection):
             return {}
-        found: dict[str, bool] = {}
+        found: dict[str, dict[str, Any]] = {}
         offset = None
         while True:
             points, offset = self.client.scroll(self.collection, limit=1024, offset=offset,
-                                                with_payload=["unit_id", "repeat"], with_vectors=False)
-            found.update((str(p.payload["unit_id"]), bool(p.payload.get("repeat"))) for p in points)
+                                                with_payload=["unit_id", *FLAGS], with_vectors=False)
+            found.update((str(p.payload["unit_id"]), {f: p.payload.get(f) for f in FLAGS}) for p in points)
             if offset is None:
                 return found
 
     def sync(self, memory: Memory) -> dict[str, int]:
         """Make the collection hold exactly the memory's served units: new units are added,
         units no longer served (removed or replaced documents) are deleted, and a kept unit
-        whose ``repeat`` flag changed (the page it repeated was removed) gets the new one."""
+        whose flags changed (the page it repeated was removed; a collection stored before units
+        had a language) gets the new ones."""
         from qdrant_client import models
 
         units, vectors = served_vectors(memory)
@@ -283,12 +286,16 @@ class QdrantStore:
                     payload=_payload(units[row], units[row].id in repeats,
                                      unit_language(units[row], languages))))
             self.client.upsert(self.collection, points=points, wait=True)
-        flipped = [u.id for u in units if u.id in stored and stored[u.id] != (u.id in repeats)]
-        for flag in (True, False):
-            changed = [point_id(i) for i in flipped if (i in repeats) == flag]
-            for start in range(0, len(changed), BATCH):
-                self.client.set_payload(self.collection, payload={"repeat": flag},
-                                        points=changed[start:start + BATCH], wait=True)
+        changed: dict[tuple[str, Any], list[str]] = {}  # (flag, its new value): the points
+        for unit in units:
+            now = {"repeat": unit.id in repeats, "language": unit_language(unit, languages)}
+            for flag, value in now.items():
+                if unit.id in stored and stored[unit.id][flag] != value:
+                    changed.setdefault((flag, value), []).append(point_id(unit.id))
+        for (flag, value), points in changed.items():
+            for start in range(0, len(points), BATCH):
+                self.client.set_payload(self.collection, payload={flag: value},
+                                        points=points[start:start + BATCH], wait=True)
         return {"added": len(new), "deleted": len(stale), "units": len(units)}
 
     def remove_document(self, doc_id: str) -> None:

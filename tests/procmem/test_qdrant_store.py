@@ -16,7 +16,7 @@ from support.translated_pages import translated_pages  # noqa: E402
 
 from procmem.memory import build_memory  # noqa: E402
 from procmem.stores import open_backend  # noqa: E402
-from procmem.stores.qdrant import QdrantMemory, QdrantStore, collection_name  # noqa: E402
+from procmem.stores.qdrant import QdrantMemory, QdrantStore, collection_name, point_id  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +142,12 @@ def test_a_search_keeps_to_the_language_of_the_question_as_by_the_built_in_index
             assert theirs == ours, question
         docs = {h.unit.meta["doc_id"][:3] for h in search.search("How do I spawn threads?", k=8, kind="chunk")}
         assert not docs & {"ja/", "es/"}
+        # a collection stored before its points had a language gets them at its next sync
+        store.client.delete_payload(store.collection, keys=["language"],
+                                    points=[point_id(u.id) for u in memory.units()])
+        assert store.sync(memory)["added"] == 0
+        assert [h.unit.id for h in search.search("How do I spawn threads?", k=8, kind="chunk")] == \
+            [h.unit.id for h in memory.search("How do I spawn threads?", k=8, kind="chunk")]
     finally:
         store.close()
 
