@@ -678,3 +678,17 @@ def test_a_first_step_that_says_nothing_to_do_is_no_lead_to_the_steps():
     answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I install clippy?"), cite=False)
     assert steps[0].startswith("If you’re using rustup")
     assert "then follow the steps below" not in answer
+
+
+def test_a_unit_that_names_nothing_the_question_asks_is_not_chosen_for_its_rank_alone():
+    """A memory with few procedures returns the same ones for every question: ranked first by a
+    search that found nothing better, such a unit names none of the question's words."""
+    threads = step_unit("Threads", "1. Call `thread::spawn` with a closure for each thread.\n"
+                        "2. Call `join()` on each handle to wait for the threads.", "std/threads.html", "Concurrency")
+    bounds = Procedure("", "Bounds", ["Add the lifetime bound `T: 'a` to the generic type",
+                                      "Check that every reference in `T` outlives `'a`"],
+                       unit_meta("scope/bounds.html", "Bounds"))
+    _, steps, details = compose([Hit(bounds, 1.0, 1, "x"), Hit(threads, 0.9, 2, "x")],
+                                Turn("How do I spawn threads and wait for them to finish?"), cite=False)
+    assert steps == ["Call thread::spawn with a closure for each thread.", "Call join() on each handle to wait for the threads."]
+    assert [s["chosen"] for s in details["scores"] if s["unit_id"] == bounds.id] == [False]
