@@ -138,7 +138,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue
         if sum(c.doc_id == cand.doc_id for c in chosen) >= 2 or not (unit_steps(cand.unit) or cand.answers):
             continue
-        if turn.question_terms and not (cand.why.get("text") or cand.why.get("header")):
+        if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
+                                        or cand.linked or turn.reports_failure):
             continue  # ranked by a search that found nothing better, it names nothing the user asks
         if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause)):
             continue
