@@ -119,9 +119,6 @@ class SearchIndex:
     def __init__(self, units: list[Unit], kinds: dict[str, KindIndex]):
         self.units = units
         self.kinds = kinds
-        # the languages the pages are written in, when more than one (a site and its translations)
-        self.languages = sorted({str(language) for index in kinds.values() if index.languages is not None
-                                 for language in index.languages} - {""})
 
     @classmethod
     def build(cls, units: list[Unit], matrix: np.ndarray | None,

@@ -40,12 +40,10 @@ _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 MIN_WORDS = 2  # function words a text must hold before its language is read from them
 MARGIN = 1.5  # ... and as many times the runner-up's
-
-
-_LANGUAGES_OF: dict[str, tuple[str, ...]] = {}
-for _language, _words in FUNCTION_WORDS.items():
-    for _word in _words:
-        _LANGUAGES_OF[_word] = (*_LANGUAGES_OF.get(_word, ()), _language)
+# each function word with the languages it is one of
+_LANGUAGES_OF: dict[str, tuple[str, ...]] = {
+    word: tuple(language for language, words in FUNCTION_WORDS.items() if word in words)
+    for word in set().union(*FUNCTION_WORDS.values())}
 
 
 def text_language(text: str) -> str:
