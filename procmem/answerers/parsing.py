@@ -17,7 +17,6 @@ NO_UPDATE = "NO UPDATE REQUIRED"
 
 _STEP_RE = re.compile(r"^\s*(?:\d+\s*[.):]|[-*•])\s+(.*\S)\s*$")
 _NUMBERED_RE = re.compile(r"^\s*\d+\s*[.):]\s+(.*\S)\s*$")
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
 
 
 class ReplyParseError(ValueError):
@@ -70,37 +69,17 @@ def _sections(text: str, labels: dict[str, tuple[str, ...]]) -> dict[str, list[s
 
 
 def parse_steps(lines: list[str] | str, *, numbered_only: bool = False) -> list[str]:
-    """Numbered (``1. x``) or bulleted (``- x``) items; continuation lines join their item. A code
-    block is an item's when it follows the item (only blank or indented lines between) or its
-    closing fence is indented: its indented lines join the item whatever they start with. Any
-    other code block is left out: a YAML file's ``- name: Run Clippy`` is no step."""
+    """Numbered (``1. x``) or bulleted (``- x``) items; continuation lines join their item."""
     if isinstance(lines, str):
         lines = lines.splitlines()
     pattern = _NUMBERED_RE if numbered_only else _STEP_RE
     steps: list[str] = []
-    fence = ""  # "item" or "own" while in a code block
-    in_item = False  # the lines so far belong to the last item
-    for i, line in enumerate(lines):
-        indented = line.startswith((" ", "\t"))
-        if _FENCE.match(line):
-            if fence:
-                fence = ""
-            else:
-                closing = next((later for later in lines[i + 1:] if _FENCE.match(later)), "")
-                fence = "item" if steps and (in_item or closing.startswith((" ", "\t"))) else "own"
-            if fence != "own" and steps and indented:
-                steps[-1] = f"{steps[-1]} {line.strip()}"
-            continue
-        if fence == "own":
-            continue
-        match = None if fence else pattern.match(line)
+    for line in lines:
+        match = pattern.match(line)
         if match:
             steps.append(match.group(1).strip())
-            in_item = True
-        elif steps and line.strip() and indented:
+        elif steps and line.strip() and line.startswith((" ", "\t")):
             steps[-1] = f"{steps[-1]} {line.strip()}"
-        elif line.strip():
-            in_item = in_item and bool(fence)
     return [s for s in steps if s]
 
 

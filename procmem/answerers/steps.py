@@ -257,13 +257,37 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = [] if defines_terms(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
-        bulleted = parse_steps(text)
-        numbered = parse_steps(text, numbered_only=True)
+        listed = without_shown_code(text)
+        bulleted = parse_steps(listed)
+        numbered = parse_steps(listed, numbered_only=True)
         raw = ((numbered if not defines_terms(numbered) else [])
                or instructions(bulleted if not names_only(bulleted) else [])
                or prose_steps(text))
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+def without_shown_code(text: str) -> str:
+    """``text`` without its code blocks of their own in a language that is shown, not run
+    (:func:`is_typed`): a YAML workflow's ``- name: Run Clippy`` is no list of steps. A block
+    under a list item (only blank or indented lines between) stays the item's, and so does every
+    block whose fence names no language or a shell's."""
+    kept: list[str] = []
+    skipping = False
+    in_item = False  # the lines since the last list item are blank or indented
+    for line in text.splitlines():
+        if skipping:
+            skipping = not line.lstrip().startswith("```")
+            continue
+        if line.startswith("```") and not in_item and not is_typed([], line[3:]):  # a named, shown language
+            skipping = True
+            continue
+        if LIST_ITEM.match(line.lstrip()):
+            in_item = True
+        elif line.strip() and not line[:1].isspace():
+            in_item = False
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def says_what_to_do(sentence: str) -> bool:

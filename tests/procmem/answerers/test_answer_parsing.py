@@ -61,13 +61,6 @@ def test_lenient_protocol_reader_takes_numbered_lines_as_steps():
 def test_steps_reader_joins_continuations_and_accepts_bullets():
     assert parse_steps("- one\n  more\n* two\n3. three") == ["one more", "two", "three"]
     assert parse_steps("- bullet\n1. number", numbered_only=True) == ["number"]
-    # a file's list in a code block of its own is no step; an item's own code block joins it
-    workflow = "Add a workflow:\n```yml\nsteps:\n  - uses: actions/checkout@v6\n  - name: Run Clippy\n```\n- Push it."
-    assert parse_steps(workflow) == ["Push it."]
-    assert parse_steps("1. Run:\n   ```\n   - not a bullet\n   ```") == ["Run: ``` - not a bullet ```"]
-    # an item's block whose opening fence lost its indentation is still the item's
-    assert parse_steps("3. Disconnect it:\n\n```powershell\n    Disable-Mailbox x\n    ```\n4. Enable it") == [
-        "Disconnect it: Disable-Mailbox x ```", "Enable it"]
 
 
 def test_rewrite_reply_outline_then_queries_capped_at_n():

@@ -403,3 +403,19 @@ def test_a_sentence_goes_on_after_e_g_and_i_e():
     text = "Run the instrumented program (e.g. `./main`) to write a profile. Then merge the profiles (i.e. `*.profraw`) into one."
     assert sentences(text) == ["Run the instrumented program (e.g. ./main) to write a profile.",
                                "Then merge the profiles (i.e. *.profraw) into one."]
+
+
+def test_a_list_in_a_code_block_of_its_own_is_no_list_of_steps():
+    """A GitHub Actions workflow's "- name: Run Clippy" is a file's line; a block whose fence names
+    no language (a part whose fences a split left unbalanced) and a block under an item keep
+    their lines as before."""
+    workflow = ("Add the workflow to the repository:\n\n```yml\nsteps:\n  - uses: actions/checkout@v6\n"
+                "  - name: Run Clippy\n    run: cargo clippy\n```\n\n- Push the branch.\n- Open the Actions tab.")
+    assert unit_steps(step_unit("GitHub Actions", workflow, "ci/github.md", "CI")) == [
+        "Push the branch.", "Open the Actions tab."]
+    unbalanced = "```\n1. Download the tool.\n   2. Launch the tool.\n\n3. Select Logon.\n```"
+    assert unit_steps(step_unit("Collect", unbalanced, "sync.md", "Sync")) == [
+        "Download the tool.", "Launch the tool.", "Select Logon."]
+    under_item = "1. Add the setting to the file:\n```yaml\n  retries: 3\n```\n2. Restart the service."
+    assert unit_steps(step_unit("Retry", under_item, "svc.md", "Service")) == [
+        "Add the setting to the file: retries: 3", "Restart the service."]
