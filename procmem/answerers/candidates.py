@@ -75,24 +75,22 @@ def share(wanted: set[str], found: set[str], weight: dict[str, float] | None = N
 def term_weights(units: list[Unit]) -> dict[str, float]:
     """Inverse document frequency of each term over the candidate units: a term most
     candidates share ("set", "open") says less about which one answers."""
-    df: dict[str, int] = {}
-    for unit in units:
-        for term in set(terms(unit.render())):
-            df[term] = df.get(term, 0) + 1
-    n = len(units)
-    return {t: math.log(1 + (n + 1) / (d + 0.5)) for t, d in df.items()}
+    return _idf([unit.render() for unit in units])
 
 
 def title_weights(units: list[Unit]) -> dict[str, float]:
     """Inverse document frequency of each term over the candidates' page titles: the name of
     the site that every title carries ("Installation - Clippy Documentation") says nothing of
     a page's subject."""
-    titles = {str(unit.meta.get("title", "")) for unit in units}
+    return _idf(list(dict.fromkeys(str(unit.meta.get("title", "")) for unit in units)))
+
+
+def _idf(texts: list[str]) -> dict[str, float]:
     df: dict[str, int] = {}
-    for title in titles:
-        for term in set(terms(title)):
+    for text in texts:
+        for term in set(terms(text)):
             df[term] = df.get(term, 0) + 1
-    n = len(titles)
+    n = len(texts)
     return {t: math.log(1 + (n + 1) / (d + 0.5)) for t, d in df.items()}
 
 

@@ -121,9 +121,11 @@ def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
     """The best unit, and the units close to it, from at most ``max_docs`` documents: units with
-    steps, and a section whose header is the question (:attr:`Candidate.answers`); a unit
-    the user has tried is chosen only when no other unit scores, and never joins another; a unit
-    that only states the problem or its cause joins only when the user asks why, and one written
+    steps, and a section whose header is the question (:attr:`Candidate.answers`), that name
+    something the question or the conversation names (or that a linker leads to, or any when
+    the user reports a failure); a unit the user has tried is chosen only when no other unit
+    scores, and never joins another; a unit that only states the problem or its cause joins only
+    when the user asks why, and one written
     for another setting than the user's, or from another corpus than the best unit's (another
     product's documentation), never joins."""
     ranked = sorted(candidates, key=lambda c: (c.tried, -c.score))
