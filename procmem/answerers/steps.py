@@ -74,6 +74,7 @@ LATER_ACTION = re.compile(
     r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|some|no|not|assume|suppose|imagine)\b|let['’]s\b)[a-z]+\b"
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
     r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
+    + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
     + r"|`", re.I)
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 DESCRIPTION = re.compile(

@@ -419,3 +419,10 @@ def test_a_list_in_a_code_block_of_its_own_is_no_list_of_steps():
     under_item = "1. Add the setting to the file:\n```yaml\n  retries: 3\n```\n2. Restart the service."
     assert unit_steps(step_unit("Retry", under_item, "svc.md", "Service")) == [
         "Add the setting to the file: retries: 3", "Restart the service."]
+
+
+def test_what_you_need_first_is_a_step():
+    text = ("Android targets support the standard library. To build Rust binaries for Android you’ll need a "
+            "copy of the most recent LTS edition of the Android NDK. The NDK holds the linker.")
+    assert prose_steps(text) == ["To build Rust binaries for Android you’ll need a copy of the most recent LTS "
+                                 "edition of the Android NDK."]
