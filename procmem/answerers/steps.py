@@ -122,7 +122,6 @@ def plain_text(text: str) -> str:
     return _EDGE_DASH.sub("", " ".join(text.split()).strip(" :")).strip(" :")
 
 
-
 def _is_prose_line(line: str) -> bool:
     """Not a heading, table row, linker line, list item or a merged unit's "From <title>:" line."""
     return not line.startswith(("#", "|", "[CONTINUE]", "[CROSS]", "[MITIGATE]")) \
@@ -270,7 +269,7 @@ def unit_steps(unit: Unit) -> list[str]:
 
 def without_shown_code(text: str) -> str:
     """``text`` without its code blocks of their own in a language that is shown, not run
-    (:func:`is_typed`): a YAML workflow's ``- name: Run Clippy`` is no list of steps. A block
+    (:func:`shown_language`): a YAML workflow's ``- name: Run Clippy`` is no list of steps. A block
     under a list item (only blank or indented lines between) stays the item's, and so does every
     block whose fence names no language or a shell's."""
     kept: list[str] = []
@@ -280,7 +279,7 @@ def without_shown_code(text: str) -> str:
         if skipping:
             skipping = not line.lstrip().startswith("```")
             continue
-        if line.startswith("```") and not in_item and not is_typed([], line[3:]):  # a named, shown language
+        if line.startswith("```") and not in_item and shown_language(line[3:]):
             skipping = True
             continue
         if LIST_ITEM.match(line.lstrip()):
@@ -308,7 +307,6 @@ def describes(sentence: str) -> bool:
     ("Represents different errors with the same type", "Is easy to compare")."""
     return bool(DESCRIPTION.match(sentence) or DOES.match(sentence)) and not ACTION_CUE.search(sentence) \
         and not COMMAND_WORD.search(sentence)
-
 
 
 def defines(item: str) -> bool:
@@ -402,12 +400,23 @@ RUN_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh", "fish", "ksh", "csh", "
 UNTYPED = frozenset({"", "text", "txt", "plain", "plaintext", "none", "nohighlight"})
 
 
+def _language_name(info: str) -> str:
+    """The language a fence's info string names: its first word ("rust" of "rust compile_fail")."""
+    return info.split()[0].strip("{}.").lower() if info.split() else ""
+
+
+def shown_language(language: str) -> bool:
+    """A code block's language (its fence's first word) that is shown, not typed at a prompt: a
+    program's (``rust``), a file's (``yml``, ``toml``) or a program's ``output``; not a shell's,
+    nor none."""
+    name = _language_name(language)
+    return name not in UNTYPED and name not in RUN_LANGUAGES
+
+
 def is_typed(lines: list[str], language: str = "") -> bool:
-    """A code block that is typed at a prompt rather than shown: its language (its fence's first
-    word) is a shell's, or, where the fence names none, its text is no program's
-    (:func:`is_source_code`). A program (``rust``), a file's contents (``yml``, ``toml``) or a
-    program's ``output`` is shown."""
-    name = language.split()[0].strip("{}.").lower() if language.split() else ""
+    """A code block that is typed at a prompt rather than shown: its language is a shell's, or,
+    where the fence names none, its text is no program's (:func:`is_source_code`)."""
+    name = _language_name(language)
     return name in RUN_LANGUAGES if name not in UNTYPED else not is_source_code(lines)
 
 
