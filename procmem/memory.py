@@ -488,7 +488,9 @@ class Memory(MemorySearch):
         memory._vectors.add([u.id for u, yes in zip(units, embedded, strict=True) if yes], files.matrix[embedded])
         memory.failures = [ExtractionFailure(**f) for f in manifest.get("failures", [])]
         memory._loaded_manifest = manifest
-        memory._index = memory._with_dense(SearchIndex.build(units, None, memory._tokens_of, files.bm25,
+        # a BM25 index saved with other tokens is made again from the units (a second or so)
+        bm25 = files.bm25 if manifest.get("tokenizer") == TOKENIZER_NAME else None
+        memory._index = memory._with_dense(SearchIndex.build(units, None, memory._tokens_of, bm25,
                                                              memory.page_languages()))
         return memory
 

@@ -29,7 +29,7 @@ from procmem.answerers.parsing import (
     repair_json,
 )
 from procmem.answerers.schemas import protocol_caps, protocol_schema
-from procmem.retrieval.bm25 import STOPWORDS, TOKEN, tokenize
+from procmem.retrieval.bm25 import stems, words
 from serving.errors import LLMSchemaError
 from serving.prompts import PromptTemplate, load_prompt
 from serving.types import ChatModel, Message, Usage
@@ -167,8 +167,8 @@ CHAT_WORDS = frozenset((
 def key_terms(text: str) -> list[tuple[str, str]]:
     """``(stem, word)`` of each content word of ``text``, in order: the memory's BM25 tokens
     (stop words dropped, Snowball stems) without the words of conversation."""
-    words = [w for w in TOKEN.findall(text.lower()) if w not in STOPWORDS]
-    return [(stem, word) for stem, word in zip(tokenize(" ".join(words)), words, strict=True)
+    found = words(text)
+    return [(stem, word) for stem, word in zip(stems(found), found, strict=True)
             if word not in CHAT_WORDS]
 
 

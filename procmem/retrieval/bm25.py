@@ -1,4 +1,5 @@
-"""Lexical retrieval with bm25s: English stop words removed, Snowball (PyStemmer) stemming."""
+"""Lexical retrieval with bm25s: English stop words removed, Snowball (PyStemmer) stemming; a
+name joined with underscores (``html_logo_url``) is a token and so is each of its words."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from bm25s.stopwords import STOPWORDS_EN
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 STOPWORDS = frozenset(STOPWORDS_EN)
-TOKENIZER_NAME = "regex-w2+/stopwords-en/snowball-english"
+TOKENIZER_NAME = "regex-w2+/underscore-parts/stopwords-en/snowball-english"
 
 
 @lru_cache(maxsize=1)
@@ -21,10 +22,26 @@ def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
 
 
+def words(text: str) -> list[str]:
+    """Lower-cased words of two characters or more, stop words dropped; after a name joined with
+    underscores, its own words ("html_logo_url", "html", "logo", "url": the question says "logo")."""
+    found: list[str] = []
+    for word in TOKEN.findall(text.lower()):
+        if word not in STOPWORDS:
+            found.append(word)
+        if "_" in word.strip("_"):
+            found += [part for part in word.split("_") if len(part) >= 2 and part not in STOPWORDS]
+    return found
+
+
+def stems(found: list[str]) -> list[str]:
+    """The Snowball stem of each word."""
+    return _stemmer().stemWords(found)
+
+
 def tokenize(text: str) -> list[str]:
-    """Lower-cased word tokens of two characters or more, stop words dropped, stemmed."""
-    words = [w for w in TOKEN.findall(text.lower()) if w not in STOPWORDS]
-    return _stemmer().stemWords(words)
+    """The stems of :func:`words`."""
+    return stems(words(text))
 
 
 class BM25Index:

@@ -44,7 +44,7 @@ import numpy as np
 
 from procmem.memory import Memory
 from procmem.records import Hit
-from procmem.retrieval.bm25 import tokenize
+from procmem.retrieval.bm25 import TOKENIZER_NAME, tokenize
 from procmem.retrieval.fusion import rrf
 from procmem.retrieval.index import KIND_ORDER, Method, SearchSettings, unit_language
 from procmem.search import MemorySearch
@@ -55,6 +55,7 @@ LEXICAL = "bm25-{}"  # one sparse vector per kind of unit: IDF and lengths withi
 K1, B = 1.5, 0.75  # bm25s' defaults, which the built-in index uses
 BATCH = 256
 FLAGS = ("repeat", "language")  # payload a sync keeps current on the points it keeps
+TOKENS = "tokens"  # payload: the tokenizer its sparse vector was made with; a sync makes it again with another
 STORE_FILE = "store.json"  # beside a memory's CURRENT: the backend its collection lives in
 _NAMESPACE = uuid.UUID("6f1c1d62-5d1e-4f0c-9a51-2f8b1c3a7e10")
 
@@ -236,15 +237,16 @@ class QdrantStore:
 
     def _stored(self) -> dict[str, dict[str, Any]]:
         """The unit ids held in the collection, each with the flags a sync keeps current
-        (:data:`FLAGS`; None where a point was stored without one)."""
+        (:data:`FLAGS`) and its tokenizer (:data:`TOKENS`); None where a point was stored without one."""
         if not self.client.collection_exists(self.collection):
             return {}
         found: dict[str, dict[str, Any]] = {}
         offset = None
         while True:
             points, offset = self.client.scroll(self.collection, limit=1024, offset=offset,
-                                                with_payload=["unit_id", *FLAGS], with_vectors=False)
-            found.update((str(p.payload["unit_id"]), {f: p.payload.get(f) for f in FLAGS}) for p in points)
+                                                with_payload=["unit_id", *FLAGS, TOKENS], with_vectors=False)
+            found.update((str(p.payload["unit_id"]), {f: p.payload.get(f) for f in (*FLAGS, TOKENS)})
+                         for p in points)
             if offset is None:
                 return found
 
@@ -252,7 +254,8 @@ class QdrantStore:
         """Make the collection hold exactly the memory's served units: new units are added,
         units no longer served (removed or replaced documents) are deleted, and a kept unit
         whose flags changed (the page it repeated was removed; a collection stored before units
-        had a language) gets the new ones."""
+        had a language) gets the new ones, and one whose sparse vector another tokenizer made is
+        stored again."""
         from qdrant_client import models
 
         units, vectors = served_vectors(memory)
@@ -272,7 +275,8 @@ class QdrantStore:
         for unit, unit_tokens in zip(units, tokens, strict=True):
             lengths.setdefault(unit.kind, []).append(len(unit_tokens))
         avgdl = {kind: float(np.mean(values)) for kind, values in lengths.items()}
-        new = [row for row, unit in enumerate(units) if unit.id not in stored]
+        new = [row for row, unit in enumerate(units)
+               if unit.id not in stored or stored[unit.id][TOKENS] != TOKENIZER_NAME]
         for start in range(0, len(new), BATCH):
             points = []
             for row in new[start:start + BATCH]:
@@ -372,7 +376,7 @@ def _fused(lexical: list[tuple[str, float]], semantic: list[tuple[str, float]], 
 def _payload(unit: Unit, repeat: bool, language: str = "") -> dict[str, Any]:
     return {"unit_id": unit.id, "kind": unit.kind, "type": getattr(unit, "type", "") or "",
             "doc_ids": list(unit.meta.get("doc_ids") or [unit.meta.get("doc_id", "")]),
-            "repeat": repeat, "language": language}
+            "repeat": repeat, "language": language, TOKENS: TOKENIZER_NAME}
 
 
 def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | None,

@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("qdrant_client")
 
+from support.identifier_pages import pages as identifier_pages  # noqa: E402
 from support.reference_pages import reference_pages  # noqa: E402
 from support.translated_pages import translated_pages  # noqa: E402
 
@@ -148,6 +149,25 @@ def test_a_search_keeps_to_the_language_of_the_question_as_by_the_built_in_index
         assert store.sync(memory)["added"] == 0
         assert [h.unit.id for h in search.search("How do I spawn threads?", k=8, kind="chunk")] == \
             [h.unit.id for h in memory.search("How do I spawn threads?", k=8, kind="chunk")]
+    finally:
+        store.close()
+
+
+def test_points_stored_with_other_tokens_are_stored_again_at_the_next_sync(embedder: Any) -> None:
+    """A collection whose sparse vectors an older tokenizer made (without a name's words:
+    ``html_logo_url`` and not "logo") gets them made again, and searches as the built-in index."""
+    memory = build_memory(identifier_pages(), embedder=embedder, progress=False)
+    store = QdrantStore.open("qdrant-local::memory:", "tokens")
+    try:
+        assert store.sync(memory)["added"] == len(memory.units())
+        assert store.sync(memory)["added"] == 0
+        store.client.delete_payload(store.collection, keys=["tokens"],
+                                    points=[point_id(u.id) for u in memory.units()])
+        assert store.sync(memory)["added"] == len(memory.units())
+        search = QdrantMemory(memory, store)
+        question = "How do I add a logo?"
+        assert [h.unit.id for h in search.search(question, k=3, kind="logic_unit", method="bm25")] == \
+            [h.unit.id for h in memory.search(question, k=3, kind="logic_unit", method="bm25")]
     finally:
         store.close()
 
