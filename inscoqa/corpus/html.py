@@ -72,11 +72,11 @@ class _ListLevel:
 
 @dataclass
 class _Terms:
-    """An open ``<dl>``: the heading level its terms would take, and per term its block and how
-    many blocks its description holds."""
+    """An open ``<dl>``: the heading level its terms would take, and per term its block, how
+    many blocks its description holds and the block it starts at."""
 
     level: int
-    entries: list[list[int]]  # [term block, description blocks]
+    entries: list[list[int]]  # [term block, description blocks, first description block]
     described_from: int = -1  # the block the open <dd> starts at
 
 
@@ -171,7 +171,7 @@ class _MarkdownBuilder(HTMLParser):
             self._lists_of_terms.append(_Terms(level=min(outer + 1, 6), entries=[]))
         elif tag == "dt" and self._lists_of_terms:
             self._flush()
-            self._lists_of_terms[-1].entries.append([len(self.blocks), 0])
+            self._lists_of_terms[-1].entries.append([len(self.blocks), 0, -1])
             self._in_term = True
         elif tag == "dd" and self._lists_of_terms:
             self._flush()
@@ -260,7 +260,7 @@ class _MarkdownBuilder(HTMLParser):
             self._flush()
             terms = self._lists_of_terms[-1]
             if terms.entries and terms.described_from >= 0:
-                terms.entries[-1][1] = len(self.blocks) - terms.described_from
+                terms.entries[-1][1:] = [len(self.blocks) - terms.described_from, terms.described_from]
             terms.described_from = -1
         elif tag in ("td", "th"):
             self._flush()
@@ -305,20 +305,36 @@ class _MarkdownBuilder(HTMLParser):
     def _title_terms(self, terms: _Terms) -> None:
         """A list of terms whose descriptions are sections of their own (most hold several
         blocks: paragraphs, code, a list), or whose terms mostly ask, as POD's ``=item``
-        questions do: its terms become headings. A glossary of one-line definitions stays."""
-        found = [(self.blocks[term], count) for term, count in terms.entries
+        questions do: its terms become headings. A glossary of one-line definitions stays, each
+        term on the line of its description (:meth:`_define_terms`)."""
+        found = [(self.blocks[term], count) for term, count, _ in terms.entries
                  if term < len(self.blocks) and count]
         sections = sum(1 for _, count in found if count >= 2)
         asking = sum(1 for (text, _), _ in found if text.rstrip().endswith("?"))
         if not found or 2 * max(sections, asking) < len(found):
+            self._define_terms(terms)
             return
-        for term, count in terms.entries:
+        for term, count, _ in terms.entries:
             text, in_list = self.blocks[term] if term < len(self.blocks) else ("", True)
             words = collapse_spaces(text)
             bold = re.fullmatch(r"\*\*([^*]+)\*\*", words)  # a term set in bold: its words
             words = bold.group(1) if bold else words
             if count and not in_list and words and not words.startswith(("#", "```", "|")):
                 self.blocks[term] = ("#" * terms.level + " " + words, False)
+
+    def _define_terms(self, terms: _Terms) -> None:
+        """A glossary's term and the paragraph that opens its description as one line, "`--no-run`:
+        Compile, but don't run tests.": a step or a passage read alone keeps what it is about."""
+        for term, _, start in terms.entries:
+            if start != term + 1 or start >= len(self.blocks):
+                continue  # a term of several blocks, or none; several terms of one description
+            (name, name_in_list), (text, text_in_list) = self.blocks[term], self.blocks[start]
+            end = name.rstrip("*_ ")[-1:]  # "**You probably can:**" ends with its colon
+            if name_in_list or text_in_list or "\n" in name or len(name.split()) > 12 or end in ".!?" \
+                    or name.startswith(("#", "```", "|")) or not text or text.startswith(("#", "```", "|")):
+                continue
+            self.blocks[term] = (f"{name}{' ' if end == ':' else ': '}{text}", False)
+            self.blocks[start] = ("", False)
 
     def _flush_table(self) -> None:
         self._flush()
@@ -338,6 +354,8 @@ class _MarkdownBuilder(HTMLParser):
         out: list[str] = []
         previous_is_list = False
         for block, is_list in self.blocks:
+            if not block:
+                continue  # joined to the block before it
             if out:
                 out.append("\n" if is_list and previous_is_list else "\n\n")
             out.append(block)

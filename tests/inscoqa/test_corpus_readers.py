@@ -494,7 +494,7 @@ def test_html_bold_questions_above_their_answers_are_headings(tmp_path: Path) ->
 def test_html_terms_whose_descriptions_are_sections_are_headings(tmp_path: Path) -> None:
     """POD's ``=item`` questions (pod2html): each term's description is paragraphs and code, so
     the terms are headings under the section, and a nested list's one level deeper; a glossary
-    of one-line definitions keeps its terms as lines."""
+    of one-line definitions keeps its terms, each on the line of its description."""
     path = tmp_path / "faq.html"
     path.write_text(
         "<h1>Builder FAQ</h1><h2>Installing</h2><dl><dt>How do I install into my home directory?</dt>"
@@ -510,7 +510,35 @@ def test_html_terms_whose_descriptions_are_sections_are_headings(tmp_path: Path)
     assert headings(text) == ["# Builder FAQ", "## Installing", "### How do I install into my home directory?",
                               "### How do I keep from installing man pages?", "### Two XS files in one folder",
                               "#### XSMULTI", "## Words"]
-    assert "Prefix\n\nWhere files go." in text
+    assert "Prefix: Where files go.\n\nBase: The top of the install." in text
+    assert "Blib: The build folder.\n\nMade by make." in text
+
+
+def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> None:
+    """A command's options (Cargo's man pages: each term a code span that links to itself) and
+    a glossary set in bold: a term and the paragraph that opens its description are one line,
+    so a step or a passage read alone names the option it is about. A term that is a sentence,
+    a description that opens with code or a list, and terms that share a description stay apart."""
+    path = tmp_path / "cargo-test.html"
+    path.write_text(
+        "<h1>cargo test</h1><h2>Options</h2><dl>"
+        "<dt class='option-term' id='o1'><a class='option-anchor' href='#o1'><code>--no-run</code></a></dt>"
+        "<dd class='option-desc'><p>Compile, but don't run tests.</p></dd>"
+        "<dt class='option-term' id='o2'><a class='option-anchor' href='#o2'><code>--no-fail-fast</code></a></dt>"
+        "<dd class='option-desc'><p>Run all tests regardless of failure.</p><p>Without this flag, Cargo exits "
+        "after the first executable fails.</p></dd>"
+        "<dt><code>-j</code></dt><dt><code>--jobs</code></dt><dd><p>Number of parallel jobs to run.</p></dd>"
+        "<dt><code>--config</code></dt><dd><pre><code>cargo test --config build.jobs=2</code></pre></dd>"
+        "<dt>It runs the tests.</dt><dd><p>As the heading says.</p></dd></dl>"
+        "<h2>Can I</h2><dl><dt><b>You probably can:</b></dt><dd><p>Unpack the archive.</p></dd></dl>",
+        encoding="utf-8")
+    text = read_document(path).text
+    assert "`--no-run`: Compile, but don't run tests." in text
+    assert "`--no-fail-fast`: Run all tests regardless of failure.\n\nWithout this flag" in text
+    assert "`-j`\n\n`--jobs`: Number of parallel jobs to run." in text
+    assert "`--config`\n\n```" in text
+    assert "It runs the tests.\n\nAs the heading says." in text
+    assert "**You probably can:** Unpack the archive." in text
 
 
 def test_html_heading_that_links_to_itself_is_its_words(tmp_path: Path) -> None:
