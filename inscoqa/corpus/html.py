@@ -9,9 +9,11 @@ sidebars and tables of contents (by class, id or ARIA role), permalinks (a link 
 shows only "#", "¶" or nothing, as documentation generators put beside each heading) and lines
 that only link to a place on the same page; a heading that links to itself is its words. The
 terms of a ``dl`` become headings when its descriptions are sections (POD's ``=item``
-questions); a glossary's stay lines. A page without heading tags gets headings from its layout
-(question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in one with
-headings, a question set in bold above its answer becomes one.
+questions); a glossary's stay lines, each with its description. A page's footnotes are
+``[^1]: ...`` lines, not a list to follow, without their links back. A page without heading
+tags gets headings from its layout (question lines, short title-like paragraphs; see
+:mod:`inscoqa.corpus.layout`); in one with headings, a question set in bold above its answer
+becomes one.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", 
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
+_BACK_MARKS = frozenset({"↩", "↩\ufe0e", "↑", "^"})  # a footnote's link back to where it is cited
+# a page's footnotes: mdBook's <ol class="footnote-definition">, pandoc's <section class="footnotes">,
+# Python-Markdown's <div class="footnote">
+_FOOTNOTES = re.compile(r"^footnotes?(?:-definitions?|-list)?$")
 _CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "breadcrumb",
                            "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink"})
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
@@ -68,6 +74,7 @@ def code_language(attrs: list[tuple[str, str | None]]) -> str:
 class _ListLevel:
     numbered: bool
     count: int = 0
+    footnotes: bool = False  # its items are a page's footnotes: "[^1]: ...", no list to follow
 
 
 @dataclass
@@ -104,6 +111,8 @@ class _MarkdownBuilder(HTMLParser):
         self._level = 1  # of the last heading
         self._in_term = False  # in a <dt>
         self._lists_of_terms: list[_Terms] = []  # the open <dl>s
+        self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
+        self._notes_depth = 0  # ... and how many of its kind are open
 
     # -- buffers
     def _text(self) -> str:
@@ -125,7 +134,7 @@ class _MarkdownBuilder(HTMLParser):
             if text:
                 self._row.append(text)
             return
-        in_list = bool(self._lists)
+        in_list = bool(self._lists) and not self._lists[-1].footnotes
         for paragraph in re.split(r"\n{2,}", text):
             if not paragraph.strip():
                 continue
@@ -147,6 +156,10 @@ class _MarkdownBuilder(HTMLParser):
             return
         if self.layout_tables and tag in _TABLE_PARTS:
             tag = "div"
+        if self._notes:
+            self._notes_depth += tag == self._notes
+        elif tag not in _VOID and any(_FOOTNOTES.match(name) for name in (dict(attrs).get("class") or "").split()):
+            self._notes, self._notes_depth = tag, 1
         if tag == "head":
             self._in_head = True
         elif tag == "title":
@@ -178,13 +191,14 @@ class _MarkdownBuilder(HTMLParser):
             self._lists_of_terms[-1].described_from = len(self.blocks)
         elif tag in ("ul", "ol"):
             self._flush()
-            self._lists.append(_ListLevel(numbered=tag == "ol"))
+            self._lists.append(_ListLevel(numbered=tag == "ol", footnotes=bool(self._notes)))
         elif tag == "li":
             self._flush()
             level = self._lists[-1] if self._lists else _ListLevel(numbered=False)
             level.count += 1
             indent = "   " * (len(self._lists) - 1)
-            self._prefix = indent + (f"{level.count}. " if level.numbered else "- ")
+            self._prefix = indent + (f"[^{level.count}]: " if level.footnotes
+                                     else f"{level.count}. " if level.numbered else "- ")
             self._continuation = indent + "   "
         elif tag == "br":
             self._spans[-1].append(_BREAK)
@@ -221,6 +235,9 @@ class _MarkdownBuilder(HTMLParser):
             return
         if self.layout_tables and tag in _TABLE_PARTS:
             tag = "div"
+        if self._notes and tag == self._notes:
+            self._notes_depth -= 1
+            self._notes = self._notes if self._notes_depth else ""
         if tag == "head":
             self._in_head = False
         elif tag == "title":
@@ -279,8 +296,8 @@ class _MarkdownBuilder(HTMLParser):
             inner = collapse_spaces(raw)
             lead = " " if raw[:1].isspace() else ""
             trail = " " if raw[-1:].isspace() else ""
-            if tag == "a" and href.startswith("#") and inner in _PERMALINK_MARKS:
-                inner = ""  # a permalink to this very place says nothing
+            if tag == "a" and href.startswith("#") and inner in _PERMALINK_MARKS | _BACK_MARKS:
+                inner = ""  # a permalink to this very place, or a footnote's way back, says nothing
             elif tag == "a" and href.startswith("#") and (self._prefix.startswith("#") or self._in_term):
                 pass  # a heading or a term that links to itself (mdBook, Cargo's options): its words
             elif tag == "a":

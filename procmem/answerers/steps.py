@@ -45,7 +45,7 @@ BOILERPLATE = re.compile(
     r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
     # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation chapter."
     r"\b(?:take a look at|refer to|read|consult|check out) (?:the|our|this)\b[^.!?]{0,60}"
-    r"\b(?:chapter|section|documentation|docs|book|guide|manual|article|topic)s?\W*$",
+    r"\b(?:chapter|section|documentation|docs|book|guide|manual|article|topic|example)s?\W*$",
     re.I)
 IMPERATIVES = (
     "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",
@@ -123,8 +123,9 @@ def plain_text(text: str) -> str:
 
 
 def _is_prose_line(line: str) -> bool:
-    """Not a heading, table row, linker line, list item or a merged unit's "From <title>:" line."""
-    return not line.startswith(("#", "|", "[CONTINUE]", "[CROSS]", "[MITIGATE]")) \
+    """Not a heading, table row, linker line, footnote ("[^1]: ..."), list item or a merged
+    unit's "From <title>:" line."""
+    return not line.startswith(("#", "|", "[CONTINUE]", "[CROSS]", "[MITIGATE]", "[^")) \
         and not LIST_ITEM.match(line) and not SOURCE_LINE.match(line)
 
 

@@ -541,6 +541,24 @@ def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> Non
     assert "**You probably can:** Unpack the archive." in text
 
 
+@pytest.mark.parametrize("notes", [
+    # mdBook
+    "<hr><ol class='footnote-definition'><li id='footnote-a'><p>This list is not an endorsement. "
+    "<a href='#fr-a-1'>↩</a></p></li><li id='footnote-b'><p>Tested on Linux. <a href='#fr-b-1'>↩</a></p></li></ol>",
+    # pandoc
+    "<section id='footnotes' class='footnotes footnotes-end-of-document' role='doc-endnotes'><hr><ol>"
+    "<li id='fn1'><p>This list is not an endorsement.<a href='#fnref1' class='footnote-back'>↩︎</a></p></li>"
+    "<li id='fn2'><p>Tested on Linux.<a href='#fnref2' class='footnote-back'>↩︎</a></p></li></ol></section>",
+])
+def test_html_footnotes_are_no_list_to_follow(tmp_path: Path, notes: str) -> None:
+    path = tmp_path / "build-scripts.html"
+    path.write_text("<h1>Build scripts</h1><ol><li>Write <code>build.rs</code>.</li><li>Run "
+                    "<code>cargo build</code>.</li></ol>" + notes, encoding="utf-8")
+    text = read_document(path).text
+    assert "1. Write `build.rs`.\n2. Run `cargo build`." in text
+    assert text.rstrip().endswith("[^1]: This list is not an endorsement.\n\n[^2]: Tested on Linux.")
+
+
 def test_html_heading_that_links_to_itself_is_its_words(tmp_path: Path) -> None:
     path = tmp_path / "book.html"
     path.write_text("<h1>Questions</h1><h2><a class='header' href='#can-i-vendor'>Can I vendor my "

@@ -209,6 +209,13 @@ def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
         "Open the log and then select Expand All."]
 
 
+def test_a_footnote_and_a_pointer_to_an_example_are_no_steps():
+    body = ("Add the library to the build script. Check out the source code for the full example.\n\n"
+            "[^1]: This list is not an endorsement. Evaluate your dependencies to see which is right for you.")
+    unit = step_unit("Linking", body, "reference/build-script-examples.md", "Build Script Examples")
+    assert unit_steps(unit) == ["Add the library to the build script."]
+
+
 def test_code_joins_the_sentence_that_introduces_it_and_program_output_is_no_step():
     body = ("We need to run\n\n```console\nstsadm -o setproperty -pn peoplepicker-searchadforests\n```\n\n"
             "Run the valgrind tool on your program.\n\n```\n==4242== Invalid read of size 4\n```\n\n"
