@@ -5,7 +5,8 @@
 that holds a heading or another table makes every cell a block), ``br`` line breaks (two in a
 row end a paragraph, as in a text file published with ``<br>`` for its newlines). ``script``,
 ``style`` and other non-content elements are dropped, and so are navigation bars, breadcrumbs,
-sidebars and tables of contents (by class, id or ARIA role), permalinks (a link to ``#...`` that
+sidebars and tables of contents (by class, id or ARIA role), the lines a code block hides
+(mdBook's "boring" lines), permalinks (a link to ``#...`` that
 shows only "#", "¶" or nothing, as documentation generators put beside each heading) and lines
 that only link to a place on the same page; a heading that links to itself is its words. The
 terms of a ``dl`` become headings when its descriptions are sections (POD's ``=item``
@@ -150,7 +151,7 @@ class _MarkdownBuilder(HTMLParser):
         if self._skipping:
             self._skip_depth += tag == self._skipping
             return
-        if tag in _DROPPED or _is_chrome(attrs):
+        if tag in _DROPPED or _is_chrome(attrs) or self._pre is not None and _is_hidden_code(attrs):
             if tag not in _VOID:
                 self._skipping, self._skip_depth = tag, 1
             return
@@ -245,7 +246,11 @@ class _MarkdownBuilder(HTMLParser):
         elif tag == "pre" and self._pre is not None:
             code = "".join(self._pre).strip("\n")
             if code.strip():
-                self.blocks.append((f"```{self._language}\n{code}\n```", False))
+                # under a list item, indented as the item's own paragraphs: the step it belongs to
+                indent = self._continuation if self._lists and not self._lists[-1].footnotes else ""
+                block = "\n".join(indent + line if line else line
+                                  for line in f"```{self._language}\n{code}\n```".split("\n"))
+                self.blocks.append((block, bool(indent)))
             self._pre, self._pre_code_ended, self._language = None, False, ""
         elif self._pre is not None:
             self._pre_code_ended = tag == "code"
@@ -391,6 +396,12 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     text = tidy_markdown(bold_questions(text) if has_headings(text) else layout_headings(text))
     meta = {"format": "html", "path": str(path), "date": None}
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
+
+
+def _is_hidden_code(attrs: list[tuple[str, str | None]]) -> bool:
+    """Lines of a code block that its page hides (mdBook's ``<span class="boring">``: the
+    ``fn main() {`` wrapped around an example so that it compiles)."""
+    return "boring" in (dict(attrs).get("class") or "").split()
 
 
 def _is_chrome(attrs: list[tuple[str, str | None]]) -> bool:

@@ -559,6 +559,24 @@ def test_html_footnotes_are_no_list_to_follow(tmp_path: Path, notes: str) -> Non
     assert text.rstrip().endswith("[^1]: This list is not an endorsement.\n\n[^2]: Tested on Linux.")
 
 
+def test_html_code_under_a_list_item_is_the_items_and_hidden_code_lines_are_left_out(tmp_path: Path) -> None:
+    """Cargo's examples put each command in a ``<pre>`` inside its ``<li>``: indented as the
+    item's own, the command stays with its step. mdBook hides the lines that make an example
+    compile (``<span class="boring">``); a reader of the page does not see them."""
+    path = tmp_path / "cargo-test.html"
+    path.write_text(
+        "<h1>cargo test</h1><h2>Examples</h2><ol><li><p>Run only tests whose names match a filter:</p>"
+        "<pre><code>cargo test name_filter</code></pre></li><li><p>Run one integration test:</p>"
+        "<pre><code>cargo test --test int_test</code></pre></li></ol><p>After the list.</p>"
+        "<pre class='playground'><code class='language-rust'><span class='boring'>#![allow(unused)]\n</span>"
+        "#![doc(html_logo_url = \"logo.jpg\")]\n<span class='boring'>fn main() {\n</span>"
+        "<span class='boring'>}</span></code></pre>", encoding="utf-8")
+    text = read_document(path).text
+    assert ("1. Run only tests whose names match a filter:\n   ```\n   cargo test name_filter\n   ```\n"
+            "2. Run one integration test:\n   ```\n   cargo test --test int_test\n   ```\n\nAfter the list.") in text
+    assert text.rstrip().endswith("```rust\n#![doc(html_logo_url = \"logo.jpg\")]\n```")
+
+
 def test_html_heading_that_links_to_itself_is_its_words(tmp_path: Path) -> None:
     path = tmp_path / "book.html"
     path.write_text("<h1>Questions</h1><h2><a class='header' href='#can-i-vendor'>Can I vendor my "
