@@ -68,6 +68,7 @@ from procmem.answerers.steps import (
     ACTION_CUE,
     BOILERPLATE,
     SENTENCE_BREAK,
+    defines,
     describes,
     introduced,
     is_prose,
@@ -216,13 +217,17 @@ def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
 STATEMENT = re.compile(r"^(?:if|when|once|after|where)\b[^,]{1,120},\s+(?!you\b)(?:[\w’']+\s+){1,2}"
                        r"(?:is|are|was|were|will|has|have|does)\b", re.I)
 SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
+# a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ..."
+ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|in (?:that|this|either) case|otherwise)\b", re.I)
+NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*")  # a name as written in code: "http.proxy", "html_logo_url"
 
 
 def _opening(sentence: str) -> str:
     """A sentence as the answer's first: without the word that placed it in a sequence ("Then,
-    check ..."), starting with a capital ("bring the milk to 45°C")."""
+    check ..."), starting with a capital ("bring the milk to 45°C") unless it starts with a name
+    as written in code ("http.proxy: Sets ...")."""
     sentence = SEQUENCE_WORD.sub("", sentence)
-    return sentence[:1].upper() + sentence[1:]
+    return sentence if NAME_FIRST.match(sentence) else sentence[:1].upper() + sentence[1:]
 
 
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
@@ -235,7 +240,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(unit_text(unit)):
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and is_prose(s) and not BOILERPLATE.search(s) \
-                    and not turn.already_said(s, 0.7) and s not in pool:
+                    and not ANAPHORIC.match(s) and not turn.already_said(s, 0.7) and s not in pool:
                 pool[s] = _sentence_score(s, turn, position)
     actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
@@ -243,7 +248,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     if not lead and steps:
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
         doing = [step for step in (re.sub(r"\s*\[\d+\]$", "", s) for s in steps) if not describes(step)]
-        if doing and not STATEMENT.match(plain_text(doing[0])):
+        if doing and defines(doing[0]):
+            lead = _opening(doing[0])  # a reference entry: what the name does ("http.proxy: Sets ...")
+        elif doing and not STATEMENT.match(plain_text(doing[0])):
             lead = f"{_opening(doing[0].rstrip('.;,: '))}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])

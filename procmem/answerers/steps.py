@@ -15,7 +15,7 @@ import re
 
 from procmem.answerers.parsing import parse_steps
 from procmem.extract.markdown import LINK_ONLY
-from procmem.units import SOURCE_LINE, Procedure, Unit
+from procmem.units import SOURCE_LINE, LogicUnit, Procedure, Unit, own_header, part_number
 
 # (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<![( ]e\.g\.)(?<![( ]i\.e\.)\s+(?=[A-Z0-9\"“(`*])")
@@ -253,7 +253,8 @@ def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
     bulleted lines and sentences that only describe (:func:`describes`) or define a term
-    (:func:`defines`), and a list that defines terms (:func:`defines_terms`)."""
+    (:func:`defines`), and a list that defines terms (:func:`defines_terms`). A reference
+    entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) else unit.steps
     else:
@@ -264,8 +265,36 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = ((numbered if not defines_terms(numbered) else [])
                or instructions(bulleted if not names_only(bulleted) else [])
                or prose_steps(text))
+        raw = [entry, *raw] if (entry := entry_step(unit)) else raw
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+CODE_NAME = re.compile(r"^`[^`\n]+`$")  # a header that is only a name in code: "`http.proxy`"
+# the first paragraph of a text and the code block right after it
+_OPENING_CODE = re.compile(r"\A\s*(?P<paragraph>(?:(?!```)[^\n]*\S[^\n]*\n)+)\s*```[^\n]*\n(?P<code>.*?)\n```", re.S)
+ENTRY_CODE_LINES = 2  # an example this short is shown with the entry's step
+
+
+def entry_step(unit: Unit) -> str:
+    """A reference entry's step: a section named by a setting, attribute or option alone
+    ("`html_logo_url`") says what that name does in its first sentence, and often nothing to do:
+    the name with that sentence, and the example right after it when it is a line or two
+    ("`html_logo_url`: This form of the `doc` attribute lets you control the logo ...
+    `#![doc(html_logo_url = "...")]`"). "" for any other unit."""
+    name = own_header(unit)
+    if not isinstance(unit, LogicUnit) or not CODE_NAME.match(name) or part_number(unit) != 1:
+        return ""
+    text = unit_text(unit)
+    first = next((s for s in sentences(text) if not _LABELLED.match(s)), "")  # not "Type: string"
+    if not first:
+        return ""
+    step = f"{name}: {first}"
+    found = _OPENING_CODE.match(text)
+    code = [line.strip() for line in found["code"].splitlines() if line.strip()] if found else []
+    if found and plain_text(found["paragraph"]).startswith(first) and 0 < len(code) <= ENTRY_CODE_LINES:
+        step += f" `{'; '.join(code)}`"
+    return step
 
 
 def without_shown_code(text: str) -> str:

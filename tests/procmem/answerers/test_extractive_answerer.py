@@ -491,6 +491,35 @@ def test_the_plain_answer_opens_without_the_word_that_placed_it_in_a_sequence():
     assert answer == "Bring the milk to 45°C (113°F), then follow the steps below."
 
 
+def test_a_reference_entry_answers_with_its_name_and_what_it_does():
+    """Cargo's configuration reference and rustdoc's attributes: a section named by a setting
+    alone says what the setting does and shows it, with nothing to do. Its name with its first
+    sentence (and an example of a line) is the step and the lead, the name as written."""
+    proxy = step_unit("`http.proxy` (Configuration)", "Type: string (host and path)\n\nDefault: none\n\n"
+                      "Sets an HTTP and HTTPS proxy to use. The format is in libcurl format.\n\nIf not set, "
+                      "Cargo will also check the http.proxy setting in your global git configuration.",
+                      "cargo/config.html", "Configuration")
+    logo = step_unit("`html_logo_url` (The doc attribute)", "This form of the `doc` attribute lets you control "
+                     "the logo in the upper left hand side of the docs.\n\n```rust\n#![doc(html_logo_url = "
+                     "\"https://example.com/logo.jpg\")]\n```\n\nIf you don't use this attribute, there will be no logo.",
+                     "rustdoc/the-doc-attribute.html", "The doc attribute")
+    answer, steps, _ = compose([Hit(proxy, 1.0, 1, "x")], Turn("How do I make Cargo use my proxy?"), cite=False)
+    assert steps[0] == "http.proxy: Sets an HTTP and HTTPS proxy to use."
+    assert answer.startswith("http.proxy: Sets an HTTP and HTTPS proxy to use.")
+    answer, steps, _ = compose([Hit(logo, 1.0, 1, "x")], Turn("How do I add my logo to the docs?"), cite=False)
+    assert steps == ["html_logo_url: This form of the doc attribute lets you control the logo in the upper left "
+                     "hand side of the docs. #![doc(html_logo_url = \"https://example.com/logo.jpg\")]"]
+    assert "follow the steps below" not in answer
+
+
+def test_a_sentence_that_needs_the_one_before_it_does_not_lead():
+    stock = step_unit("Thicken the stew", "If the stew is too thin, let it simmer uncovered for a while. "
+                      "Otherwise you can mix a teaspoon of flour with water and stir it into the stew.",
+                      "cook/stew.md", "Stew")
+    answer, _, _ = compose([Hit(stock, 1.0, 1, "x")], Turn("How do I thicken the stew with flour?"), cite=False)
+    assert answer.startswith("If the stew is too thin, let it simmer uncovered for a while")  # not "Otherwise ..."
+
+
 def test_an_faq_entry_whose_question_is_the_users_gives_its_answer():
     """An FAQ's answer is prose without steps, and reads like a statement: it still answers
     when its question is the user's, with its opening ("No." and the sentence that says why)."""
