@@ -44,6 +44,7 @@ _BACK_MARKS = frozenset({"↩", "↩\ufe0e", "↑", "^"})  # a footnote's link b
 _FOOTNOTES = re.compile(r"^footnotes?(?:-definitions?|-list)?$")
 _CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "breadcrumb",
                            "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink"})
+_CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal)$")  # "mdbook-menu-bar", "mdbook-help-popup"
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 # a cell that holds a heading or another table: the page is laid out with tables (as older
 # documentation sites are), and its tables are no data to show as rows
@@ -406,11 +407,13 @@ def _is_hidden_code(attrs: list[tuple[str, str | None]]) -> bool:
 
 def _is_chrome(attrs: list[tuple[str, str | None]]) -> bool:
     """An element that navigates the site rather than says something: a navigation bar, a
-    breadcrumb trail, a sidebar, a table of contents (by its class or id, or its ARIA role;
-    Node.js's site-wide contents is ``<div id="gtoc">``)."""
+    breadcrumb trail, a sidebar, a table of contents, a menu bar, a pop-up the page hides until
+    asked (by its class or id, or its ARIA role; Node.js's site-wide contents is ``<div
+    id="gtoc">``, mdBook's keyboard help ``<div id="mdbook-help-popup">`` in every page)."""
     found = dict(attrs)
     names = set((found.get("class") or "").split()) | {found.get("id") or ""}
-    return bool(names & _CHROME_NAMES) or found.get("role") == "navigation"
+    return bool(names & _CHROME_NAMES) or any(map(_CHROME_SUFFIX.search, names)) \
+        or found.get("role") in ("navigation", "dialog")
 
 
 def _without_contents(markdown: str, page: str) -> str:

@@ -438,7 +438,7 @@ def test_html_laid_out_with_tables_reads_as_blocks_and_data_tables_stay_tables(t
     assert "| Service | Port |\n|---|---|\n| SMTP | 587 |" in read_document(data).text
 
 
-def test_html_navigation_bars_and_contents_are_left_out(tmp_path: Path) -> None:
+def test_html_navigation_bars_contents_menus_and_pop_ups_are_left_out(tmp_path: Path) -> None:
     path = tmp_path / "chapter.html"
     path.write_text(
         "<html><body><div class='navheader'><table><tr><td><a href='prev.html'>Prev</a></td>"
@@ -448,6 +448,11 @@ def test_html_navigation_bars_and_contents_are_left_out(tmp_path: Path) -> None:
         "<a href='index.html'>Home</a></div><p>It keeps a database of what is installed.</p></div>"
         "<div class='navfooter'><p><a href='prev.html'>Prev</a> <a href='index.html'>Home</a></p></div>"
         "<div id='gtoc'><ul><li><a href='fs.html'>File system</a></li></ul></div>"
+        # mdBook's keyboard help, hidden until asked for, and its menu bar with the book's name
+        "<div id='mdbook-help-container'><div id='mdbook-help-popup'><h2 class='mdbook-help-title'>Keyboard "
+        "shortcuts</h2><p>Press <kbd>S</kbd> to search in the book</p></div></div>"
+        "<div id='mdbook-menu-bar' class='menu-bar sticky'><h1 class='menu-title'>The Tools Book</h1></div>"
+        "<div role='dialog'><p>Accept cookies?</p></div>"
         "</body></html>", encoding="utf-8")
     text = read_document(path).text
     assert text == ("# Chapter 8. Tools\n\n## 8.1. dpkg\n\ndpkg installs a package file.\n\n"
