@@ -260,14 +260,23 @@ def unit_steps(unit: Unit) -> list[str]:
     else:
         text = unit_text(unit)
         listed = without_shown_code(text)
-        bulleted = parse_steps(listed)
-        numbered = parse_steps(listed, numbered_only=True)
+        bulleted = [_introducing_code(step) for step in parse_steps(listed)]
+        numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         raw = ((numbered if not defines_terms(numbered) else [])
                or instructions(bulleted if not names_only(bulleted) else [])
                or prose_steps(text))
         raw = [entry, *raw] if (entry := entry_step(unit)) else raw
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+_UNINTRODUCED_CODE = re.compile(r"(?<=[\w)\]`'\"”’])\s+(?=```)")  # "Add `regex` as a dependency ```cargo add regex```"
+
+
+def _introducing_code(step: str) -> str:
+    """A list item whose words run into the code block under it, with a colon between them
+    ("Add `regex` as a dependency: cargo add regex")."""
+    return _UNINTRODUCED_CODE.sub(": ", step, count=1)
 
 
 CODE_NAME = re.compile(r"^`[^`\n]+`$")  # a header that is only a name in code: "`http.proxy`"

@@ -216,6 +216,15 @@ def test_a_footnote_and_a_pointer_to_an_example_are_no_steps():
     assert unit_steps(unit) == ["Add the library to the build script."]
 
 
+def test_a_list_items_words_and_its_code_block_are_one_step_with_a_colon_between():
+    """Cargo's examples: "Add `regex` as a dependency" and, under it, the command."""
+    body = ("1. Add `regex` as a dependency\n   ```\n   cargo add regex\n   ```\n"
+            "2. Run only the tests whose names match a filter:\n   ```\n   cargo test name_filter\n   ```\n")
+    unit = step_unit("EXAMPLES", body, "cargo/commands/cargo-add.html", "cargo add")
+    assert unit_steps(unit) == ["Add regex as a dependency: cargo add regex",
+                                "Run only the tests whose names match a filter: cargo test name_filter"]
+
+
 def test_code_joins_the_sentence_that_introduces_it_and_program_output_is_no_step():
     body = ("We need to run\n\n```console\nstsadm -o setproperty -pn peoplepicker-searchadforests\n```\n\n"
             "Run the valgrind tool on your program.\n\n```\n==4242== Invalid read of size 4\n```\n\n"
