@@ -189,14 +189,17 @@ def strip_inline(text: str) -> str:
 
 
 def one_line(markdown: str, *, max_words: int = 120) -> str:
-    """A list item or paragraph as one plain line: notes dropped, code inline, sub-items joined
-    with semicolons."""
+    """A list item or paragraph as one plain line: notes dropped, code inline (after a colon
+    where the words before it end without one: "Add `regex` as a dependency: `cargo add regex`"),
+    sub-items joined with semicolons."""
     parts: list[str] = []
     in_fence = False
     code: list[str] = []
     for line in markdown.splitlines():
         if FENCE.match(line):
             if in_fence and code:
+                if parts and parts[-1] and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
+                    parts[-1] += ":"
                 parts.append("`" + "; ".join(code) + "`")
             in_fence, code = not in_fence, []
             continue
