@@ -66,7 +66,7 @@ ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
     + r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
-    + r"|^to \w+ [^,]{1,120},\s+(?:simply |just )?" + _IMPERATIVE, re.I)  # "To create a pre script, simply create ..."
+    + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE, re.I)  # "To create a pre script, simply create ...", "..., you add ..."
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
 # can modify the file", "an administrator can manually add ...") or a command in code
 LATER_ACTION = re.compile(

@@ -225,6 +225,13 @@ def test_a_list_items_words_and_its_code_block_are_one_step_with_a_colon_between
                                 "Run only the tests whose names match a filter: cargo test name_filter"]
 
 
+def test_a_goal_then_what_you_do_is_a_step():
+    body = ("A workspace is a collection of packages that are managed together. To create a workspace, you "
+            "add the `[workspace]` table to a `Cargo.toml`.")
+    unit = step_unit("The workspace section", body, "cargo/workspaces.md", "Workspaces")
+    assert unit_steps(unit) == ["To create a workspace, you add the [workspace] table to a Cargo.toml."]
+
+
 def test_code_joins_the_sentence_that_introduces_it_and_program_output_is_no_step():
     body = ("We need to run\n\n```console\nstsadm -o setproperty -pn peoplepicker-searchadforests\n```\n\n"
             "Run the valgrind tool on your program.\n\n```\n==4242== Invalid read of size 4\n```\n\n"
