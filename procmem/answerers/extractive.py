@@ -104,6 +104,9 @@ class ExtractiveParams:
     other_unit_steps: int = 4  # ... this many each
     cite: bool = True  # end every step with "[n]", n = its source's position in Answer.sources
     top_documents: int = 3  # units of the memory's first documents for the conversation score more (0: off)
+    # ... and, searching a memory, their best units for the question are candidates (0: off); step
+    # coverage 0.447 -> 0.460 with the memory over every bundled document (5: 0.454, 8: 0.454)
+    within_top_documents: int = 3
     query_rewrite: str = "heuristic"  # "heuristic" or "none" (there is no model to rewrite)
 
 
@@ -377,8 +380,15 @@ class ExtractiveAnswerer:
                         searches.append((hits, 1.0))
                         used_kinds.append(used)
             quoting = self._quoting(retriever, turn, kinds, searches) if quoted else []
-            candidates = _candidates(searches)
             top_documents = retriever.documents(request.history, turn.question, k=p.top_documents)
+            if top_documents and p.within_top_documents and request.documents is None:
+                # the sections of the memory's first pages that answer best, found or not (given
+                # documents are few, and searched already: step coverage 0.458 -> 0.446 there)
+                for kind in kinds:
+                    hits, _ = retriever.search(query.query, k=p.within_top_documents, kind=kind,
+                                               within=top_documents)
+                    searches.append((hits, 1.0))
+            candidates = _candidates(searches)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
                 cand.top_document = cand.doc_id in top_documents

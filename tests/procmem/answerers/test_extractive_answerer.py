@@ -416,6 +416,42 @@ def test_units_of_the_documents_the_memory_ranks_first_for_the_conversation_scor
     assert _plain(off)[:2] == wash.steps
 
 
+def _workspace_pages() -> list[Document]:
+    return [
+        Document("cargo/workspaces.md", "Workspaces",
+                 "# Workspaces\n\nA workspace is a collection of one or more packages that are managed together. "
+                 "Workspace members share one lock file and one output directory, and commands can run across "
+                 "all of them.\n\n## The workspace section\n\nTo create a workspace, you add the `[workspace]` "
+                 "table to the `Cargo.toml` of the root folder.\n\n## Package selection\n\nCommands such as "
+                 "`cargo build` take `--workspace` to work on every member.\n", {"corpus": "cargo"}),
+        Document("cargo/workspace-layout.md", "Workspace layout",
+                 "# Workspace layout\n\n## Several packages in one workspace\n\nSet up several packages in a "
+                 "workspace by giving each package its own folder next to the others, so that paths stay "
+                 "short.\n", {"corpus": "cargo"}),
+        Document("cargo/build-cache.md", "Build cache",
+                 "# Build cache\n\n## Shared cache\n\nTo set up a cache that several packages share, install "
+                 "`sccache` and set `RUSTC_WRAPPER` to `sccache`.\n", {"corpus": "cargo"}),
+    ]
+
+
+def test_the_best_sections_of_the_first_pages_are_candidates_though_the_search_missed_them(embedder):
+    """Searching a memory, the sections of the pages it ranks first that best answer the question
+    join the candidates: with one hit per search, the workspace page's sections are weighed too."""
+    from procmem.memory import build_memory
+
+    memory = build_memory(_workspace_pages(), embedder=embedder, progress=False)
+    request = AnswerRequest("How do I set up a workspace with several packages?")
+    assert "cargo/workspaces.md" in [d.doc_id for d in memory.search_documents_conversation([], request.question, k=3)]
+
+    def candidate_pages(**params) -> set[str]:
+        answer = make_answerer("extractive", memory=memory, k=1, **params).answer(request)
+        scores = next(s for s in answer.trace.stages if s.name == "compose").details["scores"]
+        return {memory.get(s["unit_id"]).meta["doc_id"] for s in scores}
+
+    assert "cargo/workspaces.md" in candidate_pages()
+    assert "cargo/workspaces.md" not in candidate_pages(within_top_documents=0)
+
+
 @pytest.fixture(scope="module")
 def cooking_memory(corpus):
     """A real memory over every bundled recipe: the conversations' recipes among 349."""
