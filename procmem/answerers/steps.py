@@ -41,6 +41,7 @@ BOILERPLATE = re.compile(
     r"follow the (?:instructions|steps) (?:on|in|at) the following|website|"
     r"\b(?:follow|complete|do) (?:these|the following) steps\W*$|"  # what they introduced is elsewhere
     r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b|"
+    r"^(?:if|when) [^,]{1,100}, see\b|\bsee\b[^.!?]{0,80}\bfor (?:more )?details\b|"  # "If you run a registry, see ..."
     r"redistribute it|all rights reserved|"  # a licence: "This document is free; you can redistribute it ..."
     r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
     # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation chapter."

@@ -364,7 +364,9 @@ def test_a_sentence_that_only_points_elsewhere_is_no_step():
     changed" says what to check."""
     text = ("- Run `npm ls` in the project.\n- See [`package-lock.json`](../x.html) and npm shrinkwrap.\n"
             "- See if the tree changed after the install. See npm-explain.\n"
-            "- Open the file. See the notes in config.md for details.")
+            "- Open the file. See the notes in config.md for details.\n"
+            "- If you run a registry server, see Running a Registry for more details about the protocol.\n"
+            "- When the registry needs a token, see Registry Authentication.")
     assert unit_steps(step_unit("Check the tree", text, "npm/npm-ls.md", "npm-ls")) == [
         "Run npm ls in the project.", "See if the tree changed after the install.", "Open the file."]
     pointers = ("- Install the component with `rustup component add clippy`.\n"
