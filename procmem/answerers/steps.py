@@ -65,7 +65,7 @@ ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|a
 _IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
 ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
-    + r"|\bto (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
+    + r"|(?:^|,\s+|\b(?:it|this|that|them|these)\s+)to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
     + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE, re.I)  # "To create a pre script, simply create ...", "..., you add ..."
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you

@@ -232,6 +232,14 @@ def test_a_goal_then_what_you_do_is_a_step():
     assert unit_steps(unit) == ["To create a workspace, you add the [workspace] table to a Cargo.toml."]
 
 
+def test_a_story_about_fixing_a_bug_is_no_step_but_what_fixes_it_is():
+    body = ("Let's say you're working with the uuid crate and you discover a bug. You are, however, quite "
+            "enterprising so you decide to also try to fix the bug! To fix the bug, clone the repository and "
+            "patch the dependency.")
+    unit = step_unit("Testing a bugfix", body, "cargo/overriding-dependencies.md", "Overriding Dependencies")
+    assert unit_steps(unit) == ["To fix the bug, clone the repository and patch the dependency."]
+
+
 def test_code_joins_the_sentence_that_introduces_it_and_program_output_is_no_step():
     body = ("We need to run\n\n```console\nstsadm -o setproperty -pn peoplepicker-searchadforests\n```\n\n"
             "Run the valgrind tool on your program.\n\n```\n==4242== Invalid read of size 4\n```\n\n"
