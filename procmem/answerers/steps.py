@@ -260,7 +260,7 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = [] if defines_terms(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
-        listed = without_shown_code(text)
+        listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(text)))
         bulleted = [_introducing_code(step) for step in parse_steps(listed)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         raw = ((numbered if not defines_terms(numbered) else [])
@@ -305,6 +305,34 @@ def entry_step(unit: Unit) -> str:
     if found and plain_text(found["paragraph"]).startswith(first) and 0 < len(code) <= ENTRY_CODE_LINES:
         step += f" `{'; '.join(code)}`"
     return step
+
+
+_FENCE_INFO = re.compile(r"^(\s*```)\S.*$", re.M)  # "```powershell": the language is no word of the step
+
+
+def code_under_labels(text: str) -> str:
+    """``text`` with a code block that follows a list item written as a label (no final period:
+    "- Ubuntu 18.04 or newer", "- On Windows:"), only blank lines and quoted notes between,
+    indented as the item's own: the command is what to do for that case (a Markdown page that
+    starts each case's list again, as the Embedded Rust Book's Linux packages do)."""
+    kept: list[str] = []
+    label = False  # the last list item is a label, and only blank or quoted lines followed it
+    indenting = False  # in the code block that goes under it
+    for line in text.splitlines():
+        if indenting:
+            kept.append(f"   {line}" if line.strip() else line)
+            indenting = not line.startswith("```")
+            continue
+        if label and line.startswith("```"):
+            kept.append(f"   {line}")
+            label, indenting = False, True
+            continue
+        if LIST_ITEM.match(line):
+            label = not plain_text(LIST_ITEM.sub("", line)).endswith((".", "!", "?"))
+        elif line.strip() and not line.lstrip().startswith(">") and not line[:1].isspace():
+            label = False
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def without_shown_code(text: str) -> str:

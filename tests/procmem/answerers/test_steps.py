@@ -240,6 +240,21 @@ def test_a_story_about_fixing_a_bug_is_no_step_but_what_fixes_it_is():
     assert unit_steps(unit) == ["To fix the bug, clone the repository and patch the dependency."]
 
 
+def test_a_case_named_by_a_list_item_gets_the_command_after_it_and_no_fence_language_is_a_word():
+    """The Embedded Rust Book's Linux packages: each distribution a list item of its own, a note,
+    then its command (each case's list started again). An Office article's command under its
+    step, fenced as ``console``: the fence's language is no word of the step."""
+    body = ("Here are the installation commands.\n\n- Ubuntu 18.04 or newer / Debian stretch or newer\n\n"
+            "> **NOTE** `gdb-multiarch` is the GDB command you'll use\n\n```console\nsudo apt install "
+            "gdb-multiarch openocd\n```\n\n- Fedora 27 or newer\n\n```console\nsudo dnf install gdb openocd\n```\n")
+    unit = step_unit("Packages", body, "embedded-book/intro/install/linux.html", "Linux")
+    assert unit_steps(unit) == ["Ubuntu 18.04 or newer / Debian stretch or newer: sudo apt install gdb-multiarch openocd",
+                                "Fedora 27 or newer: sudo dnf install gdb openocd"]
+    body = "1. Type the following command, and then press Enter:\n\n   ```console\n   ServiceModelReg.exe -r\n   ```\n"
+    unit = step_unit("Resolution", body, "officedocs/iis.md", "IIS")
+    assert unit_steps(unit) == ["Type the following command, and then press Enter: ServiceModelReg.exe -r"]
+
+
 def test_code_joins_the_sentence_that_introduces_it_and_program_output_is_no_step():
     body = ("We need to run\n\n```console\nstsadm -o setproperty -pn peoplepicker-searchadforests\n```\n\n"
             "Run the valgrind tool on your program.\n\n```\n==4242== Invalid read of size 4\n```\n\n"
