@@ -80,7 +80,7 @@ from procmem.answerers.steps import (
     unit_text,
 )
 from procmem.answerers.turn import Turn
-from procmem.units import Unit, UnitKind
+from procmem.units import Unit, UnitKind, own_header, part_number
 from serving.errors import LLMError
 
 # a sentence that says why: the cause, the setting or the limit behind what to do
@@ -138,11 +138,17 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     chosen: list[Candidate] = []
     docs: list[str] = []
     for cand in ranked:
-        if len(chosen) >= p.max_units or cand.score < p.min_share * ranked[0].score:
+        if len(chosen) >= p.max_units:
             break
+        # the rest of a section that answers the question (an FAQ answer split for size) is the answer too
+        rest = bool(chosen) and chosen[0].answers and cand.doc_id == chosen[0].doc_id \
+            and part_number(cand.unit) > 1 and own_header(cand.unit) == own_header(chosen[0].unit)
+        if cand.score < p.min_share * ranked[0].score and not rest:
+            continue
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
             continue
-        if sum(c.doc_id == cand.doc_id for c in chosen) >= 2 or not (unit_steps(cand.unit) or cand.answers):
+        if not rest and (sum(c.doc_id == cand.doc_id for c in chosen) >= 2
+                         or not (unit_steps(cand.unit) or cand.answers)):
             continue
         if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
                                         or cand.linked or turn.reports_failure):

@@ -556,6 +556,25 @@ def test_a_sentence_that_needs_the_one_before_it_does_not_lead():
     assert answer.startswith("If the stew is too thin, let it simmer uncovered for a while")  # not "Otherwise ..."
 
 
+def test_the_rest_of_a_section_that_answers_the_question_is_chosen_with_it():
+    """Cargo's FAQ: an answer split for size. Its second part names little of the question and
+    ranks low, but it is the rest of the answer, not another page's section."""
+    question = "Why build crates.io rather than use GitHub as a registry?"
+    first = LogicUnit("FAQ", "", f"{question} (FAQ) (part 1 of 2)",
+                      "We think that it's very important to support multiple ways to download packages.",
+                      [], unit_meta("cargo/faq.html", "FAQ", 4))
+    rest = LogicUnit("FAQ", "", f"{question} (FAQ) (part 2 of 2)",
+                     "- Discoverability. A central place makes it easy to look for existing packages.\n"
+                     "- Speed. Fetching only the metadata of packages is fast.", [], unit_meta("cargo/faq.html", "FAQ", 5))
+    others = [step_unit(f"Publish to registry {n}", f"Run `cargo publish --registry r{n}` to use registry {n}.",
+                        f"cargo/registry-{n}.md", f"Registry {n}") for n in range(4)]
+    # the first part found twice (by the search over every page and among its page's units)
+    hits = [Hit(first, 1.0, 1, "x")] + [Hit(u, 1.0, rank, "x") for rank, u in enumerate([first, *others, rest], 1)]
+    answer, steps, details = compose(hits, Turn(question), cite=False)
+    assert rest.id in details["used_units"]
+    assert steps[-1] == "Speed. Fetching only the metadata of packages is fast."
+
+
 def test_an_faq_entry_whose_question_is_the_users_gives_its_answer():
     """An FAQ's answer is prose without steps, and reads like a statement: it still answers
     when its question is the user's, with its opening ("No." and the sentence that says why)."""
