@@ -281,8 +281,6 @@ def _introducing_code(step: str) -> str:
 
 
 CODE_NAME = re.compile(r"^`[^`\n]+`$")  # a header that is only a name in code: "`http.proxy`"
-# the first paragraph of a text and the code block right after it
-_OPENING_CODE = re.compile(r"\A\s*(?P<paragraph>(?:(?!```)[^\n]*\S[^\n]*\n)+)\s*```[^\n]*\n(?P<code>.*?)\n```", re.S)
 ENTRY_CODE_LINES = 2  # an example this short is shown with the entry's step
 
 
@@ -300,11 +298,26 @@ def entry_step(unit: Unit) -> str:
     if not first:
         return ""
     step = f"{name}: {first}"
-    found = _OPENING_CODE.match(text)
-    code = [line.strip() for line in found["code"].splitlines() if line.strip()] if found else []
-    if found and plain_text(found["paragraph"]).startswith(first) and 0 < len(code) <= ENTRY_CODE_LINES:
+    paragraph, code = _opening_code(text)
+    if plain_text(paragraph).startswith(first) and 0 < len(code) <= ENTRY_CODE_LINES:
         step += f" `{'; '.join(code)}`"
     return step
+
+
+def _opening_code(text: str) -> tuple[str, list[str]]:
+    """A text's first paragraph, and the lines of the code block right after it (none when
+    something else follows it)."""
+    lines = text.strip().splitlines()
+    end = next((i for i, line in enumerate(lines) if not line.strip() or line.startswith("```")), len(lines))
+    fence = next((i for i in range(end, len(lines)) if lines[i].strip()), len(lines))
+    if fence >= len(lines) or not lines[fence].startswith("```"):
+        return " ".join(lines[:end]), []
+    code: list[str] = []
+    for line in lines[fence + 1:]:
+        if line.startswith("```"):
+            return " ".join(lines[:end]), code
+        code += [line.strip()] if line.strip() else []
+    return " ".join(lines[:end]), []  # a block left open
 
 
 _FENCE_INFO = re.compile(r"^(\s*```)\S.*$", re.M)  # "```powershell": the language is no word of the step
