@@ -37,7 +37,7 @@ METADATA = re.compile(
 BOILERPLATE = re.compile(
     r"serious problems might occur|back up the registry|provide feedback|carefully\.?$|"
     r"(?:one of )?the following (?:methods|steps|options|procedures?)\W*$|:$|"
-    r"couldn'?t resolve your issue|for (?:more )?information|see the following|see this article|visit the following|"
+    r"couldn'?t resolve your issue|for (?:more )?(?:information|info)\b|see the following|see this article|visit the following|"
     r"follow the (?:instructions|steps) (?:on|in|at) the following|website|"
     r"\b(?:follow|complete|do) (?:these|the following) steps\W*$|"  # what they introduced is elsewhere
     r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b|"
@@ -45,7 +45,7 @@ BOILERPLATE = re.compile(
     r"redistribute it|all rights reserved|"  # a licence: "This document is free; you can redistribute it ..."
     r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
     # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation chapter."
-    r"\b(?:take a look at|refer to|read|consult|check out) (?:the|our|this)\b[^.!?]{0,60}"
+    r"\b(?:take a look at|refer to|read|consult|check out|see) (?:the|our|this)\b[^.!?]{0,60}"
     r"\b(?:chapter|section|documentation|docs|book|guide|manual|article|topic|example)s?\W*$",
     re.I)
 IMPERATIVES = (
@@ -98,6 +98,7 @@ DEFINITION = re.compile(
 # a parameter of an API with its type, and what it is if anything: "path {string|URL} filename",
 # "`callback` <Function>", "encoding [<string>](…) | [<null>](…) Default: null" (Node.js's reference)
 _TYPE = r"(?:\{[^{}]+\}|\[<[^<>\]]+>\]\([^)]*\)|<[^<>]+>)"
+_TYPE_ONLY = re.compile(_TYPE + r"(?:\s*\|\s*" + _TYPE + r")*")  # "{string}", "{Buffer} | {string}"
 PARAMETER = re.compile(r"^(?:`[^`]+`|[\w.$\[\]'\"-]+) " + _TYPE + r"(?: \| " + _TYPE + r")*(?:\s+\S.*)?$")
 # a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
 COMMAND_WORD = re.compile(
@@ -237,10 +238,11 @@ def unit_header(unit: Unit) -> str:
 
 
 def is_step(text: str) -> bool:
-    """Whether a line says what to do: not page metadata, not a pointer to further reading and
-    not a question (an overview page's list of the questions it answers)."""
+    """Whether a line says what to do: not page metadata, not a pointer to further reading, not
+    a question (an overview page's list of the questions it answers) and not a type alone (an
+    API reference's "{string}" under a property)."""
     return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0]) \
-        and not text.endswith("?")
+        and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text)
 
 
 def without_boilerplate(step: str) -> str:

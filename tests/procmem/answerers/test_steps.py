@@ -255,6 +255,17 @@ def test_a_case_named_by_a_list_item_gets_the_command_after_it_and_no_fence_lang
     assert unit_steps(unit) == ["Type the following command, and then press Enter: ServiceModelReg.exe -r"]
 
 
+def test_a_type_alone_and_a_pointer_to_other_documentation_are_no_steps():
+    """Node.js's API reference lists a property's type on a line of its own; its CLI page points
+    to the debugger's documentation."""
+    body = "- {stream.Duplex} | {Buffer}\n\nReference to the underlying socket."
+    assert unit_steps(step_unit("`response.socket`", body, "node/http.html", "HTTP")) == [
+        "response.socket: Reference to the underlying socket."]
+    body = ("Start the script with `node inspect script.js`. For more info about node inspect, see the "
+            "debugger documentation.")
+    assert unit_steps(step_unit("inspect", body, "node/cli.html", "CLI")) == ["Start the script with node inspect script.js."]
+
+
 def test_code_joins_the_sentence_that_introduces_it_and_program_output_is_no_step():
     body = ("We need to run\n\n```console\nstsadm -o setproperty -pn peoplepicker-searchadforests\n```\n\n"
             "Run the valgrind tool on your program.\n\n```\n==4242== Invalid read of size 4\n```\n\n"
