@@ -241,7 +241,8 @@ def _opening(sentence: str) -> str:
 
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: what to do, then why; a sentence that starts
-    in lower case is the rest of one that a list or a command broke off, and is left out."""
+    in lower case is the rest of one that a list or a command broke off, and is left out, and so
+    are exclamations and sentences that need the one before them (:data:`ANAPHORIC`)."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     if said:
         return said
@@ -249,7 +250,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(unit_text(unit)):
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and is_prose(s) and not BOILERPLATE.search(s) \
-                    and not ANAPHORIC.match(s) and not turn.already_said(s, 0.7) and s not in pool:
+                    and not ANAPHORIC.match(s) and not s.endswith("!") and not turn.already_said(s, 0.7) \
+                    and s not in pool:  # "... quite enterprising so you decide to try to fix the bug!" sets a scene
                 pool[s] = _sentence_score(s, turn, position)
     actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])

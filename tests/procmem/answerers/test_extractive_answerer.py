@@ -548,12 +548,17 @@ def test_a_reference_entry_answers_with_its_name_and_what_it_does():
     assert "follow the steps below" not in answer
 
 
-def test_a_sentence_that_needs_the_one_before_it_does_not_lead():
+def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead():
     stock = step_unit("Thicken the stew", "If the stew is too thin, let it simmer uncovered for a while. "
                       "Otherwise you can mix a teaspoon of flour with water and stir it into the stew.",
                       "cook/stew.md", "Stew")
     answer, _, _ = compose([Hit(stock, 1.0, 1, "x")], Turn("How do I thicken the stew with flour?"), cite=False)
     assert answer.startswith("If the stew is too thin, let it simmer uncovered for a while")  # not "Otherwise ..."
+    patch = step_unit("Testing a bugfix", "Once you have found the bug, you can try to fix the bug yourself! You "
+                      "can add a local path to the dependency in the patch section.",
+                      "cargo/overriding-dependencies.md", "Overriding Dependencies")
+    answer, _, _ = compose([Hit(patch, 1.0, 1, "x")], Turn("How do I fix the bug in my dependency?"), cite=False)
+    assert answer.startswith("You can add a local path to the dependency")
 
 
 def test_the_rest_of_a_section_that_answers_the_question_is_chosen_with_it():
