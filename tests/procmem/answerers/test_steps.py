@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from procmem.answerers.extractive import compose
 from procmem.answerers.retrieval import Hit, given_memory
 from procmem.answerers.steps import (
@@ -209,35 +211,28 @@ def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
         "Open the log and then select Expand All."]
 
 
-def test_a_footnote_and_a_pointer_to_an_example_are_no_steps():
-    body = ("Add the library to the build script. Check out the source code for the full example.\n\n"
-            "[^1]: This list is not an endorsement. Evaluate your dependencies to see which is right for you.")
-    unit = step_unit("Linking", body, "reference/build-script-examples.md", "Build Script Examples")
-    assert unit_steps(unit) == ["Add the library to the build script."]
-
-
-def test_a_list_items_words_and_its_code_block_are_one_step_with_a_colon_between():
-    """Cargo's examples: "Add `regex` as a dependency" and, under it, the command."""
-    body = ("1. Add `regex` as a dependency\n   ```\n   cargo add regex\n   ```\n"
-            "2. Run only the tests whose names match a filter:\n   ```\n   cargo test name_filter\n   ```\n")
-    unit = step_unit("EXAMPLES", body, "cargo/commands/cargo-add.html", "cargo add")
-    assert unit_steps(unit) == ["Add regex as a dependency: cargo add regex",
-                                "Run only the tests whose names match a filter: cargo test name_filter"]
-
-
-def test_a_goal_then_what_you_do_is_a_step():
-    body = ("A workspace is a collection of packages that are managed together. To create a workspace, you "
-            "add the `[workspace]` table to a `Cargo.toml`.")
-    unit = step_unit("The workspace section", body, "cargo/workspaces.md", "Workspaces")
-    assert unit_steps(unit) == ["To create a workspace, you add the [workspace] table to a Cargo.toml."]
-
-
-def test_a_story_about_fixing_a_bug_is_no_step_but_what_fixes_it_is():
-    body = ("Let's say you're working with the uuid crate and you discover a bug. You are, however, quite "
-            "enterprising so you decide to also try to fix the bug! To fix the bug, clone the repository and "
-            "patch the dependency.")
-    unit = step_unit("Testing a bugfix", body, "cargo/overriding-dependencies.md", "Overriding Dependencies")
-    assert unit_steps(unit) == ["To fix the bug, clone the repository and patch the dependency."]
+@pytest.mark.parametrize(("body", "steps"), [
+    pytest.param("Add the library to the build script. Check out the source code for the full example.\n\n"
+                 "[^1]: This list is not an endorsement. Evaluate your dependencies to see which is right for you.",
+                 ["Add the library to the build script."], id="a footnote and a pointer to an example"),
+    pytest.param("1. Add `regex` as a dependency\n   ```\n   cargo add regex\n   ```\n"
+                 "2. Run only the tests whose names match a filter:\n   ```\n   cargo test name_filter\n   ```\n",
+                 ["Add regex as a dependency: cargo add regex",
+                  "Run only the tests whose names match a filter: cargo test name_filter"],
+                 id="a list item's words and the code under it, a colon between"),
+    pytest.param("A workspace is a collection of packages that are managed together. To create a workspace, you "
+                 "add the `[workspace]` table to a `Cargo.toml`.",
+                 ["To create a workspace, you add the [workspace] table to a Cargo.toml."],
+                 id="a goal, then what you do"),
+    pytest.param("Let's say you're working with the uuid crate and you discover a bug. You are, however, quite "
+                 "enterprising so you decide to also try to fix the bug! To fix the bug, clone the repository and "
+                 "patch the dependency.",
+                 ["To fix the bug, clone the repository and patch the dependency."],
+                 id="a story about fixing a bug, and what fixes it"),
+])
+def test_what_a_section_of_a_tools_book_says_to_do(body: str, steps: list[str]) -> None:
+    """Cargo's and its books' sections: their footnotes, pointers and stories are no steps."""
+    assert unit_steps(step_unit("Section", body, "cargo/section.md", "Cargo")) == steps
 
 
 def test_a_case_named_by_a_list_item_gets_the_command_after_it_and_no_fence_language_is_a_word():
