@@ -262,7 +262,8 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = [] if defines_terms(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
-        listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(text)))
+        listed = _COMMAND_ITEM.sub(r"\g<marker>Run `\g<command>`.\n\g<rest>",
+                                   _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(text))))
         bulleted = [_introducing_code(step) for step in parse_steps(listed)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         raw = ((numbered if not defines_terms(numbered) else [])
@@ -322,6 +323,10 @@ def _opening_code(text: str) -> tuple[str, list[str]]:
     return " ".join(lines[:end]), []  # a block left open
 
 
+# a list item that is a command alone, with what to know about it on the lines under it:
+# "1. `cargo login --registry=my-registry`" / "   This only needs to be done once."
+_COMMAND_ITEM = re.compile(r"^(?P<marker>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)`(?P<command>[A-Za-z.$\\/~][^`\n]*)`[ \t]*\n"
+                           r"(?P<rest>[ \t]+[A-Z])", re.M)
 _FENCE_INFO = re.compile(r"^(\s*```)\S.*$", re.M)  # "```powershell": the language is no word of the step
 
 

@@ -188,10 +188,14 @@ def strip_inline(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+COMMAND_ALONE = re.compile(r"`[A-Za-z.$\\/~][^`]*`")  # an item that is a command in code and nothing else
+
+
 def one_line(markdown: str, *, max_words: int = 120) -> str:
     """A list item or paragraph as one plain line: notes dropped, code inline (after a colon
     where the words before it end without one: "Add `regex` as a dependency: `cargo add regex`"),
-    sub-items joined with semicolons."""
+    sub-items joined with semicolons; an item that is a command alone, with sentences under it,
+    runs it ("Run `cargo login`. This only needs to be done once.")."""
     parts: list[str] = []
     in_fence = False
     code: list[str] = []
@@ -214,6 +218,8 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
         part = strip_inline(m.group("rest") if m else stripped)
         if m and parts and part and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
             parts[-1] += ";"  # sub-items stay apart: "files: Local Data; Sniffer"
+        elif len(parts) == 1 and COMMAND_ALONE.fullmatch(parts[0]) and part[:1].isupper():
+            parts[0] = f"Run {parts[0]}."  # a command, then what to know about it
         parts.append(part)
     text = " ".join(p for p in parts if p)
     text = re.sub(r"\s+([,.;:])", r"\1", text)

@@ -162,11 +162,15 @@ def test_nested_items_stay_apart_in_their_steps_one_line(corpus):
     assert one_line("Do this.\n   - first\n   - second") == "Do this. first; second"
 
 
-def test_an_items_words_and_the_code_under_it_have_a_colon_between_in_its_one_line():
+def test_an_items_words_and_the_code_under_it_read_as_one_line():
     """Cargo's examples: "Add `regex` as a dependency" with the command under it."""
     assert one_line("Add `regex` as a dependency\n   ```\n   cargo add regex\n   ```") == \
         "Add `regex` as a dependency: `cargo add regex`"
     assert one_line("Run this cmdlet:\n   ```powershell\n   Get-Mailbox\n   ```") == "Run this cmdlet: `Get-Mailbox`"
+    # a command alone, with what to know about it under it (Cargo's alternate registries)
+    assert one_line("`cargo login --registry=my-registry`\n   This only needs to be done once.") == \
+        "Run `cargo login --registry=my-registry`. This only needs to be done once."
+    assert one_line("`cargo publish --registry=my-registry`") == "`cargo publish --registry=my-registry`"
 
 
 @pytest.mark.parametrize(("doc_id", "target", "expected"), [

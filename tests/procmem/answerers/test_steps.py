@@ -229,6 +229,10 @@ def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
                  "patch the dependency.",
                  ["To fix the bug, clone the repository and patch the dependency."],
                  id="a story about fixing a bug, and what fixes it"),
+    pytest.param("1. `cargo login --registry=my-registry`\n   This only needs to be done once.\n"
+                 "2. `cargo publish --registry=my-registry`\n",
+                 ["Run cargo login --registry=my-registry. This only needs to be done once.",
+                  "cargo publish --registry=my-registry"], id="a command alone, with what to know about it"),
 ])
 def test_what_a_section_of_a_tools_book_says_to_do(body: str, steps: list[str]) -> None:
     """Cargo's and its books' sections: their footnotes, pointers and stories are no steps."""
