@@ -259,8 +259,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     if not lead and steps:
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
         doing = [step for step in (re.sub(r"\s*\[\d+\]$", "", s) for s in steps) if not describes(step)]
-        if doing and defines(doing[0]):
-            lead = _opening(doing[0])  # a reference entry: what the name does ("http.proxy: Sets ...")
+        # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is one
+        best = unit_steps(chosen[0].unit)[:1] if chosen else []
+        entry = next((step for step in doing if step in best and defines(step)), "")
+        if entry or doing and defines(doing[0]):
+            lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])):
             lead = f"{_opening(doing[0].rstrip('.;,: '))}, then follow the steps below."
         elif pool:

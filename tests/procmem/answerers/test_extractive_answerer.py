@@ -546,6 +546,13 @@ def test_a_reference_entry_answers_with_its_name_and_what_it_does():
     assert steps == ["html_logo_url: This form of the doc attribute lets you control the logo in the upper left "
                      "hand side of the docs. #![doc(html_logo_url = \"https://example.com/logo.jpg\")]"]
     assert "follow the steps below" not in answer
+    # the entry before it on the page gives its step first; the best unit's entry still leads
+    favicon = step_unit("`html_favicon_url` (The doc attribute)", "This form of the `doc` attribute lets you "
+                        "control the favicon of your docs.", "rustdoc/the-doc-attribute.html", "The doc attribute")
+    favicon.meta["order"], logo.meta["order"] = 0, 1
+    answer, steps, _ = compose([Hit(logo, 1.0, 1, "x"), Hit(favicon, 1.0, 2, "x")],
+                               Turn("How do I add my logo to the docs?"), cite=False)
+    assert steps[0].startswith("html_favicon_url:") and answer.startswith("html_logo_url: This form")
 
 
 def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead():
