@@ -262,8 +262,7 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = [] if defines_terms(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
-        listed = _COMMAND_ITEM.sub(r"\g<marker>Run `\g<command>`.\n\g<rest>",
-                                   _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(text))))
+        listed = list_text(text)
         bulleted = [_introducing_code(step) for step in parse_steps(listed)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         raw = ((numbered if not defines_terms(numbered) else [])
@@ -328,6 +327,15 @@ def _opening_code(text: str) -> tuple[str, list[str]]:
 _COMMAND_ITEM = re.compile(r"^(?P<marker>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)`(?P<command>[A-Za-z.$\\/~][^`\n]*)`[ \t]*\n"
                            r"(?P<rest>[ \t]+[A-Z])", re.M)
 _FENCE_INFO = re.compile(r"^(\s*```)\S.*$", re.M)  # "```powershell": the language is no word of the step
+
+
+def list_text(text: str) -> str:
+    """``text`` as the list reader reads it: a code block after a label under that label
+    (:func:`code_under_labels`), code blocks of their own in a shown language left out
+    (:func:`without_shown_code`), fences without their language, and a command alone as an item
+    run (:data:`_COMMAND_ITEM`)."""
+    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(text)))
+    return _COMMAND_ITEM.sub(r"\g<marker>Run `\g<command>`.\n\g<rest>", listed)
 
 
 def code_under_labels(text: str) -> str:
