@@ -226,8 +226,11 @@ def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
 STATEMENT = re.compile(r"^(?:if|when|once|after|where)\b[^,]{1,120},\s+(?!you\b)(?:[\w’']+\s+){1,2}"
                        r"(?:is|are|was|were|will|has|have|does)\b", re.I)
 SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
-# a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ..."
-ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|in (?:that|this|either) case|otherwise)\b", re.I)
+# a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
+# "If it isn't, ..."
+ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|this|either) case|otherwise|"
+                       r"if (?:it|this|that|they) (?:isn['’]t|aren['’]t|doesn['’]t|don['’]t|is not|are not|does not|do not)"
+                       r")\b", re.I)
 NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*")  # a name as written in code: "http.proxy", "html_logo_url"
 
 

@@ -561,6 +561,11 @@ def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead
                       "cook/stew.md", "Stew")
     answer, _, _ = compose([Hit(stock, 1.0, 1, "x")], Turn("How do I thicken the stew with flour?"), cite=False)
     assert answer.startswith("If the stew is too thin, let it simmer uncovered for a while")  # not "Otherwise ..."
+    login = step_unit("Before your first publish", "Check that crates.io is listed in the Authorized OAuth Apps "
+                      "tab. If it isn't, you should go to the settings page and authorize it. To log in, visit the "
+                      "home page and sign in with a GitHub account.", "cargo/publishing.md", "Publishing on crates.io")
+    answer, _, _ = compose([Hit(login, 1.0, 1, "x")], Turn("How do I authorize it on the settings page?"), cite=False)
+    assert not answer.startswith("If it isn't")
     patch = step_unit("Testing a bugfix", "Once you have found the bug, you can try to fix the bug yourself! You "
                       "can add a local path to the dependency in the patch section.",
                       "cargo/overriding-dependencies.md", "Overriding Dependencies")
