@@ -290,11 +290,14 @@ class QdrantStore:
                     payload=_payload(units[row], units[row].id in repeats,
                                      unit_language(units[row], languages))))
             self.client.upsert(self.collection, points=points, wait=True)
+        restored = {units[row].id for row in new}  # stored just now with their flags
         changed: dict[tuple[str, Any], list[str]] = {}  # (flag, its new value): the points
         for unit in units:
+            if unit.id not in stored or unit.id in restored:
+                continue
             now = {"repeat": unit.id in repeats, "language": unit_language(unit, languages)}
             for flag, value in now.items():
-                if unit.id in stored and stored[unit.id][flag] != value:
+                if stored[unit.id][flag] != value:
                     changed.setdefault((flag, value), []).append(point_id(unit.id))
         for (flag, value), points in changed.items():
             for start in range(0, len(points), BATCH):
