@@ -1,5 +1,6 @@
-"""Lexical retrieval with bm25s: English stop words removed, Snowball (PyStemmer) stemming; a
-name joined with underscores (``html_logo_url``) is a token and so is each of its words."""
+"""Lexical retrieval with bm25s: English stop words removed, Snowball (PyStemmer) stemming after
+irregular verb forms are brought to their base ("hidden": "hide"); a name joined with
+underscores (``html_logo_url``) is a token and so is each of its words."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import numpy as np
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN
 
+from procmem.retrieval.verbs import BASE_FORM
+
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 STOPWORDS = frozenset(STOPWORDS_EN)
-TOKENIZER_NAME = "regex-w2+/underscore-parts/stopwords-en/snowball-english"
+TOKENIZER_NAME = "regex-w2+/underscore-parts/stopwords-en/irregular-verbs/snowball-english"
 
 
 @lru_cache(maxsize=1)
@@ -35,8 +38,8 @@ def words(text: str) -> list[str]:
 
 
 def stems(found: list[str]) -> list[str]:
-    """The Snowball stem of each word."""
-    return _stemmer().stemWords(found)
+    """The Snowball stem of each word, an irregular verb form's that of its base form."""
+    return _stemmer().stemWords([BASE_FORM.get(word, word) for word in found])
 
 
 def tokenize(text: str) -> list[str]:
