@@ -67,6 +67,7 @@ from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import (
     ACTION_CUE,
     BOILERPLATE,
+    CASE_ACTION,
     SENTENCE_BREAK,
     defines,
     describes,
@@ -215,10 +216,22 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
     """How well a sentence answers the question; ``position`` is its unit's place in the
-    selection (the best unit first)."""
+    selection (the best unit first). A sentence for a case the conversation has not named ("If
+    you get linker errors, install a C compiler" to "How do I install Rust?") scores half."""
     found = set(terms(sentence))
-    return (2.0 * share(turn.question_terms, found) + 0.5 * share(turn.context_terms, found)
-            + 0.2 * bool(found - turn.said_terms) + 0.4 / (1 + position))
+    score = (2.0 * share(turn.question_terms, found) + 0.5 * share(turn.context_terms, found)
+             + 0.2 * bool(found - turn.said_terms) + 0.4 / (1 + position))
+    return score / 2 if unnamed_case(sentence, turn) else score
+
+
+CONDITION = re.compile(r"^(?:for (?:example|instance),?\s+)?(?:if|when|whenever|in case)\b([^,]{1,120}),", re.I)
+
+
+def unnamed_case(sentence: str, turn: Turn) -> bool:
+    """A sentence that opens with a case ("If you get linker errors, ...") of which the
+    question and the conversation name nothing."""
+    case = CONDITION.match(sentence)
+    return bool(case) and not set(terms(case[1])) & (turn.question_terms | turn.context_terms)
 
 
 # a step that states how things are once a condition holds, and says nothing to do: "If you use
@@ -242,6 +255,13 @@ def _opening(sentence: str) -> str:
     return sentence if NAME_FIRST.match(sentence) else sentence[:1].upper() + sentence[1:]
 
 
+def _reads_as_prose(sentence: str) -> bool:
+    """Prose, or prose that introduces the command it ends with ("If you're using Linux or
+    macOS, open a terminal and enter the following command: $ curl ... | sh")."""
+    head, colon, _ = sentence.partition(": ")
+    return is_prose(sentence) or bool(colon) and len(head.split()) >= 5 and is_prose(head)
+
+
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: what to do, then why; a sentence that starts
     in lower case is the rest of one that a list or a command broke off, and is left out, and so
@@ -252,11 +272,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     pool: dict[str, float] = {}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(unit_text(unit)):
-            if 5 <= len(s.split()) <= 45 and s[0].isupper() and is_prose(s) and not BOILERPLATE.search(s) \
+            if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
                     and not ANAPHORIC.match(s) and not s.endswith("!") and not turn.already_said(s, 0.7) \
                     and s not in pool:  # "... quite enterprising so you decide to try to fix the bug!" sets a scene
                 pool[s] = _sentence_score(s, turn, position)
-    actions = sorted((s for s in pool if ACTION_CUE.search(s)), key=lambda s: -pool[s])
+    actions = sorted((s for s in pool if ACTION_CUE.search(s) or CASE_ACTION.match(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
     if not lead and steps:

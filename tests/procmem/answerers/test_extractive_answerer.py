@@ -573,6 +573,21 @@ def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead
     assert answer.startswith("You can add a local path to the dependency")
 
 
+def test_the_lead_is_for_the_case_the_user_named_and_keeps_the_command_it_introduces():
+    """The Rust book's installation page: "If you get linker errors, ..." answers a case the user
+    did not name; the step for their system is introduced prose with its command."""
+    install = step_unit("Installing rustup on Linux or macOS", "If you're using Linux or macOS, open a terminal and "
+                        "enter the following command:\n\n```console\n$ curl --proto '=https' https://sh.rustup.rs -sSf "
+                        "| sh\n```\n\nYou will also need a linker. If you get linker errors, you should install a C "
+                        "compiler, which will typically include a linker.", "book/installation.html", "Installation")
+    answer, _, _ = compose([Hit(install, 1.0, 1, "x")], Turn("How do I install Rust on Linux?"), cite=False)
+    assert answer.startswith("If you're using Linux or macOS, open a terminal and enter the following command: "
+                             "$ curl --proto '=https' https://sh.rustup.rs -sSf | sh")
+    # the user named the case: it leads
+    answer, _, _ = compose([Hit(install, 1.0, 1, "x")], Turn("I get linker errors. What do I install?"), cite=False)
+    assert answer.startswith("If you get linker errors, you should install a C compiler")
+
+
 def test_the_rest_of_a_section_that_answers_the_question_is_chosen_with_it():
     """Cargo's FAQ: an answer split for size. Its second part names little of the question and
     ranks low, but it is the rest of the answer, not another page's section."""
