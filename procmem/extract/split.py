@@ -5,9 +5,10 @@ keeps its notes and sub-items), then at lines and sentences, and neighbouring pi
 back together up to the limit (:func:`procmem.chunking.recursive_split`). Every part keeps the
 unit's type and prerequisite; its header is the unit's header with ``(part i of n)``; each part
 but the last links to the next with ``[CONTINUE] if this part is done then <next header>``, and
-the last part keeps the unit's own linkers. A code block cut between two parts is closed at the
-end of the first and opened again (with its language) at the start of the next, so each part's
-code stays code.
+the last part keeps the unit's own linkers. A blank line inside a code block is no paragraph
+boundary (a shell session's output stays with the command that printed it); a code block too long
+for one part is cut between two parts at a line, closed at the end of the first and opened again
+(with its language) at the start of the next, so each part's code stays code.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
     if max_words <= 0 or n_words(unit.body) <= max_words:
         return [unit]
     fenced = FENCE_ROOM if FENCE.search(unit.body) else 0
-    pieces = with_fences(recursive_split(unit.body, max_words - fenced, SEPARATORS))
+    pieces = [piece.replace(CODE_GAP, "").strip("\n")
+              for piece in recursive_split(guard_code_gaps(unit.body), max_words - fenced, SEPARATORS)]
+    pieces = with_fences([piece for piece in pieces if piece.strip()])
     if len(pieces) < 2:
         return [unit]
     total = len(pieces)
@@ -44,6 +47,19 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
 
 FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)
 FENCE_ROOM = 2  # words a part's budget keeps for the fences that close and reopen its code
+CODE_GAP = "\u2060"  # stands for a blank line inside a code block while the body is cut
+
+
+def guard_code_gaps(body: str) -> str:
+    """``body`` with each blank line inside a code block holding :data:`CODE_GAP`, which no
+    paragraph separator matches."""
+    lines: list[str] = []
+    inside = False
+    for line in body.split("\n"):
+        if FENCE.match(line):
+            inside = not inside
+        lines.append(CODE_GAP if inside and not line.strip() else line)
+    return "\n".join(lines)
 
 
 def with_fences(pieces: list[str]) -> list[str]:

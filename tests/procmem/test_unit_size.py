@@ -109,3 +109,18 @@ def test_a_code_block_cut_between_parts_stays_code_in_each():
         assert len(fences) % 2 == 0, part.body  # every code block it opens, it closes
     assert all(p.body.startswith("```rust\n") for p in parts[1:])
     assert parts[-1].body.endswith("```\n\nMore methods are in std::vec.")
+
+
+def test_a_shell_session_stays_with_its_command_when_the_unit_is_cut():
+    """The Rust book's test run: ``$ cargo test``, a blank line, then what it printed. Cut at the
+    blank line, the second part's output ("running 3 tests") read as commands to run."""
+    sentence = "You can choose which tests to run by passing cargo test the name of the test."  # 16 words
+    prose = " ".join([sentence] * 11)  # the session's first lines fit in the first part, its output not
+    session = ("```console\n$ cargo test\n   Compiling adder v0.1.0\n\nrunning 3 tests\ntest tests::one ... ok\n\n"
+               "test result: ok. 3 passed; 0 failed\n```")
+    body = f"{prose}\n\nIf we run the tests without passing any arguments, all the tests run:\n\n{session}\n\n{sentence}"
+    unit = LogicUnit("Step", "", "Running tests by name", body, meta={"doc_id": "book/tests.html"})
+    parts = split_logic_unit(unit, 200)
+    assert len(parts) == 2 and all(n_words(p.body) <= 200 for p in parts)
+    assert any(session in p.body for p in parts)  # the whole session, its blank lines too, in one part
+    assert not any("```" in p.body for p in parts if session not in p.body)
