@@ -469,7 +469,12 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
         else:
             steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
-    return [s for s in steps if not s.endswith(":") and says_what_to_do(s)][:limit]
+    return [s for s in steps if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]
+
+
+# a sentence that says what there is, whatever its clauses say ("However, there is no limit to the
+# number of crate versions you can publish")
+THERE_IS = re.compile(r"^(?:(?:however|but|also|still|of course|in (?:addition|fact)),?\s+)?there (?:is|are|was|were)\b", re.I)
 
 
 PROMPT = re.compile(r"^\$\s+(?=\S)")  # "$ npm outdated": a shell's prompt before what is typed

@@ -82,6 +82,15 @@ def test_sentences_keep_a_command_with_its_introduction_and_leave_out_source_lin
         "Then restart the server."]
 
 
+def test_a_sentence_that_says_what_there_is_is_no_step_though_a_clause_names_what_you_can_do():
+    """The Rust book on publishing: "the number of crate versions you can publish" is a clause of a
+    sentence that says what there is."""
+    body = ("Be careful, because a publish is permanent. The version can never be overwritten. However, "
+            "there is no limit to the number of crate versions you can publish. If an error occurs, fix it "
+            "and run the cargo publish command again.")
+    assert prose_steps(body) == ["If an error occurs, fix it and run the cargo publish command again."]
+
+
 def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
     body = ("A new feature lets administrators choose the Sent Items folder. For more information, "
             "see [Want more control over Sent Items?](https://example.com/blog)\n\n"
