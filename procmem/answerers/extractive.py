@@ -115,12 +115,19 @@ class ExtractiveParams:
 
 
 
+# a word as code names it: a parameter, a name in CamelCase or with underscores, a number
+CODE_NAME = re.compile(r"(?<![\w$-])(?:-|\$)?[A-Za-z_]*(?:[a-z][A-Z]|_|\d)[\w.]*")
+
+
 def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     """Near-identical to a kept step, or a part of one (the same step without its note, one of
-    the sentences a kept step joins)."""
+    the sentences a kept step joins); not when the two name other parameters, settings or values
+    ("for emails Sent As ...: ``-MessageCopyForSentAsEnabled $True``" and "for emails Sent On
+    Behalf ...: ``-MessageCopyForSendOnBehalfEnabled $True``")."""
     key = step.casefold()
     start = key.rstrip(". ")
-    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY
+    names = set(CODE_NAME.findall(step))
+    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and set(CODE_NAME.findall(other)) == names
                or (len(start.split()) >= min_words and start in other.casefold()) for other in kept)
 
 

@@ -62,6 +62,13 @@ def test_near_duplicate_steps_are_dropped():
                                "Restart the server"], {"doc_id": "f", "title": "F"})
     _, steps, _ = compose([Hit(e, 2.0, 1, "x"), Hit(f, 1.0, 2, "x")], cite=False)
     assert steps[1:] == ["Run the troubleshooter", "Restart the server"]
+    # two steps alike but for the parameter they set are two steps
+    sent = Procedure("", "keep sent items", [
+        "For emails Sent As the shared mailbox, run the following cmdlet: set-mailbox Sales -MessageCopyForSentAsEnabled $True",
+        "For emails Sent On Behalf of the shared mailbox, run the following cmdlet: set-mailbox Sales "
+        "-MessageCopyForSendOnBehalfEnabled $True"], {"doc_id": "g", "title": "G"})
+    _, steps, _ = compose([Hit(sent, 1.0, 1, "x")], cite=False)
+    assert steps == sent.steps
 
 
 def test_history_aware_query_without_a_model(memory):
