@@ -146,3 +146,19 @@ def tidy_markdown(text: str) -> str:
 
 def collapse_spaces(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
+
+
+# Sphinx roles whose text is code (in reStructuredText ``:command:`pip```, in MyST
+# ``{command}`pip```): commands, options, files, the names of a programming language's objects
+_CODE_ROLES = re.compile(r"^(?:[\w.+-]+:)?(?:command|program|option|envvar|file|samp|kbd|makevar|class|func|"
+                         r"meth|mod|attr|data|exc|obj|const|var|member|type|macro|confval|setting|"
+                         r"directive|role|pypi|code|literal)$")
+_ROLE_TARGET = re.compile(r"\s*<[^<>]*>$")  # "Installing <install>": the title shown, not the target
+
+
+def role_text(name: str, text: str) -> tuple[str, bool]:
+    """What a Sphinx role shows, and whether it is code: ``ref`` with ``Installing <install>``
+    shows "Installing"; ``command`` with ``pip`` the code ``pip`` (without the "~" and "!"
+    markers of a cross-reference)."""
+    shown = (_ROLE_TARGET.sub("", text) or text).lstrip("~!")
+    return shown, bool(_CODE_ROLES.match(name))

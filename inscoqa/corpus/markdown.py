@@ -3,7 +3,9 @@
 Headings, numbered lists, tables, notes and code stay as they are. Dropped: HTML comments,
 image-only lines (``![..](..)`` and ``:::image ...:::`` blocks), docs-site directives and
 Hugo shortcodes. ``[!INCLUDE [..](file.md)]`` is replaced by the included file's body when that
-file exists beside the article, and dropped otherwise.
+file exists beside the article, and dropped otherwise. MyST's directives and roles (Sphinx sites
+written in Markdown) become plain Markdown (:mod:`inscoqa.corpus.myst`), and reference-style
+links inline links.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from inscoqa.corpus.common import (
     tidy_markdown,
 )
 from inscoqa.corpus.document import Document
+from inscoqa.corpus.myst import myst_to_markdown
 
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _UNCLOSED_COMMENT = re.compile(r"<!--.*\Z", re.DOTALL)
@@ -52,6 +55,9 @@ _ALERT = re.compile(r"^([ \t]*>[ \t]*)\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][
 _VIDEO_LINE = re.compile(r"^[ \t>]*\[!VIDEO\b[^\n]*$", re.MULTILINE | re.IGNORECASE)
 _NO_LOC = re.compile(r":::no-loc\s+text=\"([^\"]*)\":::")
 _H1 = re.compile(r"^# +(.+?)\s*#*\s*$", re.MULTILINE)
+_REFERENCE = re.compile(r"^[ \t]{0,3}\[(?P<label>[^\]\n]+)\]:[ \t]*<?(?P<url>[^\s>]+)>?(?:[ \t]+[\"'(][^\n]*)?[ \t]*$\n?",
+                        re.MULTILINE)
+_REFERENCE_LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\[(?P<label>[^\]\n]*)\]")
 _MAX_INCLUDE_DEPTH = 3
 
 
@@ -74,7 +80,20 @@ def clean_markdown(body: str, path: Path, *, depth: int = 0) -> str:
         text = "".join(part if i % 2 else _clean_html(part) for i, part in enumerate(_INLINE_CODE.split(text)))
         return _ALERT.sub(lambda m: f"{m.group(1)}**{m.group(2).capitalize()}:** ", text)
 
-    return tidy_markdown(map_outside_code(body, prose))
+    return tidy_markdown(map_outside_code(_with_inline_links(myst_to_markdown(body)), prose))
+
+
+def _with_inline_links(body: str) -> str:
+    """Reference-style links (``[Python Package Index][pypi]`` with ``[pypi]: https://pypi.org``
+    elsewhere) as inline links, without their definitions."""
+    urls = {found["label"].strip().lower(): found["url"] for found in _REFERENCE.finditer(body)}
+    if not urls:
+        return body
+
+    def inline(found: re.Match[str]) -> str:
+        url = urls.get((found["label"] or found["text"]).strip().lower())
+        return f"[{found['text']}]({url})" if url else found[0]
+    return map_outside_code(body, lambda text: _REFERENCE_LINK.sub(inline, _REFERENCE.sub("", text)))
 
 
 def _clean_html(text: str) -> str:

@@ -11,6 +11,7 @@ from inscoqa.corpus.html import read_html
 from inscoqa.corpus.mallard import read_mallard
 from inscoqa.corpus.markdown import read_markdown
 from inscoqa.corpus.recipe import looks_like_recipe, read_recipe
+from inscoqa.corpus.rst import read_rst
 from inscoqa.corpus.text import read_text_document
 
 Reader = Callable[..., Document]
@@ -21,6 +22,7 @@ READERS: dict[str, Reader] = {
     "mallard": read_mallard,
     "text": read_text_document,
     "html": read_html,
+    "rst": read_rst,
 }
 
 FORMAT_BY_SUFFIX: dict[str, str] = {
@@ -31,6 +33,8 @@ FORMAT_BY_SUFFIX: dict[str, str] = {
     ".text": "text",
     ".html": "html",
     ".htm": "html",
+    ".rst": "rst",
+    ".rest": "rst",
 }
 
 

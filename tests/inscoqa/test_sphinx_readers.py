@@ -1,0 +1,135 @@
+"""Sphinx sources: reStructuredText (through docutils), MyST Markdown, reference-style links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inscoqa.corpus.document import DocumentError
+from inscoqa.corpus.readers import FORMAT_BY_SUFFIX, read_document
+
+RST = """\
+.. _uninstall:
+
+=============
+Removing pkgs
+=============
+
+.. meta::
+   :description: How to remove packages.
+
+.. toctree::
+   :maxdepth: 1
+
+   other-page
+
+Usage
+=====
+
+.. pip-command-usage:: uninstall
+
+The ``uninstall`` command removes what :ref:`an install <install>` added; see :command:`pip list`.
+
+.. note::
+
+   Files it did not install stay where they are.
+
+.. versionadded:: 21.1
+   The ``--yes`` option.
+
+Uninstall a package
+===================
+
+#. Find the package's name.
+
+   .. tab:: Unix/macOS
+
+      .. code-block:: console
+         :caption: a shell session
+
+         $ python -m pip list
+
+#. Uninstall it:
+
+   .. code-block:: console
+
+      $ python -m pip uninstall simplejson
+      Proceed (Y/n)? y
+        Successfully uninstalled simplejson
+
+Terms
+   What a package declares, see :unknownrole:`the spec <spec>`.
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_restructuredtext_page_reads_as_the_html_reader_reads_a_page(tmp_path: Path) -> None:
+    assert FORMAT_BY_SUFFIX[".rst"] == "rst"
+    doc = read_document(_write(tmp_path, "uninstall.rst", RST))
+    assert doc.title == "Removing pkgs" and doc.meta["format"] == "rst"
+    text = doc.text
+    assert text.startswith("# Removing pkgs\n")
+    assert "## Usage" in text and "## Uninstall a package" in text
+    # inline code stays code; a reference shows its title; an unknown role its text
+    assert "The `uninstall` command removes what an install added; see `pip list`." in text
+    assert "> Note: Files it did not install stay where they are." in text
+    assert "New in version 21.1:" in text and "The `--yes` option." in text
+    # a tab's title labels its code; Sphinx's options do not lose the block
+    assert "1. Find the package's name.\n   Unix/macOS:\n   ```console\n   $ python -m pip list\n   ```" in text
+    assert "2. Uninstall it:\n   ```console\n   $ python -m pip uninstall simplejson" in text
+    assert "the spec" in text
+    # directives without content and the table of contents give nothing
+    assert "other-page" not in text and "pip-command-usage" not in text and "maxdepth" not in text
+
+
+def test_a_restructuredtext_page_docutils_cannot_read_is_named(tmp_path: Path) -> None:
+    path = _write(tmp_path, "broken.rst", "Title\n=====\n\n")
+    path.write_bytes(b"\xff\xfe broken \x80")
+    with pytest.raises(DocumentError, match="broken.rst"):
+        read_document(path)
+
+
+MYST = """\
+(install)=
+# Installing
+
+```{note}
+Use a virtual environment.
+```
+
+The list is in {file}`requirements.txt`; see {ref}`Caching <caching>` and the [Python Package Index][pypi].
+
+````{tab-set}
+```{tab-item} Unix/macOS
+:sync: unix
+    python -m pip install -r requirements.txt
+```
+````
+
+```{code-block} console
+:caption: one line
+$ pip install -r requirements.txt
+```
+
+```{toctree}
+other
+```
+
+[pypi]: https://pypi.org
+"""
+
+
+def test_myst_directives_roles_and_reference_links_read_as_plain_markdown(tmp_path: Path) -> None:
+    text = read_document(_write(tmp_path, "install.md", MYST)).text
+    assert text.startswith("# Installing\n")  # the target line above the heading goes
+    assert "> **Note:** Use a virtual environment." in text
+    assert "The list is in `requirements.txt`; see Caching and the [Python Package Index](https://pypi.org)." in text
+    assert "Unix/macOS:" in text and ":sync:" not in text
+    assert "```console\n$ pip install -r requirements.txt\n```" in text and ":caption:" not in text
+    assert "toctree" not in text and "[pypi]:" not in text
