@@ -264,9 +264,11 @@ def _opening(sentence: str) -> str:
 
 def _reads_as_prose(sentence: str) -> bool:
     """Prose, or prose that introduces the command it ends with ("If you're using Linux or
-    macOS, open a terminal and enter the following command: $ curl ... | sh")."""
-    head, colon, _ = sentence.partition(": ")
-    return is_prose(sentence) or bool(colon) and len(head.split()) >= 5 and is_prose(head)
+    macOS, open a terminal and enter the following command: $ curl ... | sh"), not a session
+    with what its commands print."""
+    head, colon, tail = sentence.partition(": ")
+    return is_prose(sentence) or bool(colon) and len(head.split()) >= 5 and is_prose(head) \
+        and ("; " not in tail or len(tail.split()) <= 12)  # one command, or a short few
 
 
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
@@ -276,6 +278,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     if said:
         return said
+    if chosen and chosen[0].answers and len(unit_steps(chosen[0].unit)) == 1:  # a section that is a command alone
+        return f"{_opening(unit_steps(chosen[0].unit)[0]).rstrip('.;,: ')}."
     pool: dict[str, float] = {}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(unit_text(unit)):
@@ -309,7 +313,7 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     the next paragraph when its first says only "Yes!"), at most ``max_words`` words, code left
     out. An opening that ends introducing a list, a message or a command ("It identifies local
     ports this way:") goes on with what it introduces, as far as the words allow. "" when the
-    section opens with no prose (a list alone)."""
+    section opens with no prose (a list alone, a shell session alone)."""
     text = unit_text(unit)
     found = paragraphs(text)
     opening = next(iter(found), "")
@@ -324,7 +328,7 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
         if len(" ".join(answer).split()) >= 8:
             break  # a paragraph of its own that says only "Yes!" goes on with the next
     said = " ".join(answer)
-    follows = introduced(text) if said == opening else []
+    follows = introduced(text) if said and said == opening else []
     if follows:
         room = max_words - len(said.split())
         items = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows)

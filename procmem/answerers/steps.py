@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from procmem.answerers.parsing import parse_steps
-from procmem.extract.markdown import LINK_ONLY
+from procmem.extract.markdown import LINK_ONLY, PROMPT, typed_commands
 from procmem.units import SOURCE_LINE, LogicUnit, Procedure, Unit, own_header, part_number
 
 # (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
@@ -332,12 +332,36 @@ _FENCE_INFO = re.compile(r"^(\s*```)\S.*$", re.M)  # "```powershell": the langua
 
 
 def list_text(text: str) -> str:
-    """``text`` as the list reader reads it: a code block after a label under that label
+    """``text`` as the list reader reads it: a shell session's commands without what they print
+    (:func:`commands_typed`), a code block after a label under that label
     (:func:`code_under_labels`), code blocks of their own in a shown language left out
     (:func:`without_shown_code`), fences without their language, and a command alone as an item
     run (:data:`_COMMAND_ITEM`)."""
-    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(text)))
+    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(commands_typed(text))))
     return _COMMAND_ITEM.sub(r"\g<marker>Run `\g<command>`.\n\g<rest>", listed)
+
+
+def commands_typed(text: str) -> str:
+    """``text`` with each code block that is a shell session (its first line starts with a "$"
+    prompt) holding only what is typed at the prompts (:func:`typed_commands`), not what the
+    commands print ("Proceed (Y/n)? y", "Successfully uninstalled simplejson")."""
+    out: list[str] = []
+    block: list[str] | None = None
+    indent = ""
+    for line in text.splitlines():
+        if block is None:
+            out.append(line)
+            if line.lstrip().startswith("```"):
+                block, indent = [], line[:len(line) - len(line.lstrip())]
+        elif line.lstrip().startswith("```"):
+            lines = [code.strip() for code in block if code.strip()]
+            typed = typed_commands(lines) if lines and PROMPT.match(lines[0]) else None
+            out += [f"{indent}{command}" for command in typed] if typed else block
+            out.append(line)
+            block = None
+        else:
+            block.append(line)
+    return "\n".join(out + (block or []))
 
 
 def code_under_labels(text: str) -> str:
@@ -449,9 +473,10 @@ def names_only(items: list[str], words: int = 6) -> bool:
 def prose_steps(text: str, limit: int = 4) -> list[str]:
     """Steps of a text without a list: its sentences that say what to do, a sentence that
     introduces code ("run the following cmdlet:", "We need to run") with the commands that follow
-    it, and code that follows a finished sentence as a command to run when it reads as one (not
-    a program's output such as "==4242== Invalid read", "8 bytes in 1 blocks" or a report of
-    labelled values, :func:`is_report`)."""
+    it, and code that follows a finished sentence as a command to run when it reads as one or
+    opens with a shell's "$" prompt whatever its fence names (not a program's output such as
+    "==4242== Invalid read", "8 bytes in 1 blocks" or a report of labelled values,
+    :func:`is_report`)."""
     steps: list[str] = []
     code = False
     language = ""
@@ -460,11 +485,13 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             code, language = not code, block[3:].strip()
             continue
         if code:
-            commands = typed_commands([line.strip() for line in block.splitlines() if line.strip()])
+            lines = [line.strip() for line in block.splitlines() if line.strip()]
+            commands = typed_commands(lines)
             if commands and steps and not steps[-1].endswith((".", "!", "?")):  # "run the following:"
                 steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
-            elif commands and COMMAND_START.match(commands[0]) and is_typed(commands, language) \
-                    and not is_report(commands):
+            elif commands and COMMAND_START.match(commands[0]) and not is_report(commands) \
+                    and not (len(commands) == 1 and PLACE.match(commands[0])) \
+                    and (is_typed(commands, language) or PROMPT.match(lines[0])):  # a shell session
                 steps.append(f"Run `{'; '.join(commands)}`")
         else:
             steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
@@ -477,25 +504,9 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
 THERE_IS = re.compile(r"^(?:(?:however|but|also|still|of course|in (?:addition|fact)),?\s+)?there (?:is|are|was|were)\b", re.I)
 
 
-PROMPT = re.compile(r"^\$\s+(?=\S)")  # "$ npm outdated": a shell's prompt before what is typed
-
-
-def typed_commands(lines: list[str]) -> list[str]:
-    """The commands of a code block, a line that ends with a shell's "\\" joined to the next
-    (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session (its first line
-    starts with a "$" prompt), what is typed after each prompt, without the output the commands
-    print ("$ npm outdated", then its table); of any other block, every line."""
-    joined: list[str] = []
-    for line in lines:
-        if joined and joined[-1].endswith("\\"):
-            joined[-1] = f"{joined[-1][:-1].rstrip()} {line}"
-        else:
-            joined.append(line)
-    if not joined or not PROMPT.match(joined[0]):
-        return joined
-    return [PROMPT.sub("", line) for line in joined if PROMPT.match(line)]
-
-
+# a folder or file alone, under the home folder, an environment variable or a drive: where
+# something is ("~/.cache/pip", "%LocalAppData%\\pip\\Cache"), not a command
+PLACE = re.compile(r"^(?:~|%\w+%|\$\{?\w+\}?|[A-Za-z]:)[\\/]\S*$")
 # the languages of code blocks that are typed at a prompt: shells, Windows' command lines, SQL
 RUN_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh", "fish", "ksh", "csh", "console", "terminal",
                            "shellsession", "shell-session", "powershell", "ps", "ps1", "pwsh", "posh",

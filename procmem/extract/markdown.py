@@ -191,9 +191,29 @@ def strip_inline(text: str) -> str:
 COMMAND_ALONE = re.compile(r"`[A-Za-z.$\\/~][^`]*`")  # an item that is a command in code and nothing else
 
 
+PROMPT = re.compile(r"^\$\s+(?=\S)")  # "$ npm outdated": a shell's prompt before what is typed
+
+
+def typed_commands(lines: list[str]) -> list[str]:
+    """The commands of a code block, a line that ends with a shell's "\\" joined to the next
+    (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session (its first line
+    starts with a "$" prompt), what is typed after each prompt, without the output the commands
+    print ("$ npm outdated", then its table); of any other block, every line."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and joined[-1].endswith("\\"):
+            joined[-1] = f"{joined[-1][:-1].rstrip()} {line}"
+        else:
+            joined.append(line)
+    if not joined or not PROMPT.match(joined[0]):
+        return joined
+    return [PROMPT.sub("", line) for line in joined if PROMPT.match(line)]
+
+
 def one_line(markdown: str, *, max_words: int = 120) -> str:
     """A list item or paragraph as one plain line: notes dropped, code inline (after a colon
-    where the words before it end without one: "Add `regex` as a dependency: `cargo add regex`"),
+    where the words before it end without one: "Add `regex` as a dependency: `cargo add regex`";
+    of a shell session, the commands typed, not what they print),
     sub-items joined with semicolons; an item that is a command alone, with sentences under it,
     runs it ("Run `cargo login`. This only needs to be done once.")."""
     parts: list[str] = []
@@ -204,7 +224,8 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
             if in_fence and code:
                 if parts and parts[-1] and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
                     parts[-1] += ":"
-                parts.append("`" + "; ".join(code) + "`")
+                typed = typed_commands(code) if PROMPT.match(code[0]) else code  # a session: not what it prints
+                parts.append("`" + "; ".join(typed or code) + "`")
             in_fence, code = not in_fence, []
             continue
         if in_fence:

@@ -712,6 +712,10 @@ def test_a_step_section_whose_header_is_the_question_answers_with_its_opening_or
     assert steps == ["Give the base folder to both.", "Or give the prefix to both."]
     answer, _ = asked_by_its_header("Step", question, "1. Give the base folder to both.\n2. Run both installers.")
     assert answer == "Give the base folder to both, then follow the steps below."
+    # pip's "Uninstall a package": a shell session alone; its command answers, not what it prints
+    answer, steps = asked_by_its_header("Step", "Uninstall a package", "```pip-cli\n$ pip uninstall sampleproject\n"
+                                        "Uninstalling sampleproject:\n   [...]\nProceed (Y/n)? y\n```")
+    assert answer == "Run pip uninstall sampleproject." and steps == ["Run pip uninstall sampleproject"]
 
 
 def test_a_question_of_one_term_is_answered_by_the_section_that_asks_it():

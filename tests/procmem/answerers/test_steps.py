@@ -242,6 +242,16 @@ def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
                  "2. `cargo publish --registry=my-registry`\n",
                  ["Run cargo login --registry=my-registry. This only needs to be done once.",
                   "cargo publish --registry=my-registry"], id="a command alone, with what to know about it"),
+    pytest.param("1. Uninstall the package you no longer need:\n   ```console\n   $ python -m pip uninstall simplejson\n   Proceed (Y/n)? y\n"
+                 "     Successfully uninstalled simplejson\n   ```\n2. Check that it is gone from the list:\n   ```\n   $ pip list\n"
+                 "   ```\n", ["Uninstall the package you no longer need: python -m pip uninstall simplejson",
+                            "Check that it is gone from the list: pip list"],
+                 id="a shell session under a list item: what is typed, not what it prints"),
+    pytest.param("```pip-cli\n$ pip uninstall sampleproject\nUninstalling sampleproject:\n   [...]\n```\n",
+                 ["Run pip uninstall sampleproject"], id="a session in a block of a language of its own"),
+    pytest.param("Linux:\n\n```\n~/.cache/pip\n```\n\nWindows:\n\n```\n%LocalAppData%\\pip\\Cache\n```\n\n"
+                 "Clear it with the cache command.\n\n```\n./clear-cache --all\n```\n",
+                 ["Clear it with the cache command.", "Run ./clear-cache --all"], id="where a folder is: no command"),
 ])
 def test_what_a_section_of_a_tools_book_says_to_do(body: str, steps: list[str]) -> None:
     """Cargo's and its books' sections: their footnotes, pointers and stories are no steps."""
