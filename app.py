@@ -659,7 +659,7 @@ def build_app(service: DemoService) -> gr.Blocks:
                                        elem_id="model")
                 with gr.Accordion("Add documents", open=False, elem_id="add-documents"):
                     upload = gr.File(file_count="multiple", elem_id="upload",
-                                     label="Markdown, Mallard .page, HTML or text "
+                                     label="Markdown, reStructuredText, Mallard .page, HTML or text "
                                            f"(up to {config.max_upload_kb} KB each)")
                     upload_status = gr.Markdown(elem_id="upload-status")
 

@@ -246,7 +246,7 @@ def register_build(commands: argparse._SubParsersAction) -> None:
     source.add_argument("--memory", type=Path, metavar="DIR", help="a memory built with "
                                                                   "'inscoqa memory build'")
     source.add_argument("--docs", type=Path, metavar="DIR",
-                        help="a folder of documents (.md, .page, .txt, .html); a memory over it "
+                        help="a folder of documents (.md, .rst, .page, .txt, .html); a memory over it "
                              "is built in OUT/memory")
     source.add_argument("--corpus", action="append", metavar="NAME",
                         help="a bundled corpus (officedocs, gnome-help, based-cooking); repeatable")

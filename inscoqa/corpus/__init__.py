@@ -1,4 +1,4 @@
-"""Corpus readers: real documents (Markdown, Mallard, recipes, text, HTML) into ``Document``s."""
+"""Corpus readers: real documents (Markdown, reStructuredText, Mallard, recipes, text, HTML) into ``Document``s."""
 
 from inscoqa.corpus.document import Document, DocumentError
 from inscoqa.corpus.html import read_html
