@@ -270,12 +270,16 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = ((numbered if not defines_terms(numbered) else [])
                or instructions(bulleted if not names_only(bulleted) else [])
                or prose_steps(text))
-        raw = [entry, *raw] if (entry := entry_step(unit)) else raw
+        if entry := entry_step(unit):  # its example shown with it is no step of its own again
+            raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
 
 
 _UNINTRODUCED_CODE = re.compile(r"(?<=[\w)\]`'\"”’])\s+(?=```)")  # "Add `regex` as a dependency ```cargo add regex```"
+
+
+_RUN_CODE = re.compile(r"Run `([^`]+)`\.?")  # a step that runs a code block of its own
 
 
 def _introducing_code(step: str) -> str:
@@ -304,7 +308,7 @@ def entry_step(unit: Unit) -> str:
     step = f"{name}: {first}"
     paragraph, code = _opening_code(text)
     if plain_text(paragraph).startswith(first) and 0 < len(code) <= ENTRY_CODE_LINES:
-        step += f" `{'; '.join(code)}`"
+        step += f" `{'; '.join(typed_commands(code))}`"  # what is typed at a prompt, without the "$"
     return step
 
 

@@ -560,6 +560,14 @@ def test_a_reference_entry_answers_with_its_name_and_what_it_does():
     answer, steps, _ = compose([Hit(logo, 1.0, 1, "x"), Hit(favicon, 1.0, 2, "x")],
                                Turn("How do I add my logo to the docs?"), cite=False)
     assert steps[0].startswith("html_favicon_url:") and answer.startswith("html_logo_url: This form")
+    # pip's installation page: the example is a shell session; its command, once, without the prompt
+    ensurepip = step_unit("`ensurepip` (Installation)", "Python comes with an `ensurepip` module, which can install "
+                          "pip in a Python environment.\n\n```pip-cli\n$ python -m ensurepip --upgrade\n```\n\n"
+                          "More details about how it works are in the standard library documentation.",
+                          "pip/installation.md", "Installation")
+    _, steps, _ = compose([Hit(ensurepip, 1.0, 1, "x")], Turn("How do I install pip?"), cite=False)
+    assert steps == ["ensurepip: Python comes with an ensurepip module, which can install pip in a Python "
+                     "environment. python -m ensurepip --upgrade"]
 
 
 def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead():
