@@ -114,7 +114,6 @@ class ExtractiveParams:
 # --------------------------------------------------------------------------- composing
 
 
-
 # a word as code names it: a parameter, a name in CamelCase or with underscores, a number
 CODE_NAME = re.compile(r"(?<![\w$-])(?:-|\$)?[A-Za-z_]*(?:[a-z][A-Z]|_|\d)[\w.]*")
 
