@@ -827,3 +827,17 @@ def test_a_unit_that_names_nothing_the_question_asks_is_not_chosen_for_its_rank_
                                 Turn("How do I spawn threads and wait for them to finish?"), cite=False)
     assert steps == ["Call thread::spawn with a closure for each thread.", "Call join() on each handle to wait for the threads."]
     assert [s["chosen"] for s in details["scores"] if s["unit_id"] == bounds.id] == [False]
+
+
+def test_three_documents_give_up_to_twelve_steps():
+    """Each document's part of the answer: the best unit's steps, then up to 4 of each other
+    unit's, 12 in all (at 10, the third document's part was cut to half)."""
+    stock = Procedure("", "make the stock", [f"Stock step {i}: simmer the bones {i}" for i in range(1, 9)],
+                      unit_meta("cook/stock.md", "Stock"))
+    soup = Procedure("", "make the soup with the stock", [f"Soup step {i}: add the stock {i}" for i in range(1, 5)],
+                     unit_meta("cook/soup.md", "Soup"))
+    serve = Procedure("", "serve the soup with the stock", [f"Serving step {i}: pour the stock {i}" for i in range(1, 5)],
+                      unit_meta("cook/serve.md", "Serve"))
+    _, steps, _ = compose([Hit(stock, 1.0, 1, "x"), Hit(soup, 0.9, 2, "x"), Hit(serve, 0.8, 3, "x")],
+                          Turn("How do I make the soup with the stock?"), cite=False)
+    assert len(steps) == 12 and sum(step.startswith("Serving step") for step in steps) == 4
