@@ -60,7 +60,7 @@ from procmem.answerers.candidates import (
     term_weights,
     title_weights,
 )
-from procmem.answerers.common import LLMParams, make_params, terms
+from procmem.answerers.common import LLMParams, make_params, names, terms
 from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
@@ -117,19 +117,16 @@ class ExtractiveParams:
 # --------------------------------------------------------------------------- composing
 
 
-# a word as code names it: a parameter, a name in CamelCase or with underscores, a number
-CODE_NAME = re.compile(r"(?<![\w$-])(?:-|\$)?[A-Za-z_]*(?:[a-z][A-Z]|_|\d)[\w.]*")
-
-
 def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     """Near-identical to a kept step, or a part of one (the same step without its note, one of
-    the sentences a kept step joins); not when the two name other parameters, settings or values
-    ("for emails Sent As ...: ``-MessageCopyForSentAsEnabled $True``" and "for emails Sent On
-    Behalf ...: ``-MessageCopyForSendOnBehalfEnabled $True``")."""
+    the sentences a kept step joins); not when the two name other things: parameters, settings,
+    values ("for emails Sent As ...: ``-MessageCopyForSentAsEnabled $True``" and "for emails Sent
+    On Behalf ...: ``-MessageCopyForSendOnBehalfEnabled $True``") or controls and panels ("Open
+    the Activities overview and start typing Power." and "... typing Files.")."""
     key = step.casefold()
     start = key.rstrip(". ")
-    names = set(CODE_NAME.findall(step))
-    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and set(CODE_NAME.findall(other)) == names
+    named = names(step)
+    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and names(other) == named
                or (len(start.split()) >= min_words and start in other.casefold()) for other in kept)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from procmem.answerers.common import terms
+from procmem.answerers.common import names, terms
 
 # One entry per setting a user may name; each lists the words that name it.
 SETTINGS: dict[str, tuple[str, ...]] = {
@@ -193,8 +193,11 @@ class Turn:
 
     def already_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
         """Whether the assistant already said ``text``: at least ``share`` of its terms (and at
-        least ``min_terms`` of them) are in the earlier answers."""
+        least ``min_terms`` of them) are in the earlier answers, and every thing it names ("Open
+        the Activities overview and start typing Power": not said when the answer opened the
+        Screen Lock panel)."""
         wanted = set(terms(text))
-        if len(wanted) < min_terms:
+        if len(wanted) < min_terms or len(wanted & self.answered_terms) < share * len(wanted):
             return False
-        return len(wanted & self.answered_terms) >= share * len(wanted)
+        said = {word for _, answer in self.history for word in re.findall(r"[\w$-]+(?:\.[\w$-]+)*", answer.casefold())}
+        return all(name.casefold() in said for name in names(text))

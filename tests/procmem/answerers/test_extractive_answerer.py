@@ -69,6 +69,11 @@ def test_near_duplicate_steps_are_dropped():
         "-MessageCopyForSendOnBehalfEnabled $True"], {"doc_id": "g", "title": "G"})
     _, steps, _ = compose([Hit(sent, 1.0, 1, "x")], cite=False)
     assert steps == sent.steps
+    # ... and so are two alike but for the panel they open
+    panels = Procedure("", "screen", ["Open the Activities overview and start typing Files.",
+                                      "Open the Activities overview and start typing Power."], {"doc_id": "h", "title": "H"})
+    _, steps, _ = compose([Hit(panels, 1.0, 1, "x")], cite=False)
+    assert steps == panels.steps
 
 
 def test_history_aware_query_without_a_model(memory):

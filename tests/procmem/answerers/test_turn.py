@@ -34,6 +34,11 @@ def test_already_said_compares_with_the_assistants_answers():
     assert turn.already_said("Select Printers and add the printer driver")
     assert not turn.already_said("Print a test page from the printer properties")
     assert not turn.already_said("Open Settings")  # too short to tell
+    # the same words for another panel were not said
+    turn = Turn("Can it wait longer?", [("How do I lock it?", "Open the Activities overview and start typing "
+                                                               "Screen Lock. Click Screen Lock to open the panel.")])
+    assert turn.already_said("Open the Activities overview and start typing Screen Lock.")
+    assert not turn.already_said("Open the Activities overview and start typing Power.")
 
 
 def test_deployment_is_named_by_product_phrases_and_words():
