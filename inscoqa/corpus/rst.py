@@ -87,8 +87,10 @@ class _Content(Directive):
         if not body.children:
             return []
         label = _LABELS.get(self.name.split(":")[-1], "").format(argument.strip())
-        if label:
-            body.insert(0, nodes.paragraph(label, f"{label}:"))
+        if label and isinstance(body.children[0], nodes.paragraph):
+            body.children[0].insert(0, nodes.Text(f"{label}: "))  # "New in version 3.1: Source arguments ..."
+        elif label:
+            body.insert(0, nodes.paragraph(label, f"{label}:"))  # above a code block: "Unix/macOS:"
         return [body]
 
 
