@@ -480,10 +480,13 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     it, and code that follows a finished sentence as a command to run when it reads as one or
     opens with a shell's "$" prompt whatever its fence names (not a program's output such as
     "==4242== Invalid read", "8 bytes in 1 blocks" or a report of labelled values,
-    :func:`is_report`)."""
+    :func:`is_report`, nor a block under an "Output:" label); a command is never glued to the
+    code block after it."""
     steps: list[str] = []
     code = False
     language = ""
+    introduced = False  # the last step introduces what follows it ("run the following:")
+    output = False  # the prose before the code block labels it as output ("Output:")
     for block in re.split(r"(^```.*$)", text, flags=re.M):
         if block.startswith("```"):
             code, language = not code, block[3:].strip()
@@ -491,18 +494,27 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
         if code:
             lines = [line.strip() for line in block.splitlines() if line.strip()]
             commands = typed_commands(lines)
-            if commands and steps and not steps[-1].endswith((".", "!", "?")):  # "run the following:"
+            if output:
+                pass  # what a command printed
+            elif commands and steps and introduced:
                 steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
             elif commands and COMMAND_START.match(commands[0]) and not is_report(commands) \
                     and not (len(commands) == 1 and PLACE.match(commands[0])) \
                     and (is_typed(commands, language) or PROMPT.match(lines[0])):  # a shell session
                 steps.append(f"Run `{'; '.join(commands)}`")
+            introduced = output = False
         else:
-            steps += [s for s in sentences(block) if is_step(s) or s.endswith(":")]
+            lines = block.strip().splitlines()
+            output = bool(lines) and bool(OUTPUT_LABEL.match(lines[-1].strip()))
+            found = [s for s in sentences(block) if is_step(s) or s.endswith(":")]
+            steps += found
+            introduced = bool(found) and not found[-1].endswith((".", "!", "?")) and not output
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
     return [s for s in steps if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]
 
 
+# a label that says the code block under it is what a command printed: "Output:", "Sample output::"
+OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$", re.I)
 # a sentence that says what there is, whatever its clauses say ("However, there is no limit to the
 # number of crate versions you can publish")
 THERE_IS = re.compile(r"^(?:(?:however|but|also|still|of course|in (?:addition|fact)),?\s+)?there (?:is|are|was|were)\b", re.I)

@@ -252,6 +252,9 @@ def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
     pytest.param("Linux:\n\n```\n~/.cache/pip\n```\n\nWindows:\n\n```\n%LocalAppData%\\pip\\Cache\n```\n\n"
                  "Clear it with the cache command.\n\n```\n./clear-cache --all\n```\n",
                  ["Clear it with the cache command.", "Run ./clear-cache --all"], id="where a folder is: no command"),
+    pytest.param("The following create-default-vpc example creates a default VPC.\n\n```\naws ec2 create-default-vpc\n```"
+                 "\n\nOutput:\n\n```\n{\n    \"Vpc\": {\n        \"VpcId\": \"vpc-8eaae5ea\"\n    }\n}\n```\n",
+                 ["Run aws ec2 create-default-vpc"], id="a command, then what it printed under an Output label"),
 ])
 def test_what_a_section_of_a_tools_book_says_to_do(body: str, steps: list[str]) -> None:
     """Cargo's and its books' sections: their footnotes, pointers and stories are no steps."""
