@@ -266,8 +266,8 @@ def _reads_as_prose(sentence: str) -> bool:
     macOS, open a terminal and enter the following command: $ curl ... | sh"), not a session
     with what its commands print."""
     head, colon, tail = sentence.partition(": ")
-    return is_prose(sentence) or bool(colon) and len(head.split()) >= 5 and is_prose(head) \
-        and ("; " not in tail or len(tail.split()) <= 12)  # one command, or a short few
+    introduces = bool(colon) and len(head.split()) >= 5 and is_prose(head)
+    return is_prose(sentence) or (introduces and ("; " not in tail or len(tail.split()) <= 12))  # one command, or a few
 
 
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
@@ -277,8 +277,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     if said:
         return said
-    if chosen and chosen[0].answers and len(unit_steps(chosen[0].unit)) == 1:  # a section that is a command alone
-        return f"{_opening(unit_steps(chosen[0].unit)[0]).rstrip('.;,: ')}."
+    only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers else []
+    if len(only) == 1:  # a section that answers with one command alone
+        return f"{_opening(only[0]).rstrip('.;,: ')}."
     pool: dict[str, float] = {}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(unit_text(unit)):
