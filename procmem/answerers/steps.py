@@ -494,14 +494,13 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
         if code:
             lines = [line.strip() for line in block.splitlines() if line.strip()]
             commands = typed_commands(lines)
-            if output:
-                pass  # what a command printed
-            elif commands and steps and introduced:
-                steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
-            elif commands and COMMAND_START.match(commands[0]) and not is_report(commands) \
-                    and not (len(commands) == 1 and PLACE.match(commands[0])) \
-                    and (is_typed(commands, language) or PROMPT.match(lines[0])):  # a shell session
-                steps.append(f"Run `{'; '.join(commands)}`")
+            if commands and not output:  # not what a command printed ("Output:")
+                if steps and introduced:
+                    steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
+                elif COMMAND_START.match(commands[0]) and not is_report(commands) \
+                        and not (len(commands) == 1 and PLACE.match(commands[0])) \
+                        and (is_typed(commands, language) or PROMPT.match(lines[0])):  # a shell session
+                    steps.append(f"Run `{'; '.join(commands)}`")
             introduced = output = False
         else:
             lines = block.strip().splitlines()
@@ -518,11 +517,11 @@ OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$", re.I)
 # a sentence that says what there is, whatever its clauses say ("However, there is no limit to the
 # number of crate versions you can publish")
 THERE_IS = re.compile(r"^(?:(?:however|but|also|still|of course|in (?:addition|fact)),?\s+)?there (?:is|are|was|were)\b", re.I)
-
-
 # a folder or file alone, under the home folder, an environment variable or a drive: where
 # something is ("~/.cache/pip", "%LocalAppData%\\pip\\Cache"), not a command
 PLACE = re.compile(r"^(?:~|%\w+%|\$\{?\w+\}?|[A-Za-z]:)[\\/]\S*$")
+
+
 # the languages of code blocks that are typed at a prompt: shells, Windows' command lines, SQL
 RUN_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh", "fish", "ksh", "csh", "console", "terminal",
                            "shellsession", "shell-session", "powershell", "ps", "ps1", "pwsh", "posh",
