@@ -2,13 +2,16 @@
 reader, so an ``.rst`` page gets the same headings, lists, code blocks and tables as a page.
 
 Sphinx's own directives and roles are not docutils': a directive docutils does not know keeps
-its content, after a line with its argument when it has one (``.. tab:: Unix/macOS`` gives
-"Unix/macOS:" above its commands; ``.. versionadded:: 1.2`` "New in version 1.2:"), and one
-without content (``.. toctree::``, ``.. index::``, an extension's ``.. pip-command-options::``)
-gives nothing; a role docutils does not know gives its text (``:ref:`Installing <install>```
-gives "Installing", ``:command:`pip``` the code ``pip``). ``code-block`` and ``sourcecode``
-take Sphinx's options (``:caption:``, ``:emphasize-lines:``) without failing. Nothing is read
-from other files (``include``, ``literalinclude``) and docutils' messages are not printed.
+its content, labelled by its argument when it has one (``.. tab:: Unix/macOS`` gives
+"Unix/macOS:" above its commands; ``.. versionadded:: 1.2`` opens its text with "New in version
+1.2:"), and one without content (``.. toctree::``, ``.. index::``, an extension's
+``.. pip-command-options::``) gives nothing; a role docutils does not know gives its text
+(``:ref:`Installing <install>``` gives "Installing", ``:command:`pip``` the code ``pip``).
+``code-block`` and ``sourcecode`` take Sphinx's options (``:caption:``, ``:emphasize-lines:``)
+without failing, and a note (any admonition) is a quote that opens with its title ("> Note:
+..."). Nothing is read from other files (``include``, ``literalinclude``) and docutils' messages
+are not printed. The handlers are registered with docutils for the whole process, for the names
+a page uses that docutils does not know.
 """
 
 from __future__ import annotations
