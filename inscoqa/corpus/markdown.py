@@ -55,9 +55,9 @@ _ALERT = re.compile(r"^([ \t]*>[ \t]*)\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][
 _VIDEO_LINE = re.compile(r"^[ \t>]*\[!VIDEO\b[^\n]*$", re.MULTILINE | re.IGNORECASE)
 _NO_LOC = re.compile(r":::no-loc\s+text=\"([^\"]*)\":::")
 _H1 = re.compile(r"^# +(.+?)\s*#*\s*$", re.MULTILINE)
-_REFERENCE = re.compile(r"^[ \t]{0,3}\[(?P<label>[^\]\n]+)\]:[ \t]*<?(?P<url>[^\s>]+)>?(?:[ \t]+[\"'(][^\n]*)?[ \t]*$\n?",
+_REFERENCE = re.compile(r"^[ \t]{0,3}\[(?!\^)(?P<label>[^\]\n]+)\]:[ \t]*<?(?P<url>[^\s>]+)>?(?:[ \t]+[\"'(][^\n]*)?[ \t]*$\n?",
                         re.MULTILINE)
-_REFERENCE_LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\[(?P<label>[^\]\n]*)\]")
+_REFERENCE_LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\[(?P<label>[^\]\n]*)\]")  # not a footnote's "[^1]:" line
 _MAX_INCLUDE_DEPTH = 3
 
 

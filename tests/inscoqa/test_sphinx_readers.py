@@ -124,6 +124,8 @@ other
 ```
 
 [pypi]: https://pypi.org
+
+[^1]: Unendorsed.
 """
 
 
@@ -135,3 +137,4 @@ def test_myst_directives_roles_and_reference_links_read_as_plain_markdown(tmp_pa
     assert "Unix/macOS:" in text and ":sync:" not in text
     assert "```console\n$ pip install -r requirements.txt\n```" in text and ":caption:" not in text
     assert "toctree" not in text and "[pypi]:" not in text
+    assert "[^1]: Unendorsed." in text  # a footnote is no link's target
