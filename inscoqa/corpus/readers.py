@@ -11,10 +11,17 @@ from inscoqa.corpus.html import read_html
 from inscoqa.corpus.mallard import read_mallard
 from inscoqa.corpus.markdown import read_markdown
 from inscoqa.corpus.recipe import looks_like_recipe, read_recipe
-from inscoqa.corpus.rst import read_rst
 from inscoqa.corpus.text import read_text_document
 
 Reader = Callable[..., Document]
+
+
+def read_rst(path: Path, *, doc_id: str) -> Document:
+    """A reStructuredText page (:mod:`inscoqa.corpus.rst`); docutils, whose import takes about
+    50 ms, is imported at the first such page."""
+    from inscoqa.corpus.rst import read_rst as read
+
+    return read(path, doc_id=doc_id)
 
 READERS: dict[str, Reader] = {
     "markdown": read_markdown,
