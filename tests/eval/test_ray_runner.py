@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -124,11 +125,13 @@ def test_ray_run_stops_when_the_endpoint_is_down(local_ray: Any, clean_env: Path
                                                  capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSCOQA_RETRIES", "0")
-    down = FakeLLMServer(default=fake_reply).start()
-    url = down.base_url
-    down.stop()  # nothing listens there any more
-    code, summary = bench(["--systems", "inscoqa", "--limit", "2", "--base-url", url,
-                           "--model", "fake-model", "--ray"], capsys)
+    # a port held and never listened on: connections are refused, and no process that Ray starts
+    # meanwhile can take it (a server's port freed by stopping it could be taken)
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{held.getsockname()[1]}"
+        code, summary = bench(["--systems", "inscoqa", "--limit", "2", "--base-url", url,
+                               "--model", "fake-model", "--ray"], capsys)
     assert code == 1
     assert "run the same command again to retry" in capsys.readouterr().err
     records = result_lines(summary)["inscoqa"]
