@@ -64,7 +64,11 @@ _MAX_INCLUDE_DEPTH = 3
 def clean_markdown(body: str, path: Path, *, depth: int = 0) -> str:
     """Normalise a Markdown body (without front matter) as described in the module docstring."""
 
+    body = myst_to_markdown(body)
+    urls = _reference_urls(body)
+
     def prose(text: str) -> str:
+        text = _inline_links(text, urls) if urls else text
         text = _COMMENT.sub("", text)
         text = _UNCLOSED_COMMENT.sub("", text)
         text = _SCRIPT_STYLE.sub("", text)
@@ -80,20 +84,21 @@ def clean_markdown(body: str, path: Path, *, depth: int = 0) -> str:
         text = "".join(part if i % 2 else _clean_html(part) for i, part in enumerate(_INLINE_CODE.split(text)))
         return _ALERT.sub(lambda m: f"{m.group(1)}**{m.group(2).capitalize()}:** ", text)
 
-    return tidy_markdown(map_outside_code(_with_inline_links(myst_to_markdown(body)), prose))
+    return tidy_markdown(map_outside_code(body, prose))
 
 
-def _with_inline_links(body: str) -> str:
-    """Reference-style links (``[Python Package Index][pypi]`` with ``[pypi]: https://pypi.org``
-    elsewhere) as inline links, without their definitions."""
-    urls = {found["label"].strip().lower(): found["url"] for found in _REFERENCE.finditer(body)}
-    if not urls:
-        return body
+def _reference_urls(body: str) -> dict[str, str]:
+    """The targets of reference-style links, by label: ``[pypi]: https://pypi.org``."""
+    return {found["label"].strip().lower(): found["url"] for found in _REFERENCE.finditer(body)}
 
+
+def _inline_links(text: str, urls: dict[str, str]) -> str:
+    """Reference-style links (``[Python Package Index][pypi]``) as inline links, without their
+    definitions."""
     def inline(found: re.Match[str]) -> str:
         url = urls.get((found["label"] or found["text"]).strip().lower())
         return f"[{found['text']}]({url})" if url else found[0]
-    return map_outside_code(body, lambda text: _REFERENCE_LINK.sub(inline, _REFERENCE.sub("", text)))
+    return _REFERENCE_LINK.sub(inline, _REFERENCE.sub("", text))
 
 
 def _clean_html(text: str) -> str:

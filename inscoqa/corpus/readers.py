@@ -23,6 +23,7 @@ def read_rst(path: Path, *, doc_id: str) -> Document:
 
     return read(path, doc_id=doc_id)
 
+
 READERS: dict[str, Reader] = {
     "markdown": read_markdown,
     "recipe": read_recipe,

@@ -225,7 +225,7 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
                 if parts and parts[-1] and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
                     parts[-1] += ":"
                 typed = typed_commands(code) if PROMPT.match(code[0]) else code  # a session: not what it prints
-                parts.append("`" + "; ".join(typed or code) + "`")
+                parts.append("`" + "; ".join(typed) + "`")
             in_fence, code = not in_fence, []
             continue
         if in_fence:
