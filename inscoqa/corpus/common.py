@@ -148,6 +148,9 @@ def collapse_spaces(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+# the label that Sphinx's directives of a version or a pointer put before their text
+SPHINX_LABELS = {"versionadded": "New in version {}", "versionchanged": "Changed in version {}",
+                 "deprecated": "Deprecated since version {}", "seealso": "See also"}
 # Sphinx roles whose text is code (in reStructuredText ``:command:`pip```, in MyST
 # ``{command}`pip```): commands, options, files, the names of a programming language's objects
 _CODE_ROLES = re.compile(r"^(?:[\w.+-]+:)?(?:command|program|option|envvar|file|samp|kbd|makevar|class|func|"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from inscoqa.corpus.common import map_outside_code, role_text
+from inscoqa.corpus.common import SPHINX_LABELS, map_outside_code, role_text
 
 _DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>[\w.:+-]+)\}[ \t]*(?P<args>[^\n]*)\n"
                         r"(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$", re.M | re.S)
@@ -29,8 +29,7 @@ _ROLE = re.compile(r"\{(?P<name>[\w.:+-]+)\}`(?P<text>[^`\n]+)`")
 _TARGET = re.compile(r"^\([^()\n]+\)=[ \t]*\n?", re.M)  # "(ssl-certificate-verification)=" names the heading below
 _LABELS = {"note": "Note", "tip": "Tip", "hint": "Hint", "important": "Important", "warning": "Warning",
            "caution": "Caution", "attention": "Attention", "danger": "Danger", "error": "Error",
-           "seealso": "See also", "versionadded": "New in version {}", "versionchanged": "Changed in version {}",
-           "deprecated": "Deprecated since version {}"}
+           **SPHINX_LABELS}
 _CODE = frozenset({"code-block", "code", "sourcecode", "code-cell"})
 _TITLED = frozenset({"tab-item", "tab", "dropdown", "card", "grid-item-card", "topic", "sidebar"})
 _CONTAINERS = frozenset({"tab-set", "grid", "grid-item", "container", "div", "only", "rubric"})

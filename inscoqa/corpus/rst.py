@@ -28,16 +28,14 @@ from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.languages import en
 from docutils.writers import html5_polyglot
 
-from inscoqa.corpus.common import read_text, role_text
+from inscoqa.corpus.common import SPHINX_LABELS, read_text, role_text
 from inscoqa.corpus.document import Document, DocumentError
 from inscoqa.corpus.html import parse_html
 
 _DIRECTIVE = re.compile(r"^[ \t]*\.\.[ \t]+((?:[\w.+-]+:)?[\w.+-]+)[ \t]*::", re.M)
 _ROLE = re.compile(r"(?<![\w`]):((?:[A-Za-z][\w.+-]*:)?[A-Za-z][\w.+-]*):`")
 # Sphinx's directives that say something with their argument: the line put above their content
-_LABELS = {"versionadded": "New in version {}", "versionchanged": "Changed in version {}",
-           "deprecated": "Deprecated since version {}", "seealso": "See also", "tab": "{}",
-           "group-tab": "{}", "code-tab": "{}"}
+_LABELS = {**SPHINX_LABELS, "tab": "{}", "group-tab": "{}", "code-tab": "{}"}
 # Sphinx's directives whose content is no text of the page: what to link or index, other files
 _NOTHING = frozenset({"toctree", "index", "highlight", "literalinclude", "autosummary", "currentmodule",
                       "module", "default-role", "default-domain", "tabularcolumns"})
