@@ -179,13 +179,13 @@ def terms(text: str) -> list[str]:
 
 # a word as code names it: a parameter, a name in CamelCase or with underscores, a number; or a
 # capitalised word inside a sentence: a control, a panel, a product ("start typing Power")
-CODE_NAME = re.compile(r"(?<![\w$-])(?:-|\$)?[A-Za-z_]*(?:[a-z][A-Z]|_|\d)[\w.]*")
-INNER_NAME = re.compile(r"(?<![.!?:]\s)(?<=\s)[A-Z][\w-]*")
+CODED_WORD = re.compile(r"(?<![\w$-])(?:-|\$)?[A-Za-z_]*(?:[a-z][A-Z]|_|\d)[\w.]*")
+CAPITALISED_WORD = re.compile(r"(?<![.!?:]\s)(?<=\s)[A-Z][\w-]*")
 
 
 def names(text: str) -> set[str]:
-    """What a step names: :data:`CODE_NAME` and :data:`INNER_NAME` words."""
-    return set(CODE_NAME.findall(text)) | set(INNER_NAME.findall(text))
+    """What a step names: :data:`CODED_WORD` and :data:`CAPITALISED_WORD` words."""
+    return set(CODED_WORD.findall(text)) | set(CAPITALISED_WORD.findall(text))
 
 
 # --------------------------------------------------------------------------- answer + steps
