@@ -58,6 +58,9 @@ _AS_BROWSERS_READ = {"iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1
 # a code block's language as a class names it: Prism and highlight.js "language-bash", "lang-sh",
 # Sphinx's wrapper "highlight-python", GitHub's "highlight-source-shell"
 _LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight(?:-source)?)-([\w+#.-]+)$")
+# a shell's prompt as a session shows it before a command: "$ ", "# ", "user@host:~$ ", "C:\\> "
+# (not the "> " of a command's next line)
+_SHELL_PROMPT = re.compile(r"^\s*(?:[\w.@:~/\\-]{1,40}\s?[$#%>]|[$#%])\s*$")
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
 
 
@@ -169,6 +172,9 @@ class _MarkdownBuilder(HTMLParser):
         elif self._pre is not None:
             if tag == "code" and self._pre_code_ended:
                 self._pre.append("\n")  # another version of the code in the same block (Node's mjs / cjs)
+            elif "userinput" in (dict(attrs).get("class") or "").split():
+                self._typed_after_prompt()
+            self._pre_code_ended = False
             self._language = self._language or code_language(attrs)
             return
         elif tag == "pre":
@@ -228,6 +234,15 @@ class _MarkdownBuilder(HTMLParser):
             alt = dict(attrs).get("alt")
             if alt:
                 self._spans[-1].append(alt)
+
+    def _typed_after_prompt(self) -> None:
+        """DocBook marks what a session's user types (``userinput``): the prompt before it
+        (``#`` for root, ``user@host:~$``) is written ``$ ``, the prompt Markdown's sessions use."""
+        assert self._pre is not None
+        text = "".join(self._pre)
+        line_start = text.rfind("\n") + 1
+        if _SHELL_PROMPT.match(text[line_start:]):
+            self._pre[:] = [text[:line_start], "$ "]
 
     def handle_endtag(self, tag: str) -> None:
         if self._skipping:

@@ -466,6 +466,22 @@ def test_html_code_block_with_two_versions_of_the_code_keeps_them_apart(tmp_path
     assert "import * as fs from 'node:fs';\nconst fs = require('node:fs');" in read_document(path).text
 
 
+def test_html_screen_writes_what_the_user_types_after_a_dollar_prompt(tmp_path: Path) -> None:
+    """DocBook marks a session's typed text (``userinput``) beside its prompt and output
+    (``computeroutput``): a root "#" or a user@host prompt is written "$ ", on the line of its
+    command; a command's next line ("> ") and the output are kept as they are."""
+    path = tmp_path / "firewall.html"
+    path.write_text(
+        "<h1>Firewall</h1><p>To enable it, execute:</p><pre class='screen'>"
+        "<code class='computeroutput'># </code><strong class='userinput'><code>apt install -y nftables\n"
+        "</code></strong><code class='computeroutput'>Reading package lists... Done\nroland@arrakis:~$ </code>"
+        "<strong class='userinput'><code>at 09:00 &lt;&lt;END</code></strong>\n"
+        "<code class='computeroutput'>&gt; </code><strong class='userinput'><code>END</code></strong>"
+        "<code class='computeroutput'>\njob 1 at 09:00</code></pre>", encoding="utf-8")
+    assert ("```\n$ apt install -y nftables\nReading package lists... Done\n$ at 09:00 <<END\n> END\n"
+            "job 1 at 09:00\n```") in read_document(path).text
+
+
 def test_html_code_block_keeps_the_language_its_classes_name(tmp_path: Path) -> None:
     path = tmp_path / "ci.html"
     path.write_text("<h1>CI</h1><pre><code class='language-yml'>on: push</code></pre>"
