@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from procmem.answerers.parsing import parse_steps
-from procmem.extract.markdown import LINK_ONLY, PROMPT, typed_commands
+from procmem.extract.markdown import LINK_ONLY, is_session, typed_commands
 from procmem.units import SOURCE_LINE, LogicUnit, Procedure, Unit, own_header, part_number
 
 # (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
@@ -180,10 +180,14 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in (plain_text(run) for run in _prose_runs(text)) if p]
 
 
+# the half of a bold span that a sentence break cut ("**Example 11.21." / "Mounting a share**")
+_UNPAIRED_BOLD = re.compile(r"^\*\*|\*\*$")
+
+
 def sentences(text: str) -> list[str]:
     """The prose sentences of a text: headings, tables and list items left out, a fenced
     command kept with the sentence that introduces it."""
-    found = [plain_text(s) + (":" if s.endswith(":") else "")
+    found = [plain_text(_UNPAIRED_BOLD.sub("", s) if s.count("**") % 2 else s) + (":" if s.endswith(":") else "")
              for run in _prose_runs(text) for s in SENTENCE_BREAK.split(run)]
     return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
 
@@ -268,7 +272,7 @@ def unit_steps(unit: Unit) -> list[str]:
         bulleted = [_introducing_code(step) for step in parse_steps(listed)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         raw = ((numbered if not defines_terms(numbered) else [])
-               or instructions(bulleted if not names_only(bulleted) else [])
+               or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted)) else [])
                or prose_steps(text))
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
@@ -359,7 +363,7 @@ def commands_typed(text: str) -> str:
                 block, indent = [], line[:len(line) - len(line.lstrip())]
         elif line.lstrip().startswith("```"):
             lines = [code.strip() for code in block if code.strip()]
-            typed = typed_commands(lines) if lines and PROMPT.match(lines[0]) else None
+            typed = typed_commands(lines) if is_session(lines) else None
             out += [f"{indent}{command}" for command in typed] if typed else block
             out.append(line)
             block = None
@@ -474,6 +478,18 @@ def names_only(items: list[str], words: int = 6) -> bool:
     return len(items) >= 2 and all(name(i) for i in items)
 
 
+_CONTINUED = re.compile(r"(?:[;,]|[;,]? (?:and|or))$")  # an item the next one continues: "rotating the logs;"
+
+
+def enumerates(items: list[str]) -> bool:
+    """Bulleted lists that are sentences' enumerations ("such as: - rotating the logs;
+    - back-ups; - maintenance scripts."): half their items or more end with a semicolon or a
+    comma (each but the last of its list), and fewer than half of them say what to do."""
+    plain = [plain_text(item).strip() for item in items]
+    return (len(plain) >= 2 and 2 * sum(bool(_CONTINUED.search(item)) for item in plain) >= len(plain)
+            and 2 * sum(bool(ACTION_CUE.match(item)) for item in plain) < len(plain))
+
+
 def prose_steps(text: str, limit: int = 4) -> list[str]:
     """Steps of a text without a list: its sentences that say what to do, a sentence that
     introduces code ("run the following cmdlet:", "We need to run") with the commands that follow
@@ -499,7 +515,7 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
                     steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
                 elif COMMAND_START.match(commands[0]) and not is_report(commands) \
                         and not (len(commands) == 1 and PLACE.match(commands[0])) \
-                        and (is_typed(commands, language) or PROMPT.match(lines[0])):  # a shell session
+                        and (is_typed(commands, language) or is_session(lines)):
                     steps.append(f"Run `{'; '.join(commands)}`")
             introduced = output = False
         else:

@@ -194,10 +194,16 @@ COMMAND_ALONE = re.compile(r"`[A-Za-z.$\\/~][^`]*`")  # an item that is a comman
 PROMPT = re.compile(r"^\$\s+(?=\S)")  # "$ npm outdated": a shell's prompt before what is typed
 
 
+def is_session(lines: list[str]) -> bool:
+    """A code block that shows a shell session: a line of it starts with a "$" prompt (the
+    first, or one after what an earlier command printed)."""
+    return any(PROMPT.match(line) for line in lines)
+
+
 def typed_commands(lines: list[str]) -> list[str]:
     """The commands of a code block, a line that ends with a shell's "\\" joined to the next
-    (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session (its first line
-    starts with a "$" prompt), what is typed after each prompt, without the output the commands
+    (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session
+    (:func:`is_session`), what is typed after each prompt, without the output the commands
     print ("$ npm outdated", then its table); of any other block, every line."""
     joined: list[str] = []
     for line in lines:
@@ -205,7 +211,7 @@ def typed_commands(lines: list[str]) -> list[str]:
             joined[-1] = f"{joined[-1][:-1].rstrip()} {line}"
         else:
             joined.append(line)
-    if not joined or not PROMPT.match(joined[0]):
+    if not is_session(joined):
         return joined
     return [PROMPT.sub("", line) for line in joined if PROMPT.match(line)]
 
@@ -224,7 +230,7 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
             if in_fence and code:
                 if parts and parts[-1] and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
                     parts[-1] += ":"
-                typed = typed_commands(code) if PROMPT.match(code[0]) else code  # a session: not what it prints
+                typed = typed_commands(code) if is_session(code) else code  # a session: not what it prints
                 parts.append("`" + "; ".join(typed) + "`")
             in_fence, code = not in_fence, []
             continue

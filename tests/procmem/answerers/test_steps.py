@@ -414,6 +414,30 @@ def test_of_a_shell_session_what_is_typed_after_the_prompt_is_run_not_its_output
                                  "To see why a package is there, run: `npm explain glob; npm ls glob`"]
 
 
+def test_a_session_that_opens_with_what_an_earlier_command_printed_runs_its_typed_commands():
+    body = ("The service failed to start because of a typo in its configuration file.\n\n```\nMar 31 17:30:36 systemd[1]: Failed to start.\n"
+            "$ vi /etc/ssh/sshd_config\n$ systemctl start ssh.service\nActive: active (running)\n```\n")
+    assert prose_steps(body) == ["Run `vi /etc/ssh/sshd_config; systemctl start ssh.service`"]
+
+
+def test_a_list_that_continues_a_sentence_gives_no_steps():
+    """"Many tasks are scheduled: - rotating the logs; - back-ups; - maintenance scripts." is an
+    enumeration, not steps; items that say what to do stay steps whatever ends them."""
+    enumeration = ("In a Unix system, many tasks are scheduled for regular execution:\n\n- rotating the logs;\n"
+                   "- updating the database for the `locate` program;\n- back-ups;\n- maintenance scripts.\n\n"
+                   "Edit your crontab by running `crontab -e`.")
+    assert unit_steps(step_unit("Scheduling tasks", enumeration, "admin/cron.html", "Cron")) == [
+        "Edit your crontab by running crontab -e."]
+    actions = "- Open the file;\n- add the line;\n- save it."
+    assert unit_steps(step_unit("Edit it", actions, "admin/edit.html", "Edit")) == [
+        "Open the file;", "add the line;", "save it."]
+
+
+def test_a_bold_caption_cut_by_a_sentence_break_loses_its_stars():
+    assert sentences("**Example 11.21. Mounting a Windows share**\n\nThe file **must** be private.") == [
+        "Mounting a Windows share", "The file must be private."]
+
+
 def test_a_sentence_that_only_points_elsewhere_is_no_step():
     """"See package-lock.json and npm shrinkwrap." names where to read on; "See if the tree
     changed" says what to check."""
