@@ -134,7 +134,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     """The best unit, and the units close to it, from at most ``max_docs`` documents: units with
     steps, and a section whose header is the question (:attr:`Candidate.answers`), that name
     something the question or the conversation names (or that a linker leads to, or any when
-    the user reports a failure); a unit the user has tried is chosen only when no other unit
+    the user reports a failure); other pages' units join a section that answers only when it
+    says what a thing is and the user asks how to do it; a unit the user has tried is chosen only when no other unit
     scores, and never joins another; a unit that only states the problem or its cause joins only
     when the user asks why, and one written
     for another setting than the user's, or from another corpus than the best unit's (another
@@ -166,7 +167,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # written for another platform, deployment or version than the user's
         if chosen and cand.corpus != chosen[0].corpus:
             continue
-        if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id:
+        if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
+                and (unit_steps(chosen[0].unit) or not turn.asks_how):
             continue  # a section that answers the question is the answer; its page may add to it
         chosen.append(cand)
         if cand.doc_id not in docs:

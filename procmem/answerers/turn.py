@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from procmem.answerers.common import names, terms
+from procmem.retrieval.query import asks_how_to
 
 # One entry per setting a user may name; each lists the words that name it.
 SETTINGS: dict[str, tuple[str, ...]] = {
@@ -190,6 +191,11 @@ class Turn:
     @property
     def asks_cause(self) -> bool:
         return bool(CAUSE_QUESTION.search(self.question))
+
+    @property
+    def asks_how(self) -> bool:
+        """The question asks how to do something ("How do I record a macro?")."""
+        return asks_how_to(self.question)
 
     def already_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
         """Whether the assistant already said ``text``: at least ``share`` of its terms (and at

@@ -675,6 +675,25 @@ def test_a_section_whose_header_is_the_question_answers_it_whatever_its_type():
     assert answer.startswith("The new builder is a project to replace the old one.")
 
 
+def test_a_how_to_question_gets_another_pages_steps_after_the_entry_that_says_what_the_thing_is():
+    """A reference entry named as the question ("Record Macro": what the command does) leads,
+    and as it has no steps, the page that says how to do it gives them; a question about what
+    the thing is keeps the entry alone."""
+    entry = LogicUnit("Appendix", "", "Record Macro",
+                      "Records a new macro. Only available if macro recording is enabled under Tools - Options.",
+                      [], unit_meta("ref/record.html", "Record Macro"))
+    recording = Procedure("", "Recording a Macro", ["Open the document you want to record a macro for.",
+                          "Choose Tools - Macros - Record Macro.", "Click Stop Recording."],
+                          unit_meta("guide/recording.html", "Recording a Macro"))
+    hits = [Hit(entry, 3.0, 1, "x"), Hit(recording, 2.0, 2, "x")]
+    answer, steps, details = compose(hits, Turn("How do I record a macro?"), cite=False)
+    assert details["scores"][0]["unit_id"] == entry.id
+    assert answer.startswith("Records a new macro.")
+    assert steps == recording.steps
+    _, steps, _ = compose(hits, Turn("What does Record Macro do?"), cite=False)
+    assert steps == []
+
+
 def asked_by_its_header(unit_type: str, header: str, body: str) -> tuple[str, list[str]]:
     """The answer and steps that a section gives alone when the question is its header."""
     unit = LogicUnit(unit_type, "", header, body, [], unit_meta("tool/faq.html", "Tool FAQ"))
