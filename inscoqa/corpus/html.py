@@ -4,7 +4,9 @@
 ``pre`` code fences, ``table`` rows pipe tables (unless the page is laid out with tables: a cell
 that holds a heading or another table makes every cell a block), ``br`` line breaks (two in a
 row end a paragraph, as in a text file published with ``<br>`` for its newlines). ``script``,
-``style`` and other non-content elements are dropped, and so are navigation bars, breadcrumbs,
+``style`` and other non-content elements are dropped, and so are DocBook's figures and an
+image's alt text in a ``figure`` (a screenshot's title and caption say what the text says),
+navigation bars, breadcrumbs,
 sidebars and tables of contents (by class, id or ARIA role), the lines a code block hides
 (mdBook's "boring" lines), permalinks (a link to ``#...`` that
 shows only "#", "¶" or nothing, as documentation generators put beside each heading) and lines
@@ -45,6 +47,7 @@ _FOOTNOTES = re.compile(r"^footnotes?(?:-definitions?|-list)?$")
 _CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "breadcrumb",
                            "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink"})
 _CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal)$")  # "mdbook-menu-bar", "mdbook-help-popup"
+_PICTURE_NAMES = frozenset({"figure", "informalfigure", "mediaobject"})  # DocBook's <div class="...">
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 # a cell that holds a heading or another table: the page is laid out with tables (as older
 # documentation sites are), and its tables are no data to show as rows
@@ -61,6 +64,7 @@ _LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight(?:-source)?)-([\w+#.-
 # a shell's prompt as a session shows it before a command: "$ ", "# ", "user@host:~$ ", "C:\\> "
 # (not the "> " of a command's next line)
 _SHELL_PROMPT = re.compile(r"^\s*(?:[\w.@:~/\\-]{1,40}\s?[$#%>]|[$#%])\s*$")
+_LINK = re.compile(r"\[(?P<text>[^\[\]]*)\]\((?P<href>[^()\s]*)\)")  # a link as Markdown writes it
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
 
 
@@ -118,6 +122,7 @@ class _MarkdownBuilder(HTMLParser):
         self._lists_of_terms: list[_Terms] = []  # the open <dl>s
         self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
         self._notes_depth = 0  # ... and how many of its kind are open
+        self._figures = 0  # open <figure>s: their images' alt texts are left out
 
     # -- buffers
     def _text(self) -> str:
@@ -155,7 +160,8 @@ class _MarkdownBuilder(HTMLParser):
         if self._skipping:
             self._skip_depth += tag == self._skipping
             return
-        if tag in _DROPPED or _is_chrome(attrs) or self._pre is not None and _is_hidden_code(attrs):
+        if tag in _DROPPED or _is_chrome(attrs) or _is_picture(tag, attrs) \
+                or self._pre is not None and _is_hidden_code(attrs):
             if tag not in _VOID:
                 self._skipping, self._skip_depth = tag, 1
             return
@@ -222,6 +228,7 @@ class _MarkdownBuilder(HTMLParser):
             self._row = []
         elif tag in _BLOCK:
             self._flush()
+            self._figures += tag == "figure"
             if tag == "div":  # a wrapper that names the language of the code block it holds
                 self._language = code_language(attrs) or self._language
         elif tag == "a":
@@ -230,7 +237,7 @@ class _MarkdownBuilder(HTMLParser):
         elif tag in _WRAP:
             self._spans.append([])
             self._span_tags.append((tag, ""))
-        elif tag == "img":
+        elif tag == "img" and not self._figures:
             alt = dict(attrs).get("alt")
             if alt:
                 self._spans[-1].append(alt)
@@ -311,6 +318,7 @@ class _MarkdownBuilder(HTMLParser):
             self._flush_table()
         elif tag in _BLOCK:
             self._flush()
+            self._figures -= tag == "figure" and self._figures > 0
         elif (tag == "a" or tag in _WRAP) and self._span_tags and self._span_tags[-1][0] == tag:
             _, href = self._span_tags.pop()
             raw = "".join(self._spans.pop())
@@ -323,7 +331,11 @@ class _MarkdownBuilder(HTMLParser):
                 pass  # a heading or a term that links to itself (mdBook, Cargo's options): its words
             elif tag == "a":
                 inner = f"[{inner}]({href})" if href and inner else inner  # an icon alone says nothing
+            elif inner and _WRAP[tag] == "`" and (link := _LINK.fullmatch(inner)):
+                inner = f"[`{link['text']}`]({link['href']})"  # code that is a link: a link in Markdown
             elif inner:
+                if _WRAP[tag] == "`":
+                    inner = _LINK.sub(r"\g<text>", inner)  # code shows no link syntax
                 inner = f"{_WRAP[tag]}{inner}{_WRAP[tag]}"
             self._spans[-1].append(f"{lead}{inner}{trail}")
 
@@ -429,6 +441,12 @@ def _is_chrome(attrs: list[tuple[str, str | None]]) -> bool:
     names = set((found.get("class") or "").split()) | {found.get("id") or ""}
     return bool(names & _CHROME_NAMES) or any(map(_CHROME_SUFFIX.search, names)) \
         or found.get("role") in ("navigation", "dialog")
+
+
+def _is_picture(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    """A DocBook figure or image with its title and caption ("Figure 3.27. Example Image for
+    Cropping" and the screenshot's alt text, said twice): it shows what the text says."""
+    return tag == "div" and bool(set((dict(attrs).get("class") or "").split()) & _PICTURE_NAMES)
 
 
 def _without_contents(markdown: str, page: str) -> str:

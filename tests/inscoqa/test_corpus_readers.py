@@ -482,6 +482,34 @@ def test_html_screen_writes_what_the_user_types_after_a_dollar_prompt(tmp_path: 
             "job 1 at 09:00\n```") in read_document(path).text
 
 
+def test_html_figures_give_neither_their_title_nor_their_images_alt_text(tmp_path: Path) -> None:
+    """A DocBook figure ("Figure 3.27. Example Image for Cropping", its screenshot's alt text
+    and caption) shows what the text says; an image's alt text in an HTML ``figure`` too; an
+    icon in a sentence keeps its alt text."""
+    path = tmp_path / "crop.html"
+    path.write_text(
+        "<h1>Crop An Image</h1><p>Use the crop tool.</p><div class='figure'><p class='title'><strong>"
+        "Figure 3.27. Example Image</strong></p><div class='figure-contents'><div class='mediaobject'>"
+        "<img src='a.jpg' alt='Example Image'/><div class='caption'><p>Source image</p></div></div></div></div>"
+        "<ol><li><p>Click and drag.</p><div class='mediaobject'><img src='b.png' alt='Dragging'/></div></li>"
+        "<li>Press <img src='enter.png' alt='Enter'/> to finish.</li></ol>"
+        "<figure><img src='c.png' alt='The dialog'/><figcaption>The crop dialog</figcaption></figure>",
+        encoding="utf-8")
+    assert read_document(path).text == ("# Crop An Image\n\nUse the crop tool.\n\n1. Click and drag.\n"
+                                        "2. Press Enter to finish.\n\nThe crop dialog\n")
+
+
+def test_html_code_that_is_a_link_is_a_link_to_code(tmp_path: Path) -> None:
+    """Apache's manual writes ``<code><a href=...>mod_rewrite</a></code>``: in Markdown a link
+    inside backticks is literal text, so the link goes outside; code that holds a link and
+    more shows the link's text."""
+    path = tmp_path / "rewrite.html"
+    path.write_text("<h1>Rewrite</h1><p>Use <code class='module'><a href='../mod/mod_rewrite.html'>mod_rewrite</a>"
+                    "</code> or <code>Require <a href='core.html#ip'>ip</a> 10.1.2.3</code>.</p>", encoding="utf-8")
+    assert read_document(path).text == ("# Rewrite\n\nUse [`mod_rewrite`](../mod/mod_rewrite.html) or "
+                                        "`Require ip 10.1.2.3`.\n")
+
+
 def test_html_code_block_keeps_the_language_its_classes_name(tmp_path: Path) -> None:
     path = tmp_path / "ci.html"
     path.write_text("<h1>CI</h1><pre><code class='language-yml'>on: push</code></pre>"
