@@ -68,6 +68,7 @@ from procmem.answerers.steps import (
     ACTION_CUE,
     BOILERPLATE,
     CASE_ACTION,
+    METADATA,
     SENTENCE_BREAK,
     defines,
     describes,
@@ -322,6 +323,8 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     answer: list[str] = []
     for paragraph in found:
         for sentence in SENTENCE_BREAK.split(paragraph):
+            if METADATA.match(sentence):
+                continue  # who wrote the page ("This tutorial is based on text Copyright © ...")
             if answer and len(" ".join([*answer, sentence]).split()) > max_words:
                 break
             answer.append(sentence)

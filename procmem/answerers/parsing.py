@@ -13,6 +13,8 @@ from typing import Any
 
 import jsonschema
 
+from procmem.extract.markdown import TITLE_ONLY
+
 NO_UPDATE = "NO UPDATE REQUIRED"
 
 _STEP_RE = re.compile(r"^\s*(?:\d+\s*[.):]|[-*•])\s+(.*\S)\s*$")
@@ -69,7 +71,8 @@ def _sections(text: str, labels: dict[str, tuple[str, ...]]) -> dict[str, list[s
 
 
 def parse_steps(lines: list[str] | str, *, numbered_only: bool = False) -> list[str]:
-    """Numbered (``1. x``) or bulleted (``- x``) items; continuation lines join their item."""
+    """Numbered (``1. x``) or bulleted (``- x``) items; continuation lines join their item (a
+    title in bold with a colon)."""
     if isinstance(lines, str):
         lines = lines.splitlines()
     pattern = _NUMBERED_RE if numbered_only else _STEP_RE
@@ -79,7 +82,8 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False) -> list[
         if match:
             steps.append(match.group(1).strip())
         elif steps and line.strip() and line.startswith((" ", "\t")):
-            steps[-1] = f"{steps[-1]} {line.strip()}"
+            colon = ":" if TITLE_ONLY.match(steps[-1]) else ""  # "**Create a Starting Point**: Click ..."
+            steps[-1] = f"{steps[-1]}{colon} {line.strip()}"
     return [s for s in steps if s]
 
 

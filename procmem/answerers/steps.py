@@ -33,7 +33,12 @@ _KEPT = ("code", "link", "starred", "underlined")
 METADATA = re.compile(
     r"^\W*(?:note:\s*)?(?:applies to|original kb|kb number|original product version|product|products|"
     r"version|versions|author|last updated|updated|ms\.\w+|keywords|audience|"
-    r"this article (?:applies|describes|explains)|in this article)\b", re.I)
+    r"this article (?:applies|describes|explains)|in this article|"
+    # who wrote it and where it comes from: "This tutorial is based on text Copyright © 2002 ...",
+    # "The original tutorial can be found ...", "Originally written by ..."
+    r"(?:text and images )?copyright|©|(?:originally )?(?:written|contributed|translated) by|"
+    r"this (?:tutorial|article|page|document|guide|section) (?:is|was) (?:based on|adapted from|originally)|"
+    r"the original (?:tutorial|article|text|version|document) (?:can be found|is available|is at))\b", re.I)
 BOILERPLATE = re.compile(
     r"serious problems might occur|back up the registry|provide feedback|carefully\.?$|"
     r"(?:one of )?the following (?:methods|steps|options|procedures?)\W*$|:$|"

@@ -188,6 +188,9 @@ def strip_inline(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+# a line that is a title in bold ("**Create a Starting Point**", a DocBook step's title): the
+# text under it in the same item follows it after a colon
+TITLE_ONLY = re.compile(r"^\*\*[^*]*[^*\s.!?:;,]\*\*$")
 COMMAND_ALONE = re.compile(r"`[A-Za-z.$\\/~][^`]*`")  # an item that is a command in code and nothing else
 
 
@@ -220,10 +223,11 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
     """A list item or paragraph as one plain line: notes dropped, code inline (after a colon
     where the words before it end without one: "Add `regex` as a dependency: `cargo add regex`";
     of a shell session, the commands typed, not what they print),
-    sub-items joined with semicolons; an item that is a command alone, with sentences under it,
+    sub-items joined with semicolons, a title in bold joined to the text under it with a colon;
+    an item that is a command alone, with sentences under it,
     runs it ("Run `cargo login`. This only needs to be done once.")."""
     parts: list[str] = []
-    in_fence = False
+    in_fence = titled = False
     code: list[str] = []
     for line in markdown.splitlines():
         if FENCE.match(line):
@@ -242,9 +246,13 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
         if not stripped or stripped.startswith(">") or stripped.startswith("|"):
             continue
         m = MARKER.match(stripped)
+        if not parts:
+            titled = bool(TITLE_ONLY.match(m.group("rest") if m else stripped))
         part = strip_inline(m.group("rest") if m else stripped)
         if m and parts and part and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
             parts[-1] += ";"  # sub-items stay apart: "files: Local Data; Sniffer"
+        elif len(parts) == 1 and titled and part:
+            parts[0] += ":"  # "Create a Starting Point: Click on the paintbrush ..."
         elif len(parts) == 1 and COMMAND_ALONE.fullmatch(parts[0]) and part[:1].isupper():
             parts[0] = f"Run {parts[0]}."  # a command, then what to know about it
         parts.append(part)

@@ -710,6 +710,14 @@ def test_an_faq_answer_that_introduces_a_list_goes_on_with_it():
                       "address. The port is the loopback's")
 
 
+def test_a_section_that_answers_opens_with_its_answer_not_with_who_wrote_it():
+    answer, _ = asked_by_its_header(
+        "Step", "Draw a straight line",
+        "This tutorial is based on text Copyright © 2002 Seth Burgess. Any painting tool draws straight "
+        "lines. Hold down the Shift key between two clicks.\n\n1. Click where the line starts.")
+    assert answer == "Any painting tool draws straight lines. Hold down the Shift key between two clicks."
+
+
 def test_an_faq_answer_that_opens_with_yes_alone_says_why_from_the_next_paragraph():
     answer, _ = asked_by_its_header(
         "FAQ", "Does the tool work on Windows?",

@@ -17,6 +17,7 @@ from procmem.answerers.steps import (
     sentences,
     unit_steps,
 )
+from procmem.extract.markdown import one_line
 from procmem.units import LogicUnit, Procedure
 from tests.procmem.answerers.conftest import step_unit, unit_meta
 
@@ -431,6 +432,24 @@ def test_a_list_that_continues_a_sentence_gives_no_steps():
     actions = "- Open the file;\n- add the line;\n- save it."
     assert unit_steps(step_unit("Edit it", actions, "admin/edit.html", "Edit")) == [
         "Open the file;", "add the line;", "save it."]
+
+
+def test_a_steps_title_in_bold_is_joined_to_its_text_with_a_colon():
+    """DocBook's procedures title each step ("Create a Starting Point") above its text."""
+    text = ("1. **Choose a Tool**\n\n   Any of the painting tools can draw lines.\n"
+            "2. **Create a Starting Point**\n\n   Click in the image where the line starts.\n")
+    assert unit_steps(step_unit("Draw a straight line", text, "tutorial/lines.html", "Lines")) == [
+        "Choose a Tool: Any of the painting tools can draw lines.",
+        "Create a Starting Point: Click in the image where the line starts."]
+    procedure = Procedure("", "Draw a straight line", [one_line("**Choose a Tool**\n\nAny tool can draw lines.")],
+                          unit_meta("tutorial/lines.html", "Lines"))
+    assert procedure.steps == ["Choose a Tool: Any tool can draw lines."]
+
+
+def test_who_wrote_the_page_is_no_sentence_of_it():
+    text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
+            "be found on the Internet. Hold down the Shift key to draw a straight line.")
+    assert sentences(text) == ["Hold down the Shift key to draw a straight line."]
 
 
 def test_a_bold_caption_cut_by_a_sentence_break_loses_its_stars():
