@@ -333,6 +333,8 @@ class _MarkdownBuilder(HTMLParser):
                 inner = f"[{inner}]({href})" if href and inner else inner  # an icon alone says nothing
             elif inner and _WRAP[tag] == "`" and (link := _LINK.fullmatch(inner)):
                 inner = f"[`{link['text']}`]({link['href']})"  # code that is a link: a link in Markdown
+            elif inner and any(_WRAP[t] == "`" for t, _ in self._span_tags if t in _WRAP):
+                pass  # emphasis or code in code (DocBook's replaceable "chsh -s <em>shell</em>") shows as code does
             elif inner:
                 if _WRAP[tag] == "`":
                     inner = _LINK.sub(r"\g<text>", inner)  # code shows no link syntax

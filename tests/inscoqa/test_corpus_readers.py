@@ -502,12 +502,13 @@ def test_html_figures_give_neither_their_title_nor_their_images_alt_text(tmp_pat
 def test_html_code_that_is_a_link_is_a_link_to_code(tmp_path: Path) -> None:
     """Apache's manual writes ``<code><a href=...>mod_rewrite</a></code>``: in Markdown a link
     inside backticks is literal text, so the link goes outside; code that holds a link and
-    more shows the link's text."""
+    more shows the link's text, and emphasis in code (DocBook's replaceable words) its words."""
     path = tmp_path / "rewrite.html"
     path.write_text("<h1>Rewrite</h1><p>Use <code class='module'><a href='../mod/mod_rewrite.html'>mod_rewrite</a>"
-                    "</code> or <code>Require <a href='core.html#ip'>ip</a> 10.1.2.3</code>.</p>", encoding="utf-8")
+                    "</code> or <code>Require <a href='core.html#ip'>ip</a> 10.1.2.3</code>, not "
+                    "<code>chsh -s <em class='replaceable'>shell</em></code>.</p>", encoding="utf-8")
     assert read_document(path).text == ("# Rewrite\n\nUse [`mod_rewrite`](../mod/mod_rewrite.html) or "
-                                        "`Require ip 10.1.2.3`.\n")
+                                        "`Require ip 10.1.2.3`, not `chsh -s shell`.\n")
 
 
 def test_html_code_block_keeps_the_language_its_classes_name(tmp_path: Path) -> None:
