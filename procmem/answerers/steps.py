@@ -72,7 +72,9 @@ ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
     + r"|(?:^|,\s+|\b(?:it|this|that|them|these)\s+)to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
-    + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE, re.I)  # "To create a pre script, simply create ...", "..., you add ..."
+    + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE  # "To create a pre script, simply create ...", "..., you add ..."
+    # how a guide written as prose says what to do: "This is typically done using the adduser command"
+    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:by|with|using|through|via)\b", re.I)
 # what to do in a case: "If you're using Linux or macOS, open a terminal and enter ..."
 CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:then\s+)?" + _IMPERATIVE, re.I)
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you

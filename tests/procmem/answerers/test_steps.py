@@ -446,6 +446,14 @@ def test_a_steps_title_in_bold_is_joined_to_its_text_with_a_colon():
     assert procedure.steps == ["Choose a Tool: Any tool can draw lines."]
 
 
+def test_a_guide_written_as_prose_says_what_to_do_by_what_it_is_done_with():
+    text = ("Creating user accounts is one of the first tasks on a new machine. This is typically done using "
+            "the adduser command, which takes the new user's name as an argument. The accounts are kept in "
+            "/etc/passwd.")
+    assert prose_steps(text) == ["This is typically done using the adduser command, which takes the new "
+                                 "user's name as an argument."]
+
+
 def test_who_wrote_the_page_is_no_sentence_of_it():
     text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
             "be found on the Internet. Hold down the Shift key to draw a straight line.")
