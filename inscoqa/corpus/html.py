@@ -3,20 +3,20 @@
 ``h1``-``h6`` become headings, ``ol``/``li`` numbered items, ``ul``/``li`` bullets, ``a`` links,
 ``pre`` code fences, ``table`` rows pipe tables (unless the page is laid out with tables: a cell
 that holds a heading or another table makes every cell a block), ``br`` line breaks (two in a
-row end a paragraph, as in a text file published with ``<br>`` for its newlines). ``script``,
-``style`` and other non-content elements are dropped, and so are DocBook's figures and an
-image's alt text in a ``figure`` (a screenshot's title and caption say what the text says),
-navigation bars, breadcrumbs,
-sidebars and tables of contents (by class, id or ARIA role), the lines a code block hides
-(mdBook's "boring" lines), permalinks (a link to ``#...`` that
-shows only "#", "¶" or nothing, as documentation generators put beside each heading) and lines
-that only link to a place on the same page; a heading that links to itself is its words. The
-terms of a ``dl`` become headings when its descriptions are sections (POD's ``=item``
-questions); a glossary's stay lines, each with its description. A page's footnotes are
-``[^1]: ...`` lines, not a list to follow, without their links back. A page without heading
-tags gets headings from its layout (question lines, short title-like paragraphs; see
-:mod:`inscoqa.corpus.layout`); in one with headings, a question set in bold above its answer
-becomes one.
+row end a paragraph, as in a text file published with ``<br>`` for its newlines), hidden
+``span`` alternatives that a script chooses among (LibreOffice's "Command" on macOS, else
+"Ctrl") one after the other with "or". ``script``, ``style`` and other non-content elements are
+dropped, and so are DocBook's figures and an image's alt text in a ``figure`` (a screenshot's
+title and caption say what the text says), navigation bars, breadcrumbs, sidebars and tables
+of contents (by class, id or ARIA role), the lines a code block hides (mdBook's "boring"
+lines), permalinks (a link to ``#...`` that shows only "#", "¶" or nothing, as documentation
+generators put beside each heading) and lines that only link to a place on the same page; a
+heading that links to itself is its words. The terms of a ``dl`` become headings when its
+descriptions are sections (POD's ``=item`` questions); a glossary's stay lines, each with its
+description. A page's footnotes are ``[^1]: ...`` lines, not a list to follow, without their
+links back. A page without heading tags gets headings from its layout (question lines, short
+title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in one with headings, a question set
+in bold above its answer becomes one.
 """
 
 from __future__ import annotations
@@ -123,6 +123,8 @@ class _MarkdownBuilder(HTMLParser):
         self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
         self._notes_depth = 0  # ... and how many of its kind are open
         self._figures = 0  # open <figure>s: their images' alt texts are left out
+        self._open_spans: list[bool] = []  # for each open <span>, whether it is hidden ...
+        self._alternative_ended = False  # ... and whether a hidden one has just ended
 
     # -- buffers
     def _text(self) -> str:
@@ -171,6 +173,13 @@ class _MarkdownBuilder(HTMLParser):
             self._notes_depth += tag == self._notes
         elif tag not in _VOID and any(_FOOTNOTES.match(name) for name in (dict(attrs).get("class") or "").split()):
             self._notes, self._notes_depth = tag, 1
+        if tag == "span":  # hidden alternatives, of which a script shows one: "Command or Ctrl+F"
+            hidden = any(name == "hidden" for name, _ in attrs)
+            if hidden and self._alternative_ended:
+                (self._spans[-1] if self._pre is None else self._pre).append(" or ")
+            self._open_spans.append(hidden)
+            self._alternative_ended = False
+            return
         if tag == "head":
             self._in_head = True
         elif tag == "title":
@@ -256,6 +265,9 @@ class _MarkdownBuilder(HTMLParser):
             if tag == self._skipping:
                 self._skip_depth -= 1
                 self._skipping = self._skipping if self._skip_depth else ""
+            return
+        if tag == "span":
+            self._alternative_ended = self._open_spans.pop() if self._open_spans else False
             return
         if self.layout_tables and tag in _TABLE_PARTS:
             tag = "div"
@@ -344,6 +356,8 @@ class _MarkdownBuilder(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._skipping:
             return
+        if data.strip():
+            self._alternative_ended = False
         if self._in_title:
             self.title += data
         elif self._in_head:

@@ -511,6 +511,18 @@ def test_html_code_that_is_a_link_is_a_link_to_code(tmp_path: Path) -> None:
                                         "`Require ip 10.1.2.3`, not `chsh -s shell`.\n")
 
 
+def test_html_hidden_alternatives_a_script_chooses_among_are_joined_with_or(tmp_path: Path) -> None:
+    """LibreOffice's help hides the macOS and the default wording and shows one by script."""
+    path = tmp_path / "find.html"
+    path.write_text(
+        "<h1>Find</h1><p>Press <span class='switchinline'><span hidden='true' class='MAC'>Command</span>"
+        "<span hidden='true' id='default1'>Ctrl</span></span>+F, or choose <span class='switchinline'>"
+        "<span hidden='true'><span class='emph'>LibreOffice - Preferences</span></span><span hidden='true'>"
+        "<span class='emph'>Tools - Options</span></span></span> - Find.</p>", encoding="utf-8")
+    assert read_document(path).text == ("# Find\n\nPress Command or Ctrl+F, or choose LibreOffice - Preferences or "
+                                        "Tools - Options - Find.\n")
+
+
 def test_html_code_block_keeps_the_language_its_classes_name(tmp_path: Path) -> None:
     path = tmp_path / "ci.html"
     path.write_text("<h1>CI</h1><pre><code class='language-yml'>on: push</code></pre>"
