@@ -11,7 +11,8 @@ snippet when
 
 Steps are grounded in order and a later step is looked for near the earlier one first: among the
 snippets that pass, one within ``window`` snippets after the previous grounded snippet wins over
-a better one elsewhere. The grounding keeps the snippet, its character span and its scores.
+a better one elsewhere. A snippet is compared without its links' targets (a step gives a link's
+words, not where it leads). The grounding keeps the snippet, its character span and its scores.
 
 ROUGE-L is computed as Google's ``rouge-score`` does (lower-cased ``[a-z0-9]+`` tokens, no
 stemming, F1 of LCS precision and recall); the LCS length comes from rapidfuzz's ``LCSseq`` over
@@ -45,6 +46,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _MARKUP = re.compile(r"^\s*(?:[#>*+\-]+|\d+[.)])\s+")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
+_LINK_TARGET = re.compile(r"\]\([^()\s]*\)")  # "[RequireAll](../mod/core.html#requireall)": the link's target
 
 
 @dataclass(frozen=True)
@@ -238,7 +240,7 @@ class Grounder:
         pool = [(s, snip) for s in sources for snip in s.snippets]
         if not pool:
             return [None] * len(steps)
-        texts = [snip.text for _, snip in pool]
+        texts = [_LINK_TARGET.sub("]", snip.text) for _, snip in pool]  # a link's words, not where it leads
         rouges = [rouge_l_f(step, texts) if _TOKEN.search(step.lower()) else None for step in steps]
         if self.embedder is not None and any(r is not None and not (r > self.rouge_threshold).any()
                                              for r in rouges):

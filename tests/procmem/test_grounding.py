@@ -147,3 +147,15 @@ def test_a_list_item_ends_where_its_nested_lines_end():
     blocks = {s.text for s in snippets(text)}
     assert "Open the panel.\n\n   > Note: it may take a while." in blocks
     assert not any("[CROSS]" in b and "Open the panel" in b for b in blocks)
+
+
+def test_a_step_that_gives_a_links_words_is_grounded_in_the_sentence_with_the_link():
+    """A page's sentence links each directive to its reference; the step says the directives'
+    names, which the links' targets would outweigh."""
+    text = ("Use of the [`RequireAll`](../mod/mod_authz_core.html#requireall), [`RequireAny`]"
+            "(../mod/mod_authz_core.html#requireany), and [`RequireNone`](../mod/mod_authz_core.html#requirenone) "
+            "directives may be used to enforce more complex sets of requirements.")
+    step = ("Use of the RequireAll, RequireAny, and RequireNone directives may be used to enforce more complex "
+            "sets of requirements.")
+    (found,) = ground_steps([step], text)
+    assert found is not None and found.by == "rouge" and found.snippet == text
