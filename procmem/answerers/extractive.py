@@ -334,6 +334,8 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
             break  # a paragraph of its own that says only "Yes!" goes on with the next
     said = " ".join(answer)
     follows = introduced(text) if said and said == opening else []
+    if follows and follows[0] in said:
+        follows = []  # the opening holds the command it introduces already
     if follows:
         room = max_words - len(said.split())
         items = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows)

@@ -188,6 +188,21 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in (plain_text(run) for run in _prose_runs(text)) if p]
 
 
+_UNBROKEN = re.compile(r"`[^`\n]*`|\[[^\[\]\n]*\]\([^()\s]*\)")  # code, a link: no sentence ends inside
+
+
+def split_sentences(text: str) -> list[str]:
+    """``text`` cut at its sentence breaks (:data:`SENTENCE_BREAK`), none inside code or a link
+    ("[`ALTER TABLE ... ENABLE ROW LEVEL SECURITY`](sql-altertable.html)")."""
+    unbroken = [m.span() for m in _UNBROKEN.finditer(text)]
+    pieces, start = [], 0
+    for found in SENTENCE_BREAK.finditer(text):
+        if not any(a < found.start() < b for a, b in unbroken):
+            pieces.append(text[start:found.start()])
+            start = found.end()
+    return [*pieces, text[start:]]
+
+
 # the half of a bold span that a sentence break cut ("**Example 11.21." / "Mounting a share**")
 _UNPAIRED_BOLD = re.compile(r"^\*\*|\*\*$")
 
@@ -196,7 +211,7 @@ def sentences(text: str) -> list[str]:
     """The prose sentences of a text: headings, tables and list items left out, a fenced
     command kept with the sentence that introduces it."""
     found = [plain_text(_UNPAIRED_BOLD.sub("", s) if s.count("**") % 2 else s) + (":" if s.endswith(":") else "")
-             for run in _prose_runs(text) for s in SENTENCE_BREAK.split(run)]
+             for run in _prose_runs(text) for s in split_sentences(run)]
     return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
 
 

@@ -718,6 +718,13 @@ def test_a_section_that_answers_opens_with_its_answer_not_with_who_wrote_it():
     assert answer == "Any painting tool draws straight lines. Hold down the Shift key between two clicks."
 
 
+def test_a_section_that_answers_with_the_command_it_introduces_says_it_once():
+    answer, _ = asked_by_its_header(
+        "Step", "Rename a column",
+        "To rename a column:\n\n```\nALTER TABLE products RENAME COLUMN product_no TO product_number;\n```\n")
+    assert answer == "To rename a column: ALTER TABLE products RENAME COLUMN product_no TO product_number;"
+
+
 def test_an_faq_answer_that_opens_with_yes_alone_says_why_from_the_next_paragraph():
     answer, _ = asked_by_its_header(
         "FAQ", "Does the tool work on Windows?",

@@ -454,6 +454,14 @@ def test_a_guide_written_as_prose_says_what_to_do_by_what_it_is_done_with():
                                  "user's name as an argument."]
 
 
+def test_no_sentence_ends_inside_code_or_a_link():
+    text = ("When row security is enabled (with [`ALTER TABLE ... ENABLE ROW LEVEL SECURITY`](sql-altertable.html)), "
+            "every access must pass a policy. Run `pg_ctl stop. Then` start it again.")
+    assert sentences(text) == [
+        "When row security is enabled (with `ALTER TABLE ... ENABLE ROW LEVEL SECURITY`), every access must pass a "
+        "policy.", "Run pg_ctl stop. Then start it again."]
+
+
 def test_who_wrote_the_page_is_no_sentence_of_it():
     text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
             "be found on the Internet. Hold down the Shift key to draw a straight line.")
