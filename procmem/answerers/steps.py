@@ -519,12 +519,14 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     it, and code that follows a finished sentence as a command to run when it reads as one or
     opens with a shell's "$" prompt whatever its fence names (not a program's output such as
     "==4242== Invalid read", "8 bytes in 1 blocks" or a report of labelled values,
-    :func:`is_report`, nor a block under an "Output:" label); a command is never glued to the
-    code block after it."""
+    :func:`is_report`, nor a block under an "Output:" label); code that is not run (a program's,
+    a file's) and is short joins the step it follows ("Add an executable to the project:
+    `add_executable(<name> <source>...)`"); a command is never glued to the code block after it."""
     steps: list[str] = []
     code = False
     language = ""
     introduced = False  # the last step introduces what follows it ("run the following:")
+    follows_step = False  # the prose before the code block ends with a step
     output = False  # the prose before the code block labels it as output ("Output:")
     for block in re.split(r"(^```.*$)", text, flags=re.M):
         if block.startswith("```"):
@@ -540,16 +542,23 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
                         and not (len(commands) == 1 and PLACE.match(commands[0])) \
                         and (is_typed(commands, language) or is_session(lines)):
                     steps.append(f"Run `{'; '.join(commands)}`")
-            introduced = output = False
+                elif steps and follows_step and len(commands) <= SHOWN_CODE_LINES \
+                        and COMMAND_START.match(commands[0]) and not is_report(commands):
+                    steps[-1] = f"{steps[-1].rstrip('.')}: `{'; '.join(commands)}`"  # what the step writes
+            introduced = output = follows_step = False
         else:
             lines = block.strip().splitlines()
             output = bool(lines) and bool(OUTPUT_LABEL.match(lines[-1].strip()))
-            found = [s for s in sentences(block) if is_step(s) or s.endswith(":")]
+            said = sentences(block)
+            found = [s for s in said if is_step(s) or s.endswith(":")]
             steps += found
             introduced = bool(found) and not found[-1].endswith((".", "!", "?")) and not output
+            follows_step = bool(found) and said[-1] == found[-1]
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
     return [s for s in steps if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]
 
+
+SHOWN_CODE_LINES = 3  # code this short that a step writes (a signature, a file's lines) joins the step
 
 # a label that says the code block under it is what a command printed: "Output:", "Sample output::"
 OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$", re.I)

@@ -462,6 +462,18 @@ def test_no_sentence_ends_inside_code_or_a_link():
         "policy.", "Run pg_ctl stop. Then start it again."]
 
 
+def test_short_code_that_a_step_writes_joins_the_step():
+    """A reference entry's signature, a file's lines: code that is not run joins the step before
+    it when short; a program's long listing and a command's output do not."""
+    body = ("Add compile definitions to a target.\n\n```cmake\ntarget_compile_definitions(<target>\n"
+            "  <INTERFACE|PUBLIC|PRIVATE> [items1...])\n```\n\nThe definitions apply to the target's sources.\n")
+    assert prose_steps(body) == ["Add compile definitions to a target: `target_compile_definitions(<target>; "
+                                 "<INTERFACE|PUBLIC|PRIVATE> [items1...])`"]
+    listing = ("Replace the code in src/main.rs with this program.\n\n```rust\nfn main() {\n    let x = 5;\n    println!(\"{x}\");\n"
+               "    let y = x + 1;\n}\n```\n")
+    assert prose_steps(listing) == ["Replace the code in src/main.rs with this program."]
+
+
 def test_who_wrote_the_page_is_no_sentence_of_it():
     text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
             "be found on the Internet. Hold down the Shift key to draw a straight line.")
