@@ -19,15 +19,19 @@ from procmem.units import SOURCE_LINE, LogicUnit, Procedure, Unit, own_header, p
 
 # (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<![( ]e\.g\.)(?<![( ]i\.e\.)\s+(?=[A-Z0-9\"“(`*])")
+# the HTML elements a Markdown page writes in its prose (not a placeholder: "Rename the remote
+# named <old> to <new>")
+_INLINE_TAGS = (r"(?:a|abbr|b|br|center|code|del|details|div|em|font|i|img|ins|kbd|li|mark|ol|p|s|small|span"
+                r"|strong|sub|summary|sup|table|td|th|tr|u|ul)\b")
 # markup to drop: emphasis marks (a pair around words; the underscores of INSTALL_BASE and the
-# stars of `*.pm` or Net::* are no emphasis), a link (its text kept), an HTML tag (lower-case,
-# attributes with values), a stray backtick; a code span keeps its text as written, placeholders
-# such as <mailbox name> included
+# stars of `*.pm` or Net::* are no emphasis), a link (its text kept), an HTML tag (of the
+# elements above, lower-case, attributes with values), a stray backtick; a code span keeps its
+# text as written, placeholders such as <mailbox name> included
 _MARKUP_RE = re.compile(
     r"`+(?P<code>[^`]*)`+|\[(?P<link>[^\]]*)\]\([^)]*\)"
     r"|(?<![\w*])(?P<stars>\*{1,3})(?=[^\s*])(?P<starred>[^*]*?[^\s*])(?P=stars)(?![\w*])"
     r"|(?<![\w_])(?P<lines>_{1,3})(?=[^\s_])(?P<underlined>[^_]*?[^\s_])(?P=lines)(?![\w_])"
-    r"|</?[a-z][a-z0-9]*(?:\s+[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>|`+")
+    r"|</?" + _INLINE_TAGS + r"(?:\s+[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>|`+")
 _KEPT = ("code", "link", "starred", "underlined")
 # lines that describe the page rather than the task
 METADATA = re.compile(

@@ -474,6 +474,11 @@ def test_short_code_that_a_step_writes_joins_the_step():
     assert prose_steps(listing) == ["Replace the code in src/main.rs with this program."]
 
 
+def test_a_placeholder_in_angle_brackets_is_no_html_tag():
+    assert plain_text("Rename the remote named <old> to <new>, then press <kbd>Enter</kbd>.<br/>") == (
+        "Rename the remote named <old> to <new>, then press Enter.")
+
+
 def test_who_wrote_the_page_is_no_sentence_of_it():
     text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
             "be found on the Internet. Hold down the Shift key to draw a straight line.")
