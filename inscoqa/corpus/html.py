@@ -6,10 +6,10 @@ that holds a heading or another table makes every cell a block), ``br`` line bre
 row end a paragraph, as in a text file published with ``<br>`` for its newlines), hidden
 ``span`` alternatives that a script chooses among (LibreOffice's "Command" on macOS, else
 "Ctrl") one after the other with "or". ``script``, ``style`` and other non-content elements are
-dropped, and so are DocBook's figures and an image's alt text in a ``figure`` (a screenshot's
-title and caption say what the text says), navigation bars, breadcrumbs, sidebars and tables
-of contents (by class, id or ARIA role), the lines a code block hides (mdBook's "boring"
-lines), permalinks (a link to ``#...`` that shows only "#", "¶" or nothing, as documentation
+dropped, and so are DocBook's figures, an image's alt text in a ``figure`` or alone in its
+block (a screenshot's title and caption, a note's icon, say what the text says), navigation
+bars, breadcrumbs, sidebars and tables of contents (by class, id or ARIA role), the lines a
+code block hides (mdBook's "boring" lines), permalinks (a link to ``#...`` that shows only "#", "¶" or nothing, as documentation
 generators put beside each heading) and lines that only link to a place on the same page; a
 heading that links to itself is its words. The terms of a ``dl`` become headings when its
 descriptions are sections (POD's ``=item`` questions); a glossary's stay lines, each with its
@@ -123,6 +123,7 @@ class _MarkdownBuilder(HTMLParser):
         self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
         self._notes_depth = 0  # ... and how many of its kind are open
         self._figures = 0  # open <figure>s: their images' alt texts are left out
+        self._alts: list[str] = []  # the alt texts of the block being read
         self._open_spans: list[bool] = []  # for each open <span>, whether it is hidden ...
         self._alternative_ended = False  # ... and whether a hidden one has just ended
 
@@ -139,7 +140,9 @@ class _MarkdownBuilder(HTMLParser):
             self._span_tags.pop()
             self._spans[-1].append(inner)
         text = self._text()
-        self._spans = [[]]
+        if self._alts and text == collapse_spaces(" ".join(self._alts)):
+            text = ""  # an image alone ("Note Icon", a toolbar's icon): a picture of what the text says
+        self._spans, self._alts = [[]], []
         if self._row is not None or self._prefix.startswith("#"):
             text = collapse_spaces(text)  # a table cell, a heading: one line
         if self._row is not None:
@@ -247,9 +250,10 @@ class _MarkdownBuilder(HTMLParser):
             self._spans.append([])
             self._span_tags.append((tag, ""))
         elif tag == "img" and not self._figures:
-            alt = dict(attrs).get("alt")
+            alt = collapse_spaces(dict(attrs).get("alt") or "")
             if alt:
                 self._spans[-1].append(alt)
+                self._alts.append(alt)
 
     def _typed_after_prompt(self) -> None:
         """DocBook marks what a session's user types (``userinput``): the prompt before it

@@ -484,8 +484,8 @@ def test_html_screen_writes_what_the_user_types_after_a_dollar_prompt(tmp_path: 
 
 def test_html_figures_give_neither_their_title_nor_their_images_alt_text(tmp_path: Path) -> None:
     """A DocBook figure ("Figure 3.27. Example Image for Cropping", its screenshot's alt text
-    and caption) shows what the text says; an image's alt text in an HTML ``figure`` too; an
-    icon in a sentence keeps its alt text."""
+    and caption) shows what the text says; an image's alt text in an HTML ``figure`` or alone in
+    its block (a note's icon) too; an icon in a sentence keeps its alt text."""
     path = tmp_path / "crop.html"
     path.write_text(
         "<h1>Crop An Image</h1><p>Use the crop tool.</p><div class='figure'><p class='title'><strong>"
@@ -493,10 +493,11 @@ def test_html_figures_give_neither_their_title_nor_their_images_alt_text(tmp_pat
         "<img src='a.jpg' alt='Example Image'/><div class='caption'><p>Source image</p></div></div></div></div>"
         "<ol><li><p>Click and drag.</p><div class='mediaobject'><img src='b.png' alt='Dragging'/></div></li>"
         "<li>Press <img src='enter.png' alt='Enter'/> to finish.</li></ol>"
+        "<div class='noteicon'><img src='note.svg' alt='Note Icon'/></div><p>Save first.</p>"
         "<figure><img src='c.png' alt='The dialog'/><figcaption>The crop dialog</figcaption></figure>",
         encoding="utf-8")
     assert read_document(path).text == ("# Crop An Image\n\nUse the crop tool.\n\n1. Click and drag.\n"
-                                        "2. Press Enter to finish.\n\nThe crop dialog\n")
+                                        "2. Press Enter to finish.\n\nSave first.\n\nThe crop dialog\n")
 
 
 def test_html_code_that_is_a_link_is_a_link_to_code(tmp_path: Path) -> None:
