@@ -272,10 +272,14 @@ def unit_header(unit: Unit) -> str:
 
 def is_step(text: str) -> bool:
     """Whether a line says what to do: not page metadata, not a pointer to further reading, not
-    a question (an overview page's list of the questions it answers) and not a type alone (an
-    API reference's "{string}" under a property)."""
+    a question (an overview page's list of the questions it answers), not a type alone (an
+    API reference's "{string}" under a property) and not an action whose object was an icon
+    ("On the Standard bar, click")."""
     return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0]) \
-        and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text)
+        and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text) and not _WITHOUT_OBJECT.search(text)
+
+
+_WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap|on|the)[:,]?$", re.I)
 
 
 def without_boilerplate(step: str) -> str:

@@ -479,6 +479,13 @@ def test_a_placeholder_in_angle_brackets_is_no_html_tag():
         "Rename the remote named <old> to <new>, then press Enter.")
 
 
+def test_an_action_whose_object_was_an_icon_is_no_step():
+    """LibreOffice's help: "On the Standard bar, click" beside a table cell holding the icon."""
+    text = "- Choose Sort Descending in the Data menu.\n- On the Standard bar, click\n- Open context menu, choose"
+    assert unit_steps(step_unit("Sort Descending", text, "help/sort.html", "Sort")) == [
+        "Choose Sort Descending in the Data menu."]
+
+
 def test_who_wrote_the_page_is_no_sentence_of_it():
     text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
             "be found on the Internet. Hold down the Shift key to draw a straight line.")
