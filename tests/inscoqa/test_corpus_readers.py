@@ -466,62 +466,65 @@ def test_html_code_block_with_two_versions_of_the_code_keeps_them_apart(tmp_path
     assert "import * as fs from 'node:fs';\nconst fs = require('node:fs');" in read_document(path).text
 
 
+def html_text(tmp_path: Path, html: str) -> str:
+    """The text the HTML reader gives of a page."""
+    path = tmp_path / "page.html"
+    path.write_text(html, encoding="utf-8")
+    return read_document(path).text
+
+
 def test_html_screen_writes_what_the_user_types_after_a_dollar_prompt(tmp_path: Path) -> None:
     """DocBook marks a session's typed text (``userinput``) beside its prompt and output
     (``computeroutput``): a root "#" or a user@host prompt is written "$ ", on the line of its
     command; a command's next line ("> ") and the output are kept as they are."""
-    path = tmp_path / "firewall.html"
-    path.write_text(
+    text = html_text(tmp_path, (
         "<h1>Firewall</h1><p>To enable it, execute:</p><pre class='screen'>"
         "<code class='computeroutput'># </code><strong class='userinput'><code>apt install -y nftables\n"
         "</code></strong><code class='computeroutput'>Reading package lists... Done\nroland@arrakis:~$ </code>"
         "<strong class='userinput'><code>at 09:00 &lt;&lt;END</code></strong>\n"
         "<code class='computeroutput'>&gt; </code><strong class='userinput'><code>END</code></strong>"
-        "<code class='computeroutput'>\njob 1 at 09:00</code></pre>", encoding="utf-8")
+        "<code class='computeroutput'>\njob 1 at 09:00</code></pre>"))
     assert ("```\n$ apt install -y nftables\nReading package lists... Done\n$ at 09:00 <<END\n> END\n"
-            "job 1 at 09:00\n```") in read_document(path).text
+            "job 1 at 09:00\n```") in text
 
 
 def test_html_figures_give_neither_their_title_nor_their_images_alt_text(tmp_path: Path) -> None:
     """A DocBook figure ("Figure 3.27. Example Image for Cropping", its screenshot's alt text
     and caption) shows what the text says; an image's alt text in an HTML ``figure`` or alone in
     its block (a note's icon) too; an icon in a sentence keeps its alt text."""
-    path = tmp_path / "crop.html"
-    path.write_text(
+    text = html_text(tmp_path, (
         "<h1>Crop An Image</h1><p>Use the crop tool.</p><div class='figure'><p class='title'><strong>"
         "Figure 3.27. Example Image</strong></p><div class='figure-contents'><div class='mediaobject'>"
         "<img src='a.jpg' alt='Example Image'/><div class='caption'><p>Source image</p></div></div></div></div>"
         "<ol><li><p>Click and drag.</p><div class='mediaobject'><img src='b.png' alt='Dragging'/></div></li>"
         "<li>Press <img src='enter.png' alt='Enter'/> to finish.</li></ol>"
         "<div class='noteicon'><img src='note.svg' alt='Note Icon'/></div><p>Save first.</p>"
-        "<figure><img src='c.png' alt='The dialog'/><figcaption>The crop dialog</figcaption></figure>",
-        encoding="utf-8")
-    assert read_document(path).text == ("# Crop An Image\n\nUse the crop tool.\n\n1. Click and drag.\n"
-                                        "2. Press Enter to finish.\n\nSave first.\n\nThe crop dialog\n")
+        "<figure><img src='c.png' alt='The dialog'/><figcaption>The crop dialog</figcaption></figure>"))
+    assert text == ("# Crop An Image\n\nUse the crop tool.\n\n1. Click and drag.\n"
+                    "2. Press Enter to finish.\n\nSave first.\n\nThe crop dialog\n")
 
 
 def test_html_code_that_is_a_link_is_a_link_to_code(tmp_path: Path) -> None:
     """Apache's manual writes ``<code><a href=...>mod_rewrite</a></code>``: in Markdown a link
     inside backticks is literal text, so the link goes outside; code that holds a link and
     more shows the link's text, and emphasis in code (DocBook's replaceable words) its words."""
-    path = tmp_path / "rewrite.html"
-    path.write_text("<h1>Rewrite</h1><p>Use <code class='module'><a href='../mod/mod_rewrite.html'>mod_rewrite</a>"
-                    "</code> or <code>Require <a href='core.html#ip'>ip</a> 10.1.2.3</code>, not "
-                    "<code>chsh -s <em class='replaceable'>shell</em></code>.</p>", encoding="utf-8")
-    assert read_document(path).text == ("# Rewrite\n\nUse [`mod_rewrite`](../mod/mod_rewrite.html) or "
-                                        "`Require ip 10.1.2.3`, not `chsh -s shell`.\n")
+    text = html_text(tmp_path, (
+        "<h1>Rewrite</h1><p>Use <code class='module'><a href='../mod/mod_rewrite.html'>mod_rewrite</a>"
+        "</code> or <code>Require <a href='core.html#ip'>ip</a> 10.1.2.3</code>, not "
+        "<code>chsh -s <em class='replaceable'>shell</em></code>.</p>"))
+    assert text == ("# Rewrite\n\nUse [`mod_rewrite`](../mod/mod_rewrite.html) or "
+                    "`Require ip 10.1.2.3`, not `chsh -s shell`.\n")
 
 
 def test_html_hidden_alternatives_a_script_chooses_among_are_joined_with_or(tmp_path: Path) -> None:
     """LibreOffice's help hides the macOS and the default wording and shows one by script."""
-    path = tmp_path / "find.html"
-    path.write_text(
+    text = html_text(tmp_path, (
         "<h1>Find</h1><p>Press <span class='switchinline'><span hidden='true' class='MAC'>Command</span>"
         "<span hidden='true' id='default1'>Ctrl</span></span>+F, or choose <span class='switchinline'>"
         "<span hidden='true'><span class='emph'>LibreOffice - Preferences</span></span><span hidden='true'>"
-        "<span class='emph'>Tools - Options</span></span></span> - Find.</p>", encoding="utf-8")
-    assert read_document(path).text == ("# Find\n\nPress Command or Ctrl+F, or choose LibreOffice - Preferences or "
-                                        "Tools - Options - Find.\n")
+        "<span class='emph'>Tools - Options</span></span></span> - Find.</p>"))
+    assert text == ("# Find\n\nPress Command or Ctrl+F, or choose LibreOffice - Preferences or "
+                    "Tools - Options - Find.\n")
 
 
 def test_html_code_block_keeps_the_language_its_classes_name(tmp_path: Path) -> None:
