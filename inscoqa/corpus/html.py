@@ -9,14 +9,14 @@ row end a paragraph, as in a text file published with ``<br>`` for its newlines)
 dropped, and so are DocBook's figures, an image's alt text in a ``figure`` or alone in its
 block (a screenshot's title and caption, a note's icon, say what the text says), navigation
 bars, breadcrumbs, sidebars and tables of contents (by class, id or ARIA role), the lines a
-code block hides (mdBook's "boring" lines), permalinks (a link to ``#...`` that shows only "#", "¶" or nothing, as documentation
-generators put beside each heading) and lines that only link to a place on the same page; a
-heading that links to itself is its words. The terms of a ``dl`` become headings when its
-descriptions are sections (POD's ``=item`` questions); a glossary's stay lines, each with its
-description. A page's footnotes are ``[^1]: ...`` lines, not a list to follow, without their
-links back. A page without heading tags gets headings from its layout (question lines, short
-title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in one with headings, a question set
-in bold above its answer becomes one.
+code block hides (mdBook's "boring" lines), permalinks (a link to ``#...`` that shows only
+"#", "¶" or nothing, as documentation generators put beside each heading) and lines that only
+link to a place on the same page; a heading that links to itself is its words. The terms of a
+``dl`` become headings when its descriptions are sections (POD's ``=item`` questions); a
+glossary's stay lines, each with its description. A page's footnotes are ``[^1]: ...`` lines,
+not a list to follow, without their links back. A page without heading tags gets headings from
+its layout (question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in
+one with headings, a question set in bold above its answer becomes one.
 """
 
 from __future__ import annotations
@@ -258,7 +258,8 @@ class _MarkdownBuilder(HTMLParser):
     def _typed_after_prompt(self) -> None:
         """DocBook marks what a session's user types (``userinput``): the prompt before it
         (``#`` for root, ``user@host:~$``) is written ``$ ``, the prompt Markdown's sessions use."""
-        assert self._pre is not None
+        if self._pre is None:
+            return
         text = "".join(self._pre)
         line_start = text.rfind("\n") + 1
         if _SHELL_PROMPT.match(text[line_start:]):

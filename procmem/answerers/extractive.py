@@ -136,10 +136,10 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     steps, and a section whose header is the question (:attr:`Candidate.answers`), that name
     something the question or the conversation names (or that a linker leads to, or any when
     the user reports a failure); other pages' units join a section that answers only when it
-    says what a thing is and the user asks how to do it; a unit the user has tried is chosen only when no other unit
-    scores, and never joins another; a unit that only states the problem or its cause joins only
-    when the user asks why, and one written
-    for another setting than the user's, or from another corpus than the best unit's (another
+    says what a thing is and the user asks how to do it; a unit the user has tried is chosen
+    only when no other unit scores, and never joins another; a unit that only states the
+    problem or its cause joins only when the user asks why, and one written for another
+    setting than the user's, or from another corpus than the best unit's (another
     product's documentation), never joins."""
     ranked = sorted(candidates, key=lambda c: (c.tried, -c.score))
     if not ranked or ranked[0].score <= 0:

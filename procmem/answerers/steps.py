@@ -279,7 +279,7 @@ def is_step(text: str) -> bool:
         and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text) and not _WITHOUT_OBJECT.search(text)
 
 
-_WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap|on|the)[:,]?$", re.I)
+_WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap)[:,]?$", re.I)  # the icon was its object
 
 
 def without_boilerplate(step: str) -> str:
