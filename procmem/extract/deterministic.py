@@ -153,14 +153,14 @@ def _typed_header(ctx: _Context, section: Section, role: Role) -> tuple[LogicUni
     if role == "cause":
         return "FAQ", f"What causes this: {title}"
     if role == "info":
-        return "Appendix", _header(ctx, section.heading or title)
+        return "Appendix", _header(ctx, _in_topic(section, section.heading or title))
     if term := term_of(section.heading):
         return "Terminology", term
     if is_question(section.heading):
         return "FAQ", _header(ctx, section.heading)
     if role in ("resolution", "alternative", "sequence") or _lists(section):
         return "Step", _header(ctx, _goal(ctx, section, role, None))
-    return ("Step" if _gives_instructions(section) else "Appendix"), _header(ctx, section.heading or title)
+    return ("Step" if _gives_instructions(section) else "Appendix"), _header(ctx, _in_topic(section, section.heading or title))
 
 
 def _gives_instructions(section: Section) -> bool:
@@ -218,12 +218,39 @@ def _goal(ctx: _Context, section: Section, role: Role, block: Block | None) -> s
         return goal
     specific = heading_rest(section.heading) if role in ("alternative", "sequence") else section.heading
     if specific and heading_role(specific) == "other" and section.level > 1:
-        return specific
+        return _in_topic(section, specific)
     if heading_role(section.heading) in ("alternative", "sequence"):
         return section.heading  # "Solution 2": keeps alternatives apart
     if role in ("resolution", "alternative") and not _looks_like_task(ctx.doc.title):
-        return f"Resolve: {ctx.doc.title}"
+        return f"Resolve: {_topic(section) or ctx.doc.title}"
     return ctx.doc.title
+
+
+# headings that label a part of a topic rather than name one ("Forcing HTTPS" > "Description:",
+# "Solution:", "Discussion:")
+LABEL_HEADING = re.compile(r"^(?:description|discussion|details|explanation|examples?|usage|syntax|"
+                           r"options|arguments|parameters|return values?)$")
+
+
+def _is_label(heading: str) -> bool:
+    """A heading that says only what part of a topic its section is ("Resolution", "Cause",
+    "Description:"); "Method 2: Use PowerShell" says more."""
+    return heading_role(heading) not in ("other", "alternative", "sequence") \
+        or bool(LABEL_HEADING.match(heading.strip().rstrip(":").casefold()))
+
+
+def _topic(section: Section) -> str:
+    """The nearest heading above ``section`` (below the page title) that names a topic, when
+    ``section``'s own heading only labels a part of it; "" otherwise."""
+    if not _is_label(section.heading):
+        return ""
+    return next((h for h in reversed(section.path[1:-1]) if h and not _is_label(h)), "")
+
+
+def _in_topic(section: Section, heading: str) -> str:
+    """``heading`` with the topic it labels a part of ("Forcing HTTPS: Description")."""
+    topic = _topic(section)
+    return f"{topic}: {heading.strip().rstrip(':')}" if topic else heading
 
 
 def _lead_in_goal(lead_in: str) -> str:

@@ -266,3 +266,25 @@ def test_sections_under_a_table_of_contents_heading_are_the_page_not_its_content
                    "## Install\n\nRun the installer and follow the prompts on the screen until it is done.\n",
                    encoding="utf-8")
     assert [u.header for u in extract_rules(read_document(toc)).logic_units] == ["Install (Guide)"]
+
+
+def test_a_heading_that_labels_a_part_of_a_topic_carries_the_topic(tmp_path):
+    """Apache's rewrite guides give each recipe "Description:", "Solution:" and "Discussion:"
+    sections: each unit's header names its recipe, not only the page; a page's own "Resolution"
+    under its title stays as before."""
+    page = tmp_path / "remapping.md"
+    page.write_text(
+        "# Redirecting and Remapping\n\n## Forcing HTTPS\n\n### Description:\n\nYou want all HTTP requests to be "
+        "redirected to HTTPS.\n\n### Solution:\n\n1. Add `RewriteEngine On` to the server configuration.\n"
+        "2. Add a rule that redirects every request to its HTTPS address.\n\n## Canonical Hostnames\n\n"
+        "### Description:\n\nYou want one hostname for the site, whatever name a request uses.\n", encoding="utf-8")
+    extraction = extract_rules(read_document(page))
+    assert [u.header for u in extraction.logic_units] == [
+        "Forcing HTTPS: Description (Redirecting and Remapping)",
+        "Resolve: Forcing HTTPS (Redirecting and Remapping)",
+        "Canonical Hostnames: Description (Redirecting and Remapping)"]
+    article = tmp_path / "article.md"
+    article.write_text("# Mail is stuck in the outbox\n\n## Resolution\n\n1. Restart Outlook.\n2. Send the mail again.\n",
+                       encoding="utf-8")
+    assert [p.output for p in extract_rules(read_document(article)).procedures] == [
+        "Resolve: Mail is stuck in the outbox"]
