@@ -310,6 +310,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     return answer or "No matching instructions were found."
 
 
+# the case a section opens with, which the user's question has said already: "You want all HTTP
+# requests to be redirected to HTTPS."
+SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you['’]d like|suppose|imagine)\b", re.I)
+
+
 def section_answer(unit: Unit, max_words: int = 60) -> str:
     """The answer of a section that asks the question (an FAQ entry) as it opens: its first two
     sentences ("No." with the one that says why; a third when two make fewer than 8 words, from
@@ -323,8 +328,8 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     answer: list[str] = []
     for paragraph in found:
         for sentence in SENTENCE_BREAK.split(paragraph):
-            if METADATA.match(sentence):
-                continue  # who wrote the page ("This tutorial is based on text Copyright © ...")
+            if METADATA.match(sentence) or not answer and SCENARIO.match(sentence):
+                continue  # who wrote the page, the user's wish said again ("You want all requests ...")
             if answer and len(" ".join([*answer, sentence]).split()) > max_words:
                 break
             answer.append(sentence)

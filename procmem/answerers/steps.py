@@ -79,7 +79,9 @@ ACTION_CUE = re.compile(
     + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE  # "To create a pre script, simply create ...", "..., you add ..."
     # how a guide written as prose says what to do: "This is typically done using the adduser command"
     # ("done by calling setup.py" says rather what the program does)
-    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:with|using|through|via)\b", re.I)
+    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:with|using|through|via)\b"
+    # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
+    + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:", re.I)
 # what to do in a case: "If you're using Linux or macOS, open a terminal and enter ..."
 CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:then\s+)?" + _IMPERATIVE, re.I)
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
