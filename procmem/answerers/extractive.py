@@ -70,6 +70,7 @@ from procmem.answerers.steps import (
     CASE_ACTION,
     METADATA,
     SENTENCE_BREAK,
+    commands_typed,
     defines,
     describes,
     introduced,
@@ -285,7 +286,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         return f"{_opening(only[0]).rstrip('.;,: ')}."
     pool: dict[str, float] = {}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
-        for s in sentences(unit_text(unit)):
+        for s in sentences(commands_typed(unit_text(unit))):  # a session's commands, not what they print
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
                     and not ANAPHORIC.match(s) and not s.endswith("!") and not turn.already_said(s, 0.7) \
                     and s not in pool:  # "... quite enterprising so you decide to try to fix the bug!" sets a scene

@@ -602,7 +602,7 @@ def test_the_lead_is_for_the_case_the_user_named_and_keeps_the_command_it_introd
                         "compiler, which will typically include a linker.", "book/installation.html", "Installation")
     answer, _, _ = compose([Hit(install, 1.0, 1, "x")], Turn("How do I install Rust on Linux?"), cite=False)
     assert answer.startswith("If you're using Linux or macOS, open a terminal and enter the following command: "
-                             "$ curl --proto '=https' https://sh.rustup.rs -sSf | sh")
+                             "curl --proto '=https' https://sh.rustup.rs -sSf | sh")
     # the user named the case: it leads
     answer, _, _ = compose([Hit(install, 1.0, 1, "x")], Turn("I get linker errors. What do I install?"), cite=False)
     assert answer.startswith("If you get linker errors, you should install a C compiler")
@@ -723,6 +723,27 @@ def test_a_section_that_answers_with_the_command_it_introduces_says_it_once():
         "Step", "Rename a column",
         "To rename a column:\n\n```\nALTER TABLE products RENAME COLUMN product_no TO product_number;\n```\n")
     assert answer == "To rename a column: ALTER TABLE products RENAME COLUMN product_no TO product_number;"
+
+
+def test_a_section_that_answers_does_not_open_with_the_users_wish_said_again():
+    answer, _ = asked_by_its_header(
+        "Appendix", "Redirect HTTP to HTTPS",
+        "You want all HTTP requests to be redirected to HTTPS. Use a Redirect directive in the HTTP virtual host.")
+    assert answer == "Use a Redirect directive in the HTTP virtual host."
+
+
+def test_the_lead_gives_the_commands_a_session_types_not_what_they_print():
+    """"To enable a default firewall in Debian execute:" and a root session: the lead says the
+    purpose with the commands, not the package manager's output (which kept it from leading)."""
+    unit = step_unit("Firewall or Packet Filtering",
+                     "A firewall is a filtering network gateway. To detect bad behavior, the monitor needs "
+                     "rules: you can find such rules in the rules package.\n\nTo enable a default firewall "
+                     "in Debian execute:\n\n```\n$ apt install -y nftables\nReading package lists... Done\n"
+                     "$ systemctl enable nftables.service\nCreated symlink /etc/systemd/system/nftables.service.\n```\n",
+                     "handbook/firewall.html", "Firewall")
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I set up a firewall?"), cite=False)
+    assert answer.startswith("To enable a default firewall in Debian execute: apt install -y nftables; "
+                             "systemctl enable nftables.service.")
 
 
 def test_an_faq_answer_that_opens_with_yes_alone_says_why_from_the_next_paragraph():
