@@ -295,17 +295,19 @@ def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
     bulleted lines and sentences that only describe (:func:`describes`) or define a term
-    (:func:`defines`), and a list that defines terms (:func:`defines_terms`). A reference
-    entry's first step names it (:func:`entry_step`)."""
+    (:func:`defines`), a list that defines terms (:func:`defines_terms`) or says what something
+    is for (:func:`purposes`), and bulleted lists that continue a sentence (:func:`enumerates`).
+    A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
-        raw = [] if defines_terms(unit.steps) else unit.steps
+        raw = [] if defines_terms(unit.steps) or purposes(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
         listed = list_text(text)
         bulleted = [_introducing_code(step) for step in parse_steps(listed)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
-        raw = ((numbered if not defines_terms(numbered) else [])
-               or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted)) else [])
+        raw = ((numbered if not (defines_terms(numbered) or purposes(numbered)) else [])
+               or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted))
+                               else [])
                or prose_steps(text))
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
@@ -521,6 +523,17 @@ def enumerates(items: list[str]) -> bool:
     plain = [plain_text(item).strip() for item in items]
     return (len(plain) >= 2 and 2 * sum(bool(_CONTINUED.search(item)) for item in plain) >= len(plain)
             and 2 * sum(bool(ACTION_CUE.match(item)) for item in plain) < len(plain))
+
+
+_PURPOSE = re.compile(r"^to \w+\b", re.I)  # "To recover or reuse disk space ..."
+
+
+def purposes(items: list[str]) -> bool:
+    """A list, numbered or not, of what something is for rather than what to do ("for several
+    reasons: 1. To recover disk space. 2. To update statistics."): every item opens with "To"
+    and a verb, and none goes on to say what to do ("To add a rule, open ...")."""
+    plain = [plain_text(item).strip() for item in items]
+    return len(plain) >= 2 and all(_PURPOSE.match(item) and not ACTION_CUE.match(item) for item in plain)
 
 
 def prose_steps(text: str, limit: int = 4) -> list[str]:

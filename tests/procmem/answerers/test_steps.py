@@ -492,6 +492,17 @@ def test_who_wrote_the_page_is_no_sentence_of_it():
     assert sentences(text) == ["Hold down the Shift key to draw a straight line."]
 
 
+def test_a_list_of_what_something_is_for_gives_no_steps():
+    reasons = ("Vacuuming is needed for several reasons:\n\n1. To recover disk space occupied by deleted rows.\n"
+               "2. To update the statistics the planner uses.\n\nIf the table is emptied often, consider TRUNCATE "
+               "rather than DELETE.")
+    assert unit_steps(step_unit("Routine vacuuming", reasons, "db/vacuum.html", "Vacuum")) == [
+        "If the table is emptied often, consider TRUNCATE rather than DELETE."]
+    doing = "1. To add a rule, open the Rules page.\n2. To remove one, select it and click Delete."
+    assert unit_steps(step_unit("Rules", doing, "app/rules.html", "Rules")) == [
+        "To add a rule, open the Rules page.", "To remove one, select it and click Delete."]
+
+
 def test_a_bold_caption_cut_by_a_sentence_break_loses_its_stars():
     assert sentences("**Example 11.21. Mounting a Windows share**\n\nThe file **must** be private.") == [
         "Mounting a Windows share", "The file must be private."]
