@@ -198,10 +198,12 @@ def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float
 def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                   source_index: dict[str, int], weight: dict[str, float] | None = None,
                   ) -> tuple[list[str], list[str]]:
-    """Steps (with citations when ``p.cite``) and the ids of the units they came from."""
+    """Steps (with citations when ``p.cite``) and the ids of the units they came from; a step
+    that another unit's later step holds whole ("Choose Tools - Macros - Record Macro." and the
+    guide's step that goes on from it) gives way to that one."""
     steps: list[str] = []
     plain: list[str] = []
-    used: list[str] = []
+    origin: list[str] = []  # the unit each step came from
     given: set[str] = set()  # ingredient lines an earlier step gave
     best = chosen[0].unit.id if chosen else ""
     for cand in _ordered(chosen):
@@ -215,13 +217,15 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                 break
             if _is_duplicate(step, plain):
                 continue  # repeats an earlier step of this same unit
+            held = [i for i, earlier in enumerate(plain) if origin[i] != cand.unit.id and _is_duplicate(earlier, [step])]
+            for i in reversed(held):
+                del steps[i], plain[i], origin[i]
             plain.append(step)
+            origin.append(cand.unit.id)
             budget -= 1
             step = with_amounts(step, cand.unit.meta.get("ingredients", []), given)
             steps.append(f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
-            if cand.unit.id not in used:
-                used.append(cand.unit.id)
-    return steps, used
+    return steps, list(dict.fromkeys(origin))
 
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:

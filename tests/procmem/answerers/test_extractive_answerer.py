@@ -694,6 +694,19 @@ def test_a_how_to_question_gets_another_pages_steps_after_the_entry_that_says_wh
     assert steps == []
 
 
+def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():
+    entry = Procedure("", "Record Macro", ["Choose Tools - Macros - Record Macro."],
+                      unit_meta("ref/record.html", "Record Macro"))
+    guide = Procedure("", "Recording a Macro", [
+        "Open the document for which you want to record a macro.",
+        "Choose Tools - Macros - Record Macro. If the item is missing, enable macro recording first.",
+        "Click Stop Recording."], unit_meta("guide/recording.html", "Recording a Macro"))
+    _, steps, details = compose([Hit(entry, 3.0, 1, "x"), Hit(guide, 2.9, 2, "x")], Turn("How do I record a macro?"),
+                                cite=False)
+    assert steps == guide.steps
+    assert details["used_units"] == [guide.id]
+
+
 def asked_by_its_header(unit_type: str, header: str, body: str) -> tuple[str, list[str]]:
     """The answer and steps that a section gives alone when the question is its header."""
     unit = LogicUnit(unit_type, "", header, body, [], unit_meta("tool/faq.html", "Tool FAQ"))
