@@ -194,12 +194,14 @@ TITLE_ONLY = re.compile(r"^\*\*[^*]*[^*\s.!?:;,]\*\*$")
 COMMAND_ALONE = re.compile(r"`[A-Za-z.$\\/~][^`]*`")  # an item that is a command in code and nothing else
 
 
-PROMPT = re.compile(r"^\$\s+(?=\S)")  # "$ npm outdated": a shell's prompt before what is typed
+# a prompt before what is typed: a shell's ("$ npm outdated"), PowerShell's ("PS C:\\> Get-Mailbox"),
+# Python's (">>> import os"), a database client's ("mysql> ", psql's "testdb=> ")
+PROMPT = re.compile(r"^(?:\$|PS [A-Za-z]:\\[^>]{0,80}>|>>>|mysql>|[\w.-]+=[>#])\s+(?=\S)")
 
 
 def is_session(lines: list[str]) -> bool:
-    """A code block that shows a shell session: a line of it starts with a "$" prompt (the
-    first, or one after what an earlier command printed)."""
+    """A code block that shows a session at a prompt (:data:`PROMPT`): a line of it starts with
+    one (the first, or one after what an earlier command printed)."""
     return any(PROMPT.match(line) for line in lines)
 
 

@@ -421,6 +421,15 @@ def test_a_session_that_opens_with_what_an_earlier_command_printed_runs_its_type
     assert prose_steps(body) == ["Run `vi /etc/ssh/sshd_config; systemctl start ssh.service`"]
 
 
+def test_a_session_at_another_programs_prompt_runs_what_is_typed():
+    """PowerShell's "PS C:\\>", psql's "testdb=>", Python's ">>>": the typed lines, not the output."""
+    body = ("Check the licenses of the tenant.\n\n```output\nWindows PowerShell\nPS C:\\> Connect-MsolService\n"
+            "PS C:\\> Get-MsolAccountSku\nAccountSkuId ActiveUnits\nContoso:INTUNE_A 25\n```\n\n"
+            "Check the tables of the database.\n\n```\ntestdb=> \\dt\n List of relations\n(2 rows)\n```\n")
+    assert prose_steps(body) == ["Check the licenses of the tenant.", "Run `Connect-MsolService; Get-MsolAccountSku`",
+                                 "Check the tables of the database.", "Run `\\dt`"]
+
+
 def test_a_list_that_continues_a_sentence_gives_no_steps():
     """"Many tasks are scheduled: - rotating the logs; - back-ups; - maintenance scripts." is an
     enumeration, not steps; items that say what to do stay steps whatever ends them."""
