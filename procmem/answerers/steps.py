@@ -385,8 +385,8 @@ def list_text(text: str) -> str:
 
 
 def commands_typed(text: str) -> str:
-    """``text`` with each code block that is a shell session (:func:`is_session`) holding only
-    what is typed at the prompts (:func:`typed_commands`), not what the
+    """``text`` with each code block that is a session at a prompt (:func:`is_session`) holding
+    only what is typed at the prompts (:func:`typed_commands`), not what the
     commands print ("Proceed (Y/n)? y", "Successfully uninstalled simplejson")."""
     out: list[str] = []
     block: list[str] | None = None
