@@ -723,26 +723,24 @@ def test_an_faq_answer_that_introduces_a_list_goes_on_with_it():
                       "address. The port is the loopback's")
 
 
-def test_a_section_that_answers_opens_with_its_answer_not_with_who_wrote_it():
-    answer, _ = asked_by_its_header(
-        "Step", "Draw a straight line",
-        "This tutorial is based on text Copyright © 2002 Seth Burgess. Any painting tool draws straight "
-        "lines. Hold down the Shift key between two clicks.\n\n1. Click where the line starts.")
-    assert answer == "Any painting tool draws straight lines. Hold down the Shift key between two clicks."
-
-
-def test_a_section_that_answers_with_the_command_it_introduces_says_it_once():
-    answer, _ = asked_by_its_header(
-        "Step", "Rename a column",
-        "To rename a column:\n\n```\nALTER TABLE products RENAME COLUMN product_no TO product_number;\n```\n")
-    assert answer == "To rename a column: ALTER TABLE products RENAME COLUMN product_no TO product_number;"
-
-
-def test_a_section_that_answers_does_not_open_with_the_users_wish_said_again():
-    answer, _ = asked_by_its_header(
-        "Appendix", "Redirect HTTP to HTTPS",
-        "You want all HTTP requests to be redirected to HTTPS. Use a Redirect directive in the HTTP virtual host.")
-    assert answer == "Use a Redirect directive in the HTTP virtual host."
+@pytest.mark.parametrize(("unit_type", "header", "body", "expected"), [
+    # who wrote the page is no opening
+    ("Step", "Draw a straight line",
+     "This tutorial is based on text Copyright © 2002 Seth Burgess. Any painting tool draws straight "
+     "lines. Hold down the Shift key between two clicks.\n\n1. Click where the line starts.",
+     "Any painting tool draws straight lines. Hold down the Shift key between two clicks."),
+    # the command the opening introduces is said once
+    ("Step", "Rename a column",
+     "To rename a column:\n\n```\nALTER TABLE products RENAME COLUMN product_no TO product_number;\n```\n",
+     "To rename a column: ALTER TABLE products RENAME COLUMN product_no TO product_number;"),
+    # the user's wish said again is no opening
+    ("Appendix", "Redirect HTTP to HTTPS",
+     "You want all HTTP requests to be redirected to HTTPS. Use a Redirect directive in the HTTP virtual host.",
+     "Use a Redirect directive in the HTTP virtual host."),
+])
+def test_a_section_that_answers_opens_with_its_answer(unit_type, header, body, expected):
+    answer, _ = asked_by_its_header(unit_type, header, body)
+    assert answer == expected
 
 
 def test_the_lead_gives_the_commands_a_session_types_not_what_they_print():

@@ -416,8 +416,9 @@ def test_of_a_shell_session_what_is_typed_after_the_prompt_is_run_not_its_output
 
 
 def test_a_session_that_opens_with_what_an_earlier_command_printed_runs_its_typed_commands():
-    body = ("The service failed to start because of a typo in its configuration file.\n\n```\nMar 31 17:30:36 systemd[1]: Failed to start.\n"
-            "$ vi /etc/ssh/sshd_config\n$ systemctl start ssh.service\nActive: active (running)\n```\n")
+    body = ("The service failed to start because of a typo in its configuration file.\n\n```\n"
+            "Mar 31 17:30:36 systemd[1]: Failed to start.\n$ vi /etc/ssh/sshd_config\n$ systemctl start ssh.service\n"
+            "Active: active (running)\n```\n")
     assert prose_steps(body) == ["Run `vi /etc/ssh/sshd_config; systemctl start ssh.service`"]
 
 
