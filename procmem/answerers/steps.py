@@ -544,7 +544,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     "==4242== Invalid read", "8 bytes in 1 blocks" or a report of labelled values,
     :func:`is_report`, nor a block under an "Output:" label); code that is not run (a program's,
     a file's) and is short joins the step it follows ("Add an executable to the project:
-    `add_executable(<name> <source>...)`"); a command is never glued to the code block after it."""
+    `add_executable(<name> <source>...)`"), as does a file's stanza of a few lines
+    (:func:`is_file_text`); a command is never glued to the code block after it."""
     steps: list[str] = []
     code = False
     language = ""
@@ -556,17 +557,19 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             code, language = not code, block[3:].strip()
             continue
         if code:
-            lines = [line.strip() for line in block.splitlines() if line.strip()]
+            written = [line.rstrip() for line in block.splitlines() if line.strip()]
+            lines = [line.strip() for line in written]
             commands = typed_commands(lines)
             if commands and not output:  # not what a command printed ("Output:")
                 if steps and introduced:
                     steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
                 elif COMMAND_START.match(commands[0]) and not is_report(commands) \
                         and not (len(commands) == 1 and PLACE.match(commands[0])) \
-                        and (is_typed(commands, language) or is_session(lines)):
+                        and (is_typed(written, language) or is_session(lines)):
                     steps.append(f"Run `{'; '.join(commands)}`")
-                elif steps and follows_step and len(commands) <= SHOWN_CODE_LINES \
-                        and COMMAND_START.match(commands[0]) and not is_report(commands):
+                elif steps and follows_step and COMMAND_START.match(commands[0]) and not is_report(commands) \
+                        and (len(commands) <= SHOWN_CODE_LINES
+                             or len(commands) <= SHOWN_FILE_LINES and is_file_text(written)):
                     steps[-1] = f"{steps[-1].rstrip('.')}: `{'; '.join(commands)}`"  # what the step writes
             introduced = output = follows_step = False
         else:
@@ -582,6 +585,7 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
 
 
 SHOWN_CODE_LINES = 3  # code this short that a step writes (a signature, a file's lines) joins the step
+SHOWN_FILE_LINES = 8  # and a file's stanza this short (:func:`is_file_text`)
 
 # a label that says the code block under it is what a command printed: "Output:", "Sample output::"
 OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$", re.I)
@@ -614,10 +618,29 @@ def shown_language(language: str) -> bool:
 
 
 def is_typed(lines: list[str], language: str = "") -> bool:
-    """A code block that is typed at a prompt rather than shown: its language is a shell's, or,
-    where the fence names none, its text is no program's (:func:`is_source_code`)."""
+    """A code block (its lines as written, indented) that is typed at a prompt rather than
+    shown: its language is a shell's, or, where the fence names none, its text is no program's
+    (:func:`is_source_code`) and no file's (:func:`is_file_text`)."""
     name = _language_name(language)
-    return name in RUN_LANGUAGES if name not in UNTYPED else not is_source_code(lines)
+    if name not in UNTYPED:
+        return name in RUN_LANGUAGES
+    return not is_source_code([line.strip() for line in lines]) and not is_file_text(lines)
+
+
+# a line that the line under it goes on from: a shell's "\\", a pipe, an opened block or list,
+# an assignment, or a shell's "do", "then" or "else"
+_GOES_ON = re.compile(r"(?:[\\|`^{(\[,=+]|&&|(?:^|[\s;])(?:do|then|else))\s*$")
+
+
+def is_file_text(lines: list[str]) -> bool:
+    """A file's lines shown in a block (a configuration file's stanza: "iface eth0 inet static"
+    with "address 192.168.0.3/24" indented under it; YAML), not commands typed one per line: a
+    line is indented further than the line before it, which does not go on into it
+    (:data:`_GOES_ON`: a command continued, a shell loop's body)."""
+    def indent(line: str) -> int:
+        return len(line) - len(line.lstrip())
+    return any(indent(line) > indent(before) and not _GOES_ON.search(before)
+               for before, line in zip(lines, lines[1:], strict=False))
 
 
 def is_source_code(lines: list[str]) -> bool:

@@ -205,20 +205,43 @@ def is_session(lines: list[str]) -> bool:
     return any(PROMPT.match(line) for line in lines)
 
 
+# what a shell (">"), PowerShell (">>"), Python ("...") or a database client ("->", "testdb->",
+# "testdb(#") shows while a command typed at its prompt goes on over further lines
+CONTINUATION = re.compile(r"^(?:>>?|\.\.\.|->|[\w.-]+[-('\"][>#])\s+(?=\S)")
+
+
 def typed_commands(lines: list[str]) -> list[str]:
     """The commands of a code block, a line that ends with a shell's "\\" joined to the next
     (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session
-    (:func:`is_session`), what is typed after each prompt, without the output the commands
-    print ("$ npm outdated", then its table); of any other block, every line."""
+    (:func:`is_session`), what is typed after each prompt and at the continuation prompts that
+    follow it (a here-document's lines after "> "), without the output the commands print
+    ("$ npm outdated", then its table); of any other block, every line."""
+    if not is_session(lines):
+        return _continued(lines)
+    typed: list[str] = []
+    typing = False  # the line before was typed: at a prompt, or going on from one
+    for line in lines:
+        prompt = PROMPT.match(line) or (CONTINUATION.match(line) if typing else None)
+        if prompt:
+            typed.append(line[prompt.end():])
+        elif typing and typed[-1].endswith("\\"):
+            typed.append(line)
+        else:
+            typing = False
+            continue
+        typing = True
+    return _continued(typed)
+
+
+def _continued(lines: list[str]) -> list[str]:
+    """``lines`` with each that ends with a shell's "\\" joined to the next."""
     joined: list[str] = []
     for line in lines:
         if joined and joined[-1].endswith("\\"):
             joined[-1] = f"{joined[-1][:-1].rstrip()} {line}"
         else:
             joined.append(line)
-    if not is_session(joined):
-        return joined
-    return [PROMPT.sub("", line) for line in joined if PROMPT.match(line)]
+    return joined
 
 
 def one_line(markdown: str, *, max_words: int = 120) -> str:

@@ -10,6 +10,7 @@ from procmem.answerers.steps import (
     defines,
     describes,
     introduced,
+    is_file_text,
     is_source_code,
     is_typed,
     plain_text,
@@ -429,6 +430,32 @@ def test_a_session_at_another_programs_prompt_runs_what_is_typed():
             "Check the tables of the database.\n\n```\ntestdb=> \\dt\n List of relations\n(2 rows)\n```\n")
     assert prose_steps(body) == ["Check the licenses of the tenant.", "Run `Connect-MsolService; Get-MsolAccountSku`",
                                  "Check the tables of the database.", "Run `\\dt`"]
+
+
+def test_a_here_document_typed_at_continuation_prompts_is_run_whole():
+    """The lines typed at a shell's "> " continuation prompt belong to the command above them (a
+    here-document, a pipe continued with "\\"); what the command prints does not."""
+    body = ("Add a reminder for the birthday.\n\n```\n$ at 09:00 27.07.22 <<END\n> echo \"Happy Birthday\" \\\n"
+            ">   | mail lolando@debian.org\n> END\nwarning: commands will be executed using /bin/sh\n```\n")
+    assert prose_steps(body) == ["Add a reminder for the birthday.",
+                                 'Run `at 09:00 27.07.22 <<END; echo "Happy Birthday" | mail lolando@debian.org; END`']
+
+
+def test_a_configuration_files_stanza_is_shown_with_its_sentence_not_run():
+    """A block without a language whose lines are indented under a line that does not go on
+    into them is a file's text ("iface ... inet static" with its settings), not commands; a
+    shell loop's indented body is still run."""
+    stanza = ["auto enp0s31f6", "iface enp0s31f6 inet static", "  address 192.168.0.3/24", "  network 192.168.0.0",
+              "  gateway 192.168.0.1"]
+    assert is_file_text(stanza) and not is_typed(stanza)
+    loop = ["for f in *.txt; do", "  gzip \"$f\"", "done"]
+    assert not is_file_text(loop) and is_typed(loop)
+    assert not is_file_text(["Get-Mailbox |", "    Set-Mailbox -Type Shared"])
+    body = ("A router connecting to the exterior is given as the gateway.\n\n**Example 8.2. Static configuration**"
+            "\n\n```\n" + "\n".join(stanza) + "\n```\n")
+    assert prose_steps(body) == ["A router connecting to the exterior is given as the gateway: `auto enp0s31f6; "
+                                 "iface enp0s31f6 inet static; address 192.168.0.3/24; network 192.168.0.0; "
+                                 "gateway 192.168.0.1`"]
 
 
 def test_a_list_that_continues_a_sentence_gives_no_steps():
