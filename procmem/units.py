@@ -174,6 +174,36 @@ def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[
     return bool(header) and shared >= HEADER_MATCH * len(header) and shared >= HEADER_MATCH * len(question_terms)
 
 
+# a header that is the name of what its section defines: one code span, then at most its type
+# or kind in brackets ("`port` (`integer`)", "`core.editor`", "`--force`")
+_NAME_HEADER = re.compile(r"^`([^`]+)`\s*(?:\([^)]{0,40}\))?[:.]?$")
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s")
+
+
+def entry_name(unit: Unit) -> str:
+    """The name a reference manual's entry defines, with its type when the header gives one
+    ("port (integer)" for "`port` (`integer`)"); "" for a unit whose header is no name."""
+    header = own_header(unit) if isinstance(unit, LogicUnit) else ""
+    return header.replace("`", "").rstrip(":.") if _NAME_HEADER.match(header) else ""
+
+
+def defines_asked(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[str]]) -> bool:
+    """Whether a logic unit is a reference manual's entry for the thing the question asks about:
+    its own header is a name (:data:`_NAME_HEADER`) that the question names, and the header with
+    the first sentence under it ("The TCP port the server listens on; 5432 by default.") holds
+    :data:`HEADER_MATCH` of the question's terms but one, the verb of what to do with it
+    ("How do I change the port the server listens on?")."""
+    if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
+        return False
+    name = _NAME_HEADER.match(own_header(unit))
+    named = set(tokens(name.group(1))) if name else set()
+    if not named or not named <= question_terms:
+        return False
+    opening = _SENTENCE_END.split(unit.body.strip(), maxsplit=1)[0]
+    found = len(question_terms & (named | set(tokens(opening))))
+    return found >= HEADER_MATCH * (len(question_terms) - 1)
+
+
 def source_line(title: str) -> str:
     """The line that opens each part's text in a merged unit's body (:mod:`procmem.merge`)."""
     return f"From {title}:"

@@ -20,7 +20,7 @@ from procmem.answerers.common import terms
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import plain_text, unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
-from procmem.units import LogicUnit, Unit, asks
+from procmem.units import LogicUnit, Unit, asks, defines_asked
 
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
@@ -44,7 +44,7 @@ class Candidate:
     setting: float = 1.0  # how well the unit fits the user's setting (setting_factor)
     tried: bool = False  # the user reports that this unit's steps did not work
     quoted: bool = False  # its document contains the message the user quotes
-    answers: bool = False  # a section whose header is the user's question (its text is the answer)
+    answers: bool = False  # a section whose header is the user's question, or names what it asks about
     top_document: bool = False  # its document is among the first of the conversation's document ranking
     score: float = 0.0
     why: dict[str, float] = field(default_factory=dict)
@@ -131,9 +131,10 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
-    # a section whose header is the question (an FAQ entry, background, steps): its opening is
-    # the answer, whether or not it has steps or reads like a problem's statement
-    candidate.answers = asks(unit, question, terms)
+    # a section whose header is the question (an FAQ entry, background, steps), or a reference
+    # entry for what the question names: its opening is the answer, whether or not it has steps
+    # or reads like a problem's statement
+    candidate.answers = asks(unit, question, terms) or defines_asked(unit, question, terms)
     if candidate.answers:
         factor *= ANSWERS_FACTOR
     elif not unit_steps(unit):

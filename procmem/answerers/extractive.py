@@ -83,7 +83,7 @@ from procmem.answerers.steps import (
     unit_text,
 )
 from procmem.answerers.turn import Turn
-from procmem.units import Unit, UnitKind, own_header, part_number
+from procmem.units import Unit, UnitKind, entry_name, own_header, part_number
 from serving.errors import LLMError
 
 # a sentence that says why: the cause, the setting or the limit behind what to do
@@ -325,7 +325,8 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     sentences ("No." with the one that says why; a third when two make fewer than 8 words, from
     the next paragraph when its first says only "Yes!"), at most ``max_words`` words, code left
     out. An opening that ends introducing a list, a message or a command ("It identifies local
-    ports this way:") goes on with what it introduces, as far as the words allow. "" when the
+    ports this way:") goes on with what it introduces, as far as the words allow; a reference
+    entry's opens with the name it defines ("port (integer): The TCP port ..."). "" when the
     section opens with no prose (a list alone, a shell session alone)."""
     text = unit_text(unit)
     found = paragraphs(text)
@@ -343,6 +344,7 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
         if len(" ".join(answer).split()) >= 8:
             break  # a paragraph of its own that says only "Yes!" goes on with the next
     said = " ".join(answer)
+    name = entry_name(unit)  # a reference entry's answer says what it is the entry for
     follows = introduced(text) if said and said == opening else []
     if follows and follows[0] in said:
         follows = []  # the opening holds the command it introduces already
@@ -351,7 +353,7 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
         items = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows)
         words = items.rstrip(";").split()  # items that are no sentences join with ";"
         said = f"{said}: {' '.join(words[:room])}" + (" …" if len(words) > room else "")
-    return said
+    return f"{name}: {said}" if name and said else said
 
 
 def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams | None = None,

@@ -9,11 +9,12 @@ import pytest
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
+from procmem.answerers.common import terms
 from procmem.answerers.extractive import compose, relevant_steps
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
-from procmem.units import Linker, LogicUnit, Procedure
+from procmem.units import Linker, LogicUnit, Procedure, defines_asked, entry_name
 from serving.scripted import unreachable_llm
 from tests.procmem.answerers.conftest import MemoryDouble, step_unit, unit_meta
 
@@ -692,6 +693,27 @@ def test_a_how_to_question_gets_another_pages_steps_after_the_entry_that_says_wh
     assert steps == recording.steps
     _, steps, _ = compose(hits, Turn("What does Record Macro do?"), cite=False)
     assert steps == []
+
+
+def test_a_reference_entry_for_what_the_question_names_leads_with_its_name():
+    """PostgreSQL's "`port` (`integer`)" entry, asked how to change the port the server listens
+    on, answers with its name and definition, before another page's steps that only share words
+    with the question; an entry whose definition is about something else does not answer."""
+    entry = LogicUnit("Appendix", "", "`port` (`integer`) (Connections)",
+                      "The TCP port the server listens on; 5432 by default. This parameter can only be set at "
+                      "server start.", [], unit_meta("runtime-config-connection.html", "Connections"))
+    upgrade = Procedure("", "Upgrade the cluster", ["Stop both servers.", "Run pg_upgrade with the old and new port."],
+                        unit_meta("pgupgrade.html", "pg_upgrade"))
+    question = "How do I change the port the server listens on?"
+    assert defines_asked(entry, set(terms(question)), terms)
+    assert entry_name(entry) == "port (integer)"
+    answer, _, details = compose([Hit(upgrade, 3.0, 1, "x"), Hit(entry, 2.9, 2, "x")], Turn(question), cite=False)
+    assert answer.startswith("port (integer): The TCP port the server listens on; 5432 by default.")
+    assert details["scores"][0]["unit_id"] == entry.id
+    other = LogicUnit("Appendix", "", "`port`", "The port of the mail relay that reports are sent to.", [],
+                      unit_meta("reports.html", "Reports"))
+    assert not defines_asked(other, set(terms(question)), terms)
+    assert entry_name(LogicUnit("Appendix", "", "Connections", "x", [], {})) == ""
 
 
 def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():
