@@ -194,9 +194,12 @@ TITLE_ONLY = re.compile(r"^\*\*[^*]*[^*\s.!?:;,]\*\*$")
 COMMAND_ALONE = re.compile(r"`[A-Za-z.$\\/~][^`]*`")  # an item that is a command in code and nothing else
 
 
-# a prompt before what is typed: a shell's ("$ npm outdated"), PowerShell's ("PS C:\\> Get-Mailbox"),
-# Python's (">>> import os"), a database client's ("mysql> ", psql's "testdb=> ")
-PROMPT = re.compile(r"^(?:\$|PS [A-Za-z]:\\[^>]{0,80}>|>>>|mysql>|[\w.-]+=[>#])\s+(?=\S)")
+# a prompt before what is typed: a shell's ("$ npm outdated", "root@host:~# apt update"),
+# PowerShell's ("PS C:\\> Get-Mailbox"), Python's (">>> import os"), a database client's ("mysql> ",
+# psql's "testdb=> " or "peter@localhost testdb=> ")
+_USER_AT_HOST = r"[\w.-]+@[\w.-]+"
+PROMPT = re.compile(rf"^(?:\$|{_USER_AT_HOST}:\S*[$#]|PS [A-Za-z]:\\[^>]{{0,80}}>|>>>|mysql>"
+                    rf"|(?:{_USER_AT_HOST}\s+)?[\w.-]+=[>#])\s+(?=\S)")
 
 
 def is_session(lines: list[str]) -> bool:
@@ -207,7 +210,7 @@ def is_session(lines: list[str]) -> bool:
 
 # what a shell (">"), PowerShell (">>"), Python ("...") or a database client ("->", "testdb->",
 # "testdb(#") shows while a command typed at its prompt goes on over further lines
-CONTINUATION = re.compile(r"^(?:>>?|\.\.\.|->|[\w.-]+[-('\"][>#])\s+(?=\S)")
+CONTINUATION = re.compile(rf"^(?:>>?|\.\.\.|->|(?:{_USER_AT_HOST}\s+)?[\w.-]+[-('\"][>#])\s+(?=\S)")
 
 
 def typed_commands(lines: list[str]) -> list[str]:

@@ -18,7 +18,7 @@ from procmem.answerers.steps import (
     sentences,
     unit_steps,
 )
-from procmem.extract.markdown import one_line
+from procmem.extract.markdown import one_line, typed_commands
 from procmem.units import LogicUnit, Procedure
 from tests.procmem.answerers.conftest import step_unit, unit_meta
 
@@ -456,6 +456,15 @@ def test_a_configuration_files_stanza_is_shown_with_its_sentence_not_run():
     assert prose_steps(body) == ["A router connecting to the exterior is given as the gateway: `auto enp0s31f6; "
                                  "iface enp0s31f6 inet static; address 192.168.0.3/24; network 192.168.0.0; "
                                  "gateway 192.168.0.1`"]
+
+
+def test_a_prompt_that_names_the_user_and_host_is_a_prompt():
+    """"root@host:~# apt update" and psql's "peter@localhost testdb=> " with its "testdb-> "
+    continuation: what is typed, not what is printed."""
+    assert typed_commands(["root@host:~# apt update", "Reading package lists... Done",
+                           "user@deb:~/src$ make"]) == ["apt update", "make"]
+    assert typed_commands(["peter@localhost testdb=> SELECT *", "peter@localhost testdb-> FROM my_table;",
+                           "+-------+", "| first |", "(4 rows)"]) == ["SELECT *", "FROM my_table;"]
 
 
 def test_a_list_that_continues_a_sentence_gives_no_steps():
