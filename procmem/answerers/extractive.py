@@ -68,6 +68,7 @@ from procmem.answerers.steps import (
     ACTION_CUE,
     BOILERPLATE,
     CASE_ACTION,
+    INTRODUCES,
     METADATA,
     SENTENCE_BREAK,
     commands_typed,
@@ -93,6 +94,9 @@ CAUSE_CUE = re.compile(
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
 # up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
 TRIED_SHARE = 0.35
+# a further unit joins when its text holds at least this share of what the best unit's holds of
+# the question's words (weighted by rarity), unless the conversation or a linker brought it
+JOIN_TEXT = 0.4
 
 
 @dataclass
@@ -136,7 +140,9 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     """The best unit, and the units close to it, from at most ``max_docs`` documents: units with
     steps, and a section whose header is the question (:attr:`Candidate.answers`), that name
     something the question or the conversation names (or that a linker leads to, or any when
-    the user reports a failure); other pages' units join a section that answers only when it
+    the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
+    what the best unit holds (unless the searches rank them above it, or the conversation or a
+    linker brought them); other pages' units join a section that answers only when it
     says what a thing is and the user asks how to do it; a unit the user has tried is chosen
     only when no other unit scores, and never joins another; a unit that only states the
     problem or its cause joins only when the user asks why, and one written for another
@@ -165,6 +171,10 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # ranked by a search that found nothing better, it names nothing the user asks
         if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause)):
             continue
+        if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure) \
+                and cand.why.get("text", 0.0) < JOIN_TEXT * chosen[0].why.get("text", 0.0) \
+                and cand.retrieval <= chosen[0].retrieval:
+            continue  # it shares a common word with the question, not what the best unit says of it
         if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
         if chosen and cand.corpus != chosen[0].corpus:
@@ -281,7 +291,8 @@ def _reads_as_prose(sentence: str) -> bool:
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: what to do, then why; a sentence that starts
     in lower case is the rest of one that a list or a command broke off, and is left out, and so
-    are exclamations and sentences that need the one before them (:data:`ANAPHORIC`)."""
+    are exclamations, sentences that need the one before them (:data:`ANAPHORIC`) and those
+    that end introducing what follows them ("You can change it by the following.")."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     if said:
         return said
@@ -289,18 +300,24 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     if len(only) == 1:  # a section that answers with one command alone
         return f"{_opening(only[0]).rstrip('.;,: ')}."
     pool: dict[str, float] = {}
+    # a step that a sentence introducing code became, with the code: "You can change it by the
+    # following: `sudo update-alternatives --config editor`"
+    with_code = {step.split(": ", 1)[0]: step for step in (_CITED.sub("", s) for s in steps) if ": " in step}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(commands_typed(unit_text(unit))):  # a session's commands, not what they print
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
-                    and not ANAPHORIC.match(s) and not s.endswith("!") and not turn.already_said(s, 0.7) \
-                    and s not in pool:  # "... quite enterprising so you decide to try to fix the bug!" sets a scene
-                pool[s] = _sentence_score(s, turn, position)
+                    and not ANAPHORIC.match(s) and not s.endswith("!") and not turn.already_said(s, 0.7):
+                # "... quite enterprising so you decide to try to fix the bug!" sets a scene
+                if INTRODUCES.search(s):
+                    s = with_code.get(s.rstrip(".:"), "")
+                if s and s not in pool:
+                    pool[s] = _sentence_score(s, turn, position)
     actions = sorted((s for s in pool if ACTION_CUE.search(s) or CASE_ACTION.match(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
     if not lead and steps:
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
-        doing = [step for step in (re.sub(r"\s*\[\d+\]$", "", s) for s in steps) if not describes(step)]
+        doing = [step for step in (_CITED.sub("", s) for s in steps) if not describes(step)]
         # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is one
         best = unit_steps(chosen[0].unit)[:1] if chosen else []
         entry = next((step for step in doing if step in best and defines(step)), "")
@@ -313,6 +330,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     why = next((s for s in causes if not _is_duplicate(s, [lead])), "")  # not the lead again
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s.rstrip(';,: ')}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
+
+
+_CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
 
 
 # the case a section opens with, which the user's question has said already: "You want all HTTP

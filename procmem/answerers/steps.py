@@ -221,19 +221,28 @@ def sentences(text: str) -> list[str]:
     return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
 
 
+# a sentence that ends by introducing what follows it without a colon: "You can change it by the
+# following.", "Make the image from the CD-ROM device as follows."
+INTRODUCES = re.compile(r"\b(?:the following|as follows|like this)\s*[.:]?$", re.I)
+
+
+def _introduces(line: str) -> bool:
+    return line.endswith(":") or bool(INTRODUCES.search(line))
+
+
 def introduced(text: str) -> list[str]:
     """What a text's first paragraph introduces when it ends with a colon ("It identifies local
-    ports this way:"): the list items or lines of code that follow it, as plain text; none when
-    the first paragraph ends otherwise."""
+    ports this way:") or says that it does (:data:`INTRODUCES`): the list items or lines of code
+    that follow it, as plain text; none when the first paragraph ends otherwise."""
     lines = text.splitlines()
     i = 0
     while i < len(lines) and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
         i += 1
     while i < len(lines) and lines[i].strip() and _is_prose_line(lines[i].strip()):
-        if lines[i].rstrip().endswith(":"):
+        if _introduces(lines[i].rstrip()):
             break
         i += 1
-    if i >= len(lines) or not lines[i].rstrip().endswith(":"):
+    if i >= len(lines) or not _introduces(lines[i].rstrip()):
         return []
     items: list[str] = []
     in_code = False
@@ -562,7 +571,7 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             commands = typed_commands(lines)
             if commands and not output:  # not what a command printed ("Output:")
                 if steps and introduced:
-                    steps[-1] = f"{steps[-1].rstrip(':')}: `{'; '.join(commands)}`"
+                    steps[-1] = f"{steps[-1].rstrip(':.')}: `{'; '.join(commands)}`"
                 elif COMMAND_START.match(commands[0]) and not is_report(commands) \
                         and not (len(commands) == 1 and PLACE.match(commands[0])) \
                         and (is_typed(written, language) or is_session(lines)):
@@ -578,7 +587,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             said = sentences(block)
             found = [s for s in said if is_step(s) or s.endswith(":")]
             steps += found
-            introduced = bool(found) and not found[-1].endswith((".", "!", "?")) and not output
+            introduced = bool(found) and (not found[-1].endswith((".", "!", "?")) or bool(INTRODUCES.search(found[-1]))) \
+                and not output
             follows_step = bool(found) and said[-1] == found[-1]
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
     return [s for s in steps if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]

@@ -9,8 +9,9 @@ import pytest
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
+from procmem.answerers.candidates import Candidate
 from procmem.answerers.common import terms
-from procmem.answerers.extractive import compose, relevant_steps
+from procmem.answerers.extractive import ExtractiveParams, compose, relevant_steps, select
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
@@ -714,6 +715,38 @@ def test_a_reference_entry_for_what_the_question_names_leads_with_its_name():
                       unit_meta("reports.html", "Reports"))
     assert not defines_asked(other, set(terms(question)), terms)
     assert entry_name(LogicUnit("Appendix", "", "Connections", "x", [], {})) == ""
+
+
+def test_a_unit_that_shares_only_a_common_word_with_the_question_does_not_join():
+    """The "screen" procedure, found for a question about the locale as one of a manual's few
+    procedures and sharing only "system" with it, scores near the best unit but gives no steps:
+    its text holds little of what the best unit's holds of the question. Ranked above the best
+    unit by the searches, or brought by the conversation, it may join."""
+    locale = Procedure("", "The locale", ["Run dpkg-reconfigure locales to change the system locale."],
+                       unit_meta("ch08.html", "I18N"))
+    screen = Procedure("", "The screen program", ["Log in to a remote system and start screen."],
+                       unit_meta("ch09.html", "System tips"))
+
+    def chosen(screen_retrieval: float, screen_context: float = 0.0) -> list[str]:
+        best = Candidate(Hit(locale, 1.0, 1, "x"), retrieval=0.25, score=0.9,
+                         why={"text": 1.0, "header": 0.3, "context": 0.0})
+        other = Candidate(Hit(screen, 0.9, 2, "x"), retrieval=screen_retrieval, score=0.6,
+                          why={"text": 0.3, "header": 0.2, "context": screen_context})
+        picked = select([best, other], Turn("How do I change the system locale?"), ExtractiveParams())
+        return [c.unit.output for c in picked]
+
+    assert chosen(0.2) == ["The locale"]
+    assert chosen(0.3) == ["The locale", "The screen program"]
+    assert chosen(0.2, screen_context=0.5) == ["The locale", "The screen program"]
+
+
+def test_a_lead_that_introduces_a_command_gives_the_command():
+    """"You can change it by the following." leads with the command it introduces, never alone."""
+    unit = step_unit("The default editor", "Debian sets a default editor for every user.\n\nYou can change it by "
+                     "the following.\n\n```\n$ sudo update-alternatives --config editor\n```\n",
+                     "ch09.html", "System tips")
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I change the default text editor?"), cite=False)
+    assert answer.startswith("You can change it by the following: sudo update-alternatives --config editor.")
 
 
 def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():

@@ -467,6 +467,16 @@ def test_a_prompt_that_names_the_user_and_host_is_a_prompt():
                            "+-------+", "| first |", "(4 rows)"]) == ["SELECT *", "FROM my_table;"]
 
 
+def test_a_sentence_that_says_the_following_introduces_its_code_without_a_colon():
+    """The Debian Reference ends the sentence before a command with "by the following." or
+    "as follows" rather than a colon: the step holds the command."""
+    body = ("You can change it by the following.\n\n```\n$ sudo update-alternatives --config editor\n```\n\n"
+            "Make the image from the CD-ROM device as follows\n\n```\nisoinfo -d -i /dev/cdrom\n```\n")
+    assert prose_steps(body) == ["You can change it by the following: `sudo update-alternatives --config editor`",
+                                 "Make the image from the CD-ROM device as follows: `isoinfo -d -i /dev/cdrom`"]
+    assert introduced("Make the image as follows.\n\n```\nisoinfo -d -i /dev/cdrom\n```\n") == ["isoinfo -d -i /dev/cdrom"]
+
+
 def test_a_list_that_continues_a_sentence_gives_no_steps():
     """"Many tasks are scheduled: - rotating the logs; - back-ups; - maintenance scripts." is an
     enumeration, not steps; items that say what to do stay steps whatever ends them."""
