@@ -456,12 +456,13 @@ class ExtractiveAnswerer:
             searches: list[tuple[list[Hit], float]] = []
             used_kinds = []
             quoted = " ".join(turn.quotes)
+            weights = {kind: retriever.rank_weight(kind) for kind in kinds}
             for kind in kinds:
                 for text in dict.fromkeys([query.query, turn.question, quoted]):
                     if text:
                         hits, used = retriever.search(text, k=p.k, kind=kind, question=(
                             query.question if text == query.query else None))
-                        searches.append((hits, 1.0))
+                        searches.append((hits, weights[kind]))
                         used_kinds.append(used)
             quoting = self._quoting(retriever, turn, kinds, searches) if quoted else []
             top_documents = retriever.documents(request.history, turn.question, k=p.top_documents)
@@ -471,7 +472,7 @@ class ExtractiveAnswerer:
                 for kind in kinds:
                     hits, _ = retriever.search(query.query, k=p.within_top_documents, kind=kind,
                                                within=top_documents)
-                    searches.append((hits, 1.0))
+                    searches.append((hits, weights[kind]))
             candidates = _candidates(searches)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting

@@ -154,6 +154,9 @@ def given_memory(documents: Sequence[Document], kinds: Sequence[str] = ()) -> Me
 # --------------------------------------------------------------------------- one entry point
 
 
+RANKED_AMONG = 30  # a memory with fewer units of a kind ranks them loosely (Retriever.rank_weight)
+
+
 class Retriever:
     """Search units of one kind: in the request's documents when it has some (a memory over
     them, see :func:`given_memory`), else in the answerer's memory.
@@ -208,6 +211,17 @@ class Retriever:
                 and kind in ALL_KINDS and kind not in MODEL_KINDS:
             self.memory = given_memory(self._documents, kinds=[*memory.kinds, kind])
         return self.memory
+
+    def rank_weight(self, kind: str) -> float:
+        """How much a rank among a memory's units of ``kind`` says, from 0 to 1: in proportion
+        to their number, up to :data:`RANKED_AMONG`. The Debian Reference's 15 chapters hold 16
+        procedures, and ranked among so few, the same ones come first for any question ("The
+        screen program" for "How do I change the system locale?"). Over given documents, all of
+        them the conversation's, a rank says all."""
+        if self.setting == "given":
+            return 1.0
+        self.holding(kind)
+        return min(1.0, len(self.memory.units(kind)) / RANKED_AMONG)
 
     def units(self, kind: str | None) -> tuple[list[Unit], str]:
         """All units of ``kind`` (chunks when there are none)."""

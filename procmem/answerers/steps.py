@@ -304,19 +304,20 @@ def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
     bulleted lines and sentences that only describe (:func:`describes`) or define a term
-    (:func:`defines`), a list that defines terms (:func:`defines_terms`) or says what something
-    is for (:func:`purposes`), and bulleted lists that continue a sentence (:func:`enumerates`).
+    (:func:`defines`), a list that defines terms (:func:`defines_terms`), says what something
+    is for (:func:`purposes`) or what to consider (:func:`topics`), and bulleted lists that
+    continue a sentence (:func:`enumerates`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
-        raw = [] if defines_terms(unit.steps) or purposes(unit.steps) else unit.steps
+        raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
         listed = list_text(text)
         bulleted = [_introducing_code(step) for step in parse_steps(listed)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
-        raw = ((numbered if not (defines_terms(numbered) or purposes(numbered)) else [])
-               or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted))
-                               else [])
+        raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)) else [])
+               or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
+                                                or topics(bulleted)) else [])
                or prose_steps(text))
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
@@ -543,6 +544,26 @@ def purposes(items: list[str]) -> bool:
     and a verb, and none goes on to say what to do ("To add a rule, open ...")."""
     plain = [plain_text(item).strip() for item in items]
     return len(plain) >= 2 and all(_PURPOSE.match(item) and not ACTION_CUE.match(item) for item in plain)
+
+
+# a word ending in "ing" that is no verb's -ing form, or is an imperative ("Bring the water to
+# the boil")
+_NOT_GERUND = frozenset({"bring", "string", "sing", "ring", "swing", "sting", "fling", "wring", "cling",
+                         "spring", "during", "thing", "nothing", "something", "anything", "everything",
+                         "morning", "evening", "king", "wing", "ceiling", "icing", "pudding", "stuffing"})
+_GERUND = re.compile(r"^([A-Za-z]{3,}ing)\b")
+
+
+def topics(items: list[str]) -> bool:
+    """A list, numbered or not, of what to consider rather than what to do ("1. Knowing what to
+    backup and recover. 2. Assessing risks and costs involved."): every item opens with a verb's
+    -ing form, and none says what to do."""
+    plain = [plain_text(item).strip() for item in items]
+
+    def gerund(item: str) -> bool:
+        found = _GERUND.match(item)
+        return bool(found) and found.group(1).lower() not in _NOT_GERUND and not ACTION_CUE.match(item)
+    return len(plain) >= 2 and all(gerund(item) for item in plain)
 
 
 def prose_steps(text: str, limit: int = 4) -> list[str]:

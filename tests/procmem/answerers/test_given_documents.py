@@ -8,8 +8,10 @@ import pytest
 
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, make_answerer
-from procmem.answerers.retrieval import Retriever, given_memory
+from procmem.answerers.retrieval import RANKED_AMONG, Retriever, given_memory
 from procmem.memory import Memory
+from procmem.units import Procedure
+from tests.procmem.answerers.conftest import MemoryDouble
 
 PRINTER = Document("help/printer.md", "Printer problems", """# Printer problems
 
@@ -108,3 +110,13 @@ def test_a_kind_the_given_memory_lacks_is_built_when_first_asked_for():
     # a kind written by a model is never built here: the search falls back to chunks
     _, kind = retriever.search("clear a paper jam", k=3, kind="proposition")
     assert kind == "chunk"
+
+
+def test_a_rank_among_few_units_of_a_kind_counts_for_less_in_a_memory_not_over_given_documents(lexical):
+    """A memory with 3 procedures ranks them loosely (3 / RANKED_AMONG); one with RANKED_AMONG
+    or more, fully; over given documents every rank counts fully."""
+    procedures = [Procedure("", f"Task {i}", ["Open the settings."], {"doc_id": f"d{i}.md"}) for i in range(3)]
+    assert Retriever(MemoryDouble(procedures)).rank_weight("procedure") == pytest.approx(3 / RANKED_AMONG)
+    many = [Procedure("", f"Task {i}", ["Open the settings."], {"doc_id": f"d{i}.md"}) for i in range(RANKED_AMONG)]
+    assert Retriever(MemoryDouble(many)).rank_weight("procedure") == 1.0
+    assert Retriever(None, [PRINTER, TEA]).rank_weight("procedure") == 1.0

@@ -16,6 +16,7 @@ from procmem.answerers.steps import (
     plain_text,
     prose_steps,
     sentences,
+    topics,
     unit_steps,
 )
 from procmem.extract.markdown import one_line, typed_commands
@@ -475,6 +476,18 @@ def test_a_sentence_that_says_the_following_introduces_its_code_without_a_colon(
     assert prose_steps(body) == ["You can change it by the following: `sudo update-alternatives --config editor`",
                                  "Make the image from the CD-ROM device as follows: `isoinfo -d -i /dev/cdrom`"]
     assert introduced("Make the image as follows.\n\n```\nisoinfo -d -i /dev/cdrom\n```\n") == ["isoinfo -d -i /dev/cdrom"]
+
+
+def test_a_list_of_what_to_consider_gives_no_steps():
+    """"1. Knowing what to backup and recover. 2. Assessing risks and costs involved." are topics,
+    not steps; a list whose items say what to do stays steps whatever their first word."""
+    assert topics(["Knowing what to backup and recover.", "Knowing how to backup and recover.",
+                   "Assessing risks and costs involved."])
+    assert not topics(["Bring the water to the boil.", "Steeping the leaves too long makes the tea bitter."])
+    assert not topics(["Installing the package.", "Run the installer."])
+    policy = Procedure("", "Backup and recovery policy", ["Knowing what to backup and recover.",
+                       "Assessing risks and costs involved."], {"doc_id": "ch10.html"})
+    assert unit_steps(policy) == []
 
 
 def test_a_list_that_continues_a_sentence_gives_no_steps():
