@@ -211,22 +211,28 @@ def is_session(lines: list[str]) -> bool:
 # what a shell (">"), PowerShell (">>"), Python ("...") or a database client ("->", "testdb->",
 # "testdb(#") shows while a command typed at its prompt goes on over further lines
 CONTINUATION = re.compile(rf"^(?:>>?|\.\.\.|->|(?:{_USER_AT_HOST}\s+)?[\w.-]+[-('\"][>#])\s+(?=\S)")
+_SHELL_CONTINUATION = re.compile(r"^>\s")  # a shell's: a here-document's lines stay lines
 
 
 def typed_commands(lines: list[str]) -> list[str]:
     """The commands of a code block, a line that ends with a shell's "\\" joined to the next
     (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session
     (:func:`is_session`), what is typed after each prompt and at the continuation prompts that
-    follow it (a here-document's lines after "> "), without the output the commands print
-    ("$ npm outdated", then its table); of any other block, every line."""
+    follow it (a here-document's lines after a shell's "> "; a statement that Python's "... " or
+    a database client's "testdb-> " continues, as one line), without the output the commands
+    print ("$ npm outdated", then its table); of any other block, every line."""
     if not is_session(lines):
         return _continued(lines)
     typed: list[str] = []
     typing = False  # the line before was typed: at a prompt, or going on from one
     for line in lines:
-        prompt = PROMPT.match(line) or (CONTINUATION.match(line) if typing else None)
-        if prompt:
-            typed.append(line[prompt.end():])
+        if PROMPT.match(line):
+            typed.append(PROMPT.sub("", line))
+        elif typing and (more := CONTINUATION.match(line)):
+            if _SHELL_CONTINUATION.match(line):
+                typed.append(line[more.end():])
+            else:  # the statement goes on: "for line in f:" "print(line)", one line
+                typed[-1] = f"{typed[-1].rstrip()} {line[more.end():].strip()}"
         elif typing and typed[-1].endswith("\\"):
             typed.append(line)
         else:

@@ -459,13 +459,21 @@ def test_a_configuration_files_stanza_is_shown_with_its_sentence_not_run():
                                  "gateway 192.168.0.1`"]
 
 
+def test_a_statement_continued_at_pythons_prompt_is_one_line():
+    assert typed_commands([">>> student_tuples = [", "...     ('john', 'A', 15),", "...     ('jane', 'B', 12),",
+                           "... ]", ">>> sorted(student_tuples, key=lambda student: student[2])",
+                           "[('jane', 'B', 12), ('john', 'A', 15)]"]) == [
+        "student_tuples = [ ('john', 'A', 15), ('jane', 'B', 12), ]",
+        "sorted(student_tuples, key=lambda student: student[2])"]
+
+
 def test_a_prompt_that_names_the_user_and_host_is_a_prompt():
     """"root@host:~# apt update" and psql's "peter@localhost testdb=> " with its "testdb-> "
-    continuation: what is typed, not what is printed."""
+    continuation: what is typed, a statement continued as one line, not what is printed."""
     assert typed_commands(["root@host:~# apt update", "Reading package lists... Done",
                            "user@deb:~/src$ make"]) == ["apt update", "make"]
     assert typed_commands(["peter@localhost testdb=> SELECT *", "peter@localhost testdb-> FROM my_table;",
-                           "+-------+", "| first |", "(4 rows)"]) == ["SELECT *", "FROM my_table;"]
+                           "+-------+", "| first |", "(4 rows)"]) == ["SELECT * FROM my_table;"]
 
 
 def test_a_sentence_that_says_the_following_introduces_its_code_without_a_colon():
