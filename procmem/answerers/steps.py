@@ -317,7 +317,7 @@ def unit_steps(unit: Unit) -> list[str]:
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)) else [])
                or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
-                                                or topics(bulleted)) else [])
+                                                or topics(bulleted) or notes_only(bulleted)) else [])
                or prose_steps(text))
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
@@ -504,6 +504,23 @@ def defines_terms(items: list[str]) -> bool:
     return len(items) >= 2 and 4 * sum(map(defines, items)) >= 3 * len(items)
 
 
+# a statement's verb after its subject: "Ordinal dates are not supported", "Offsets may have ..."
+_STATES = re.compile(r"^\S+(?:\s+\S+){0,5}?\s+(?:is|are|was|were|may|might|can|cannot|will|would|has|have|"
+                     r"had|does|do|must|should|shall)\b", re.I)
+
+
+def notes_only(items: list[str]) -> bool:
+    """A bulleted list of notes (a reference page's "Time zone offsets may have fractional
+    seconds.", "Ordinal dates are not currently supported."): every item states something (a
+    subject, then its verb, :data:`_STATES`), and none says what to do (:func:`says_what_to_do`)
+    or opens with an amount (an ingredient). An item that says what to do with a verb this
+    module does not know ("Collect the log soon after a failure") states nothing, and keeps its
+    list."""
+    plain = [plain_text(item).strip() for item in items]
+    return bool(plain) and all(_STATES.match(item) and not says_what_to_do(item) and not item[:1].isdigit()
+                               for item in plain)
+
+
 def instructions(items: list[str]) -> list[str]:
     """``items`` less those that describe or define a term; a numbered list's items stay steps
     whatever they say (a step that says what the screen shows next is part of the procedure)."""
@@ -557,12 +574,14 @@ _GERUND = re.compile(r"^([A-Za-z]{3,}ing)\b")
 def topics(items: list[str]) -> bool:
     """A list, numbered or not, of what to consider rather than what to do ("1. Knowing what to
     backup and recover. 2. Assessing risks and costs involved."): every item opens with a verb's
-    -ing form, and none says what to do."""
+    -ing form, and none says what to do, before a colon or after it ("Serving: pour the soup")."""
     plain = [plain_text(item).strip() for item in items]
 
     def gerund(item: str) -> bool:
         found = _GERUND.match(item)
-        return bool(found) and found.group(1).lower() not in _NOT_GERUND and not ACTION_CUE.match(item)
+        labelled = item.split(":", 1)[1].strip() if ":" in item else ""  # "Serving: pour the soup"
+        return bool(found) and found.group(1).lower() not in _NOT_GERUND and not ACTION_CUE.match(item) \
+            and not (labelled and says_what_to_do(labelled))
     return len(plain) >= 2 and all(gerund(item) for item in plain)
 
 

@@ -194,24 +194,36 @@ TITLE_ONLY = re.compile(r"^\*\*[^*]*[^*\s.!?:;,]\*\*$")
 COMMAND_ALONE = re.compile(r"`[A-Za-z.$\\/~][^`]*`")  # an item that is a command in code and nothing else
 
 
-# a prompt before what is typed: a shell's ("$ npm outdated", "root@host:~# apt update"),
-# PowerShell's ("PS C:\\> Get-Mailbox"), Python's (">>> import os"), a database client's ("mysql> ",
-# psql's "testdb=> " or "peter@localhost testdb=> ")
+@dataclass(frozen=True)
+class Prompt:
+    """A program's prompt before what is typed, and the prompt it shows while what was typed
+    goes on over further lines; ``joined``: such a line continues the statement (Python's "...
+    ", psql's "testdb-> "), rather than being a line of its own (a shell's here-document)."""
+
+    at: re.Pattern[str]
+    more: re.Pattern[str]
+    joined: bool
+
+
 _USER_AT_HOST = r"[\w.-]+@[\w.-]+"
-PROMPT = re.compile(rf"^(?:\$|{_USER_AT_HOST}:\S*[$#]|PS [A-Za-z]:\\[^>]{{0,80}}>|>>>|mysql>"
-                    rf"|(?:{_USER_AT_HOST}\s+)?[\w.-]+=[>#])\s+(?=\S)")
+_FOLLOWED = r"\s+(?=\S)"  # a prompt is followed by what is typed
+PROMPTS = (
+    # a shell's: "$ npm outdated", "root@host:~# apt update"
+    Prompt(re.compile(rf"^(?:\$|{_USER_AT_HOST}:\S*[$#]){_FOLLOWED}"), re.compile(rf"^>{_FOLLOWED}"), False),
+    Prompt(re.compile(rf"^PS [A-Za-z]:\\[^>]{{0,80}}>{_FOLLOWED}"), re.compile(rf"^>>{_FOLLOWED}"), True),
+    Prompt(re.compile(rf"^>>>{_FOLLOWED}"), re.compile(rf"^\.\.\.{_FOLLOWED}"), True),
+    Prompt(re.compile(rf"^mysql>{_FOLLOWED}"), re.compile(rf"^\s*->{_FOLLOWED}"), True),
+    # psql's: "testdb=> ", "peter@localhost testdb=> ", continued at "testdb-> " or "testdb(# "
+    Prompt(re.compile(rf"^(?:{_USER_AT_HOST}\s+)?[\w.-]+=[>#]{_FOLLOWED}"),
+           re.compile(rf"^(?:{_USER_AT_HOST}\s+)?[\w.-]+[-('\"][>#]{_FOLLOWED}"), True),
+)
+PROMPT = re.compile("|".join(f"(?:{p.at.pattern})" for p in PROMPTS))  # any of them
 
 
 def is_session(lines: list[str]) -> bool:
-    """A code block that shows a session at a prompt (:data:`PROMPT`): a line of it starts with
+    """A code block that shows a session at a prompt (:data:`PROMPTS`): a line of it starts with
     one (the first, or one after what an earlier command printed)."""
     return any(PROMPT.match(line) for line in lines)
-
-
-# what a shell (">"), PowerShell (">>"), Python ("...") or a database client ("->", "testdb->",
-# "testdb(#") shows while a command typed at its prompt goes on over further lines
-CONTINUATION = re.compile(rf"^(?:>>?|\.\.\.|->|(?:{_USER_AT_HOST}\s+)?[\w.-]+[-('\"][>#])\s+(?=\S)")
-_SHELL_CONTINUATION = re.compile(r"^>\s")  # a shell's: a here-document's lines stay lines
 
 
 def typed_commands(lines: list[str]) -> list[str]:
@@ -224,21 +236,22 @@ def typed_commands(lines: list[str]) -> list[str]:
     if not is_session(lines):
         return _continued(lines)
     typed: list[str] = []
-    typing = False  # the line before was typed: at a prompt, or going on from one
+    prompt: Prompt | None = None  # of the line before, when it was typed
     for line in lines:
-        if PROMPT.match(line):
-            typed.append(PROMPT.sub("", line))
-        elif typing and (more := CONTINUATION.match(line)):
-            if _SHELL_CONTINUATION.match(line):
-                typed.append(line[more.end():])
-            else:  # the statement goes on: "for line in f:" "print(line)", one line
+        found = next((p for p in PROMPTS if p.at.match(line)), None)
+        more = prompt.more.match(line) if prompt else None
+        if found:
+            typed.append(found.at.sub("", line))
+            prompt = found
+        elif prompt and more:
+            if prompt.joined:  # the statement goes on: "for line in f:" "print(line)", one line
                 typed[-1] = f"{typed[-1].rstrip()} {line[more.end():].strip()}"
-        elif typing and typed[-1].endswith("\\"):
+            else:
+                typed.append(line[more.end():])
+        elif prompt and typed[-1].endswith("\\"):
             typed.append(line)
         else:
-            typing = False
-            continue
-        typing = True
+            prompt = None
     return _continued(typed)
 
 

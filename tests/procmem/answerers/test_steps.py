@@ -13,6 +13,7 @@ from procmem.answerers.steps import (
     is_file_text,
     is_source_code,
     is_typed,
+    notes_only,
     plain_text,
     prose_steps,
     sentences,
@@ -459,12 +460,15 @@ def test_a_configuration_files_stanza_is_shown_with_its_sentence_not_run():
                                  "gateway 192.168.0.1`"]
 
 
-def test_a_statement_continued_at_pythons_prompt_is_one_line():
+def test_a_statement_continued_at_pythons_prompt_is_one_line_and_a_shells_dots_are_no_prompt():
     assert typed_commands([">>> student_tuples = [", "...     ('john', 'A', 15),", "...     ('jane', 'B', 12),",
                            "... ]", ">>> sorted(student_tuples, key=lambda student: student[2])",
                            "[('jane', 'B', 12), ('john', 'A', 15)]"]) == [
         "student_tuples = [ ('john', 'A', 15), ('jane', 'B', 12), ]",
         "sorted(student_tuples, key=lambda student: student[2])"]
+    # after a shell's "$", "..." leaves out what the page does not show
+    assert typed_commands(["$ git checkout -b topicB master", "... pick and apply pieces"]) == [
+        "git checkout -b topicB master"]
 
 
 def test_a_prompt_that_names_the_user_and_host_is_a_prompt():
@@ -493,9 +497,23 @@ def test_a_list_of_what_to_consider_gives_no_steps():
                    "Assessing risks and costs involved."])
     assert not topics(["Bring the water to the boil.", "Steeping the leaves too long makes the tea bitter."])
     assert not topics(["Installing the package.", "Run the installer."])
+    assert not topics(["Serving: pour the soup into bowls.", "Serving: add the herbs."])
     policy = Procedure("", "Backup and recovery policy", ["Knowing what to backup and recover.",
                        "Assessing risks and costs involved."], {"doc_id": "ch10.html"})
     assert unit_steps(policy) == []
+
+
+def test_a_bulleted_list_of_notes_gives_no_steps_and_the_sentences_that_say_what_to_do_stay():
+    """A reference page's notes ("Ordinal dates are not currently supported.") are no steps; a
+    list of ingredients or one item that says what to do keeps the list."""
+    assert notes_only(["Time zone offsets may have fractional seconds.", "Ordinal dates are not currently supported."])
+    assert not notes_only(["500 g flour", "2 eggs"])
+    assert not notes_only(["The log holds 1,000 entries.", "Collect the log soon after a failure."])
+    assert not notes_only(["Collect the logs.", "Send them to the support team."])
+    body = ("Parses a date string. Use the strict form for stored data.\n\n- Time zone offsets may have fractional "
+            "seconds.\n- Ordinal dates are not currently supported.\n")
+    assert unit_steps(step_unit("fromisoformat", body, "datetime.html", "datetime")) == [
+        "Use the strict form for stored data."]
 
 
 def test_a_list_that_continues_a_sentence_gives_no_steps():
