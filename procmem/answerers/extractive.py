@@ -95,8 +95,10 @@ CAUSE_CUE = re.compile(
 # up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
 TRIED_SHARE = 0.35
 # a further unit joins when its text holds at least this share of what the best unit's holds of
-# the question's words (weighted by rarity), unless the conversation or a linker brought it
+# the question's words (weighted by rarity), unless the searches rank it above the best unit or
+# the conversation or a linker brought it
 JOIN_TEXT = 0.4
+_CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
 
 
 @dataclass
@@ -330,9 +332,6 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     why = next((s for s in causes if not _is_duplicate(s, [lead])), "")  # not the lead again
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s.rstrip(';,: ')}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
-
-
-_CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
 
 
 # the case a section opens with, which the user's question has said already: "You want all HTTP
