@@ -304,9 +304,11 @@ def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
     bulleted lines and sentences that only describe (:func:`describes`) or define a term
-    (:func:`defines`), a list that defines terms (:func:`defines_terms`), says what something
-    is for (:func:`purposes`) or what to consider (:func:`topics`), and bulleted lists that
-    continue a sentence (:func:`enumerates`).
+    (:func:`defines`), a list that defines terms (:func:`defines_terms`) or says what something
+    is for (:func:`purposes`), a numbered list or a procedure of what to consider
+    (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists: "Running git
+    bisect to find the root cause of a bug"), and bulleted lists that continue a sentence
+    (:func:`enumerates`) or hold only notes (:func:`notes_only`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) else unit.steps
@@ -317,7 +319,7 @@ def unit_steps(unit: Unit) -> list[str]:
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)) else [])
                or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
-                                                or topics(bulleted) or notes_only(bulleted)) else [])
+                                                or notes_only(bulleted)) else [])
                or prose_steps(text))
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]

@@ -490,7 +490,7 @@ def test_a_sentence_that_says_the_following_introduces_its_code_without_a_colon(
     assert introduced("Make the image as follows.\n\n```\nisoinfo -d -i /dev/cdrom\n```\n") == ["isoinfo -d -i /dev/cdrom"]
 
 
-def test_a_list_of_what_to_consider_gives_no_steps():
+def test_a_numbered_list_of_what_to_consider_gives_no_steps():
     """"1. Knowing what to backup and recover. 2. Assessing risks and costs involved." are topics,
     not steps; a list whose items say what to do stays steps whatever their first word."""
     assert topics(["Knowing what to backup and recover.", "Knowing how to backup and recover.",
@@ -501,6 +501,12 @@ def test_a_list_of_what_to_consider_gives_no_steps():
     policy = Procedure("", "Backup and recovery policy", ["Knowing what to backup and recover.",
                        "Assessing risks and costs involved."], {"doc_id": "ch10.html"})
     assert unit_steps(policy) == []
+    # a bulleted one gives the reasons an FAQ answer lists, and stays
+    reasons = step_unit("Why have Cargo.lock in version control?", "It depends on your needs.\n\n"
+                        "- Running git bisect to find the root cause of a bug\n- Ensuring CI only fails due to new "
+                        "commits\n", "cargo/faq.html", "FAQ", unit_type="FAQ")
+    assert unit_steps(reasons) == ["Running git bisect to find the root cause of a bug",
+                                   "Ensuring CI only fails due to new commits"]
 
 
 def test_a_bulleted_list_of_notes_gives_no_steps_and_the_sentences_that_say_what_to_do_stay():
