@@ -94,10 +94,11 @@ CAUSE_CUE = re.compile(
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
 # up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
 TRIED_SHARE = 0.35
-# a further unit joins when its text holds at least this share of what the best unit's holds of
-# the question's words (weighted by rarity), unless the searches rank it above the best unit or
-# the conversation or a linker brought it
+# a further unit joins when its text holds at least JOIN_TEXT of what the best unit's holds of
+# the question's words (weighted by rarity), when the searches give it at least JOIN_RETRIEVAL of
+# the best unit's retrieval score, or when the conversation or a linker brought it
 JOIN_TEXT = 0.4
+JOIN_RETRIEVAL = 0.7
 _CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
 
 
@@ -143,7 +144,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     steps, and a section whose header is the question (:attr:`Candidate.answers`), that name
     something the question or the conversation names (or that a linker leads to, or any when
     the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
-    what the best unit holds (unless the searches rank them above it, or the conversation or a
+    what the best unit holds (unless the searches rank them nearly as high, or the conversation or a
     linker brought them); other pages' units join a section that answers only when it
     says what a thing is and the user asks how to do it; a unit the user has tried is chosen
     only when no other unit scores, and never joins another; a unit that only states the
@@ -175,7 +176,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue
         if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure) \
                 and cand.why.get("text", 0.0) < JOIN_TEXT * chosen[0].why.get("text", 0.0) \
-                and cand.retrieval <= chosen[0].retrieval:
+                and cand.retrieval < JOIN_RETRIEVAL * chosen[0].retrieval:
             continue  # it shares a common word with the question, not what the best unit says of it
         if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
