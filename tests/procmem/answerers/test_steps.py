@@ -522,17 +522,24 @@ def test_a_bulleted_list_of_notes_gives_no_steps_and_the_sentences_that_say_what
         "Use the strict form for stored data."]
 
 
-def test_a_list_that_continues_a_sentence_gives_no_steps():
-    """"Many tasks are scheduled: - rotating the logs; - back-ups; - maintenance scripts." is an
-    enumeration, not steps; items that say what to do stay steps whatever ends them."""
-    enumeration = ("In a Unix system, many tasks are scheduled for regular execution:\n\n- rotating the logs;\n"
-                   "- updating the database for the `locate` program;\n- back-ups;\n- maintenance scripts.\n\n"
-                   "Edit your crontab by running `crontab -e`.")
-    assert unit_steps(step_unit("Scheduling tasks", enumeration, "admin/cron.html", "Cron")) == [
-        "Edit your crontab by running crontab -e."]
-    actions = "- Open the file;\n- add the line;\n- save it."
-    assert unit_steps(step_unit("Edit it", actions, "admin/edit.html", "Edit")) == [
-        "Open the file;", "add the line;", "save it."]
+@pytest.mark.parametrize(("body", "expected"), [
+    # a sentence's enumeration ("many tasks are scheduled: - rotating the logs; - back-ups;") is
+    # no steps ...
+    ("In a Unix system, many tasks are scheduled for regular execution:\n\n- rotating the logs;\n"
+     "- updating the database for the `locate` program;\n- back-ups;\n- maintenance scripts.\n\n"
+     "Edit your crontab by running `crontab -e`.", ["Edit your crontab by running crontab -e."]),
+    # ... items that say what to do stay steps whatever ends them
+    ("- Open the file;\n- add the line;\n- save it.", ["Open the file;", "add the line;", "save it."]),
+    # a list of what something is for is no steps ...
+    ("Vacuuming is needed for several reasons:\n\n1. To recover disk space occupied by deleted rows.\n"
+     "2. To update the statistics the planner uses.\n\nIf the table is emptied often, consider TRUNCATE "
+     "rather than DELETE.", ["If the table is emptied often, consider TRUNCATE rather than DELETE."]),
+    # ... a goal that goes on to say what to do is a step
+    ("1. To add a rule, open the Rules page.\n2. To remove one, select it and click Delete.",
+     ["To add a rule, open the Rules page.", "To remove one, select it and click Delete."]),
+])
+def test_a_list_that_continues_a_sentence_or_says_what_something_is_for_gives_no_steps(body, expected):
+    assert unit_steps(step_unit("Section", body, "admin/page.html", "Page")) == expected
 
 
 def test_a_steps_title_in_bold_is_joined_to_its_text_with_a_colon():
@@ -591,17 +598,6 @@ def test_who_wrote_the_page_is_no_sentence_of_it():
     text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
             "be found on the Internet. Hold down the Shift key to draw a straight line.")
     assert sentences(text) == ["Hold down the Shift key to draw a straight line."]
-
-
-def test_a_list_of_what_something_is_for_gives_no_steps():
-    reasons = ("Vacuuming is needed for several reasons:\n\n1. To recover disk space occupied by deleted rows.\n"
-               "2. To update the statistics the planner uses.\n\nIf the table is emptied often, consider TRUNCATE "
-               "rather than DELETE.")
-    assert unit_steps(step_unit("Routine vacuuming", reasons, "db/vacuum.html", "Vacuum")) == [
-        "If the table is emptied often, consider TRUNCATE rather than DELETE."]
-    doing = "1. To add a rule, open the Rules page.\n2. To remove one, select it and click Delete."
-    assert unit_steps(step_unit("Rules", doing, "app/rules.html", "Rules")) == [
-        "To add a rule, open the Rules page.", "To remove one, select it and click Delete."]
 
 
 def test_a_bold_caption_cut_by_a_sentence_break_loses_its_stars():
