@@ -288,3 +288,17 @@ def test_a_heading_that_labels_a_part_of_a_topic_carries_the_topic(tmp_path):
                        encoding="utf-8")
     assert [p.output for p in extract_rules(read_document(article)).procedures] == [
         "Resolve: Mail is stuck in the outbox"]
+
+
+def test_a_screen_at_roots_prompt_gives_its_commands_as_steps(tmp_path):
+    """End to end: the steps of a section whose screen shows root's prompt are the commands,
+    without the prompt and without what they print."""
+    path = tmp_path / "cd.html"
+    path.write_text(
+        "<h1>Writing a CD</h1><h2>Burning</h2><ol><li><p>Find a usable device by the following.</p>"
+        "<pre class='screen'># wodim --devices\nwodim: Overview of accessible drives (1 found) :</pre></li>"
+        "<li><p>Write the image by the following.</p><pre class='screen'># wodim -v -eject dev=/dev/hda cd.iso"
+        "</pre></li></ol>", encoding="utf-8")
+    steps = [step for procedure in extract_rules(read_document(path)).procedures for step in procedure.steps]
+    assert steps == ["Find a usable device by the following. `wodim --devices`",
+                     "Write the image by the following. `wodim -v -eject dev=/dev/hda cd.iso`"]
