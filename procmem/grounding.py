@@ -42,7 +42,7 @@ NEAR_WINDOW = 8
 GroundedBy = Literal["rouge", "embedding"]
 
 _TOKEN = re.compile(r"[a-z0-9]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“'(`*_\[])")  # a sentence may open with markup: "*`driver`* should be ..."
 _MARKUP = re.compile(r"^\s*(?:[#>*+\-]+|\d+[.)])\s+")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")

@@ -159,3 +159,18 @@ def test_a_step_that_gives_a_links_words_is_grounded_in_the_sentence_with_the_li
             "sets of requirements.")
     (found,) = ground_steps([step], text)
     assert found is not None and found.by == "rouge" and found.snippet == text
+
+
+def test_a_sentence_that_opens_with_markup_is_a_snippet_of_its_own():
+    """The installation guide's "*`driver`* should be replaced by ..." and Python's
+    "*group* should always be None" open with emphasis or code: a sentence ends before them, so
+    a step that is that sentence alone is grounded in it."""
+    text = ("Hardware speech synthesis devices cannot be automatically detected. You thus need to append "
+            "the **`speakup.synth=driver`** boot parameter to tell `speakup` which driver it should use. "
+            "*`driver`* should be replaced by the driver code for your device (see [driver code list]"
+            "(http://www.linux-speakup.org/spkguide.txt)). The textual version of the installer will then "
+            "be automatically selected, and support for the speech synthesis device will be installed.")
+    step = "driver should be replaced by the driver code for your device (see driver code list)."
+    (found,) = ground_steps([step], text)
+    assert found is not None and found.by == "rouge"
+    assert found.snippet.startswith("*`driver`* should be replaced")
