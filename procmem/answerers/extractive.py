@@ -309,7 +309,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(commands_typed(unit_text(unit))):  # a session's commands, not what they print
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
-                    and not ANAPHORIC.match(s) and not s.endswith("!") and not turn.already_said(s, 0.7):
+                    and not ANAPHORIC.match(s) and not s.endswith(("!", "?")) and not turn.already_said(s, 0.7):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene
                 if INTRODUCES.search(s):
                     s = with_code.get(s.rstrip(".:"), "")
@@ -354,8 +354,10 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     answer: list[str] = []
     for paragraph in found:
         for sentence in SENTENCE_BREAK.split(paragraph):
-            if METADATA.match(sentence) or not answer and SCENARIO.match(sentence):
-                continue  # who wrote the page, the user's wish said again ("You want all requests ...")
+            if METADATA.match(sentence) or not answer and SCENARIO.match(sentence) or sentence.endswith("?"):
+                # who wrote the page, the user's wish said again ("You want all requests ..."), a
+                # question the section asks before it answers ("Why would someone want to ...?")
+                continue
             if answer and len(" ".join([*answer, sentence]).split()) > max_words:
                 break
             answer.append(sentence)

@@ -792,6 +792,12 @@ def test_an_faq_answer_that_introduces_a_list_goes_on_with_it():
     ("Appendix", "Redirect HTTP to HTTPS",
      "You want all HTTP requests to be redirected to HTTPS. Use a Redirect directive in the HTTP virtual host.",
      "Use a Redirect directive in the HTTP virtual host."),
+    # a question the section asks before it answers is no answer (the Debian installation guide)
+    ("Appendix", "Compiling a New Kernel",
+     "Why would someone want to compile a new kernel? It is most probably not necessary. If you want to "
+     "compile your own kernel nevertheless, use the deb-pkg target.",
+     "It is most probably not necessary. If you want to compile your own kernel nevertheless, use the "
+     "deb-pkg target."),
 ])
 def test_a_section_that_answers_opens_with_its_answer(unit_type, header, body, expected):
     answer, _ = asked_by_its_header(unit_type, header, body)
