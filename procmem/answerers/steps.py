@@ -69,6 +69,9 @@ IMPERATIVES = (
     "specify", "increase", "adjust", "log", "import", "export", "uninstall", "fry", "chop", "dice",
     "slice", "knead", "roast", "simmer", "season", "sprinkle", "spread", "fold", "roll", "beat",
     "drain", "rinse", "peel", "melt", "cover", "transfer", "blend", "strain", "reduce", "brown")
+# what has been done, of the verbs above that a page says something "has to be" ("disabled")
+DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disabled", "enabled",
+        "installed", "removed", "restarted", "run", "turned off", "turned on", "updated")
 # words that open a sentence with a comma but set no condition: "For example, let's say ..."
 ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|addition|particular|fact)|on the other hand)\b"
 _IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
@@ -92,6 +95,10 @@ LATER_ACTION = re.compile(
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
     r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
     + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
+    # what has to be done, said without "you": "it is necessary to boot into Windows", "the feature
+    # has to be disabled within Windows"
+    + r"|\bit(?: is|['’]s) (?:\w+ly )?(?:necessary|recommended|suggested|advisable|required|a good idea) to \w+"
+    + r"|\b(?:has|have|needs?) to be (?:re-?)?(?:" + "|".join(DONE) + r")\b"
     + r"|`", re.I)
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 DESCRIPTION = re.compile(

@@ -562,6 +562,19 @@ def test_a_guide_written_as_prose_says_what_to_do_by_what_it_is_done_with():
                                  "user's name as an argument."]
 
 
+def test_a_guide_says_what_has_to_be_done_without_saying_you():
+    """The Debian installation guide: "the feature has to be disabled within Windows", "it is
+    suggested to re-check this setting" are steps; what has to be true of a thing, or what is
+    possible, is not."""
+    text = ("Windows offers a feature called fast startup. Therefore in a dual boot setup, to avoid filesystem "
+            "corruption the fast startup feature has to be disabled within Windows. Windows Update has been known "
+            "to enable it again. It is suggested to re-check this setting periodically. Each request set aside "
+            "has to be set aside in RAM. It is possible to run a desktop on older systems.")
+    assert prose_steps(text) == [
+        "Therefore in a dual boot setup, to avoid filesystem corruption the fast startup feature has to be "
+        "disabled within Windows.", "It is suggested to re-check this setting periodically."]
+
+
 def test_no_sentence_ends_inside_code_or_a_link():
     text = ("When row security is enabled (with [`ALTER TABLE ... ENABLE ROW LEVEL SECURITY`](sql-altertable.html)), "
             "every access must pass a policy. Run `pg_ctl stop. Then` start it again.")
