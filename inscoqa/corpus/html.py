@@ -64,16 +64,6 @@ _LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight(?:-source)?)-([\w+#.-
 # a shell's prompt as a session shows it before a command: "$ ", "# ", "user@host:~$ ", "C:\\> "
 # (not the "> " of a command's next line)
 _SHELL_PROMPT = re.compile(r"^\s*(?:[\w.@:~/\\-]{1,40}\s?[$#%>]|[$#%])\s*$")
-# a line of a DocBook screen typed at root's "# " prompt without userinput markup: a word that
-# starts as a command does, then nothing more, a hyphenated name with arguments ("dpkg-reconfigure
-# tzdata"), an option, a path, a quoted string or the shell's signs ("# mount -t auto /dev/sdb1
-# /mnt"); not a comment of a file shown in the screen, which has words of a sentence ("# use
-# /bin/sh to run commands, no matter what /etc/passwd says")
-_ROOT_TYPED = re.compile(r"""^#\s+(?=[a-z(./~])(?:\S+\s*$|[a-z][\w.+]*-[\w.+-]+\s"""
-                         r"""|.*\s(?:-{1,2}\w|[./~])|.*(?:[/*=|;<>$]|'[^']*'|"[^"]*"))""")
-_ROOT_PROMPT = re.compile(r"^#\s+(?=[a-z(./~])")
-_SENTENCE_WORD = re.compile(r"(?i)\b(?:the|an?|to|is|are|if|of|for|and|no|not|this|that|it|there|here|what"
-                            r"|each|just|will|with|on|at|by|from|so|when|be)\b(?![=-])")
 _LINK = re.compile(r"\[(?P<text>[^\[\]]*)\]\((?P<href>[^()\s]*)\)")  # a link as Markdown writes it
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
 
@@ -87,21 +77,6 @@ def code_language(attrs: list[tuple[str, str | None]]) -> str:
                 if found and found[1] not in ("none", "default"):
                     return found[1].lower()
     return ""
-
-
-def typed_at_root(screen: str) -> str:
-    """A DocBook screen without ``userinput`` markup, with its lines typed at root's "# " prompt
-    written after "$ ", the prompt Markdown's sessions use (what the commands print, on the other
-    lines, is then no step): when one line surely is such a command (:data:`_ROOT_TYPED`) or
-    every line starts with the prompt. A script ("#!") or a file with comments is left as it is."""
-    lines = screen.split("\n")
-    at_root = [bool(_ROOT_PROMPT.match(line)) and len(_SENTENCE_WORD.findall(line)) < 2 for line in lines]
-    pairs = list(zip(at_root, lines, strict=True))
-    if screen.lstrip().startswith("#!") or not (
-            any(root and _ROOT_TYPED.match(line) for root, line in pairs)
-            or all(root for root, line in pairs if line.strip())):
-        return screen
-    return "\n".join(_ROOT_PROMPT.sub("$ ", line) if root else line for root, line in pairs)
 
 
 @dataclass
@@ -140,7 +115,6 @@ class _MarkdownBuilder(HTMLParser):
         self._pre: list[str] | None = None
         self._pre_code_ended = False  # the code block's text so far ends with a whole <code>
         self._language = ""  # of the next or open code block, as its classes or its wrapper's name it
-        self._screen = False  # the open code block is a DocBook screen without userinput markup
         self._row: list[str] | None = None
         self._table: list[list[str]] = []
         self._level = 1  # of the last heading
@@ -218,7 +192,6 @@ class _MarkdownBuilder(HTMLParser):
                 self._pre.append("\n")  # another version of the code in the same block (Node's mjs / cjs)
             elif "userinput" in (dict(attrs).get("class") or "").split():
                 self._typed_after_prompt()
-                self._screen = False
             self._pre_code_ended = False
             self._language = self._language or code_language(attrs)
             return
@@ -226,7 +199,6 @@ class _MarkdownBuilder(HTMLParser):
             self._flush()
             self._pre = []
             self._language = code_language(attrs) or self._language
-            self._screen = "screen" in (dict(attrs).get("class") or "").split()
         elif tag in _HEADINGS:
             self._flush()
             self._level = _HEADINGS[tag]
@@ -313,7 +285,6 @@ class _MarkdownBuilder(HTMLParser):
             self._in_title = False
         elif tag == "pre" and self._pre is not None:
             code = "".join(self._pre).strip("\n")
-            code = typed_at_root(code) if self._screen else code
             if code.strip():
                 # under a list item, indented as the item's own paragraphs: the step it belongs to
                 indent = self._continuation if self._lists and not self._lists[-1].footnotes else ""

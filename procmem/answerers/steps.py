@@ -409,15 +409,15 @@ def commands_typed(text: str) -> str:
     commands print ("Proceed (Y/n)? y", "Successfully uninstalled simplejson")."""
     out: list[str] = []
     block: list[str] | None = None
-    indent = ""
+    indent = language = ""
     for line in text.splitlines():
         if block is None:
             out.append(line)
             if line.lstrip().startswith("```"):
-                block, indent = [], line[:len(line) - len(line.lstrip())]
+                block, indent, language = [], line[:len(line) - len(line.lstrip())], line.strip()[3:]
         elif line.lstrip().startswith("```"):
             lines = [code.strip() for code in block if code.strip()]
-            typed = typed_commands(lines) if is_session(lines) else None
+            typed = typed_commands(lines, language) if is_session(lines, language) else None
             out += [f"{indent}{command}" for command in typed] if typed else block
             out.append(line)
             block = None
@@ -617,13 +617,13 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
         if code:
             written = [line.rstrip() for line in block.splitlines() if line.strip()]
             lines = [line.strip() for line in written]
-            commands = typed_commands(lines)
+            commands = typed_commands(lines, language)
             if commands and not output:  # not what a command printed ("Output:")
                 if steps and introduced:
                     steps[-1] = f"{steps[-1].rstrip(':.')}: `{'; '.join(commands)}`"
                 elif COMMAND_START.match(commands[0]) and not is_report(commands) \
                         and not (len(commands) == 1 and PLACE.match(commands[0])) \
-                        and (is_typed(written, language) or is_session(lines)):
+                        and (is_typed(written, language) or is_session(lines, language)):
                     steps.append(f"Run `{'; '.join(commands)}`")
                 elif steps and follows_step and COMMAND_START.match(commands[0]) and not is_report(commands) \
                         and (len(commands) <= SHOWN_CODE_LINES

@@ -207,9 +207,12 @@ class Prompt:
 
 _USER_AT_HOST = r"[\w.-]+@[\w.-]+"
 _FOLLOWED = r"\s+(?=\S)"  # a prompt is followed by what is typed
+_SHELL_MORE = re.compile(rf"^>{_FOLLOWED}")  # a here-document's next line
 PROMPTS = (
-    # a shell's: "$ npm outdated", "root@host:~# apt update"
-    Prompt(re.compile(rf"^(?:\$|{_USER_AT_HOST}:\S*[$#]){_FOLLOWED}"), re.compile(rf"^>{_FOLLOWED}"), False),
+    # a shell's: "$ npm outdated", "$> virsh start vm1", "root@host:~# apt update",
+    # "[root@host ~]# yum update", "guest# mount -t virtiofs tag /mnt"
+    Prompt(re.compile(rf"^(?:\$>?|{_USER_AT_HOST}:\S*[$#]|\[{_USER_AT_HOST}(?: [^\]]*)?\][$#]|[a-z][\w-]{{0,14}}\w[$#])"
+                      rf"{_FOLLOWED}"), _SHELL_MORE, False),
     Prompt(re.compile(rf"^PS [A-Za-z]:\\[^>]{{0,80}}>{_FOLLOWED}"), re.compile(rf"^>>{_FOLLOWED}"), True),
     Prompt(re.compile(rf"^>>>{_FOLLOWED}"), re.compile(rf"^\.\.\.{_FOLLOWED}"), True),
     Prompt(re.compile(rf"^mysql>{_FOLLOWED}"), re.compile(rf"^\s*->{_FOLLOWED}"), True),
@@ -218,27 +221,75 @@ PROMPTS = (
            re.compile(rf"^(?:{_USER_AT_HOST}\s+)?[\w.-]+[-('\"][>#]{_FOLLOWED}"), True),
 )
 PROMPT = re.compile("|".join(f"(?:{p.at.pattern})" for p in PROMPTS))  # any of them
+# root's prompt, "# apt-get install foo", which a shell's comment looks like (:func:`at_root`)
+ROOT = Prompt(re.compile(r"^#\s+(?=[a-z(./~])"), _SHELL_MORE, False)
+# what surely is a command after it, with no word of a sentence: a hyphenated name with
+# arguments ("dpkg-reconfigure tzdata"), an option ("mount -t auto ...") or the shell's signs (a
+# pipe, a redirection, ";")
+_ROOT_COMMAND = re.compile(r"^#\s+(?:[a-z][\w.+]*-[\w.+-]+\s|.*\s-{1,2}\w|.*(?:[|;<>]|&&|\$\())")
+# the languages of a code block in which "#" may be root's prompt rather than a comment: none
+# named, or a session's
+ROOT_LANGUAGES = frozenset({"", "text", "txt", "plain", "plaintext", "none", "nohighlight", "console",
+                            "terminal", "shellsession", "shell-session", "screen"})
+_BECOMES_ROOT = re.compile(r"(?:sudo\s+(?:-[is]\b|su\b)|su\b)")  # "su - root", "sudo -i"
+# words of a sentence, which a comment has and a command does not ("if=" is dd's operand)
+_SENTENCE_WORD = re.compile(r"(?i)(?<![-=])\b(?:the|an?|to|is|are|if|of|for|and|or|no|not|this|that|it|there"
+                            r"|here|what|each|just|will|with|on|in|into|by|from|so|when|be|you|your|we|our"
+                            r"|then|can|should|only|which|as|all|also)\b(?![=-])")
+# a comment's label ("# /etc/fstab: static file system information") or a sentence's end
+_NO_COMMAND = re.compile(r"^#\s+\S+:(?:\s|$)|[A-Za-z]\.$")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # what a command quotes is no sentence of the page's
 
 
-def is_session(lines: list[str]) -> bool:
-    """A code block that shows a session at a prompt (:data:`PROMPTS`): a line of it starts with
-    one (the first, or one after what an earlier command printed)."""
-    return any(PROMPT.match(line) for line in lines)
+def at_root(lines: list[str], language: str = "") -> list[bool]:
+    """For each line of a code block, whether it is typed at root's "# " prompt: the block's
+    language (its fence's info string) is none or a session's (:data:`ROOT_LANGUAGES`; in a
+    script's, "#" opens a comment), the line starts with the prompt, is no label nor sentence
+    and has at most one word of a sentence ("# use /bin/sh to run commands, no matter what
+    /etc/passwd says" is a file's comment), in a block that shows a session: one that opens
+    at root's prompt, where a line surely is a command (:data:`_ROOT_COMMAND`: "# wodim --devices",
+    with what it prints under it) or every line starts with the prompt ("# adduser fish"); in a
+    session at another prompt, the lines that surely are commands and those after the user
+    became root ("$ su - root", then "# yum install libvirt-lock-sanlock"; without it, "# ...
+    hack hack hack ..." is a comment)."""
+    named = language.split()[0].strip("{}.").lower() if language.split() else ""
+    if named not in ROOT_LANGUAGES:
+        return [False] * len(lines)
+    words = [len(_SENTENCE_WORD.findall(_QUOTED.sub("", line))) for line in lines]
+    root = [bool(ROOT.at.match(line)) and not _NO_COMMAND.search(line) and n < 2 for line, n in zip(lines, words, strict=True)]
+    sure = [r and not n and bool(_ROOT_COMMAND.match(line)) for r, n, line in zip(root, words, lines, strict=True)]
+    shown = [(r, line) for r, line in zip(root, lines, strict=True) if line.strip()]
+    if shown and shown[0][0] and (any(sure) or all(r for r, _ in shown)):
+        return root
+    if not any(PROMPT.match(line) for line in lines):
+        return [False] * len(lines)
+    became = False
+    for i, line in enumerate(lines):
+        prompt = PROMPT.match(line)
+        became = became or bool(prompt and _BECOMES_ROOT.match(line[prompt.end():]))
+        root[i] = sure[i] or root[i] and became
+    return root
 
 
-def typed_commands(lines: list[str]) -> list[str]:
+def is_session(lines: list[str], language: str = "") -> bool:
+    """A code block that shows a session at a prompt (:data:`PROMPTS`, root's :func:`at_root`): a
+    line of it starts with one (the first, or one after what an earlier command printed)."""
+    return any(PROMPT.match(line) for line in lines) or any(at_root(lines, language))
+
+
+def typed_commands(lines: list[str], language: str = "") -> list[str]:
     """The commands of a code block, a line that ends with a shell's "\\" joined to the next
     (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session
     (:func:`is_session`), what is typed after each prompt and at the continuation prompts that
     follow it (a here-document's lines after a shell's "> "; a statement that Python's "... " or
     a database client's "testdb-> " continues, as one line), without the output the commands
     print ("$ npm outdated", then its table); of any other block, every line."""
-    if not is_session(lines):
+    if not is_session(lines, language):
         return _continued(lines)
     typed: list[str] = []
     prompt: Prompt | None = None  # of the line before, when it was typed
-    for line in lines:
-        found = next((p for p in PROMPTS if p.at.match(line)), None)
+    for line, root in zip(lines, at_root(lines, language), strict=True):
+        found = ROOT if root else next((p for p in PROMPTS if p.at.match(line)), None)
         more = prompt.more.match(line) if prompt else None
         if found:
             typed.append(found.at.sub("", line))
@@ -276,14 +327,15 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
     parts: list[str] = []
     in_fence = titled = False
     code: list[str] = []
+    language = ""  # of the open code block
     for line in markdown.splitlines():
         if FENCE.match(line):
             if in_fence and code:
                 if parts and parts[-1] and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
                     parts[-1] += ":"
-                typed = typed_commands(code) if is_session(code) else code  # a session: not what it prints
-                parts.append("`" + "; ".join(typed) + "`")
-            in_fence, code = not in_fence, []
+                typed = typed_commands(code, language) if is_session(code, language) else code
+                parts.append("`" + "; ".join(typed) + "`")  # a session: not what it prints
+            in_fence, code, language = not in_fence, [], line.strip()[3:]
             continue
         if in_fence:
             if line.strip():

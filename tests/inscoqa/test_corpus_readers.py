@@ -488,26 +488,6 @@ def test_html_screen_writes_what_the_user_types_after_a_dollar_prompt(tmp_path: 
             "job 1 at 09:00\n```") in text
 
 
-def test_html_screen_without_markup_writes_roots_commands_after_a_dollar_prompt(tmp_path: Path) -> None:
-    """A DocBook screen without ``userinput`` markup (the Debian Reference's) shows root's "# "
-    prompt before a command and the output under it: the command is written after "$ ", so what it
-    prints is no step. A line counts when it surely is a command (an option, a path, a
-    hyphenated name) or when every line starts with the prompt; a file's comments, with words of a
-    sentence, and a script stay as they are."""
-    text = html_text(tmp_path, (
-        "<h1>CD</h1><p>You can find a usable device by the following.</p><pre class='screen'># wodim --devices\n"
-        "wodim: Overview of accessible drives (1 found) :\n 0  dev='/dev/sg0'</pre>"
-        "<p>Add a user.</p><pre class='screen'># adduser fish</pre>"
-        "<p>The file reads:</p><pre class='screen'># use /bin/sh to run commands, no matter what it says\n"
-        "SHELL=/bin/sh</pre><pre class='screen'>#!/bin/sh\n# rm -f /tmp/x\necho done</pre>"
-        "<pre class='programlisting'># rm -f /tmp/y</pre>"))
-    assert "```\n$ wodim --devices\nwodim: Overview of accessible drives (1 found) :\n" in text
-    assert "```\n$ adduser fish\n```" in text
-    assert "```\n# use /bin/sh to run commands, no matter what it says\nSHELL=/bin/sh\n```" in text
-    assert "```\n#!/bin/sh\n# rm -f /tmp/x\necho done\n```" in text
-    assert "```\n# rm -f /tmp/y\n```" in text  # a program's listing, not a screen
-
-
 def test_html_figures_give_neither_their_title_nor_their_images_alt_text(tmp_path: Path) -> None:
     """A DocBook figure ("Figure 3.27. Example Image for Cropping", its screenshot's alt text
     and caption) shows what the text says; an image's alt text in an HTML ``figure`` or alone in

@@ -480,6 +480,44 @@ def test_a_prompt_that_names_the_user_and_host_is_a_prompt():
                            "+-------+", "| first |", "(4 rows)"]) == ["SELECT * FROM my_table;"]
 
 
+def test_a_prompt_in_brackets_a_machines_name_or_a_dollar_with_an_arrow_is_a_prompt():
+    """RHEL's "[root@host ~]# ", Git's "alice$ " and libvirt's "$> " open what is typed; psql's
+    "test-# " goes on with a statement, as before."""
+    assert typed_commands(["[root@host ~]# yum update", "Loaded plugins: fastestmirror",
+                           "alice$ git fetch bob", "$> virsh domblklist vm1", "Target Source",
+                           "guest# mount -t virtiofs mount_tag /mnt"]) == [
+        "yum update", "git fetch bob", "virsh domblklist vm1", "mount -t virtiofs mount_tag /mnt"]
+    assert typed_commands(["test=# CREATE TRIGGER tcn", "test-#   after insert on tcndata;"]) == [
+        "CREATE TRIGGER tcn after insert on tcndata;"]
+
+
+@pytest.mark.parametrize(("lines", "language", "typed"), [
+    # a session at root's prompt, with what its command prints
+    (["# wodim --devices", "wodim: Overview of accessible drives (1 found) :", " 0 dev='/dev/sg0'"], "",
+     ["wodim --devices"]),
+    (["# adduser fish"], "", ["adduser fish"]),  # every line at the prompt
+    (["# chkconfig sanlock on", "# service sanlock start"], "console", ["chkconfig sanlock on", "service sanlock start"]),
+    # root after "su", and a command beside a user's
+    (["$ su - root", "# yum install libvirt-lock-sanlock"], "", ["su - root", "yum install libvirt-lock-sanlock"]),
+    (["$ isoinfo -d -i /dev/cdrom", "Volume size is: 23150592", "# dd if=/dev/cdrom bs=2048 | md5sum"], "",
+     ["isoinfo -d -i /dev/cdrom", "dd if=/dev/cdrom bs=2048 | md5sum"]),
+    # comments: in a session, in a file, in a script's language, a label
+    (["$ cargo build", "# now run it", "$ ./target/debug/app"], "", ["cargo build", "./target/debug/app"]),
+    (["# use /bin/sh to run commands, no matter what /etc/passwd says", "SHELL=/bin/sh"], "",
+     ["# use /bin/sh to run commands, no matter what /etc/passwd says", "SHELL=/bin/sh"]),
+    (["# exclude everything except directory foo/bar", "/*", "!/foo"], "",
+     ["# exclude everything except directory foo/bar", "/*", "!/foo"]),
+    (["# mount -t auto /dev/sdb1 /mnt", "make"], "bash", ["# mount -t auto /dev/sdb1 /mnt", "make"]),
+    (["# /etc/fstab: static file system information.", "proc /proc proc defaults 0 0"], "",
+     ["# /etc/fstab: static file system information.", "proc /proc proc defaults 0 0"]),
+])
+def test_roots_prompt_is_told_from_a_comment(lines, language, typed):
+    """The Debian Reference's, the installation guide's and libvirt's sessions at root's "# "
+    prompt give their commands without the prompt and without what they print; a comment stays
+    a line of the file or script it is in."""
+    assert typed_commands(lines, language) == typed
+
+
 def test_a_sentence_that_says_the_following_introduces_its_code_without_a_colon():
     """The Debian Reference ends the sentence before a command with "by the following." or
     "as follows" rather than a colon: the step holds the command."""
