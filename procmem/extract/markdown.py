@@ -224,9 +224,9 @@ PROMPT = re.compile("|".join(f"(?:{p.at.pattern})" for p in PROMPTS))  # any of 
 # root's prompt, "# apt-get install foo", which a shell's comment looks like (:func:`at_root`)
 ROOT = Prompt(re.compile(r"^#\s+(?=[a-z(./~])"), _SHELL_MORE, False)
 # what surely is a command after it, with no word of a sentence: a hyphenated name with
-# arguments ("dpkg-reconfigure tzdata"), an option ("mount -t auto ...") or the shell's signs (a
-# pipe, a redirection, ";")
-_ROOT_COMMAND = re.compile(r"^#\s+(?:[a-z][\w.+]*-[\w.+-]+\s|.*\s-{1,2}\w|.*(?:[|;<>]|&&|\$\())")
+# arguments ("dpkg-reconfigure tzdata"), an option ("mount -t auto ..."), an absolute path ("ls
+# /var/lib/libvirt/sanlock/") or the shell's signs (a pipe, a redirection, ";")
+_ROOT_COMMAND = re.compile(r"^#\s+(?:[a-z][\w.+]*-[\w.+-]+\s|.*\s(?:-{1,2}\w|[/~]\S)|.*(?:[|;<>]|&&|\$\())")
 # the languages of a code block in which "#" may be root's prompt rather than a comment: none
 # named, or a session's
 ROOT_LANGUAGES = frozenset({"", "text", "txt", "plain", "plaintext", "none", "nohighlight", "console",

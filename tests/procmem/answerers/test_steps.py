@@ -495,6 +495,7 @@ def test_a_prompt_in_brackets_a_machines_name_or_a_dollar_with_an_arrow_is_a_pro
     # a session at root's prompt, with what its command prints
     (["# wodim --devices", "wodim: Overview of accessible drives (1 found) :", " 0 dev='/dev/sg0'"], "",
      ["wodim --devices"]),
+    (["# ls /var/lib/libvirt/sanlock/", "__LIBVIRT__DISKS__"], "", ["ls /var/lib/libvirt/sanlock/"]),
     (["# adduser fish"], "", ["adduser fish"]),  # every line at the prompt
     (["# chkconfig sanlock on", "# service sanlock start"], "console", ["chkconfig sanlock on", "service sanlock start"]),
     # root after "su", and a command beside a user's
