@@ -291,6 +291,22 @@ def _reads_as_prose(sentence: str) -> bool:
     return is_prose(sentence) or (introduces and ("; " not in tail or len(tail.split()) <= 12))  # one command, or a few
 
 
+LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its opening only
+
+
+def _step_opening(step: str) -> str:
+    """A step as the answer's lead: whole, or when longer than :data:`LEAD_STEP_WORDS` words
+    (the code of a file with the notes on it) the words that introduce its code ("Add the
+    following domain XML elements to share the host directory /path with the guest"), else its
+    first sentence."""
+    if len(step.split()) <= LEAD_STEP_WORDS:
+        return step
+    head, colon, _ = step.partition(": ")
+    if colon and 5 <= len(head.split()) <= LEAD_STEP_WORDS:
+        return head
+    return SENTENCE_BREAK.split(step, maxsplit=1)[0]
+
+
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: what to do, then why; a sentence that starts
     in lower case is the rest of one that a list or a command broke off, and is left out, and so
@@ -327,7 +343,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         if entry or doing and defines(doing[0]):
             lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])):
-            lead = f"{_opening(doing[0].rstrip('.;,: '))}, then follow the steps below."
+            lead = f"{_opening(_step_opening(doing[0]).rstrip('.;,: '))}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])
     why = next((s for s in causes if not _is_duplicate(s, [lead])), "")  # not the lead again

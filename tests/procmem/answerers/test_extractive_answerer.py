@@ -818,6 +818,22 @@ def test_the_lead_gives_the_commands_a_session_types_not_what_they_print():
                              "systemctl enable nftables.service.")
 
 
+def test_a_long_step_leads_with_the_words_that_introduce_its_code():
+    """libvirt's virtiofs page: a step that holds a file's XML and the notes on it leads the
+    answer with what it does, not with the whole file."""
+    xml = " ".join(f"<e{i} a='{i}'/>" for i in range(30))
+    procedure = Procedure("", "Sharing a host directory with a guest", [
+        f"Add the following domain XML elements to share the host directory /path with the guest: {xml} "
+        "Don't forget the memoryBacking elements. They are needed by the virtiofsd daemon.",
+        "Boot the guest and mount the filesystem: mount -t virtiofs mount_tag /mnt"],
+        unit_meta("kbase/virtiofs.html", "Sharing files with Virtiofs"))
+    answer, steps, _ = compose([Hit(procedure, 1.0, 1, "x")], Turn("How do I share a host directory with a guest?"),
+                               cite=False)
+    assert answer.startswith("Add the following domain XML elements to share the host directory /path with the "
+                             "guest, then follow the steps below.")
+    assert xml in steps[0]  # the step itself is whole
+
+
 def test_an_faq_answer_that_opens_with_yes_alone_says_why_from_the_next_paragraph():
     answer, _ = asked_by_its_header(
         "FAQ", "Does the tool work on Windows?",
