@@ -133,6 +133,7 @@ _ESCAPED = re.compile(r"\\([`*_{}\[\]()#+\-.!<>|\"@?])")
 LIST_ITEM = re.compile(r"^(?:\d+[.)]|[-*•])\s")
 _LABELLED = re.compile(r"^[A-Za-z][\w ()'/]{0,40}:(?:\s+\S|$)")  # "definitely lost: 48 bytes"
 _SETTING = re.compile(r"^[A-Za-z_][\w.\-]*(?:\[\])?\s+=\s+\S")  # "cache = ${HOME}/.npm-packages" (an ini file's line)
+_NAMED = re.compile(r"^[a-z][\w.+-]*\s+-\s+[A-Z0-9]")  # a name and what it is: "ap1394 - Apple IP-over-IEEE 1394"
 COMMAND_START = re.compile(r"^[A-Za-z.$\\/~]")  # a word, a path or a variable, not output
 _EDGE_DASH = re.compile(r"^-+(?:\s|$)|\s-+$")  # a list marker's dash, not an option's ("-gdb")
 _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ..." in a joined step
@@ -712,10 +713,11 @@ def is_source_code(lines: list[str]) -> bool:
 
 def is_report(lines: list[str]) -> bool:
     """What a program printed or a file holds, which is shown, not run: most of its lines are
-    labelled values ("LEAK SUMMARY:", "definitely lost: 48 bytes in 3 blocks."), settings of a
+    labelled values ("LEAK SUMMARY:", "definitely lost: 48 bytes in 3 blocks."), names with what
+    they are ("ap1394 - Apple IP-over-IEEE 1394", a list a program prints), settings of a
     configuration file ("cache = ${HOME}/.npm-packages"; not PowerShell's "$ssa = Get-…") or
     sentences (a poem the example reads: "I'm nobody! Who are you?")."""
-    shown = sum(bool(_LABELLED.match(line) or _SETTING.match(line))
+    shown = sum(bool(_LABELLED.match(line) or _SETTING.match(line) or _NAMED.match(line))
                 or (line.endswith((".", "!", "?")) and is_prose(line)) for line in lines)
     return 2 * shown > len(lines)
 
