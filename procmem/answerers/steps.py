@@ -313,9 +313,9 @@ def unit_steps(unit: Unit) -> list[str]:
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
     bulleted lines and sentences that only describe (:func:`describes`) or define a term
     (:func:`defines`), a list that defines terms (:func:`defines_terms`) or says what something
-    is for (:func:`purposes`), a numbered list or a procedure of what to consider
-    (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists: "Running git
-    bisect to find the root cause of a bug"), and bulleted lists that continue a sentence
+    is for (:func:`purposes`), a list of what to learn or a numbered list or a procedure of what
+    to consider (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists:
+    "Running git bisect to find the root cause of a bug"), and bulleted lists that continue a sentence
     (:func:`enumerates`) or hold only notes (:func:`notes_only`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
@@ -327,7 +327,7 @@ def unit_steps(unit: Unit) -> list[str]:
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)) else [])
                or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
-                                                or notes_only(bulleted)) else [])
+                                                or notes_only(bulleted) or topics(bulleted, gerunds=False)) else [])
                or prose_steps(text))
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
@@ -544,7 +544,8 @@ def names_only(items: list[str], words: int = 6) -> bool:
     stay steps), and not an action."""
     def name(item: str) -> bool:
         plain = plain_text(item)  # without markup, so without the backticks of a command
-        return (len(plain.split()) <= words and not plain.endswith((".", "!", "?"))
+        named = [word for word in plain.split() if any(c.isalnum() for c in word)]  # not the "/" of alternatives
+        return (len(named) <= words and not plain.endswith((".", "!", "?"))
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
                 and not ACTION_CUE.search(plain))
     return len(items) >= 2 and all(name(i) for i in items)
@@ -579,20 +580,25 @@ _NOT_GERUND = frozenset({"bring", "string", "sing", "ring", "swing", "sting", "f
                          "spring", "during", "thing", "nothing", "something", "anything", "everything",
                          "morning", "evening", "king", "wing", "ceiling", "icing", "pudding", "stuffing"})
 _GERUND = re.compile(r"^([A-Za-z]{3,}ing)\b")
+_ASKS = re.compile(r"^(?:how|what|why|when|where|which)\b(?!.*\?$)", re.I)  # "How the user interface works"
+_MORE = re.compile(r"^(?:…|\.\.\.)")  # "… and many other things!"
 
 
-def topics(items: list[str]) -> bool:
-    """A list, numbered or not, of what to consider rather than what to do ("1. Knowing what to
-    backup and recover. 2. Assessing risks and costs involved."): every item opens with a verb's
-    -ing form, and none says what to do, before a colon or after it ("Serving: pour the soup")."""
-    plain = [plain_text(item).strip() for item in items]
+def topics(items: list[str], *, gerunds: bool = True) -> bool:
+    """A list of what to consider or learn rather than what to do ("1. Knowing what to backup
+    and recover. 2. Assessing risks and costs involved.", "- How to capture packets in
+    Wireshark"): every item opens with a verb's -ing form (unless ``gerunds`` is false: a
+    bulleted list of them often gives the reasons an FAQ answer lists) or asks how, what or why
+    without a question mark, and none says what to do, before a colon or after it ("Serving: pour
+    the soup"); an item that only says there is more ("… and many other things!") is no topic."""
+    plain = [item for item in (plain_text(item).strip() for item in items) if not _MORE.match(item)]
 
-    def gerund(item: str) -> bool:
-        found = _GERUND.match(item)
+    def topic(item: str) -> bool:
+        found = _GERUND.match(item) if gerunds else None
         labelled = item.split(":", 1)[1].strip() if ":" in item else ""  # "Serving: pour the soup"
-        return bool(found) and found.group(1).lower() not in _NOT_GERUND and not ACTION_CUE.match(item) \
-            and not (labelled and says_what_to_do(labelled))
-    return len(plain) >= 2 and all(gerund(item) for item in plain)
+        return (bool(found) and found.group(1).lower() not in _NOT_GERUND or bool(_ASKS.match(item))) \
+            and not ACTION_CUE.match(item) and not (labelled and says_what_to_do(labelled))
+    return len(plain) >= 2 and all(topic(item) for item in plain)
 
 
 def prose_steps(text: str, limit: int = 4) -> list[str]:

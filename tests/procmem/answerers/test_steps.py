@@ -578,6 +578,14 @@ def test_a_bulleted_list_of_notes_gives_no_steps_and_the_sentences_that_say_what
     # ... a goal that goes on to say what to do is a step
     ("1. To add a rule, open the Rules page.\n2. To remove one, select it and click Delete.",
      ["To add a rule, open the Rules page.", "To remove one, select it and click Delete."]),
+    # what a chapter teaches is no steps (Wireshark's user guide) ...
+    ("In the next chapters we will explore:\n\n- How the Wireshark user interface works\n- How to capture "
+     "packets in Wireshark\n- …​ and many other things!\n\nStart Wireshark from the menu.",
+     ["Start Wireshark from the menu."]),
+    # ... nor are the platforms it names, one of them with its alternatives
+    ("Binary packages are available for:\n\n- Alpine Linux\n- Debian GNU/Linux\n- Red Hat Enterprise Linux / "
+     "CentOS / Fedora\n\nIf no binary package is available you can download the source and build it.",
+     ["If no binary package is available you can download the source and build it."]),
 ])
 def test_a_list_that_continues_a_sentence_or_says_what_something_is_for_gives_no_steps(body, expected):
     assert unit_steps(step_unit("Section", body, "admin/page.html", "Page")) == expected
