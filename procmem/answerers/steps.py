@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from procmem.answerers.parsing import parse_steps
-from procmem.extract.markdown import LINK_ONLY, is_session, typed_commands
+from procmem.extract.markdown import LINK_ONLY, is_session, sentence_words, typed_commands
 from procmem.units import SOURCE_LINE, LogicUnit, Procedure, Unit, own_header, part_number
 
 # (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
@@ -722,9 +722,11 @@ def is_report(lines: list[str]) -> bool:
     labelled values ("LEAK SUMMARY:", "definitely lost: 48 bytes in 3 blocks."), names with what
     they are ("ap1394 - Apple IP-over-IEEE 1394", a list a program prints), settings of a
     configuration file ("cache = ${HOME}/.npm-packages"; not PowerShell's "$ssa = Get-…") or
-    sentences (a poem the example reads: "I'm nobody! Who are you?")."""
+    sentences (a poem the example reads: "I'm nobody! Who are you?"; a licence's lines, with the
+    words of a sentence: "if you want it, that you can change the software")."""
     shown = sum(bool(_LABELLED.match(line) or _SETTING.match(line) or _NAMED.match(line))
-                or (line.endswith((".", "!", "?")) and is_prose(line)) for line in lines)
+                or (line.endswith((".", "!", "?")) and is_prose(line))
+                or (len(line.split()) >= 6 and sentence_words(line) >= 3) for line in lines)
     return 2 * shown > len(lines)
 
 

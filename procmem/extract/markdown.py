@@ -232,13 +232,19 @@ _ROOT_COMMAND = re.compile(r"^#\s+(?:[a-z][\w.+]*-[\w.+-]+\s|.*\s(?:-{1,2}\w|[/~
 ROOT_LANGUAGES = frozenset({"", "text", "txt", "plain", "plaintext", "none", "nohighlight", "console",
                             "terminal", "shellsession", "shell-session", "screen"})
 _BECOMES_ROOT = re.compile(r"(?:sudo\s+(?:-[is]\b|su\b)|su\b)")  # "su - root", "sudo -i"
-# words of a sentence, which a comment has and a command does not ("if=" is dd's operand)
-_SENTENCE_WORD = re.compile(r"(?i)(?<![-=])\b(?:the|an?|to|is|are|if|of|for|and|or|no|not|this|that|it|there"
+# words of a sentence, which a comment or a text has and a command has not ("if=" is dd's operand)
+_SENTENCE_WORD = re.compile(r"(?<![-=])\b(?:the|an?|to|is|are|if|of|for|and|or|no|not|this|that|it|there"
                             r"|here|what|each|just|will|with|on|in|into|by|from|so|when|be|you|your|we|our"
                             r"|then|can|should|only|which|as|all|also)\b(?![=-])")
 # a comment's label ("# /etc/fstab: static file system information") or a sentence's end
 _NO_COMMAND = re.compile(r"^#\s+\S+:(?:\s|$)|[A-Za-z]\.$")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # what a command quotes is no sentence of the page's
+
+
+def sentence_words(line: str) -> int:
+    """How many words of a sentence ("the", "to", "if", ...; in lower case, so not SQL's "FROM")
+    a line of code has outside what it quotes: a comment or a text has several, a command few."""
+    return len(_SENTENCE_WORD.findall(_QUOTED.sub("", line)))
 
 
 def at_root(lines: list[str], language: str = "") -> list[bool]:
@@ -255,7 +261,7 @@ def at_root(lines: list[str], language: str = "") -> list[bool]:
     named = language.split()[0].strip("{}.").lower() if language.split() else ""
     if named not in ROOT_LANGUAGES:
         return [False] * len(lines)
-    words = [len(_SENTENCE_WORD.findall(_QUOTED.sub("", line))) for line in lines]
+    words = [sentence_words(line) for line in lines]
     root = [bool(ROOT.at.match(line)) and not _NO_COMMAND.search(line) and n < 2 for line, n in zip(lines, words, strict=True)]
     sure = [r and not n and bool(_ROOT_COMMAND.match(line)) for r, n, line in zip(root, words, lines, strict=True)]
     shown = [(r, line) for r, line in zip(root, lines, strict=True) if line.strip()]

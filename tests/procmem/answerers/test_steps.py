@@ -397,14 +397,15 @@ def test_a_step_that_describes_does_not_lead_the_plain_answer():
 def test_a_report_of_labelled_values_or_sentences_after_a_sentence_is_shown_not_run():
     """Valgrind's manual shows a leak summary after "The following is an example leak summary.",
     the Rust book a poem for its example to read, Wireshark's the names of the types a program
-    lists with what each is; none is a command to run. Values that a
+    lists with what each is and its licence's lines; none is a command to run. Values that a
     sentence introduces to put in a file stay with it."""
     body = ("The following is an example leak summary.\n\n```\nLEAK SUMMARY:\n   definitely lost: 48 bytes in 3 "
             "blocks.\n   indirectly lost: 32 bytes in 2 blocks.\n```\n\nRun the program again.\n\n```\n"
             "valgrind --leak-check=full ./prog\n```\n\nAdd these lines to the configuration file:\n\n```\n"
             "level: debug\nfile: /var/log/app.log\n```\n\nPut a poem in poem.txt.\n\n```\nI'm nobody! Who are you?\n"
             "Are you nobody, too?\n```\n\nThe types are listed.\n\n```\nap1394 - Apple IP-over-IEEE 1394\n"
-            "arcnet - ARCNET\natm-pdus - ATM PDUs\n```\n")
+            "arcnet - ARCNET\natm-pdus - ATM PDUs\n```\n\nThe licence reads:\n\n```\nsource code or can get it if "
+            "you want it, that you can change\nthe software or use pieces of it in new free programs; and that you\n```\n")
     assert prose_steps(body, limit=8) == [
         "Run the program again.", "Run `valgrind --leak-check=full ./prog`",
         "Add these lines to the configuration file: `level: debug; file: /var/log/app.log`", "Put a poem in poem.txt."]
