@@ -292,13 +292,16 @@ def unit_header(unit: Unit) -> str:
 def is_step(text: str) -> bool:
     """Whether a line says what to do: not page metadata, not a pointer to further reading, not
     a question (an overview page's list of the questions it answers), not a type alone (an
-    API reference's "{string}" under a property) and not an action whose object was an icon
-    ("On the Standard bar, click")."""
+    API reference's "{string}" under a property), not an action whose object was an icon
+    ("On the Standard bar, click") and not a list's last line that only says there is more
+    ("… and a lot more!")."""
     return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0]) \
-        and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text) and not _WITHOUT_OBJECT.search(text)
+        and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text) and not _WITHOUT_OBJECT.search(text) \
+        and not _MORE.match(text)
 
 
 _WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap)[:,]?$", re.I)  # the icon was its object
+_MORE = re.compile(r"^(?:…|\.\.\.)")  # a list's last line: "… and many other things!"
 
 
 def without_boilerplate(step: str) -> str:
@@ -548,7 +551,8 @@ def names_only(items: list[str], words: int = 6) -> bool:
         return (len(named) <= words and not plain.endswith((".", "!", "?"))
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
                 and not ACTION_CUE.search(plain))
-    return len(items) >= 2 and all(name(i) for i in items)
+    named_items = [item for item in items if not _MORE.match(plain_text(item).strip())]  # not "… and more!"
+    return len(named_items) >= 2 and all(name(i) for i in named_items)
 
 
 _CONTINUED = re.compile(r"(?:[;,]|[;,]? (?:and|or))$")  # an item the next one continues: "rotating the logs;"
@@ -581,7 +585,6 @@ _NOT_GERUND = frozenset({"bring", "string", "sing", "ring", "swing", "sting", "f
                          "morning", "evening", "king", "wing", "ceiling", "icing", "pudding", "stuffing"})
 _GERUND = re.compile(r"^([A-Za-z]{3,}ing)\b")
 _ASKS = re.compile(r"^(?:how|what|why|when|where|which)\b(?!.*\?$)", re.I)  # "How the user interface works"
-_MORE = re.compile(r"^(?:…|\.\.\.)")  # "… and many other things!"
 
 
 def topics(items: list[str], *, gerunds: bool = True) -> bool:
