@@ -78,13 +78,14 @@ from procmem.answerers.steps import (
     is_prose,
     paragraphs,
     plain_text,
+    says_what_to_do,
     sentences,
     unit_header,
     unit_steps,
     unit_text,
 )
 from procmem.answerers.turn import Turn
-from procmem.units import Unit, UnitKind, entry_name, own_header, part_number
+from procmem.units import LogicUnit, Unit, UnitKind, entry_name, own_header, part_number
 from serving.errors import LLMError
 
 # a sentence that says why: the cause, the setting or the limit behind what to do
@@ -307,14 +308,24 @@ def _step_opening(step: str) -> str:
     return SENTENCE_BREAK.split(step, maxsplit=1)[0]
 
 
+def is_faq(unit: Unit) -> bool:
+    """An FAQ entry: its opening answers its question ("No." and why), whatever it says."""
+    return isinstance(unit, LogicUnit) and unit.type == "FAQ"
+
+
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
-    """One or two sentences of the selected units: what to do, then why; a sentence that starts
+    """One or two sentences of the selected units: the opening of a section that answers the
+    question (:func:`section_answer`) when it is an FAQ entry's, says what to do or introduces
+    code, or when the user asks no how-to or the section has no steps; else what to do, then
+    why; a sentence that starts
     in lower case is the rest of one that a list or a command broke off, and is left out, and so
     are exclamations, sentences that need the one before them (:data:`ANAPHORIC`) and those
     that end introducing what follows them ("You can change it by the following.")."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
-    if said:
-        return said
+    if said and not (turn.asks_how and not is_faq(chosen[0].unit) and unit_steps(chosen[0].unit)
+                     and not introduced(unit_text(chosen[0].unit))
+                     and not any(says_what_to_do(s) for s in sentences(said))):
+        return said  # unless it only sets the scene for the steps of what the user asks how to do
     only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers else []
     if len(only) == 1:  # a section that answers with one command alone
         return f"{_opening(only[0]).rstrip('.;,: ')}."

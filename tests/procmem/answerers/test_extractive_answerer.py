@@ -804,6 +804,17 @@ def test_a_section_that_answers_opens_with_its_answer(unit_type, header, body, e
     assert answer == expected
 
 
+def test_a_section_that_sets_the_scene_for_its_steps_leads_with_what_to_do_when_asked_how():
+    """GIMP's "Crop an image" opens with why one crops; asked how, the answer leads with what to
+    do. Asked why, or for a section whose opening says what to do, the opening stays."""
+    body = ("There are many reasons to crop an image, for example to fit a frame. There are two ways to start "
+            "the crop tool.\n\n1. Click the crop button in the toolbox.\n2. Drag a rectangle over the image.\n")
+    answer, _ = asked_by_its_header("Step", "How do I crop an image?", body)
+    assert answer.startswith("Click the crop button in the toolbox")
+    answer, _ = asked_by_its_header("Step", "Why would I crop an image?", body)
+    assert answer.startswith("There are many reasons to crop an image")
+
+
 def test_the_lead_gives_the_commands_a_session_types_not_what_they_print():
     """"To enable a default firewall in Debian execute:" and a root session: the lead says the
     purpose with the commands, not the package manager's output (which kept it from leading)."""
