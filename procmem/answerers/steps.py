@@ -14,7 +14,14 @@ from __future__ import annotations
 import re
 
 from procmem.answerers.parsing import parse_steps
-from procmem.extract.markdown import LINK_ONLY, is_session, sentence_words, typed_commands
+from procmem.extract.markdown import (
+    LINK_ONLY,
+    UNTYPED,
+    is_session,
+    language_name,
+    sentence_words,
+    typed_commands,
+)
 from procmem.units import SOURCE_LINE, LogicUnit, Procedure, Unit, own_header, part_number
 
 # (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
@@ -670,19 +677,13 @@ PLACE = re.compile(r"^(?:~|%\w+%|\$\{?\w+\}?|[A-Za-z]:)[\\/]\S*$")
 RUN_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh", "fish", "ksh", "csh", "console", "terminal",
                            "shellsession", "shell-session", "powershell", "ps", "ps1", "pwsh", "posh",
                            "cmd", "bat", "batch", "dos", "doscon", "sql", "psql", "mysql", "sqlite"})
-UNTYPED = frozenset({"", "text", "txt", "plain", "plaintext", "none", "nohighlight"})
-
-
-def _language_name(info: str) -> str:
-    """The language a fence's info string names: its first word ("rust" of "rust compile_fail")."""
-    return info.split()[0].strip("{}.").lower() if info.split() else ""
 
 
 def shown_language(language: str) -> bool:
     """A code block's language (its fence's first word) that is shown, not typed at a prompt: a
     program's (``rust``), a file's (``yml``, ``toml``) or a program's ``output``; not a shell's,
     nor none."""
-    name = _language_name(language)
+    name = language_name(language)
     return name not in UNTYPED and name not in RUN_LANGUAGES
 
 
@@ -690,7 +691,7 @@ def is_typed(lines: list[str], language: str = "") -> bool:
     """A code block (its lines as written, indented) that is typed at a prompt rather than
     shown: its language is a shell's, or, where the fence names none, its text is no program's
     (:func:`is_source_code`) and no file's (:func:`is_file_text`)."""
-    name = _language_name(language)
+    name = language_name(language)
     if name not in UNTYPED:
         return name in RUN_LANGUAGES
     return not is_source_code([line.strip() for line in lines]) and not is_file_text(lines)

@@ -227,10 +227,11 @@ ROOT = Prompt(re.compile(r"^#\s+(?=[a-z(./~])"), _SHELL_MORE, False)
 # arguments ("dpkg-reconfigure tzdata"), an option ("mount -t auto ..."), an absolute path ("ls
 # /var/lib/libvirt/sanlock/") or the shell's signs (a pipe, a redirection, ";")
 _ROOT_COMMAND = re.compile(r"^#\s+(?:[a-z][\w.+]*-[\w.+-]+\s|.*\s(?:-{1,2}\w|[/~]\S)|.*(?:[|;<>]|&&|\$\())")
+# what a code block's fence names when it names no language
+UNTYPED = frozenset({"", "text", "txt", "plain", "plaintext", "none", "nohighlight"})
 # the languages of a code block in which "#" may be root's prompt rather than a comment: none
 # named, or a session's
-ROOT_LANGUAGES = frozenset({"", "text", "txt", "plain", "plaintext", "none", "nohighlight", "console",
-                            "terminal", "shellsession", "shell-session", "screen"})
+ROOT_LANGUAGES = UNTYPED | {"console", "terminal", "shellsession", "shell-session", "screen"}
 _BECOMES_ROOT = re.compile(r"(?:sudo\s+(?:-[is]\b|su\b)|su\b)")  # "su - root", "sudo -i"
 # words of a sentence, which a comment or a text has and a command has not ("if=" is dd's operand)
 _SENTENCE_WORD = re.compile(r"(?<![-=])\b(?:the|an?|to|is|are|if|of|for|and|or|no|not|this|that|it|there"
@@ -239,6 +240,11 @@ _SENTENCE_WORD = re.compile(r"(?<![-=])\b(?:the|an?|to|is|are|if|of|for|and|or|n
 # a comment's label ("# /etc/fstab: static file system information") or a sentence's end
 _NO_COMMAND = re.compile(r"^#\s+\S+:(?:\s|$)|[A-Za-z]\.$")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # what a command quotes is no sentence of the page's
+
+
+def language_name(info: str) -> str:
+    """The language a fence's info string names: its first word ("rust" of "rust compile_fail")."""
+    return info.split()[0].strip("{}.").lower() if info.split() else ""
 
 
 def sentence_words(line: str) -> int:
@@ -258,11 +264,11 @@ def at_root(lines: list[str], language: str = "") -> list[bool]:
     session at another prompt, the lines that surely are commands and those after the user
     became root ("$ su - root", then "# yum install libvirt-lock-sanlock"; without it, "# ...
     hack hack hack ..." is a comment)."""
-    named = language.split()[0].strip("{}.").lower() if language.split() else ""
-    if named not in ROOT_LANGUAGES:
+    if language_name(language) not in ROOT_LANGUAGES:
         return [False] * len(lines)
     words = [sentence_words(line) for line in lines]
-    root = [bool(ROOT.at.match(line)) and not _NO_COMMAND.search(line) and n < 2 for line, n in zip(lines, words, strict=True)]
+    root = [bool(ROOT.at.match(line)) and not _NO_COMMAND.search(line) and n < 2
+            for line, n in zip(lines, words, strict=True)]
     sure = [r and not n and bool(_ROOT_COMMAND.match(line)) for r, n, line in zip(root, words, lines, strict=True)]
     shown = [(r, line) for r, line in zip(root, lines, strict=True) if line.strip()]
     if shown and shown[0][0] and (any(sure) or all(r for r, _ in shown)):
