@@ -317,10 +317,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     """One or two sentences of the selected units: the opening of a section that answers the
     question (:func:`section_answer`) when it is an FAQ entry's, says what to do or introduces
     code, or when the user asks no how-to or the section has no steps; else what to do, then
-    why; a sentence that starts
-    in lower case is the rest of one that a list or a command broke off, and is left out, and so
-    are exclamations, sentences that need the one before them (:data:`ANAPHORIC`) and those
-    that end introducing what follows them ("You can change it by the following.")."""
+    why. A sentence that starts in lower case is the rest of one that a list or a command broke
+    off, and is left out, and so are exclamations, questions, sentences that need the one before
+    them (:data:`ANAPHORIC`) and those that end introducing what follows them ("You can change
+    it by the following.")."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and unit_steps(chosen[0].unit)
                      and not introduced(unit_text(chosen[0].unit))
