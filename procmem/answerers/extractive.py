@@ -309,8 +309,9 @@ def _step_opening(step: str) -> str:
 
 
 def is_faq(unit: Unit) -> bool:
-    """An FAQ entry: its opening answers its question ("No." and why), whatever it says."""
-    return isinstance(unit, LogicUnit) and unit.type == "FAQ"
+    """An FAQ entry, or a section whose header asks a question: its opening answers the question
+    ("No." and why; "Why did MakeMaker reinvent the wheel? …"), whatever it says."""
+    return isinstance(unit, LogicUnit) and (unit.type == "FAQ" or own_header(unit).rstrip().endswith("?"))
 
 
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
@@ -379,11 +380,14 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     found = paragraphs(text)
     opening = next(iter(found), "")
     answer: list[str] = []
+    faq = is_faq(unit)
     for paragraph in found:
         for sentence in SENTENCE_BREAK.split(paragraph):
-            if METADATA.match(sentence) or not answer and SCENARIO.match(sentence) or sentence.endswith("?"):
+            if METADATA.match(sentence) or not answer and SCENARIO.match(sentence) \
+                    or sentence.endswith("?") and not faq:
                 # who wrote the page, the user's wish said again ("You want all requests ..."), a
-                # question the section asks before it answers ("Why would someone want to ...?")
+                # question a section that asks none asks before it answers ("Why would someone
+                # want to compile a new kernel?"; an FAQ entry's answer may ask again)
                 continue
             if answer and len(" ".join([*answer, sentence]).split()) > max_words:
                 break

@@ -308,7 +308,9 @@ def is_step(text: str) -> bool:
 
 
 _WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap)[:,]?$", re.I)  # the icon was its object
-_MORE = re.compile(r"^(?:…|\.\.\.)")  # a list's last line: "… and many other things!"
+# a list's last line that only says there is more: "… and many other things!", "... and so on"
+_MORE = re.compile(r"^(?:…|\.\.\.)[\s\u200b]*(?:and\s+)?(?:(?:a\s+lot|many|much|lots)\s+)?(?:more|others?|so\s+on|etc)\b",
+                   re.I)
 
 
 def without_boilerplate(step: str) -> str:

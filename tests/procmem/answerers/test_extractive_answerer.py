@@ -807,12 +807,24 @@ def test_a_section_that_answers_opens_with_its_answer(unit_type, header, body, e
 def test_a_section_that_sets_the_scene_for_its_steps_leads_with_what_to_do_when_asked_how():
     """GIMP's "Crop an image" opens with why one crops; asked how, the answer leads with what to
     do. Asked why, or for a section whose opening says what to do, the opening stays."""
-    body = ("There are many reasons to crop an image, for example to fit a frame. There are two ways to start "
-            "the crop tool.\n\n1. Click the crop button in the toolbox.\n2. Drag a rectangle over the image.\n")
-    answer, _ = asked_by_its_header("Step", "How do I crop an image?", body)
-    assert answer.startswith("Click the crop button in the toolbox")
-    answer, _ = asked_by_its_header("Step", "Why would I crop an image?", body)
-    assert answer.startswith("There are many reasons to crop an image")
+    crop = LogicUnit("Step", "", "Crop an image",
+                     "There are many reasons to crop an image, for example to fit a frame. There are two ways to "
+                     "start the crop tool.\n\n1. Click the crop button in the toolbox.\n2. Drag a rectangle over "
+                     "the image.\n", [], unit_meta("gimp/crop.html", "Crop An Image"))
+    for question, opening in [("How do I crop an image?", "Click the crop button in the toolbox"),
+                              ("Why would I crop an image?", "There are many reasons to crop an image")]:
+        answer, _, _ = compose([Hit(crop, 1.0, 1, "x")], Turn(question), cite=False)
+        assert answer.startswith(opening), question
+    # a header that asks the question is answered by its opening, as an FAQ entry's is (Perl's FAQs)
+    answer, _ = asked_by_its_header(
+        "Appendix", "How do I get MakeMaker and Module::Build to install to the same place?",
+        "We highly recommend the install_base method, the simplest one.\n\n- Use INSTALL_BASE / --install_base.\n"
+        "- Use PREFIX / --prefix.\n")
+    assert answer.startswith("We highly recommend the install_base method")
+    # ... even when it asks again before it answers
+    answer, _ = asked_by_its_header("Appendix", "Why not just use another build tool?",
+                                    "Why did MakeMaker reinvent the wheel? Because there was none.")
+    assert answer == "Why did MakeMaker reinvent the wheel? Because there was none."
 
 
 def test_the_lead_gives_the_commands_a_session_types_not_what_they_print():

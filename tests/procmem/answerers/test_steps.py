@@ -586,6 +586,9 @@ def test_a_bulleted_list_of_notes_gives_no_steps_and_the_sentences_that_say_what
     # ... nor the fields it names, whatever line says there are more ...
     ("The packet list shows:\n\n- Protocol\n- Source address\n- …​ and a lot more!\n\nClick a column to sort it.",
      ["Click a column to sort it."]),
+    # (an item that goes on from the one before it after "..." is a step)
+    ("- Build the module normally.\n- ...and then use blib to point Perl at it: `perl -Mblib script.pl`",
+     ["Build the module normally.", "...and then use blib to point Perl at it: perl -Mblib script.pl"]),
     # ... nor are the platforms it names, one of them with its alternatives
     ("Binary packages are available for:\n\n- Alpine Linux\n- Debian GNU/Linux\n- Red Hat Enterprise Linux / "
      "CentOS / Fedora\n\nIf no binary package is available you can download the source and build it.",
