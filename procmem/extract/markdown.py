@@ -296,12 +296,13 @@ def typed_commands(lines: list[str], language: str = "") -> list[str]:
     follow it (a here-document's lines after a shell's "> "; a statement that Python's "... " or
     a database client's "testdb-> " continues, as one line), without the output the commands
     print ("$ npm outdated", then its table); of any other block, every line."""
-    if not is_session(lines, language):
+    prompts = [ROOT if root else next((p for p in PROMPTS if p.at.match(line)), None)
+               for line, root in zip(lines, at_root(lines, language), strict=True)]  # each line's, if any
+    if not any(prompts):  # no session (is_session)
         return _continued(lines)
     typed: list[str] = []
     prompt: Prompt | None = None  # of the line before, when it was typed
-    for line, root in zip(lines, at_root(lines, language), strict=True):
-        found = ROOT if root else next((p for p in PROMPTS if p.at.match(line)), None)
+    for line, found in zip(lines, prompts, strict=True):
         more = prompt.more.match(line) if prompt else None
         if found:
             typed.append(found.at.sub("", line))
