@@ -39,6 +39,24 @@ LICENSE_PHRASES = (
 )
 # Files that are not documents on their own: fragments included by others, site index pages.
 SKIPPED_DIRS = frozenset({"includes", "media", "figures", ".git"})
+# a Sphinx build keeps each page's source beside it: ``_sources/guide/intro.rst.txt`` for
+# ``guide/intro.html``
+SPHINX_SOURCES = "_sources"
+_SOURCE_SUFFIX = re.compile(r"(?:\.(?:rst|md|txt))?\.txt$", re.I)
+
+
+def built_page_source(root: Path, rel: Path) -> bool:
+    """Whether ``rel`` (a path under ``root``) is the source that a Sphinx build copied beside
+    a page it built from it, which the folder holds as HTML: the page is read once, from its
+    HTML (whose references and code the build resolved)."""
+    parts = rel.parts
+    if SPHINX_SOURCES not in parts[:-1]:
+        return False
+    at = parts.index(SPHINX_SOURCES)
+    page = Path(*parts[at + 1:])
+    html = root.joinpath(*parts[:at], page.parent, _SOURCE_SUFFIX.sub("", page.name) + ".html")
+    return html.is_file()
+
 
 
 def _repeats_cache(root: Path, corpus: str) -> Path:
@@ -213,7 +231,8 @@ class CorpusIndex:
                 doc_id = f"{name}/{rel.as_posix()}"
                 if (path.is_file() and path.suffix.lower() in FORMAT_BY_SUFFIX
                         and not rel.name.startswith(("_", "."))
-                        and not SKIPPED_DIRS.intersection(rel.parts[:-1]) and doc_id not in left_out):
+                        and not SKIPPED_DIRS.intersection(rel.parts[:-1]) and doc_id not in left_out
+                        and not built_page_source(root, rel)):
                     ids.append(doc_id)
         return ids
 

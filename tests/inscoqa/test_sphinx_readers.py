@@ -138,3 +138,20 @@ def test_myst_directives_roles_and_reference_links_read_as_plain_markdown(tmp_pa
     assert "```console\n$ pip install -r requirements.txt\n```" in text and ":caption:" not in text
     assert "toctree" not in text and "[pypi]:" not in text
     assert "[^1]: Unendorsed." in text  # a footnote is no link's target
+
+
+def test_a_sphinx_build_folder_reads_each_page_once_from_its_html(tmp_path: Path) -> None:
+    from inscoqa.corpus import CorpusIndex
+
+    page = "<html><head><title>{0}</title></head><body><h1>{0}</h1><p>Run the tool.</p></body></html>"
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "_sources" / "guide").mkdir(parents=True)
+    (tmp_path / "index.html").write_text(page.format("Home"))
+    (tmp_path / "guide" / "intro.html").write_text(page.format("Intro"))
+    (tmp_path / "_sources" / "index.rst.txt").write_text("Home\n====\n\nRun the tool.\n")
+    (tmp_path / "_sources" / "guide" / "intro.rst.txt").write_text(".. _intro:\n\nIntro\n=====\n\nRun it.\n")
+    (tmp_path / "_sources" / "notes.txt").write_text("Notes\n\nA page the build did not make.\n")
+
+    ids = CorpusIndex({"site": tmp_path}).doc_ids("site", every_page=True)
+
+    assert ids == ["site/_sources/notes.txt", "site/guide/intro.html", "site/index.html"]
