@@ -334,7 +334,8 @@ def render_sources(answer: Answer, snippet_chars: int = 400) -> str:
             snippet = " ".join(source.snippet.split())
             if len(snippet) > snippet_chars:
                 snippet = snippet[:snippet_chars] + " …"
-            lines.append(f"> **[{n}]** {shown(snippet)}")
+            section = f"*{shown(source.section)}* — " if source.section else ""
+            lines.append(f"> **[{n}]** {section}{shown(snippet)}")
         blocks.append("\n\n".join(lines))
     if others:
         blocks.append("_Also retrieved:_ " + " · ".join(map(_title, by_document(others).values())))

@@ -174,6 +174,23 @@ def test_angle_brackets_from_a_model_stay_visible() -> None:
     assert "**Keys &lt;and&gt; shortcuts**" in app.render_sources(answer)
 
 
+def test_each_snippet_names_its_section_when_its_source_has_one() -> None:
+    """A one-page manual's sources are all one document: their sections tell them apart."""
+    manual = "The Claws Mail User Manual"
+    sources = [Source("en/manual.html", manual, "To add a POP account: 1. Open the menu.", "p1", 0.03,
+                      "Account customisation > Account types"),
+               Source("en/manual.html", manual, "To switch accounts: 1. Pick one.", "p2", 0.02,
+                      "Account customisation > <Multiple> accounts"),
+               Source("en/manual.html", manual, "Welcome.", "c1", 0.01)]
+    text = app.render_sources(Answer("Add it.", ["Open the menu. [1]", "Pick one. [2]", "Read. [3]"],
+                                     sources))
+    assert text.count(f"**{manual}** · `en/manual.html`") == 1
+    assert "> **[1]** *Account customisation &gt; Account types* — To add a POP account: 1. Open the menu." \
+        in text
+    assert "> **[2]** *Account customisation &gt; &lt;Multiple&gt; accounts* — To switch accounts" in text
+    assert "> **[3]** Welcome." in text  # no section, the snippet alone
+
+
 def test_grounded_steps_show_their_snippet_and_ungrounded_ones_a_marker() -> None:
     from procmem.grounding import StepGrounding
 

@@ -77,8 +77,10 @@ def _memory(args: argparse.Namespace) -> Any:
         raise SystemExit(f"inscoqa answer: {first_line(exc)}") from exc
 
 
-def _source_lines(sources: list[Any]) -> list[str]:
-    """One line per document: the numbers that cite it, its title and id, its best score."""
+def _source_lines(sources: list[Any], *, sections: bool = False) -> list[str]:
+    """One line per document: the numbers that cite it, its title and id, its best score; with
+    ``sections``, under it one indented line per section its sources name, with their numbers
+    (a one-page manual's sources are all one document)."""
     from procmem.answerers import by_document
 
     lines = []
@@ -86,6 +88,13 @@ def _source_lines(sources: list[Any]) -> list[str]:
         scores = [s.score for _, s in group if s.score is not None]
         score = f"  (score {max(scores):.4f})" if scores else ""
         lines.append(f"{''.join(f'[{n}]' for n, _ in group)} {group[0][1].title or doc_id} — {doc_id}{score}")
+        if sections:
+            named: dict[str, list[int]] = {}
+            for n, source in group:
+                if source.section:
+                    named.setdefault(source.section, []).append(n)
+            lines += [f"    {''.join(f'[{n}]' for n in numbers)} {section}"
+                      for section, numbers in named.items()]
     return lines
 
 
@@ -104,7 +113,7 @@ def format_answer(answer: Any) -> str:
     if answer.follow_ups:
         lines += ["", "You can tell me:"] + [f"- {f}" for f in answer.follow_ups]
     cited, others = answer.cited_sources()
-    lines += ["", "Sources:"] + (_source_lines(cited) or ["(none)"])
+    lines += ["", "Sources:"] + (_source_lines(cited, sections=True) or ["(none)"])
     if others:
         lines += ["", "Also retrieved:"] + _source_lines(others)
     usage = answer.trace.usage

@@ -15,6 +15,7 @@ from procmem.answerers.base import (
     answerer_names,
     by_document,
     register,
+    section_label,
 )
 from procmem.answerers.extractive import answer_with_fallback
 from procmem.answerers.grounded import make_answerer
@@ -34,5 +35,6 @@ __all__ = [
     "by_document",
     "make_answerer",
     "register",
+    "section_label",
     "standalone_query",
 ]

@@ -41,11 +41,17 @@ class AnswerRequest:
 
 @dataclass
 class Source:
+    """One retrieved unit an answer draws on. ``section`` is where the unit sits in its document
+    as :func:`section_label` shows it ("Basic mail handling > Filtering"), empty when unknown:
+    the sources of a one-page manual are all one document, and only their sections tell them
+    apart."""
+
     doc_id: str
     title: str
     snippet: str = ""
     unit_id: str = ""
     score: float | None = None
+    section: str = ""
 
 
 NumberedSource = tuple[int, Source]  # a source and its citation number, [n] = the n-th source
@@ -150,6 +156,20 @@ def by_document(sources: Sequence[NumberedSource]) -> dict[str, list[NumberedSou
     for n, source in sources:
         groups.setdefault(source.doc_id, []).append((n, source))
     return groups
+
+
+SECTION_SEPARATOR = " > "  # between the headings of a unit's section path
+
+
+def section_label(section: str | None, title: str | None = "") -> str:
+    """A unit's section path as a reader is shown it: without its first heading when that is the
+    page's ``title`` (on "The Claws Mail User Manual", "The Claws Mail User Manual > Basic mail
+    handling > Filtering" is "Basic mail handling > Filtering"); "" for none, or for the title
+    alone."""
+    section = " ".join(str(section or "").split())
+    first, _, rest = section.partition(SECTION_SEPARATOR)
+    title = " ".join(str(title or "").split())
+    return rest if title and first.casefold() == title.casefold() else section
 
 
 def grounding_dicts(groundings: Sequence[StepGrounding | None] | None) -> list[dict[str, Any] | None] | None:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from inscoqa.corpus.document import Document
-from procmem.answerers.base import Searchable, Source
+from procmem.answerers.base import Searchable, Source, section_label
 from procmem.config import ALL_KINDS, kind_names, load_memory_config
 from procmem.embed import Embedder, EmbedderNotFound, model_dir
 from procmem.memory import Memory, build_memory
@@ -51,7 +51,8 @@ def hit_record(hit: Hit) -> dict[str, Any]:
 
 
 def sources_from_hits(hits: Sequence[Hit], snippet_chars: int = 300) -> list[Source]:
-    """One source per distinct unit, in the order first retrieved."""
+    """One source per distinct unit, in the order first retrieved, each with its section
+    (:func:`section_label`) when the unit has one."""
     sources: dict[str, Source] = {}
     for hit in hits:
         unit = hit.unit
@@ -60,10 +61,12 @@ def sources_from_hits(hits: Sequence[Hit], snippet_chars: int = 300) -> list[Sou
         snippet = " ".join(unit.render().split())
         if len(snippet) > snippet_chars:
             snippet = snippet[: snippet_chars - 1] + "…"
+        title = str(unit.meta.get("title", "") or "")
         sources[unit.id] = Source(
-            doc_id=str(unit.meta.get("doc_id", "")), title=str(unit.meta.get("title", "")),
+            doc_id=str(unit.meta.get("doc_id", "")), title=title,
             snippet=snippet, unit_id=unit.id,
             score=None if hit.score is None else round(float(hit.score), 6),
+            section=section_label(unit.meta.get("section", ""), title),
         )
     return list(sources.values())
 

@@ -116,3 +116,71 @@ def test_sources_print_one_line_per_document_cited_ones_first():
     assert "Sources:\n[1][3] Connect to Wi-Fi — help/wifi.md  (score 0.5000)\n[2] Set up a VPN" in plain
     assert "Also retrieved" not in plain
     assert "Sources:\n(none)" in format_answer(Answer("No matching instructions were found.", []))
+
+
+MANUAL = "The Claws Mail User Manual"
+
+
+def manual_source(unit_id: str, score: float, section: str = "") -> Source:
+    return Source("en/claws-mail-manual.html", MANUAL, unit_id=unit_id, score=score, section=section)
+
+
+def test_a_single_documents_sources_name_the_sections_they_come_from():
+    """Every source of a one-page manual is one document: under its line, one line per section
+    its cited sources name, with the numbers citing it; the other sources stay one line."""
+    sources = [manual_source("p1", 0.0317, "Account customisation > Account types"),
+               manual_source("p2", 0.0301, "Account customisation > Multiple accounts"),
+               manual_source("l1", 0.0299, "Account customisation > Account types"),
+               manual_source("c1", 0.0200),  # no section: named by no line
+               manual_source("p3", 0.0100, "Basic mail handling > Filtering")]
+    answer = Answer("Add an account.", ["Open the menu. [1]", "Pick it. [2]", "Save. [3][4]"], sources)
+    text = format_answer(answer)
+    assert (f"Sources:\n[1][2][3][4] {MANUAL} — en/claws-mail-manual.html  (score 0.0317)\n"
+            "    [1][3] Account customisation > Account types\n"
+            "    [2] Account customisation > Multiple accounts\n\n"
+            f"Also retrieved:\n[5] {MANUAL} — en/claws-mail-manual.html  (score 0.0100)\n\n") in text
+
+
+def test_sources_that_name_no_section_print_no_section_lines():
+    sources = [manual_source("c1", 0.5), manual_source("c2", 0.4)]
+    text = format_answer(Answer("Add an account.", ["Open the menu. [1]", "Save. [2]"], sources))
+    assert f"Sources:\n[1][2] {MANUAL} — en/claws-mail-manual.html  (score 0.5000)\n\n" in text
+
+
+ONE_PAGE_MANUAL = f"""<!DOCTYPE html>
+<html><head><title>{MANUAL}</title></head>
+<body>
+<h1>{MANUAL}</h1>
+<p>This manual describes the Claws Mail client.</p>
+<h2>Account customisation</h2>
+<h3>Account types</h3>
+<p>To add a POP account:</p>
+<ol><li>Open the Configuration menu.</li><li>Choose Create new account.</li>
+<li>Select POP3 as the protocol.</li><li>Click OK to save the account.</li></ol>
+<h2>Basic mail handling</h2>
+<h3>Filtering</h3>
+<p>To filter incoming messages into folders:</p>
+<ol><li>Open the Filtering dialog from the Configuration menu.</li>
+<li>Enter a rule that matches the sender.</li><li>Choose the destination folder and click Add.</li></ol>
+</body></html>
+"""
+
+
+def test_an_answer_from_a_one_page_manual_names_the_section_of_its_steps(clean_env, capsys):
+    docs = clean_env / "docs" / "en"
+    docs.mkdir(parents=True)
+    (docs / "claws-mail-manual.html").write_text(ONE_PAGE_MANUAL, encoding="utf-8")
+    memory = clean_env / "memory"
+    assert main(["memory", "build", "--path", str(clean_env / "docs"), "--out", str(memory),
+                 "--json"]) == 0
+    capsys.readouterr()
+    for question, section, other in [
+            ("How do I add a POP account?", "Account customisation > Account types", "Filtering"),
+            ("How do I filter incoming messages into folders?", "Basic mail handling > Filtering",
+             "Account types")]:
+        assert main(["answer", "--memory", str(memory), question]) == 0
+        out = capsys.readouterr().out
+        cited = out.split("\nSources:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        assert cited[0].startswith("[") and f"{MANUAL} — docs/en/claws-mail-manual.html" in cited[0]
+        assert len(cited) == 2 and cited[1].startswith("    [") and cited[1].endswith(f"] {section}")
+        assert other not in "\n".join(cited)
