@@ -12,6 +12,7 @@ from pathlib import Path
 from inscoqa.corpus.common import read_text, tidy_markdown
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import RULE, dedent_sections, layout_headings, numbered_headings
+from inscoqa.corpus.manpage import is_man_page, man_to_markdown
 
 _HASH = "\ue000"  # a "#" that starts a line of the text, until the layout is known
 # where such a line ends up as a heading would (not indented as code, "#" then a space): escaped
@@ -28,7 +29,10 @@ def _markdown_line(line: str) -> str:
 
 
 def text_to_markdown(raw: str) -> tuple[str, str]:
-    """``(title, markdown)`` of a plain-text document."""
+    """``(title, markdown)`` of a plain-text document; a manual page as ``man`` prints it is read
+    by its own layout (:mod:`inscoqa.corpus.manpage`)."""
+    if is_man_page(raw):
+        return man_to_markdown(raw)
     raw = raw.replace("\xa0", " ").replace("\t", "    ")
     lines = [line.rstrip() for line in raw.split("\n")]
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
