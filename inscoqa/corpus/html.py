@@ -29,6 +29,7 @@ from pathlib import Path
 from inscoqa.corpus.common import collapse_spaces, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import bold_questions, has_headings, layout_headings
+from inscoqa.corpus.manpage import is_man_page, man_to_markdown
 
 _DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "canvas", "nav",
                       "button", "select", "form"})
@@ -37,6 +38,7 @@ _BLOCK = frozenset({"p", "div", "section", "article", "main", "header", "footer"
                     "tr", "table", "thead", "tbody"})
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", "area", "col"})
+_SIGNATURE = re.compile(r"(?:^|\s)sig(?:\s|$)")  # Sphinx's <dt class="sig sig-object py">
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
@@ -119,6 +121,7 @@ class _MarkdownBuilder(HTMLParser):
         self._table: list[list[str]] = []
         self._level = 1  # of the last heading
         self._in_term = False  # in a <dt>
+        self._in_signature = False  # in a <dt> that is an API entry's signature
         self._lists_of_terms: list[_Terms] = []  # the open <dl>s
         self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
         self._notes_depth = 0  # ... and how many of its kind are open
@@ -212,6 +215,12 @@ class _MarkdownBuilder(HTMLParser):
             self._flush()
             self._lists_of_terms[-1].entries.append([len(self.blocks), 0, -1])
             self._in_term = True
+            if _SIGNATURE.search(dict(attrs).get("class") or ""):
+                # an API entry's signature (Sphinx: a function, an option, a command) is code,
+                # written as it is typed: its parameters' emphasis and "*" / "**" stay as they are
+                self._spans.append([])
+                self._span_tags.append(("code", ""))
+                self._in_signature = True
         elif tag == "dd" and self._lists_of_terms:
             self._flush()
             self._lists_of_terms[-1].described_from = len(self.blocks)
@@ -316,6 +325,9 @@ class _MarkdownBuilder(HTMLParser):
             self._flush()
             self._title_terms(self._lists_of_terms.pop())
         elif tag == "dt":
+            if self._in_signature and self._span_tags and self._span_tags[-1][0] == "code":
+                self.handle_endtag("code")
+            self._in_signature = False
             self._flush()
             self._in_term = False
         elif tag == "dd" and self._lists_of_terms:
@@ -440,11 +452,20 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     builder.close()
     body = _without_contents(builder.markdown(), path.name)
     title = collapse_spaces(builder.title) or builder.h1 or path.stem
+    if (page := _man_page(body)) is not None:  # a manual page as ``man`` prints it, in one <pre>
+        title, body = man_to_markdown(page)
     first = body.lstrip().split("\n", 1)[0]
     text = tidy_markdown(body if first.startswith("# ") else f"# {title}\n\n{body}")
     text = tidy_markdown(bold_questions(text) if has_headings(text) else layout_headings(text))
     meta = {"format": "html", "path": str(path), "date": None}
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
+
+
+def _man_page(body: str) -> str | None:
+    """The text of a page that is one code block holding a manual page (:func:`is_man_page`),
+    as Postfix's ``virtual.8.html`` is; None for any other page."""
+    found = re.fullmatch(r"\s*```[^\n]*\n(.*)\n```\s*", body, re.S)
+    return found[1] if found and is_man_page(found[1]) else None
 
 
 def _is_hidden_code(attrs: list[tuple[str, str | None]]) -> bool:

@@ -45,6 +45,17 @@ SPHINX_SOURCES = "_sources"
 _SOURCE_SUFFIX = re.compile(r"(?:\.(?:rst|md|txt))?\.txt$", re.I)
 
 
+# the pages a Sphinx build writes of its own: the general index, the module index, the search
+_SPHINX_PAGES = re.compile(r"^(?:genindex(?:-\w+)?|[a-z]+-modindex|search)\.html$")
+
+
+def sphinx_generated(root: Path, rel: Path) -> bool:
+    """Whether ``rel`` (a path under ``root``) is a page that a Sphinx build made of its own
+    (an index of every entry, the search page) beside the pages of the text (the build's
+    ``searchindex.js`` is in the same folder); FRR's index ran to 14,000 words of links."""
+    return bool(_SPHINX_PAGES.match(rel.name)) and (root / rel).with_name("searchindex.js").is_file()
+
+
 def built_page_source(root: Path, rel: Path) -> bool:
     """Whether ``rel`` (a path under ``root``) is the source that a Sphinx build copied beside
     a page it built from it, which the folder holds as HTML: the page is read once, from its
@@ -232,7 +243,7 @@ class CorpusIndex:
                 if (path.is_file() and path.suffix.lower() in FORMAT_BY_SUFFIX
                         and not rel.name.startswith(("_", "."))
                         and not SKIPPED_DIRS.intersection(rel.parts[:-1]) and doc_id not in left_out
-                        and not built_page_source(root, rel)):
+                        and not built_page_source(root, rel) and not sphinx_generated(root, rel)):
                     ids.append(doc_id)
         return ids
 

@@ -140,7 +140,7 @@ def test_myst_directives_roles_and_reference_links_read_as_plain_markdown(tmp_pa
     assert "[^1]: Unendorsed." in text  # a footnote is no link's target
 
 
-def test_a_sphinx_build_folder_reads_each_page_once_from_its_html(tmp_path: Path) -> None:
+def test_a_sphinx_build_folder_reads_each_page_once_from_its_html_and_none_of_its_indexes(tmp_path: Path) -> None:
     from inscoqa.corpus import CorpusIndex
 
     page = "<html><head><title>{0}</title></head><body><h1>{0}</h1><p>Run the tool.</p></body></html>"
@@ -151,7 +151,38 @@ def test_a_sphinx_build_folder_reads_each_page_once_from_its_html(tmp_path: Path
     (tmp_path / "_sources" / "index.rst.txt").write_text("Home\n====\n\nRun the tool.\n")
     (tmp_path / "_sources" / "guide" / "intro.rst.txt").write_text(".. _intro:\n\nIntro\n=====\n\nRun it.\n")
     (tmp_path / "_sources" / "notes.txt").write_text("Notes\n\nA page the build did not make.\n")
+    for name in ("genindex.html", "genindex-A.html", "py-modindex.html", "search.html"):
+        (tmp_path / name).write_text(page.format("Index"))
+    (tmp_path / "searchindex.js").write_text("Search.setIndex({})")
+    (tmp_path / "guide" / "search.html").write_text(page.format("How to search"))  # a page of the text
 
     ids = CorpusIndex({"site": tmp_path}).doc_ids("site", every_page=True)
 
-    assert ids == ["site/_sources/notes.txt", "site/guide/intro.html", "site/index.html"]
+    assert ids == ["site/_sources/notes.txt", "site/guide/intro.html", "site/guide/search.html", "site/index.html"]
+
+
+SIGNATURES = """\
+<html><head><title>OSPFv2</title></head><body><h1>OSPFv2</h1>
+<section><h2>Interfaces<a class="headerlink" href="#interfaces">¶</a></h2>
+<dl class="std clicmd">
+<dt class="sig sig-object std" id="clicmd-ip-ospf-area-AREA-ADDR">
+<span class="sig-name descname"><span class="pre">ip</span> <span class="pre">ospf</span> <span class="pre">area</span>
+<span class="pre">AREA</span> <span class="pre">[ADDR]</span></span><a class="headerlink" href="#clicmd-ip-ospf-area-AREA-ADDR">¶</a></dt>
+<dd><p>Enable OSPF on the interface, putting it in the <em>AREA</em> area.</p>
+<p>Mixing <code>network</code> and <code>ip ospf</code> commands is not supported.</p></dd></dl>
+<dl class="py function">
+<dt class="sig sig-object py" id="json.dumps">
+<span class="sig-prename descclassname"><span class="pre">json.</span></span><span class="sig-name descname"><span class="pre">dumps</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="n"><span class="pre">obj</span></span></em>, <em class="sig-param"><span class="o"><span class="pre">*</span></span></em>, <em class="sig-param"><span class="o"><span class="pre">**</span></span><span class="n"><span class="pre">kw</span></span></em><span class="sig-paren">)</span><a class="headerlink" href="#json.dumps">¶</a></dt>
+<dd><p>Serialize <em>obj</em> to a JSON formatted string.</p><p>The arguments mean what they mean for dump.</p></dd></dl>
+</section></body></html>
+"""
+
+
+def test_an_api_entrys_signature_is_a_heading_in_code_as_it_is_typed(tmp_path: Path) -> None:
+    """Sphinx's entries (a command, a function): the signature, with its "*" and "**" and
+    without the permalink, heads the entry's section as code."""
+    (tmp_path / "ospfd.html").write_text(SIGNATURES, encoding="utf-8")
+    text = read_document(tmp_path / "ospfd.html").text
+    assert "### `ip ospf area AREA [ADDR]`\n\nEnable OSPF on the interface" in text
+    assert "### `json.dumps(obj, *, **kw)`\n\nSerialize *obj* to a JSON formatted string." in text
+    assert "¶" not in text
