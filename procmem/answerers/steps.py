@@ -98,7 +98,8 @@ CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:the
 # can modify the file", "an administrator can manually add ...") or a command in code
 LATER_ACTION = re.compile(
     r"^(?!" + ASIDE + r")(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
-    r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|some|no|not|assume|suppose|imagine)\b|let['’]s\b)[a-z]+\b"
+    r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|any|each|every|some|no|not"
+    r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b)[a-z]+\b"
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
     r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
     + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
@@ -490,9 +491,29 @@ def without_shown_code(text: str) -> str:
 def says_what_to_do(sentence: str) -> bool:
     """A sentence of prose that is a step: it says what to do (an imperative, one after an
     opening clause or with a modal, a command), rather than what a tool is or does ("Memcheck is
-    the default tool", "Tools will complain at startup")."""
+    the default tool", "Tools will complain at startup"). What a clause of purpose, result or
+    reason lets someone do is no step (:func:`without_consequences`): "The emails that you send
+    are saved in the Sent folder, so that you can recall what you wrote"."""
+    sentence = without_consequences(sentence)
     plain = plain_text(sentence)
     return bool(ACTION_CUE.search(plain) or LATER_ACTION.search(sentence) or COMMAND_WORD.search(sentence))
+
+
+# a clause that says what something lets someone do, or why: "..., so that you can recall what
+# you wrote", "... so the recipient can verify its validity", "as you can see", "This way, you
+# can search ..."; it runs to the next comma, semicolon or colon
+_CONSEQUENCE = re.compile(
+    r"(?:^(?:this|that|in this|in that) way,?\s.*"
+    r"|\bso(?: that)?\s+(?:[\w'’-]+\s+){0,4}?(?:can|could|will|would|may|might)\s[^,;:]*"
+    r"|\b(?:as|because|since)\s+(?:you|users?|they|it|we)\s+(?:can|could|will|would|may|might)\s[^,;:]*)",
+    re.I)
+
+
+def without_consequences(sentence: str) -> str:
+    """``sentence`` without its clauses of purpose, result or reason that hold a modal
+    (:data:`_CONSEQUENCE`): what is left says what to do, if anything does ("Use the -v option
+    so that you can see what happens": "Use the -v option")."""
+    return _CONSEQUENCE.sub("", sentence).strip()
 
 
 def describes(sentence: str) -> bool:

@@ -766,3 +766,18 @@ def test_what_you_need_first_is_a_step():
             "copy of the most recent LTS edition of the Android NDK. The NDK holds the linker.")
     assert prose_steps(text) == ["To build Rust binaries for Android you’ll need a copy of the most recent LTS "
                                  "edition of the Android NDK."]
+
+
+def test_what_a_clause_of_purpose_or_result_lets_someone_do_is_no_step():
+    """A manual written as prose (Claws Mail's): "so that you can ...", "so the recipient can
+    ...", "This way, you can ..." say what something is for; what the main clause says to do
+    stays a step, and so does a modal after a clause that only sets the case."""
+    text = ("Sent messages are saved in the Sent folder, so that you can recall what you wrote. "
+            "A signature is attached so the recipient can verify the message. "
+            "This way, you can search the whole mailbox at once. "
+            "If you set the search to be recursive, any subfolder with matches changes its icon. "
+            "For people who write a lot, having to reach for the mouse slows them down. "
+            "Use the -v option so that you can see what happens. "
+            "As these formats are rare, you can also import LDIF files.")
+    assert prose_steps(text, limit=10) == ["Use the -v option so that you can see what happens.",
+                                           "As these formats are rare, you can also import LDIF files."]
