@@ -272,13 +272,17 @@ SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additiona
 ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|this|either) case|otherwise|"
                        r"if (?:it|this|that|they) (?:isn['’]t|aren['’]t|doesn['’]t|don['’]t|is not|are not|does not|do not)"
                        r")\b", re.I)
-NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*")  # a name as written in code: "http.proxy", "html_logo_url"
+# a name as written in code: "http.proxy", "html_logo_url"; a command that names an entry, before
+# what it does ("neighbor A.B.C.D activate: This configuration modifies ...")
+NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*"
+                        r"|^[a-z](?=(?:[^:.]|\.\S){0,80}?(?:\b[A-Z][A-Z0-9_.]*[A-Z0-9]\b|[\[<{(|_]|\w-\w))"
+                        r"(?:[^:.]|\.\S){0,80}: [A-Z]")
 
 
 def _opening(sentence: str) -> str:
     """A sentence as the answer's first: without the word that placed it in a sequence ("Then,
     check ..."), starting with a capital ("bring the milk to 45°C") unless it starts with a name
-    as written in code ("http.proxy: Sets ...")."""
+    as written in code ("http.proxy: Sets ...", "neighbor PEER activate: Enables ...")."""
     sentence = SEQUENCE_WORD.sub("", sentence)
     return sentence if NAME_FIRST.match(sentence) else sentence[:1].upper() + sentence[1:]
 

@@ -560,6 +560,12 @@ def test_a_reference_entry_answers_with_its_name_and_what_it_does():
     assert steps == ["html_logo_url: This form of the doc attribute lets you control the logo in the upper left "
                      "hand side of the docs. #![doc(html_logo_url = \"https://example.com/logo.jpg\")]"]
     assert "follow the steps below" not in answer
+    # a command that names an entry (FRR's reference, read from Sphinx's signatures) stays as typed
+    neighbor = step_unit("`neighbor PEER activate` (BGP)", "Enables the address family for this neighbor.\n\n"
+                         "By default only IPv4 unicast is enabled.", "frr/bgp.html", "BGP")
+    answer, steps, _ = compose([Hit(neighbor, 1.0, 1, "x")], Turn("How do I activate a neighbor?"), cite=False)
+    assert steps[0] == "neighbor PEER activate: Enables the address family for this neighbor."
+    assert answer.startswith("neighbor PEER activate: Enables the address family for this neighbor.")
     # the entry before it on the page gives its step first; the best unit's entry still leads
     favicon = step_unit("`html_favicon_url` (The doc attribute)", "This form of the `doc` attribute lets you "
                         "control the favicon of your docs.", "rustdoc/the-doc-attribute.html", "The doc attribute")
