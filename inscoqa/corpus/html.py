@@ -416,6 +416,8 @@ class _MarkdownBuilder(HTMLParser):
             if name_in_list or text_in_list or "\n" in name or len(name.split()) > 12 or end in ".!?" \
                     or name.startswith(("#", "```", "|")) or not text or text.startswith(("#", "```", "|")):
                 continue
+            quoted = re.match(r"(?:> )*", name)[0]  # a list of terms in a quote: its marks once
+            text = text[len(quoted):] if quoted and text.startswith(quoted) else text
             self.blocks[term] = (f"{name}{' ' if end == ':' else ': '}{text}", False)
             self.blocks[start] = ("", False)
 

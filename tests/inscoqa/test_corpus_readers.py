@@ -596,7 +596,8 @@ def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> Non
         "<dt><code>-j</code></dt><dt><code>--jobs</code></dt><dd><p>Number of parallel jobs to run.</p></dd>"
         "<dt><code>--config</code></dt><dd><pre><code>cargo test --config build.jobs=2</code></pre></dd>"
         "<dt>It runs the tests.</dt><dd><p>As the heading says.</p></dd></dl>"
-        "<h2>Can I</h2><dl><dt><b>You probably can:</b></dt><dd><p>Unpack the archive.</p></dd></dl>",
+        "<h2>Can I</h2><dl><dt><b>You probably can:</b></dt><dd><p>Unpack the archive.</p></dd></dl>"
+        "<h2>Server type</h2><blockquote><dl><dt>POP3</dt><dd><p>Enter the server address.</p></dd></dl></blockquote>",
         encoding="utf-8")
     text = read_document(path).text
     assert "`--no-run`: Compile, but don't run tests." in text
@@ -605,6 +606,7 @@ def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> Non
     assert "`--config`\n\n```" in text
     assert "It runs the tests.\n\nAs the heading says." in text
     assert "**You probably can:** Unpack the archive." in text
+    assert "> POP3: Enter the server address." in text  # in a quote (DocBook's variablelist in Claws Mail's manual)
 
 
 @pytest.mark.parametrize("notes", [
