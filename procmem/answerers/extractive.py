@@ -83,6 +83,7 @@ from procmem.answerers.steps import (
     unit_header,
     unit_steps,
     unit_text,
+    without_consequences,
 )
 from procmem.answerers.turn import Turn
 from procmem.units import LogicUnit, Unit, UnitKind, entry_name, own_header, part_number
@@ -347,7 +348,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                     s = with_code.get(s.rstrip(".:"), "")
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
-    actions = sorted((s for s in pool if ACTION_CUE.search(s) or CASE_ACTION.match(s)), key=lambda s: -pool[s])
+    # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
+    actions = sorted((s for s in pool if ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s)),
+                     key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
     if not lead and steps:

@@ -1018,3 +1018,13 @@ def test_three_documents_give_up_to_twelve_steps():
     _, steps, _ = compose([Hit(stock, 1.0, 1, "x"), Hit(soup, 0.9, 2, "x"), Hit(serve, 0.8, 3, "x")],
                           Turn("How do I make the soup with the stock?"), cite=False)
     assert len(steps) == 12 and sum(step.startswith("Serving step") for step in steps) == 4
+
+
+def test_what_a_clause_of_result_lets_the_user_do_does_not_lead_the_answer():
+    """Claws Mail's manual: "This way, you can search in your whole mailbox at once." says what
+    the step before it gives; the lead is what to do."""
+    unit = step_unit("Searching (Manual)", "To search a folder, choose Edit/Search folder and enter the words. "
+                     "Set the search to be recursive. This way, you can search in your whole mailbox at once.",
+                     "manual.html", "Manual")
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I search my whole mailbox at once?"), cite=False)
+    assert answer.startswith("To search a folder, choose Edit/Search folder and enter the words.")
