@@ -84,7 +84,9 @@ ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|a
 _IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
 ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
-    + r"|(?:^|,\s+|\b(?:it|this|that|them|these)\s+)to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
+    # "..., to fix this", "use it to resolve the issue"; a sentence that opens so goes on with what
+    # to do (below), not with what a program does ("To avoid this, Wireshark tries to ...")
+    + r"|(?:,\s+|\b(?:it|this|that|them|these)\s+)to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
     + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE  # "To create a pre script, simply create ...", "..., you add ..."
     # how a guide written as prose says what to do: "This is typically done using the adduser command"

@@ -781,3 +781,14 @@ def test_what_a_clause_of_purpose_or_result_lets_someone_do_is_no_step():
             "As these formats are rare, you can also import LDIF files.")
     assert prose_steps(text, limit=10) == ["Use the -v option so that you can see what happens.",
                                            "As these formats are rare, you can also import LDIF files."]
+
+
+def test_a_sentence_that_opens_with_what_to_avoid_says_what_to_do_only_when_it_goes_on_so():
+    """Wireshark's guide: "To avoid this, Wireshark tries to figure out ..." says what the
+    program does; "To fix this, restart the service" and "..., use it to resolve the issue" say
+    what to do."""
+    text = ("To avoid this, Wireshark tries to figure out if it is remotely connected. "
+            "To fix this, restart the capture service. "
+            "Download the tool and use it to resolve the issue.")
+    assert prose_steps(text) == ["To fix this, restart the capture service.",
+                                 "Download the tool and use it to resolve the issue."]
