@@ -101,7 +101,8 @@ CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:the
 LATER_ACTION = re.compile(
     r"^(?!" + ASIDE + r")(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
     r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|any|each|every|some|no|not"
-    r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b)[a-z]+\b"
+    r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b)"
+    r"(?-i:[a-z])[a-z]*\b"  # in lower case: a capital opens a name ("To avoid this, Wireshark tries ...")
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
     r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
     + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
