@@ -124,3 +124,22 @@ def test_a_shell_session_stays_with_its_command_when_the_unit_is_cut():
     assert len(parts) == 2 and all(n_words(p.body) <= 200 for p in parts)
     assert any(session in p.body for p in parts)  # the whole session, its blank lines too, in one part
     assert not any("```" in p.body for p in parts if session not in p.body)
+
+
+def test_each_linker_goes_with_the_part_that_holds_its_link():
+    """A page of contents (Python's "Generic Operating System Services"): the linker of each
+    link is the part's where the link is, not all of them the last part's."""
+    body = "\n".join(f"- [`module{i}` — what module {i} does for the operating system](module{i}.html)"
+                     for i in range(60))
+    links = [Linker(f"you need details on `module{i}` — what module {i} does for the operating system",
+                    f"`module{i}` — what module {i} does for the operating system", "CROSS", f"lib/module{i}.html")
+             for i in range(60)]
+    unit = LogicUnit("Appendix", "", "Services (Library)", body, linker=[*links, Linker("it still fails", "ask", "MITIGATE")],
+                     meta={"doc_id": "lib/services.html", "title": "Library"})
+    parts = split_logic_unit(unit, 200)
+    assert len(parts) > 2
+    for part in parts:
+        for link in part.linker:
+            assert link.tag != "CROSS" or link.next in part.body
+    assert sum(link.tag == "CROSS" for part in parts for link in part.linker) == 60
+    assert parts[-1].linker[-1].tag == "MITIGATE"  # from no part's text: after the last part
