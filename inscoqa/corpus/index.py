@@ -43,8 +43,6 @@ SKIPPED_DIRS = frozenset({"includes", "media", "figures", ".git"})
 # ``guide/intro.html``
 SPHINX_SOURCES = "_sources"
 _SOURCE_SUFFIX = re.compile(r"(?:\.(?:rst|md|txt))?\.txt$", re.I)
-
-
 # the pages a Sphinx build writes of its own: the general index, the module index, the search
 _SPHINX_PAGES = re.compile(r"^(?:genindex(?:-\w+)?|[a-z]+-modindex|search)\.html$")
 
@@ -67,7 +65,6 @@ def built_page_source(root: Path, rel: Path) -> bool:
     page = Path(*parts[at + 1:])
     html = root.joinpath(*parts[:at], page.parent, _SOURCE_SUFFIX.sub("", page.name) + ".html")
     return html.is_file()
-
 
 
 def _repeats_cache(root: Path, corpus: str) -> Path:

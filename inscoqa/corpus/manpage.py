@@ -5,9 +5,13 @@ Its layout says what each line is: a line at the left margin is a section's head
 "MAILBOX LOCATION"), one indented by three spaces a subsection's; the text sits indented under
 them, justified with runs of spaces and with words hyphenated at line ends. A line that the
 next lines are indented under is a term, with its description (an option: ``-c config_dir``,
-then what it does); text indented deeper after a blank line is an example, kept as code. The
-header and footer lines (``VIRTUAL(8)    VIRTUAL(8)``) are left out; the title is the name line
-("virtual - Postfix virtual domain mail delivery agent").
+then what it does), and so is a tag with its description after it on the line (``-f     Flush
+the queue``); options on lines of their own before one description share it; a tag that numbers
+(``1)``) or marks (``o``) an item makes a list. The synopsis, text indented deeper than the text
+around it, lines indented unevenly, and lines without a sentence's end after a paragraph that
+ends with a colon are examples, kept as code. The header and footer lines (``VIRTUAL(8)
+VIRTUAL(8)``) are left out; the title is the name line ("virtual - Postfix virtual domain mail
+delivery agent").
 """
 
 from __future__ import annotations
