@@ -988,8 +988,11 @@ def test_a_first_step_that_says_nothing_to_do_is_no_lead_to_the_steps():
                      "**already installed**.\n\nWhere it was not installed for a toolchain, it can be installed "
                      "with:\n\n```\nrustup component add clippy\n```\n", "clippy/installation.html", "Installation")
     answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I install clippy?"), cite=False)
-    assert steps[0].startswith("If you’re using rustup")
-    assert "then follow the steps below" not in answer
+    # how things are once a condition holds ("..., Clippy is usually already installed") is no
+    # step, and does not lead: the step that says what to do does
+    assert steps == ["Where it was not installed for a toolchain, it can be installed with: rustup component add clippy"]
+    assert not answer.startswith("If you’re using rustup")
+    assert answer.startswith("Where it was not installed for a toolchain, it can be installed with")
 
 
 def test_a_unit_that_names_nothing_the_question_asks_is_not_chosen_for_its_rank_alone():
