@@ -466,7 +466,7 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
 def _man_page(body: str) -> str | None:
     """The text of a page that is one code block holding a manual page (:func:`is_man_page`),
     as Postfix's ``virtual.8.html`` is; None for any other page."""
-    found = re.fullmatch(r"\s*```[^\n]*\n(.*)\n```\s*", body, re.S)
+    found = re.fullmatch(r"\s*```[^\n]*\n((?:(?!\n```).)*)\n```\s*", body, re.S)  # one block, not two
     return found[1] if found and is_man_page(found[1]) else None
 
 

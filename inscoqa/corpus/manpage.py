@@ -21,7 +21,9 @@ import re
 
 # "VIRTUAL(8)        VIRTUAL(8)", "git-log(1)   Git Manual   git-log(1)": a page's header
 HEADER = re.compile(r"^\s*(?P<name>[\w.:+-]+)\((?P<section>\w+)\)(?:\s{2,}.*)?\s{2,}(?P=name)\((?P=section)\)\s*$")
-_HYPHENATED = re.compile(r"(?<=[a-z])[-\u2010\u00ad]\n\s*(?=[a-z])")  # "ser-\n       vices": one word
+# "ser-\n       vices", "ENVIRON‐\n       MENT": one word
+_COLUMNS = re.compile(r"\S\s{2,}\S.*\S\s{2,}\S")  # three columns: a page's header or footer
+_HYPHENATED = re.compile(r"(?<=[a-z])[-\u2010\u00ad]\n\s*(?=[a-z])|(?<=[A-Z])[-\u2010\u00ad]\n\s*(?=[A-Z])")
 # an option, a name or a sign written as code: "-c config_dir", "virtual_mailbox_base", "*"
 _TERM_CODE = re.compile(r"^(?:-{1,2}\w|\w+[_.]\w|[^\w\s]+$)")
 
@@ -49,12 +51,16 @@ def _term(line: str) -> str:
 
 def man_to_markdown(text: str) -> tuple[str, str]:
     """``(title, markdown)`` of a manual page (:func:`is_man_page`)."""
-    lines = _HYPHENATED.sub("", text.replace("\t", "        ")).splitlines()
+    lines = _HYPHENATED.sub("", text.expandtabs(8)).splitlines()  # `man | col -b` keeps nroff's tabs
     header = next((line for line in lines if line.strip()), "")
     found = HEADER.match(header)
     page = f"{found['name']}({found['section']})" if found else ""
+    footer = re.compile(r"(?:^|\s{2,})" + re.escape(page) + r"\s*$") if page else None
     lines = [line.rstrip() for line in lines if not (line.strip() and HEADER.match(line))
-             and not (page and line.strip().endswith(page) and _indent(line) > 0)]  # header, footers
+             and not (footer and footer.search(line))]  # header, footers ("GNU tar 1.34   July 2022   TAR(1)")
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    if last >= 0 and _indent(lines[last]) == 0 and _COLUMNS.search(lines[last]):
+        del lines[last]  # the last footer, in three columns: "BSD    November 28, 2022    BSD"
     out: list[str] = []
     title = section = ""
     base = current = 0  # the indent of the section's text, and of the text being read
@@ -89,8 +95,8 @@ def man_to_markdown(text: str) -> tuple[str, str]:
         if section == "SYNOPSIS" and not block[-1].endswith(":"):
             out.append(_code(block, min(indent, current)))
         elif tagged and len(heads) == 1 and len(indents) <= 1 \
-                and len(tagged["tag"]) + len(tagged["gap"]) + indent in (column, described) \
-                and len(tagged["tag"]) + len(tagged["gap"]) + indent > indent:
+                and (len(tagged["tag"]) + len(tagged["gap"]) + indent in (column, described)
+                     or tagged["tag"].startswith("-") and not tail):  # an option alone: "-4     Forces IPv4"
             # a term, its description after it on the line: "-f     Flush the queue"; a list's item
             text = " ".join([_words(tagged["text"]), *map(_words, tail)])
             number = re.fullmatch(r"(\d{1,2})[.)]", tagged["tag"])
@@ -98,8 +104,8 @@ def man_to_markdown(text: str) -> tuple[str, str]:
                        else f"{', '.join([*terms, _term(tagged['tag'])])}: {text}")
             current = described = len(tagged["tag"]) + len(tagged["gap"]) + indent
             terms = []
-        elif tail and len(indents) == 1 and column > indent and len(heads) <= MAX_TERMS \
-                and all(len(line.split()) <= MAX_TERM_WORDS for line in heads):
+        elif tail and len(indents) == 1 and column > indent and (
+                len(heads) == 1 or len(heads) <= MAX_TERMS and all(len(line.split()) <= MAX_TERM_WORDS for line in heads)):
             # terms, their description indented under them: "-e queue_id" / "-f queue_id" / "   Request ..."
             out.append(f"{', '.join([*terms, *map(_term, heads)])}: {' '.join(map(_words, tail))}")
             current = described = column
@@ -132,13 +138,15 @@ def _code(block: list[str], indent: int) -> str:
 
 
 def _blocks(lines: list[str]) -> list[tuple[list[str], int]]:
-    """The runs of lines between blank lines, each with the indent of the line after it."""
+    """The runs of lines between blank lines, each with the indent of the line after it; a run
+    is cut where a line comes back to its first line's indent after lines indented deeper (terms
+    one after another without a blank line: "( expression )" / "   Returns …" / "! expression")."""
     runs: list[list[str]] = []
     for line in lines:
         if not line.strip():
             if runs and runs[-1]:
                 runs.append([])
-        elif runs:
+        elif runs and runs[-1] and not (_indent(line) == _indent(runs[-1][0]) < _indent(runs[-1][-1])):
             runs[-1].append(line)
         else:
             runs.append([line])

@@ -94,3 +94,32 @@ def test_a_man_page_in_text_and_in_one_pre_of_html_reads_the_same(tmp_path: Path
     assert as_text.title == as_html.title == "mailsort - file incoming mail into per-sender folders"
     assert as_text.text == as_html.text
     assert as_text.text.startswith("# mailsort - file incoming mail into per-sender folders\n\n## NAME")
+
+
+# mandoc's layout, as `man | col -b` leaves it: tabs before the text, options in a column of their own
+TABBED = (
+    "RSHELL(1)\t\t    General Commands Manual\t\t    RSHELL(1)\n\n"
+    "NAME\n     rshell — run commands on a remote machine\n\n"
+    "DESCRIPTION\n     The options are as follows:\n\n"
+    "     -4\t     Forces rshell to use IPv4 addresses only.\n\n"
+    "     -A\t     Enables forwarding of the agent's connection to the remote\n"
+    "\t     machine.  This can also be set per host.\n\n"
+    "     Operators, in decreasing order of prece‐\n     dence:\n\n"
+    "     for name [ in word ... ] ; do list ; done\n"
+    "\t     Runs list once for each word.\n"
+    "     ( expression )\n\t     Returns the value of expression.\n"
+    "     ! expression\n\t     True if expression is false.\n\n"
+    "SEE ALSO\n     rcp(1), the ENVIRON‐\n     MENT section\n\n"
+    "Linux 6.1\t\t\t  May 1, 2024\t\t\t  RSHELL(1)\n\nBSD\t\t\t  May 1, 2024\t\t\t  BSD\n")
+
+
+def test_a_man_page_with_tabs_and_terms_one_after_another_reads_as_its_terms():
+    title, text = man_to_markdown(TABBED)
+    assert title == "rshell — run commands on a remote machine"
+    assert "`-4`: Forces rshell to use IPv4 addresses only." in text  # an option alone, its text on its line
+    assert ("`-A`: Enables forwarding of the agent's connection to the remote machine. This can also "
+            "be set per host.") in text
+    assert "Operators, in decreasing order of precedence:" in text
+    assert "for name [ in word ... ] ; do list ; done: Runs list once for each word." in text  # a long term
+    assert "( expression ): Returns the value of expression.\n\n! expression: True if expression is false." in text
+    assert "the ENVIRONMENT section" in text and "May 1, 2024" not in text
