@@ -21,11 +21,17 @@ import re
 
 # "VIRTUAL(8)        VIRTUAL(8)", "git-log(1)   Git Manual   git-log(1)": a page's header
 HEADER = re.compile(r"^\s*(?P<name>[\w.:+-]+)\((?P<section>\w+)\)(?:\s{2,}.*)?\s{2,}(?P=name)\((?P=section)\)\s*$")
-# "ser-\n       vices", "ENVIRON‐\n       MENT": one word
 _COLUMNS = re.compile(r"\S\s{2,}\S.*\S\s{2,}\S")  # three columns: a page's header or footer
+# "ser-\n       vices", "ENVIRON‐\n       MENT": one word
 _HYPHENATED = re.compile(r"(?<=[a-z])[-\u2010\u00ad]\n\s*(?=[a-z])|(?<=[A-Z])[-\u2010\u00ad]\n\s*(?=[A-Z])")
 # an option, a name or a sign written as code: "-c config_dir", "virtual_mailbox_base", "*"
 _TERM_CODE = re.compile(r"^(?:-{1,2}\w|\w+[_.]\w|[^\w\s]+$)")
+_BULLETS = frozenset({"o", "•", "-", "+"})  # what nroff sets before a list's items
+SUBSECTION_INDENT = 3  # nroff sets a subsection's heading three spaces in
+MAX_TERMS = 3  # terms that share one description ("-e queue_id", "-f queue_id")
+MAX_TERM_WORDS = 6
+# a tag, then its text after two spaces or more: "-f     Flush the queue"
+_TAGGED = re.compile(r"^\s+(?P<tag>\S+(?: \S+)*?)(?P<gap>\s{2,})(?P<text>\S.*)$")
 
 
 def is_man_page(text: str) -> bool:
@@ -75,10 +81,10 @@ def man_to_markdown(text: str) -> tuple[str, str]:
             if terms:
                 out.append(", ".join(terms))
                 terms = []
-            if indent == 0:
+            if indent == 0:  # the section's text: the first line after it indented more than a subsection
                 section = _words(first)
-                base = current = next((_indent(line) for line in [*block[1:], *(line for later, _ in blocks[k + 1:] for line in later)]
-                                       if _indent(line) > SUBSECTION_INDENT), base)
+                after = itertools.chain(block[1:], (later[0] for later, _ in blocks[k + 1:]))
+                base = current = next((_indent(line) for line in after if _indent(line) > SUBSECTION_INDENT), base)
             out.append(f"{'##' if indent == 0 else '###'} {_words(first)}")
             block = block[1:]
             first = block[0] if block else ""
@@ -92,17 +98,18 @@ def man_to_markdown(text: str) -> tuple[str, str]:
         indents = {_indent(line) for line in tail}
         column = min(indents) if tail else next_indent  # where a term's description starts
         tagged = _TAGGED.match(first)
+        text_at = indent + len(tagged["tag"]) + len(tagged["gap"]) if tagged else -1  # where a tag's text starts
         if section == "SYNOPSIS" and not block[-1].endswith(":"):
             out.append(_code(block, min(indent, current)))
         elif tagged and len(heads) == 1 and len(indents) <= 1 \
-                and (len(tagged["tag"]) + len(tagged["gap"]) + indent in (column, described)
+                and (text_at in (column, described)
                      or tagged["tag"].startswith("-") and not tail):  # an option alone: "-4     Forces IPv4"
             # a term, its description after it on the line: "-f     Flush the queue"; a list's item
             text = " ".join([_words(tagged["text"]), *map(_words, tail)])
             number = re.fullmatch(r"(\d{1,2})[.)]", tagged["tag"])
             out.append(f"{number[1]}. {text}" if number else f"- {text}" if tagged["tag"] in _BULLETS
                        else f"{', '.join([*terms, _term(tagged['tag'])])}: {text}")
-            current = described = len(tagged["tag"]) + len(tagged["gap"]) + indent
+            current = described = text_at
             terms = []
         elif tail and len(indents) == 1 and column > indent and (
                 len(heads) == 1 or len(heads) <= MAX_TERMS and all(len(line.split()) <= MAX_TERM_WORDS for line in heads)):
@@ -152,13 +159,6 @@ def _blocks(lines: list[str]) -> list[tuple[list[str], int]]:
             runs.append([line])
     runs = [run for run in runs if run]
     return [(run, _indent(runs[i + 1][0]) if i + 1 < len(runs) else 0) for i, run in enumerate(runs)]
-
-
-_BULLETS = frozenset({"o", "•", "-", "+"})  # what nroff sets before a list's items
-SUBSECTION_INDENT = 3  # nroff sets a subsection's heading three spaces in
-MAX_TERMS = 3  # terms that share one description ("-e queue_id", "-f queue_id")
-MAX_TERM_WORDS = 6
-_TAGGED = re.compile(r"^\s+(?P<tag>\S+(?: \S+)*?)(?P<gap>\s{2,})(?P<text>\S.*)$")
 
 
 __all__ = ["HEADER", "is_man_page", "man_to_markdown"]
