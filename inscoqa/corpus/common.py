@@ -131,6 +131,39 @@ def map_outside_code(text: str, transform: Any) -> str:
     return "\n".join(out)
 
 
+# a heading that only labels a note (DocBook's <h3 class="title">Note</h3>, a text's "Note" line)
+_NOTE_HEADING = re.compile(r"^#{1,6}\s+\**(note|tip|hint|warning|important|caution|attention)\**:?\s*$", re.I)
+_BLOCK_START = re.compile(r"^(?:#|>|\||\s{4}|\s*(?:\d{1,3}[.)]|[-*+])\s)")
+
+
+def notes_as_quotes(markdown: str, *, wrapped: bool = True) -> str:
+    """A heading that only says "Note" (or "Warning", "Tip", ...) and the paragraph under it as a
+    quote that opens with the label ("> **Note:** ..."), as the readers give any note: what
+    follows the note belongs to the section again, not to a section called "Note". ("Notes" is
+    a reference page's section, as its man page has NOTES.) With ``wrapped`` a paragraph is its
+    lines up to a blank one (plain text wraps it); without, it is one line (as the HTML reader
+    writes a paragraph, and the next line may be the next paragraph, in a list item)."""
+
+    def quote(prose: str) -> str:
+        lines = prose.split("\n")
+        out: list[str] = []
+        i = 0
+        while i < len(lines):
+            m = _NOTE_HEADING.match(lines[i])
+            j = next((k for k in range(i + 1, len(lines)) if lines[k].strip()), len(lines))
+            end = next((k for k in range(j, len(lines)) if not lines[k].strip()), len(lines)) if wrapped else j + 1
+            if m and j < len(lines) and not _BLOCK_START.match(lines[j]):
+                label = m.group(1).capitalize()
+                out += [f"> **{label}:** {lines[j].strip()}", *(f"> {x.strip()}" for x in lines[j + 1 : end])]
+                i = end
+                continue
+            out.append(lines[i])
+            i += 1
+        return "\n".join(out)
+
+    return map_outside_code(markdown, quote)
+
+
 def tidy_markdown(text: str) -> str:
     """Trailing spaces off, tabs to spaces, at most one blank line in a row, one final newline."""
     lines = [line.replace("\t", "    ").rstrip() for line in text.split("\n")]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-from inscoqa.corpus.common import collapse_spaces, read_text, tidy_markdown
+from inscoqa.corpus.common import collapse_spaces, notes_as_quotes, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import bold_questions, has_headings, layout_headings
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
@@ -48,7 +48,12 @@ _BACK_MARKS = frozenset({"↩", "↩\ufe0e", "↑", "^"})  # a footnote's link b
 _FOOTNOTES = re.compile(r"^footnotes?(?:-definitions?|-list)?$")
 _CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "breadcrumb",
                            "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink"})
-_CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal)$")  # "mdbook-menu-bar", "mdbook-help-popup"
+# "mdbook-menu-bar", "mdbook-help-popup", SQLite's "fancy_toc"
+_CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal|toc)$")
+# a site's menu or tagline, as a block of its own (SQLite's <div class="menu mainmenu">); a word
+# of the text may be set as a menu's name ("<span class='gui menu'>")
+_MENU_NAMES = frozenset({"menu", "mainmenu", "submenu", "tagline"})
+_MENU_BLOCKS = frozenset({"div", "ul", "ol", "section", "aside", "header", "footer"})
 _PICTURE_NAMES = frozenset({"figure", "informalfigure", "mediaobject"})  # DocBook's <div class="...">
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 # a cell that holds a heading or another table: the page is laid out with tables (as older
@@ -168,7 +173,7 @@ class _MarkdownBuilder(HTMLParser):
         if self._skipping:
             self._skip_depth += tag == self._skipping
             return
-        if tag in _DROPPED or _is_chrome(attrs) or _is_picture(tag, attrs) \
+        if tag in _DROPPED or _is_chrome(tag, attrs) or _is_picture(tag, attrs) \
                 or self._pre is not None and _is_hidden_code(attrs):
             if tag not in _VOID:
                 self._skipping, self._skip_depth = tag, 1
@@ -458,7 +463,8 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
         title, body = man_to_markdown(page)
     first = body.lstrip().split("\n", 1)[0]
     text = tidy_markdown(body if first.startswith("# ") else f"# {title}\n\n{body}")
-    text = tidy_markdown(bold_questions(text) if has_headings(text) else layout_headings(text))
+    text = bold_questions(text) if has_headings(text) else layout_headings(text)
+    text = tidy_markdown(notes_as_quotes(text, wrapped=False))
     meta = {"format": "html", "path": str(path), "date": None}
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
 
@@ -476,15 +482,15 @@ def _is_hidden_code(attrs: list[tuple[str, str | None]]) -> bool:
     return "boring" in (dict(attrs).get("class") or "").split()
 
 
-def _is_chrome(attrs: list[tuple[str, str | None]]) -> bool:
+def _is_chrome(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     """An element that navigates the site rather than says something: a navigation bar, a
-    breadcrumb trail, a sidebar, a table of contents, a menu bar, a pop-up the page hides until
-    asked (by its class or id, or its ARIA role; Node.js's site-wide contents is ``<div
-    id="gtoc">``, mdBook's keyboard help ``<div id="mdbook-help-popup">`` in every page)."""
+    breadcrumb trail, a sidebar, a table of contents, a menu bar or a site's menu, a pop-up the
+    page hides until asked (by its class or id, or its ARIA role; Node.js's site-wide contents is
+    ``<div id="gtoc">``, mdBook's keyboard help ``<div id="mdbook-help-popup">`` in every page)."""
     found = dict(attrs)
     names = set((found.get("class") or "").split()) | {found.get("id") or ""}
     return bool(names & _CHROME_NAMES) or any(map(_CHROME_SUFFIX.search, names)) \
-        or found.get("role") in ("navigation", "dialog")
+        or tag in _MENU_BLOCKS and bool(names & _MENU_NAMES) or found.get("role") in ("navigation", "dialog")
 
 
 def _is_picture(tag: str, attrs: list[tuple[str, str | None]]) -> bool:

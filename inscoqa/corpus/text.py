@@ -9,9 +9,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from inscoqa.corpus.common import read_text, tidy_markdown
+from inscoqa.corpus.common import notes_as_quotes, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
-from inscoqa.corpus.layout import RULE, dedent_sections, layout_headings, numbered_headings
+from inscoqa.corpus.layout import (
+    RULE,
+    box_tables,
+    dedent_sections,
+    layout_headings,
+    numbered_headings,
+)
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
 
 _HASH = "\ue000"  # a "#" that starts a line of the text, until the layout is known
@@ -38,13 +44,13 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     title = lines[start].strip().lstrip("#").strip() if start < len(lines) else ""
     # a line of the text that starts with "#" (a shell prompt, a comment) is text, not a heading
-    rest = [re.sub(r"^(\s*)#", f"\\1{_HASH}", line) for line in lines[start + 1 :] if not RULE.match(line)]
+    rest = [re.sub(r"^(\s*)#", f"\\1{_HASH}", line) for line in box_tables(lines[start + 1 :]) if not RULE.match(line)]
     rest = dedent_sections(numbered_headings(rest))
     body = tidy_markdown("\n".join(_markdown_line(line) for line in rest))
     if not body.strip():
         return title, ""
     # the headings found in the layout free what is indented under them (an FAQ's answers)
-    body = "\n".join(dedent_sections(layout_headings(body).split("\n")))
+    body = notes_as_quotes("\n".join(dedent_sections(layout_headings(body).split("\n"))))
     return title, _HASH_LINE.sub(r"\1\\#", body).replace(_HASH, "#")
 
 

@@ -333,6 +333,86 @@ def test_a_table_of_contents_is_left_out_and_its_sections_are_headings_once(tmp_
     assert "### Where do I download it?\n\nFrom the project's download page." in text
 
 
+def test_a_docbook_manual_printed_as_text_loses_its_contents_lists_and_keeps_each_chapters_sections(
+        tmp_path: Path) -> None:
+    """Mutt's manual.txt: a table of contents, lists of tables, and one contents list per chapter,
+    with sections numbered afresh in each chapter ("1.", "2.1.") and notes set under a "Note" line."""
+    path = tmp_path / "manual.txt"
+    path.write_text(
+        "The Mail Client\n\nTable of Contents\n\n1. Getting Started\n    1. Reading Mail\n"
+        "    2. Sending Mail\n2. Configuration\n    1. Aliases\n    2. Key Bindings\n"
+        "        2.1. Terminal Keys\n\nList of Tables\n\n2.1. Symbolic key names\n\n"
+        "Chapter 1. Getting Started\n\nTable of Contents\n\n1. Reading Mail\n2. Sending Mail\n\n"
+        "1. Reading Mail\n\nOpen a mailbox with c and read a message with Enter.\n\n"
+        "2. Sending Mail\n\nPress m to write a new message.\n\n"
+        "2.1. Editing the Header\n\nSet edit_headers to edit the header in your editor.\n\n"
+        "Chapter 2. Configuration\n\nTable of Contents\n\n1. Aliases\n2. Key Bindings\n"
+        "    2.1. Terminal Keys\n\n1. Aliases\n\nTo add an alias, use the alias command.\n\n"
+        "Note\n\nSeparate several addresses with a comma.\n\n"
+        "Aliases can be defined in any file that is sourced.\n\n"
+        "2. Key Bindings\n\nThe bind command changes what a key does.\n\n"
+        "Table 2.1. Symbolic key names\n\nThe names of keys that have no character.\n\n"
+        "2.1. Terminal Keys\n\nSome terminals send other codes for these keys.\n", encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == [
+        "# The Mail Client", "## Getting Started", "## Reading Mail", "## Sending Mail",
+        "### Editing the Header", "## Configuration", "## Aliases", "## Key Bindings",
+        "### Table 2.1. Symbolic key names", "### Terminal Keys"]
+    assert "Table of Contents" not in text and "List of Tables" not in text
+    assert text.count("Terminal Keys") == 1 and text.count("Reading Mail") == 1
+    # the note is a quote, and what follows it is the section's again
+    assert "> **Note:** Separate several addresses with a comma.\n\nAliases can be defined" in text
+    assert "## Key Bindings\n\nThe bind command" in text
+
+
+def test_a_docbook_html_note_is_a_quote_and_the_text_after_it_is_the_sections(tmp_path: Path) -> None:
+    path = tmp_path / "aliases.html"
+    path.write_text(
+        "<html><head><title>Aliases</title></head><body><h2>5. Defining Aliases</h2>"
+        "<p>Mutt maps a short string to a full address.</p><div class=\"note\"><h3 class=\"title\">Note"
+        "</h3><p>Separate several addresses with a comma.</p></div><p>To add an alias:</p>"
+        "<pre>alias muttdude me@cs.hmc.edu</pre><h2>Notes</h2><p>Aliases are matched in any case.</p>"
+        "</body></html>", encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == ["# Aliases", "## 5. Defining Aliases", "## Notes"]
+    assert ("> **Note:** Separate several addresses with a comma.\n\nTo add an alias:\n\n"
+            "```\nalias muttdude me@cs.hmc.edu\n```") in text
+
+
+def test_a_sites_menus_tagline_and_folding_contents_are_left_out_but_a_menus_name_in_the_text_stays(
+        tmp_path: Path) -> None:
+    """SQLite's pages: a tagline, a main menu and a submenu as blocks, and "► Table Of Contents"
+    that folds the page's contents."""
+    path = tmp_path / "recovery.html"
+    path.write_text(
+        "<html><head><title>Recovery</title></head><body><div class=\"tagline desktoponly\">Small. Fast."
+        "</div><div class=\"menu mainmenu\"><ul><li><a href=\"index.html\">Home</a><li><a href=\"docs.html\">"
+        "Documentation</a></ul></div><div class=\"fancy_toc\"><a>► Table Of Contents</a><div><a href=\"#x\">"
+        "1. Limitations</a></div></div><h1>1. Limitations</h1><p>Choose <span class=\"gui menu\">File</span> "
+        "to open the database.</p></body></html>", encoding="utf-8")
+    text = read_document(path).text
+    assert "Small. Fast." not in text and "Documentation" not in text and "Table Of Contents" not in text
+    assert "Choose File to open the database." in text
+
+
+def test_an_example_line_inside_a_sentence_stays_in_it(tmp_path: Path) -> None:
+    """DocBook's text sets an example on a line of its own, inside the sentence that shows it."""
+    path = tmp_path / "headers.txt"
+    path.write_text(
+        "Pseudo headers\n\nFcc\n\nIf you specify\n\nFcc: filename\n\nas a header, the client "
+        "saves a copy of the message there.\n\nAttach\n\nYou can also attach files to your message "
+        "by specifying\n\nAttach: filename [ description ]\n\nwhere description is an optional "
+        "string.\n\nPgp\n\nIf you want to use PGP for the\nmessage, you can specify\n\nPgp: [ E | S ]\n\n"
+        "E selects encryption and S selects signing.\n", encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == ["# Pseudo headers", "## Fcc", "## Attach", "## Pgp"]
+    assert ("If you specify `Fcc: filename` as a header, the client saves a copy of the message "
+            "there.") in text
+    assert ("You can also attach files to your message by specifying `Attach: filename [ description ]` "
+            "where description") in text
+    assert "If you want to use PGP for the\nmessage, you can specify\n\n```\nPgp: [ E | S ]\n```" in text
+
+
 def test_numbered_questions_answered_on_the_next_line_and_stated_problems_are_headings(
         tmp_path: Path) -> None:
     path = tmp_path / "checker-faq.txt"
