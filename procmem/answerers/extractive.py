@@ -69,12 +69,12 @@ from procmem.answerers.steps import (
     BOILERPLATE,
     CASE_ACTION,
     INTRODUCES,
-    METADATA,
     SENTENCE_BREAK,
     commands_typed,
     defines,
     describes,
     introduced,
+    is_metadata,
     is_prose,
     paragraphs,
     plain_text,
@@ -344,7 +344,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
                     and not ANAPHORIC.match(s) and not s.endswith(("!", "?")) and not turn.already_said(s, 0.7):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene
-                if INTRODUCES.search(s):
+                if INTRODUCES.search(s) or s.rstrip(".:") in with_code:  # "... you can specify: `Pgp: E`"
                     s = with_code.get(s.rstrip(".:"), "")
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
@@ -390,7 +390,7 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     faq = is_faq(unit)
     for paragraph in found:
         for sentence in SENTENCE_BREAK.split(paragraph):
-            if METADATA.match(sentence) or not answer and SCENARIO.match(sentence) \
+            if is_metadata(sentence) or not answer and SCENARIO.match(sentence) \
                     or sentence.endswith("?") and not faq:
                 # who wrote the page, the user's wish said again ("You want all requests ..."), a
                 # question a section that asks none asks before it answers ("Why would someone

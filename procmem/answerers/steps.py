@@ -237,7 +237,7 @@ def sentences(text: str) -> list[str]:
     command kept with the sentence that introduces it."""
     found = [plain_text(_UNPAIRED_BOLD.sub("", s) if s.count("**") % 2 else s) + (":" if s.endswith(":") else "")
              for run in _prose_runs(text) for s in split_sentences(run)]
-    return [s for s in found if len(s.split()) >= 4 and not METADATA.match(s)]
+    return [s for s in found if len(s.split()) >= 4 and not is_metadata(s)]
 
 
 # a sentence that ends by introducing what follows it without a colon: "You can change it by the
@@ -301,14 +301,37 @@ def unit_header(unit: Unit) -> str:
 
 
 def is_step(text: str) -> bool:
-    """Whether a line says what to do: not page metadata, not a pointer to further reading, not
+    """Whether a line says what to do: not page metadata (:func:`is_metadata`), not a pointer to
+    further reading, not
     a question (an overview page's list of the questions it answers), not a type alone (an
     API reference's "{string}" under a property), not an action whose object was an icon
     ("On the Standard bar, click") and not a list's last line that only says there is more
     ("… and a lot more!")."""
-    return bool(text) and not METADATA.match(text) and not BOILERPLATE.search(text.split("`")[0]) \
+    return bool(text) and not is_metadata(text) and not BOILERPLATE.search(text.split("`")[0]) \
         and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text) and not _WITHOUT_OBJECT.search(text) \
         and not _MORE.match(text)
+
+
+def is_metadata(text: str) -> bool:
+    """A page's metadata ("Applies to: ...", "Last updated ...") or a line of labelled values."""
+    return bool(METADATA.match(text)) or labelled_values(text)
+
+
+_FIELD_LABEL = re.compile(r"(?:^|\s)([A-Z][A-Za-z/-]*(?: [a-z]+)?):\s")  # "Type: ", "Applies to: "
+
+
+def labelled_values(text: str) -> bool:
+    """A line of labelled values, a reference entry's or a page's metadata ("Type: boolean
+    Default: yes", "Applies to: Windows 10 Version: 1909"): two labels or more, each with a
+    value of a few words that is no action ("ask-yes" is a value)."""
+    parts = _FIELD_LABEL.split(plain_text(text))
+    values = [v.strip() for v in parts[2::2]]
+    return (len(values) >= 2 and not parts[0].strip()
+            and all(0 < len(v.split()) <= FIELD_WORDS and not (ACTION_CUE.match(v) and re.match(r"\w+(?:\s|$)", v))
+                    for v in values))
+
+
+FIELD_WORDS = 4
 
 
 _WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap)[:,]?$", re.I)  # the icon was its object
@@ -692,8 +715,10 @@ SHOWN_FILE_LINES = 8  # and a file's stanza this short (:func:`is_file_text`)
 # a label that says the code block under it is what a command printed: "Output:", "Sample output::"
 OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$", re.I)
 # a sentence that says what there is, whatever its clauses say ("However, there is no limit to the
-# number of crate versions you can publish")
-THERE_IS = re.compile(r"^(?:(?:however|but|also|still|of course|in (?:addition|fact)),?\s+)?there (?:is|are|was|were)\b", re.I)
+# number of crate versions you can publish", "For users who need to contact many people, there's
+# no need to remember addresses")
+THERE_IS = re.compile(r"^(?:(?:however|but|also|still|of course|in (?:addition|fact)),?\s+|[^,]{1,80},\s+)?"
+                      r"there(?:['’]s| is| are| was| were)\b", re.I)
 # a folder or file alone, under the home folder, an environment variable or a drive: where
 # something is ("~/.cache/pip", "%LocalAppData%\\pip\\Cache"), not a command
 PLACE = re.compile(r"^(?:~|%\w+%|\$\{?\w+\}?|[A-Za-z]:)[\\/]\S*$")

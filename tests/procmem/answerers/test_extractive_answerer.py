@@ -755,6 +755,15 @@ def test_a_lead_that_introduces_a_command_gives_the_command():
     assert answer.startswith("You can change it by the following: sudo update-alternatives --config editor.")
 
 
+def test_a_lead_that_breaks_off_before_its_example_gives_the_example():
+    """DocBook's text: "If you want to use PGP, you can specify" and the example on its own line."""
+    unit = step_unit("Pgp: Pseudo Header", "If you want to use PGP, you can specify\n\n```\nPgp: [ E | S ]\n```"
+                     "\n\nE selects encryption and S selects signing.\n", "manual.txt", "Mail client")
+    answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I sign a message with PGP?"), cite=False)
+    assert steps[0] == "If you want to use PGP, you can specify: Pgp: [ E | S ]"
+    assert answer.startswith("If you want to use PGP, you can specify: Pgp: [ E | S ].")
+
+
 def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():
     entry = Procedure("", "Record Macro", ["Choose Tools - Macros - Record Macro."],
                       unit_meta("ref/record.html", "Record Macro"))

@@ -11,6 +11,7 @@ from procmem.answerers.steps import (
     describes,
     introduced,
     is_file_text,
+    is_metadata,
     is_source_code,
     is_typed,
     notes_only,
@@ -93,6 +94,22 @@ def test_a_sentence_that_says_what_there_is_is_no_step_though_a_clause_names_wha
             "there is no limit to the number of crate versions you can publish. If an error occurs, fix it "
             "and run the cargo publish command again.")
     assert prose_steps(body) == ["If an error occurs, fix it and run the cargo publish command again."]
+
+
+def test_a_reference_entrys_labelled_values_are_no_step_nor_a_sentence():
+    """Mutt's configuration variables open with "Type: boolean / Default: yes"; "Type" is no
+    command there. A sentence whose opening clause leads to what there is is none either."""
+    body = ("Type: quadoption\nDefault: ask-yes\n\nWhen forwarding inline, attachments which cannot be "
+            "decoded are attached to the new message if this option is set.\n\nFor users who need to "
+            "contact many people, there's no need to remember addresses. Set this option to "
+            "yes to attach them.")
+    steps = prose_steps(body)
+    assert steps[-1] == "Set this option to yes to attach them."
+    assert not any(s.startswith(("Type:", "For users")) for s in steps)
+    assert not any(s.startswith("Type:") for s in sentences(body))
+    assert is_metadata("Type: boolean Default: yes") and is_metadata("Applies to: Windows 10 Version: 1909")
+    # labels whose value says what to do are a step's words
+    assert not is_metadata("Note: Click OK: it saves the file") and not is_metadata("Default: yes")
 
 
 def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
