@@ -68,6 +68,11 @@ class _Context:
         self.order += 1
         return self.order
 
+    def names_page(self, heading: str) -> bool:
+        """The page's title, or the first heading of its top level (its title as the text sets it)."""
+        first = next((s.heading for s in self.sections if s.level == 1), "")
+        return heading in (self.doc.title, first)
+
 
 def extract_rules(doc: Document) -> Extraction:
     """Procedures and logic units the document's structure gives, without a model."""
@@ -217,7 +222,9 @@ def _goal(ctx: _Context, section: Section, role: Role, block: Block | None) -> s
     if block is not None and (goal := _lead_in_goal(_lead_in(section, block))):
         return goal
     specific = heading_rest(section.heading) if role in ("alternative", "sequence") else section.heading
-    if specific and heading_role(specific) == "other" and section.level > 1:
+    # a level-one heading other than the page's title names a section too (SQLite's pages set
+    # "1. Overview" and "3. Activating And Configuring WAL Mode" as <h1>)
+    if specific and heading_role(specific) == "other" and (section.level > 1 or not ctx.names_page(specific)):
         return _in_topic(section, specific)
     if heading_role(section.heading) in ("alternative", "sequence"):
         return section.heading  # "Solution 2": keeps alternatives apart

@@ -302,3 +302,17 @@ def test_a_screen_at_roots_prompt_gives_its_commands_as_steps(tmp_path):
     steps = [step for procedure in extract_rules(read_document(path)).procedures for step in procedure.steps]
     assert steps == ["Find a usable device by the following. `wodim --devices`",
                      "Write the image by the following. `wodim -v -eject dev=/dev/hda cd.iso`"]
+
+
+def test_a_page_of_several_top_level_sections_names_each_but_not_its_title_twice():
+    """SQLite's pages set each numbered section as <h1>, after the page's own <h1> title."""
+    from inscoqa.corpus.document import Document
+
+    text = ("# Write-Ahead Logging\n\n# 1. Overview\n\nWAL is faster:\n\n- readers do not block writers\n"
+            "- fewer fsync() calls\n\n# 3. Activating WAL Mode\n\nThen:\n\n"
+            "1. Open the database.\n2. Run PRAGMA journal_mode=WAL.\n")
+    doc = Document(doc_id="sqlite/wal.html", title="Write-Ahead Logging", text=text, meta={})
+    headers = [u.header for u in extract_rules(doc).logic_units]
+    assert "1. Overview (Write-Ahead Logging)" in headers
+    assert any(h.startswith("3. Activating WAL Mode") for h in headers)
+    assert not any(h.startswith("Write-Ahead Logging (Write-Ahead Logging)") for h in headers)
