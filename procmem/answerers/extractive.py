@@ -86,6 +86,7 @@ from procmem.answerers.steps import (
     without_consequences,
 )
 from procmem.answerers.turn import Turn
+from procmem.extract.markdown import first_sentence, one_line
 from procmem.units import LogicUnit, Unit, UnitKind, entry_name, own_header, part_number
 from serving.errors import LLMError
 
@@ -143,7 +144,8 @@ def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
     """The best unit, and the units close to it, from at most ``max_docs`` documents: units with
-    steps, and a section whose header is the question (:attr:`Candidate.answers`), that name
+    steps or entries the question names (:func:`asked_entries`), and a section whose header is
+    the question (:attr:`Candidate.answers`), that name
     something the question or the conversation names (or that a linker leads to, or any when
     the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
     what the best unit holds (unless the searches rank them nearly as high, or the conversation or a
@@ -169,7 +171,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
             continue
         if not rest and (sum(c.doc_id == cand.doc_id for c in chosen) >= 2
-                         or not (unit_steps(cand.unit) or cand.answers)):
+                         or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn))):
             continue
         if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
                                         or cand.linked or turn.reports_failure):
@@ -210,21 +212,46 @@ def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float
     return steps[start:start + n]
 
 
+# an entry of a reference section: its name as code or in bold, a colon, what it does
+ENTRY = re.compile(r"^(?:`(?P<code>[^`\n]+)`|\*\*(?P<bold>[^*\n]+)\*\*):[ \t]+\S.*$", re.M)
+ASKED_ENTRY_SHARE = 2 / 3  # of an entry's name that the question says
+
+
+def asked_entries(unit: Unit, turn: Turn) -> list[str]:
+    """The entries of a reference section that the last question names ("How do I debug BGP
+    updates?" and "`debug bgp updates`: Enable or disable debugging for BGP updates."): of the
+    entries whose names of two words or more the question says at least
+    :data:`ASKED_ENTRY_SHARE` of, those it says most of. A reference's entries are no steps
+    otherwise: a section lists dozens."""
+    question = turn.question_terms
+    found: list[tuple[float, str]] = []
+    for m in ENTRY.finditer(unit_text(unit)):
+        name = set(terms(m.group("code") or m.group("bold")))
+        if len(name) >= 2 and (share := len(name & question) / len(name)) >= ASKED_ENTRY_SHARE:
+            found.append((share, one_line(m.group(0))))
+    best = max((share for share, _ in found), default=0.0)
+    return [entry for share, entry in found if share == best]
+
+
 def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                   source_index: dict[str, int], weight: dict[str, float] | None = None,
                   ) -> tuple[list[str], list[str]]:
-    """Steps (with citations when ``p.cite``) and the ids of the units they came from; a step
-    that another unit's later step holds whole ("Choose Tools - Macros - Record Macro." and the
+    """Steps (with citations when ``p.cite``) and the ids of the units they came from, a unit's
+    entries that the question names first (:func:`asked_entries`); a step that another unit's
+    later step holds whole ("Choose Tools - Macros - Record Macro." and the
     guide's step that goes on from it) gives way to that one."""
     steps: list[str] = []
     plain: list[str] = []
     origin: list[str] = []  # the unit each step came from
     given: set[str] = set()  # ingredient lines an earlier step gave
     best = chosen[0].unit.id if chosen else ""
-    for cand in _ordered(chosen):
+    # the units whose entries the question names first: what was asked
+    for cand in sorted(_ordered(chosen), key=lambda c: not asked_entries(c.unit, turn)):
         budget = p.first_unit_steps if cand.unit.id == best else p.other_unit_steps
         # new steps only, before a runner-up's run is chosen among them
-        fresh = [s for s in unit_steps(cand.unit) if not turn.already_said(s) and not _is_duplicate(s, plain)]
+        asked = asked_entries(cand.unit, turn)
+        fresh = [s for s in asked + [s for s in unit_steps(cand.unit) if s not in asked]
+                 if not turn.already_said(s) and not _is_duplicate(s, plain)]
         if cand.unit.id != best and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)
         for step in fresh:
@@ -353,6 +380,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
+    if asked := next((entry for c in chosen for entry in asked_entries(c.unit, turn)), ""):
+        name, _, does = asked.partition(": ")  # the name as typed: "debug bgp updates: Enable or ..."
+        lead = f"{plain_text(name)}: {first_sentence(does, max_words=45)}"
     if not lead and steps:
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
         doing = [step for step in (_CITED.sub("", s) for s in steps) if not describes(step)]

@@ -764,6 +764,26 @@ def test_a_lead_that_breaks_off_before_its_example_gives_the_example():
     assert answer.startswith("If you want to use PGP, you can specify: Pgp: [ E | S ].")
 
 
+def test_the_reference_entry_the_question_names_is_the_step_and_the_lead():
+    """FRR's BGP debugging commands: the question names one entry of the section's list."""
+    body = ("`show debug`: Show all enabled debugs.\n\n`debug bgp bfd`: Enable or disable debugging for "
+            "BFD events.\n\n`debug bgp updates`: Enable or disable debugging for BGP updates. This shows "
+            "the UPDATE messages sent and received.\n\n`debug bgp update-groups`: Enable or disable "
+            "debugging of dynamic update groups.\n")
+    debugging = step_unit("Debugging", body, "bgp.html", "BGP", order=9)
+    delay = Procedure("", "Update delay", ["Set bgp update-delay to wait for peers after a restart."],
+                      unit_meta("bgp.html", "BGP", order=3))
+    turn = Turn("How do I debug BGP updates?")
+    answer, steps, _ = compose([Hit(debugging, 1.0, 1, "x"), Hit(delay, 0.9, 2, "x")], turn, cite=False)
+    assert steps[0] == ("`debug bgp updates`: Enable or disable debugging for BGP updates. This shows the "
+                        "UPDATE messages sent and received.")
+    assert not any(step.startswith(("`show debug`", "`debug bgp bfd`", "`debug bgp update-groups`")) for step in steps)
+    assert answer == "debug bgp updates: Enable or disable debugging for BGP updates."
+    # a question that names no entry gets none of them
+    _, steps, _ = compose([Hit(debugging, 1.0, 1, "x")], Turn("How do I see what is going on?"), cite=False)
+    assert not any(step.startswith("`") for step in steps)
+
+
 def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():
     entry = Procedure("", "Record Macro", ["Choose Tools - Macros - Record Macro."],
                       unit_meta("ref/record.html", "Record Macro"))
