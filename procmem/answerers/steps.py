@@ -741,11 +741,18 @@ def shown_language(language: str) -> bool:
 def is_typed(lines: list[str], language: str = "") -> bool:
     """A code block (its lines as written, indented) that is typed at a prompt rather than
     shown: its language is a shell's, or, where the fence names none, its text is no program's
-    (:func:`is_source_code`) and no file's (:func:`is_file_text`)."""
+    (:func:`is_source_code`), no file's (:func:`is_file_text`) and no usage line's
+    (:data:`SYNOPSIS`)."""
     name = language_name(language)
     if name not in UNTYPED:
         return name in RUN_LANGUAGES
-    return not is_source_code([line.strip() for line in lines]) and not is_file_text(lines)
+    return not is_source_code([line.strip() for line in lines]) and not is_file_text(lines) \
+        and not any(SYNOPSIS.search(line) for line in lines)
+
+
+# a usage line's placeholders, not a command as typed: "alias [ -group name ...] key address",
+# "unalias { * | key ... }"
+SYNOPSIS = re.compile(r"\.\.\.\s*[\]}]|[\[{]\s*[^\[\]{}]*\s\|\s[^\[\]{}]*[\]}]")
 
 
 # a line that the line under it goes on from: a shell's "\\", a pipe, an opened block or list,

@@ -112,6 +112,14 @@ def test_a_reference_entrys_labelled_values_are_no_step_nor_a_sentence():
     assert not is_metadata("Note: Click OK: it saves the file") and not is_metadata("Default: yes")
 
 
+def test_a_usage_line_with_placeholders_is_no_command_to_run_but_its_example_is():
+    """Mutt's manual: "Usage:" and the command's form, then "To add an alias:" and an example."""
+    body = ("Usage:\n\n```\nalias [ -group name ...] key address [ address ...]\nunalias { * | key ... }\n```\n\n"
+            "Mutt maps a short string to a full address.\n\nTo add an alias:\n\n```\n"
+            "alias muttdude me@cs.hmc.edu (Michael Elkins)\n```\n")
+    assert prose_steps(body) == ["To add an alias: `alias muttdude me@cs.hmc.edu (Michael Elkins)`"]
+
+
 def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
     body = ("A new feature lets administrators choose the Sent Items folder. For more information, "
             "see [Want more control over Sent Items?](https://example.com/blog)\n\n"
