@@ -14,17 +14,17 @@ A Markdown heading is given to:
 - the items of an FAQ written as a numbered list, each with its answer indented under it, when
   most of them ask (:func:`numbered_questions`);
 - title-like lines: one short line (at most :data:`MAX_TITLE_WORDS` words) without final
-  punctuation, standing alone and followed by a paragraph, a list or a table (its caption); not a clause that breaks
-  off ("You can also attach files by specifying", before an example line), nor an example inside
-  a sentence (:func:`examples_in_sentences`);
+  punctuation, standing alone and followed by a paragraph, a list or a table (its caption); not
+  a clause that breaks off ("You can also attach files to your message by specifying", before
+  an example line);
 - a line underlined with ``===`` or ``---``.
 
-Tables drawn with box characters become Markdown tables (:func:`box_tables`). A table of
-contents (section numbers the text repeats as headings, with its group labels and
+A table of contents (section numbers the text repeats as headings, with its group labels and
 wrapped entries) is left out, and so is a block of entries under a label ("Table of Contents",
 "List of Tables") whose titles the text gives again; a one-level number (``21. Title``) that such
-a block lists is a heading, as a DocBook manual that numbers sections afresh in each chapter has. A page that has headings keeps them, and only its questions set in
-bold become headings (:func:`bold_questions`).
+a block lists is a heading, as a DocBook manual that numbers sections afresh in each chapter has.
+A page that has headings keeps them, and only its questions set in bold become headings
+(:func:`bold_questions`).
 
 Question and title headings sit one level below the last numbered heading. Numbered and bulleted
 lines become Markdown lists (the readers' own conversion); rules (``-----``) are dropped.
@@ -41,9 +41,6 @@ MIN_FAQ_ITEMS = 3  # numbered questions with their answers indented under them
 
 NUMBERED_HEADING = re.compile(r"^(?P<number>\d{1,3}(?:\.\d{1,3})*)\.?\s+(?P<text>\S.*)$")
 SECTION_NUMBER = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})+\.?\s+\S")
-BOX_TOP = re.compile(r"^\s*[┌╒╔┏][─═━┬╤╦┳]*[┐╕╗┓]\s*$")  # the top rule of a table drawn with box characters
-BOX_LINE = re.compile(r"^\s*[│║┃├╞╠┣└╘╚┗]")
-BOX_RULES = "├╞╠┣└╘╚┗"
 # a block of entries under such a label: "List of Tables", then "2.4. Most common message index keys"
 CONTENTS_LABEL = re.compile(r"^\s*(?:table of contents|contents|list of (?:tables|figures|examples|procedures))"
                             r"\s*:?\s*$", re.I)
@@ -63,8 +60,6 @@ FINAL_PUNCTUATION = re.compile(r"[.,;:!)\]]$")
 HEADING = re.compile(r"^#{1,6}\s")
 # a line that ends in a word a phrase goes on after: a sentence wrapped there, not a heading
 WRAPPED_END = re.compile(r"\b(?:the|a|an|of|to|on|in|for|and|or|with|by|at|from|is|are|your|my|if|that)$", re.I)
-CODE_CHARACTER = re.compile(r"[=/$@<>{}~\\\[\]]|(?:^|\s)--?\w")  # what a line of code has and prose does not
-PROSE_LINE = re.compile(r"[A-Za-z][\w ,;'’()\"“”-]*")  # words and the punctuation between them
 # how a clause starts, not a title: a condition, a time, a reason, or a pronoun as its subject
 CLAUSE_START = re.compile(r"^(?:if|when|whenever|while|once|as|because|since|unless|although|though|so|"
                           r"you|we|i|it|they|this|these|then)\b", re.I)
@@ -224,47 +219,6 @@ def _margin_heading(line: str, multi: set[str], listed: set[str]) -> tuple[int, 
     return min(6, len(number) + 1), m.group("text").strip()
 
 
-def box_tables(lines: list[str]) -> list[str]:
-    """Tables drawn with box characters (``┌──┬──┐``, ``│c │change …│``, as a DocBook manual or a
-    browser printed as text draws them) as Markdown tables: a row is the lines between two rules,
-    each cell's lines joined; the first row is the header."""
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        if not BOX_TOP.match(lines[i]):
-            out.append(lines[i])
-            i += 1
-            continue
-        rows: list[list[str]] = []
-        cells: list[list[str]] = []
-        i += 1
-        while i < len(lines) and BOX_LINE.match(lines[i]):
-            line = lines[i].strip()
-            i += 1
-            if line[0] in BOX_RULES:  # a rule between rows, or the bottom one
-                if cells:
-                    rows.append([" ".join(" ".join(cell).split()) for cell in cells])
-                cells = []
-                if line[0] in "└╘╚┗":
-                    break
-                continue
-            parts = line.strip("│║┃").split(line[0])
-            cells = cells or [[] for _ in parts]
-            for cell, part in zip(cells, parts, strict=False):
-                cell.append(part.strip())
-        if cells:
-            rows.append([" ".join(" ".join(cell).split()) for cell in cells])
-        width = max((len(row) for row in rows), default=0)
-        if width:
-            table = [row + [""] * (width - len(row)) for row in rows]
-            out += ["", _table_row(table[0]), _table_row(["---"] * width), *map(_table_row, table[1:]), ""]
-    return out
-
-
-def _table_row(cells: list[str]) -> str:
-    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-
 def dedent_sections(lines: list[str]) -> list[str]:
     """Each run of lines between headings loses its common indentation (so an indented body's
     lists and paragraphs read as Markdown)."""
@@ -288,7 +242,7 @@ def dedent_sections(lines: list[str]) -> list[str]:
 
 def layout_headings(markdown: str, *, base_level: int = 2) -> str:
     """Question lines, title-like lines and underlined lines of a Markdown text as headings."""
-    paragraphs = examples_in_sentences(_paragraphs(markdown))
+    paragraphs = split_paragraphs(markdown)
     questions = numbered_questions(paragraphs)
     # "Q: ... / A: ...": the labels are not the question's words, and an answer is never a heading
     labelled = any(QUESTION_LABEL.match(p) for p in paragraphs)
@@ -328,7 +282,7 @@ def layout_headings(markdown: str, *, base_level: int = 2) -> str:
         joined = _unbold(" ".join(x.strip() for x in lines))
         answered = _is_text(following) or bool(labelled and ANSWER_LABEL.match(following))
         question = _is_question(joined) and answered
-        title = (len(lines) == 1 and _title_like(joined) and not _clause(joined)
+        title = (len(lines) == 1 and title_like(joined) and not clause(joined)
                  and (_is_text(following) or _is_list(following) or following.startswith("| ")))
         if question or title:
             out.append("#" * level + " " + joined)
@@ -337,43 +291,11 @@ def layout_headings(markdown: str, *, base_level: int = 2) -> str:
     return "\n\n".join(out) + "\n"
 
 
-def examples_in_sentences(paragraphs: list[str]) -> list[str]:
-    """An example set on a line of its own inside a sentence, as a DocBook manual printed as text
-    has it, kept with its sentence: "If you specify / Fcc: filename / as a header, Mutt will ..."
-    is one paragraph again, with the example as code; after a sentence that breaks off with no
-    text that carries it on ("If you want to use PGP, you can specify / Pgp: [ E | S ]"), an
-    example that cannot be a title is a code block under it, and so are lines typed as they are
-    (:func:`_typed_lines`) under a sentence that ends with a colon ("To add an alias:")."""
-    out: list[str] = []
-    i = 0
-    while i < len(paragraphs):
-        para = paragraphs[i]
-        example = paragraphs[i + 1] if i + 1 < len(paragraphs) else ""
-        if example and para.rstrip().endswith(":") and _typed_lines(example) and not HEADING.match(para) \
-                and not para.startswith(".."):
-            out += [para, "```\n" + example.strip() + "\n```"]
-            i += 2
-            continue
-        if example and _example_line(example) and _breaks_off(para) and _running(para):
-            following = paragraphs[i + 2] if i + 2 < len(paragraphs) else ""
-            if _goes_on(following) and following == following.lstrip():
-                out.append(f"{para.rstrip()} `{example.strip()}` {following}")
-                i += 3
-                continue
-            if not _title_like(example.strip()):
-                out += [para, f"```\n{example.strip()}\n```"]
-                i += 2
-                continue
-        out.append(para)
-        i += 1
-    return out
-
-
 def bold_questions(markdown: str) -> str:
     """In a page that has headings, a question set in bold on its own and followed by its answer
     (a DocBook question-and-answer set) as a heading one level below the heading it stands under,
     and so is any short bold line under a bold number (``**4.5.**``), which goes."""
-    paragraphs = _paragraphs(markdown)
+    paragraphs = split_paragraphs(markdown)
     out: list[str] = []
     level = 1
     for i, para in enumerate(paragraphs):
@@ -415,7 +337,7 @@ def has_headings(markdown: str, *, below_title: bool = True) -> bool:
     return count > (1 if below_title and markdown.lstrip().startswith("# ") else 0)
 
 
-def _paragraphs(markdown: str) -> list[str]:
+def split_paragraphs(markdown: str) -> list[str]:
     """Blank-line separated paragraphs; fenced code stays one paragraph; a heading line is its own."""
     out: list[str] = []
     current: list[str] = []
@@ -466,69 +388,21 @@ def _asks(line: str, following: str) -> bool:
     text = line.strip()
     if not QUESTION_START.match(text):
         return False
-    return _is_question(text) or (_title_like(text) and not WRAPPED_END.search(text)
+    return _is_question(text) or (title_like(text) and not WRAPPED_END.search(text)
                                   and following.strip()[:1].isupper())
 
 
-def _title_like(text: str) -> bool:
+def title_like(text: str) -> bool:
     return (_short(text) and not FINAL_PUNCTUATION.search(text) and not LIST_LINE.match(text)
             and (text[0].isupper() or text[0].isdigit()) and "://" not in text
             and not text.startswith(("|", ">", "`", "[", "!")))
 
 
-def _clause(text: str) -> bool:
+def clause(text: str) -> bool:
     """A short line that starts a sentence and breaks off in it ("If you specify", "You can also
     attach files to your message by specifying"): no title, which would end in a capital."""
     words = text.split()
     return bool(CLAUSE_START.match(text)) and words[-1][:1].islower()
-
-
-def _breaks_off(paragraph: str) -> bool:
-    """A paragraph of text that stops inside a sentence ("If you specify", before an example);
-    not a heading, nor a short line in capitals that was not made one ("COMMANDS")."""
-    text = paragraph.strip()
-    return (not HEADING.match(text) and text[-1:].isalnum() and len(text.split()) > 2
-            and not text.isupper())
-
-
-def _running(paragraph: str) -> bool:
-    """Running text, not a title or code: several lines, more words than a title has, or a
-    clause, whose last line is words at the margin (no command, markup or path: "you can
-    specify")."""
-    text = paragraph.strip()
-    last = paragraph.rstrip().split("\n")[-1].rstrip()
-    return (("\n" in text or len(text.split()) > MAX_TITLE_WORDS or _clause(text))
-            and len(last.split()) >= 3 and bool(PROSE_LINE.fullmatch(last)))
-
-
-def _example_line(paragraph: str) -> bool:
-    """One line at the margin that is no sentence, heading (nor one in capitals), list item or
-    code fence: an example's line, as DocBook's text leaves it."""
-    return ("\n" not in paragraph.strip() and paragraph == paragraph.lstrip() and not paragraph.isupper()
-            and not HEADING.match(paragraph) and not LIST_LINE.match(paragraph)
-            and not paragraph.startswith(("```", "~~~", ">", "|", "`", ".. "))
-            and not paragraph.rstrip().endswith((".", "!", "?", ":")) and len(paragraph.split()) <= 2 * MAX_TITLE_WORDS)
-
-
-def _typed_lines(paragraph: str) -> bool:
-    """Lines at the margin that are typed as they are, not sentences: none ends as a sentence
-    does, and they hold a character of code ("alias muttdude me@cs.hmc.edu") or are several
-    lines that start in lower case; not a list, table, heading, title or code fence, nor a
-    reStructuredText directive."""
-    lines = paragraph.rstrip().split("\n")
-    if paragraph != paragraph.lstrip() or HEADING.match(paragraph) or LIST_LINE.match(paragraph) \
-            or paragraph.startswith(("```", "~~~", ">", "|", "+", "..")) or (len(lines) == 1 and _title_like(lines[0])):
-        return False
-    if any(line.rstrip().endswith((".", "!", "?", ":")) or line != line.lstrip() for line in lines):
-        return False
-    return bool(CODE_CHARACTER.search(paragraph)) or (len(lines) > 1 and all(x[:1].islower() for x in lines))
-
-
-def _goes_on(paragraph: str) -> bool:
-    """A paragraph that carries on a sentence ("as a header, Mutt will pick up …." after an
-    example line): it starts in lower case and ends as a sentence does."""
-    text = paragraph.strip()
-    return text[:1].islower() and text.endswith((".", "!", "?")) and len(text.split()) > 5
 
 
 def _is_text(paragraph: str) -> bool:

@@ -1,7 +1,9 @@
 """Plain text: the first non-empty line is the title; structure comes from the layout.
 
 Numbered and bulleted lines become Markdown lists; numbered headings (``1.2. Title``), question
-lines and title-like lines become headings (see :mod:`inscoqa.corpus.layout`).
+lines and title-like lines become headings (see :mod:`inscoqa.corpus.layout`); tables drawn with
+box characters and examples set inside sentences are read as such
+(:mod:`inscoqa.corpus.textblocks`).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from inscoqa.corpus.common import notes_as_quotes, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import (
     RULE,
-    box_tables,
     dedent_sections,
     layout_headings,
     numbered_headings,
+    split_paragraphs,
 )
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
+from inscoqa.corpus.textblocks import box_tables, examples_in_sentences
 
 _HASH = "\ue000"  # a "#" that starts a line of the text, until the layout is known
 # where such a line ends up as a heading would (not indented as code, "#" then a space): escaped
@@ -49,8 +52,10 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     body = tidy_markdown("\n".join(_markdown_line(line) for line in rest))
     if not body.strip():
         return title, ""
-    # the headings found in the layout free what is indented under them (an FAQ's answers)
-    body = notes_as_quotes("\n".join(dedent_sections(layout_headings(body).split("\n"))))
+    # an example inside a sentence is no title; the headings found in the layout free what is
+    # indented under them (an FAQ's answers)
+    body = layout_headings("\n\n".join(examples_in_sentences(split_paragraphs(body))))
+    body = notes_as_quotes("\n".join(dedent_sections(body.split("\n"))))
     return title, _HASH_LINE.sub(r"\1\\#", body).replace(_HASH, "#")
 
 
