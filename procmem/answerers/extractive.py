@@ -331,12 +331,14 @@ def _step_opening(step: str) -> str:
     """A step as the answer's lead: whole, or when longer than :data:`LEAD_STEP_WORDS` words
     (the code of a file with the notes on it) the words that introduce its code ("Add the
     following domain XML elements to share the host directory /path with the guest"), else its
-    first sentence."""
+    first sentence; "" for such a step that runs code alone."""
     if len(step.split()) <= LEAD_STEP_WORDS:
         return step
     head, colon, _ = step.partition(": ")
     if colon and 5 <= len(head.split()) <= LEAD_STEP_WORDS:
         return head
+    if step.startswith("Run "):
+        return ""  # a long block of code with no words of its own (a table's schema) leads nothing
     return SENTENCE_BREAK.split(step, maxsplit=1)[0]
 
 
@@ -391,8 +393,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         entry = next((step for step in doing if step in best and defines(step)), "")
         if entry or doing and defines(doing[0]):
             lead = _opening(entry or doing[0])
-        elif doing and not STATEMENT.match(plain_text(doing[0])):
-            lead = f"{_opening(_step_opening(doing[0]).rstrip('.;,: '))}, then follow the steps below."
+        elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
+            lead = f"{_opening(opening.rstrip('.;,: '))}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])
     why = next((s for s in causes if not _is_duplicate(s, [lead])), "")  # not the lead again

@@ -784,6 +784,19 @@ def test_the_reference_entry_the_question_names_is_the_step_and_the_lead():
     assert not any(step.startswith("`") for step in steps)
 
 
+def test_a_long_block_of_code_alone_does_not_lead_the_answer():
+    """SQLite's json_tree: the table's schema, a block of 13 lines, was the lead "Run CREATE TABLE ..."."""
+    columns = "; ".join(f"col{i} TEXT, -- what column {i} holds for the current element" for i in range(12))
+    schema = Procedure("", "The json_tree() function", [f"Run `CREATE TABLE json_tree({columns})`"],
+                       unit_meta("json1.html", "JSON"))
+    text = step_unit("The json_tree() function", "Suppose a table stores the phone numbers of each user as "
+                     "a JSON array in one field.\n", "json1.html", "JSON", order=2)
+    turn = Turn("How do I query JSON stored in a column?")
+    answer, steps, _ = compose([Hit(schema, 1.0, 1, "x")], turn, cite=False, extra=[text])
+    assert steps[0].startswith("Run CREATE TABLE json_tree(")
+    assert answer.startswith("Suppose a table stores the phone numbers")
+
+
 def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():
     entry = Procedure("", "Record Macro", ["Choose Tools - Macros - Record Macro."],
                       unit_meta("ref/record.html", "Record Macro"))
