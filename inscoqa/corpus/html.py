@@ -22,6 +22,7 @@ one with headings, a question set in bold above its answer becomes one.
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -121,6 +122,8 @@ class _MarkdownBuilder(HTMLParser):
         self._in_head = False
         self._pre: list[str] | None = None
         self._pre_code_ended = False  # the code block's text so far ends with a whole <code>
+        self._pre_text = False  # the open <pre> holds text, not code (<pre class="text">)
+        self._in_keyword = False  # in a keyword's entry line (<div class="keyword">)
         self._language = ""  # of the next or open code block, as its classes or its wrapper's name it
         self._row: list[str] | None = None
         self._table: list[list[str]] = []
@@ -207,6 +210,7 @@ class _MarkdownBuilder(HTMLParser):
             self._flush()
             self._pre = []
             self._language = code_language(attrs) or self._language
+            self._pre_text = "text" in (dict(attrs).get("class") or "").split()
         elif tag in _HEADINGS:
             self._flush()
             self._level = _HEADINGS[tag]
@@ -252,6 +256,14 @@ class _MarkdownBuilder(HTMLParser):
         elif tag == "tr":
             self._flush()
             self._row = []
+        elif tag == "div" and "keyword" in (dict(attrs).get("class") or "").split():
+            # a manual's entry for a keyword (HAProxy's <div class="keyword">): a heading under
+            # the section's, in code as it is typed ("stats refresh <delay>")
+            self._flush()
+            self._prefix = "#" * min(self._level + 1, 6) + " "
+            self._spans.append([])
+            self._span_tags.append(("code", ""))
+            self._in_keyword = True
         elif tag in _BLOCK:
             self._flush()
             self._figures += tag == "figure"
@@ -297,6 +309,11 @@ class _MarkdownBuilder(HTMLParser):
             self._in_head = False
         elif tag == "title":
             self._in_title = False
+        elif tag == "pre" and self._pre is not None and self._pre_text:
+            # a manual's text set in <pre class="text"> (HAProxy's): its paragraphs, and what
+            # is indented under them (an example's lines) as code
+            self.blocks += [(block, False) for block in _preformatted_text("".join(self._pre))]
+            self._pre, self._pre_text, self._language = None, False, ""
         elif tag == "pre" and self._pre is not None:
             code = "".join(self._pre).strip("\n")
             if code.strip():
@@ -350,6 +367,11 @@ class _MarkdownBuilder(HTMLParser):
             self._row = None
         elif tag == "table":
             self._flush_table()
+        elif tag == "div" and self._in_keyword:
+            if self._span_tags and self._span_tags[-1][0] == "code":
+                self.handle_endtag("code")
+            self._in_keyword = False
+            self._flush()
         elif tag in _BLOCK:
             self._flush()
             self._figures -= tag == "figure" and self._figures > 0
@@ -480,6 +502,22 @@ def _is_hidden_code(attrs: list[tuple[str, str | None]]) -> bool:
     """Lines of a code block that its page hides (mdBook's ``<span class="boring">``: the
     ``fn main() {`` wrapped around an example so that it compiles)."""
     return "boring" in (dict(attrs).get("class") or "").split()
+
+
+def _preformatted_text(text: str) -> list[str]:
+    """The blocks of a text set in ``<pre>``: each paragraph's lines joined, and a paragraph
+    indented deeper than the text's margin as a code block."""
+    paragraphs = [p for p in re.split(r"\n\s*\n", text.strip("\n")) if p.strip()]
+    margin = min((len(line) - len(line.lstrip()) for p in paragraphs for line in p.split("\n") if line.strip()),
+                 default=0)
+    blocks = []
+    for paragraph in paragraphs:
+        lines = [line[margin:].rstrip() for line in paragraph.split("\n")]
+        if all(line[:1] == " " for line in lines if line):
+            blocks.append("```\n" + textwrap.dedent("\n".join(lines)) + "\n```")
+        else:
+            blocks.append(" ".join(line.strip() for line in lines if line.strip()))
+    return blocks
 
 
 def _is_chrome(tag: str, attrs: list[tuple[str, str | None]]) -> bool:

@@ -395,6 +395,23 @@ def test_a_sites_menus_tagline_and_folding_contents_are_left_out_but_a_menus_nam
     assert "Choose File to open the database." in text
 
 
+def test_a_manuals_keyword_entries_are_headings_and_its_preformatted_text_is_prose(tmp_path: Path) -> None:
+    """HAProxy's configuration manual: each keyword in a <div class="keyword">, what it does in
+    <pre class="text">, its example in a code block."""
+    path = tmp_path / "configuration.html"
+    path.write_text(
+        "<html><head><title>Configuration</title></head><body><h2>4.2. Keywords</h2>"
+        "<div class=\"keyword\"><b><a href=\"#stats-refresh\">stats refresh</a></b> <span>&lt;delay&gt;</span>"
+        "</div><pre class=\"text\">Enable statistics with automatic refresh\n\nThis statement is useful on\n"
+        "monitoring displays.\n\n    stats refresh 5s\n</pre><pre class=\"prettyprint\">backend www\n"
+        "    stats enable\n</pre></body></html>", encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == ["# Configuration", "## 4.2. Keywords", "### `stats refresh <delay>`"]
+    assert ("### `stats refresh <delay>`\n\nEnable statistics with automatic refresh\n\n"
+            "This statement is useful on monitoring displays.\n\n```\nstats refresh 5s\n```") in text
+    assert "```\nbackend www\n    stats enable\n```" in text
+
+
 def test_an_example_line_inside_a_sentence_stays_in_it(tmp_path: Path) -> None:
     """DocBook's text sets an example on a line of its own, inside the sentence that shows it."""
     path = tmp_path / "headers.txt"
