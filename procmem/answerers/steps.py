@@ -703,10 +703,23 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             found = [s for s in said if is_step(s) or s.endswith(":")]
             steps += found
             introduced = bool(found) and (not found[-1].endswith((".", "!", "?")) or bool(INTRODUCES.search(found[-1]))) \
-                and not output
+                and not output and _introduces_code(lines, found[-1])
             follows_step = bool(found) and said[-1] == found[-1]
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
     return [s for s in steps if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]
+
+
+def _introduces_code(lines: list[str], introduction: str) -> bool:
+    """Whether the block's ``introduction`` ("run the following:") introduces the code after
+    the block: no other label after it does ("May be used in sections :", a table of the
+    sections, then "Arguments :" and its code), nor does a table or a list follow it."""
+    colons = [i for i, line in enumerate(lines) if line.rstrip().endswith(":")]
+    if not colons:
+        return True
+    last = lines[colons[-1]]
+    if not plain_text(last).rstrip(" :").endswith(introduction.rstrip(" :")[-30:]):
+        return False
+    return not any(line.lstrip().startswith("|") or LIST_ITEM.match(line.lstrip()) for line in lines[colons[-1] + 1:])
 
 
 SHOWN_CODE_LINES = 3  # code this short that a step writes (a signature, a file's lines) joins the step

@@ -120,6 +120,15 @@ def test_a_usage_line_with_placeholders_is_no_command_to_run_but_its_example_is(
     assert prose_steps(body) == ["To add an alias: `alias muttdude me@cs.hmc.edu (Michael Elkins)`"]
 
 
+def test_a_label_that_introduces_a_table_does_not_take_the_code_another_label_introduces():
+    """HAProxy's keyword entries: "May be used in sections :" and a table, then "Arguments :" and
+    the arguments in a block."""
+    body = ("May be used in sections :\n\n| defaults | frontend |\n|---|---|\n| yes | yes |\n\nArguments :\n\n"
+            "```\n<timeout> is the timeout value specified in milliseconds\n```\n\nSet the maximum "
+            "inactivity time on the client side.")
+    assert prose_steps(body) == ["Set the maximum inactivity time on the client side."]
+
+
 def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
     body = ("A new feature lets administrators choose the Sent Items folder. For more information, "
             "see [Want more control over Sent Items?](https://example.com/blog)\n\n"
