@@ -354,17 +354,20 @@ def unit_steps(unit: Unit) -> list[str]:
     (:func:`defines`), a list that defines terms (:func:`defines_terms`) or says what something
     is for (:func:`purposes`), a list of what to learn or a numbered list or a procedure of what
     to consider (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists:
-    "Running git bisect to find the root cause of a bug"), and bulleted lists that continue a sentence
-    (:func:`enumerates`) or hold only notes (:func:`notes_only`).
+    "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
+    events (:func:`narrates`), and bulleted lists that continue a sentence (:func:`enumerates`)
+    or hold only notes (:func:`notes_only`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
-        raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) else unit.steps
+        raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
+            or narrates(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
         listed = list_text(text)
         bulleted = [_introducing_code(step) for step in parse_steps(listed)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
-        raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)) else [])
+        raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
+                                 or narrates(numbered)) else [])
                or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
                                                 or notes_only(bulleted) or topics(bulleted, gerunds=False)) else [])
                or prose_steps(text))
@@ -588,6 +591,20 @@ def notes_only(items: list[str]) -> bool:
     plain = [plain_text(item).strip() for item in items]
     return bool(plain) and all(_STATES.match(item) and not says_what_to_do(item) and not item[:1].isdigit()
                                for item in plain)
+
+
+# what a sentence of events starts with: its subject, not a verb ("The Postfix queue manager
+# deletes …", "New mail arrives …", "postsuper(1) deletes …", "You open the Solution Gallery …")
+_SUBJECT_FIRST = re.compile(r"^(?:the|a|an|this|that|these|those|both|some|each|every|new|you|it|they|we|"
+                            r"[a-z][\w.-]*\(\d\w*\))(?=\W)", re.I)
+
+
+def narrates(items: list[str]) -> bool:
+    """A list of events, not steps (postsuper's "The scenario is as follows: 1) The Postfix
+    queue manager deletes the message …; 2) New mail arrives …; 3) postsuper(1) deletes the new
+    message …"): every item starts with its subject, and none says what to do."""
+    plain = [plain_text(item).strip() for item in items]
+    return len(plain) >= 2 and all(_SUBJECT_FIRST.match(item) and not says_what_to_do(item) for item in plain)
 
 
 def instructions(items: list[str]) -> list[str]:
