@@ -129,6 +129,21 @@ def test_a_label_that_introduces_a_table_does_not_take_the_code_another_label_in
     assert prose_steps(body) == ["Set the maximum inactivity time on the client side."]
 
 
+def test_a_numbered_list_of_events_gives_no_steps():
+    """postsuper(1)'s manual tells what goes wrong in a numbered list; a recipe's steps stay."""
+    events = Procedure("", "Queue IDs", [
+        "The Postfix queue manager deletes the message that postsuper(1) is asked to delete.",
+        "New mail arrives, and the new message is given the same queue ID.",
+        "postsuper(1) deletes the new message, instead of the old message."], unit_meta("postsuper.1.html", "postsuper"))
+    assert unit_steps(events) == []
+    recipe = Procedure("", "Salad", ["Prepare the cornbread and crumble it.", "Layer a large bowl with half "
+                                     "of the cornbread."], unit_meta("salad.md", "Salad"))
+    assert unit_steps(recipe) == ["Prepare the cornbread and crumble it.", "Layer a large bowl with half of the cornbread."]
+    text = step_unit("Scenario", "The scenario is as follows:\n\n1. The client sends a request.\n"
+                     "2. The server answers with a redirect.\n", "lync.md", "Lync")
+    assert unit_steps(text) == []
+
+
 def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
     body = ("A new feature lets administrators choose the Sent Items folder. For more information, "
             "see [Want more control over Sent Items?](https://example.com/blog)\n\n"
