@@ -245,12 +245,13 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     origin: list[str] = []  # the unit each step came from
     given: set[str] = set()  # ingredient lines an earlier step gave
     best = chosen[0].unit.id if chosen else ""
+    asked = {c.unit.id: asked_entries(c.unit, turn) for c in chosen}
     # the units whose entries the question names first: what was asked
-    for cand in sorted(_ordered(chosen), key=lambda c: not asked_entries(c.unit, turn)):
+    for cand in sorted(_ordered(chosen), key=lambda c: not asked[c.unit.id]):
         budget = p.first_unit_steps if cand.unit.id == best else p.other_unit_steps
         # new steps only, before a runner-up's run is chosen among them
-        asked = asked_entries(cand.unit, turn)
-        fresh = [s for s in asked + [s for s in unit_steps(cand.unit) if s not in asked]
+        named = asked[cand.unit.id]
+        fresh = [s for s in named + [s for s in unit_steps(cand.unit) if s not in named]
                  if not turn.already_said(s) and not _is_duplicate(s, plain)]
         if cand.unit.id != best and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)
