@@ -302,11 +302,10 @@ def unit_header(unit: Unit) -> str:
 
 def is_step(text: str) -> bool:
     """Whether a line says what to do: not page metadata (:func:`is_metadata`), not a pointer to
-    further reading, not
-    a question (an overview page's list of the questions it answers), not a type alone (an
-    API reference's "{string}" under a property), not an action whose object was an icon
-    ("On the Standard bar, click") and not a list's last line that only says there is more
-    ("… and a lot more!")."""
+    further reading, not a question (an overview page's list of the questions it answers), not
+    a type alone (an API reference's "{string}" under a property), not an action whose object
+    was an icon ("On the Standard bar, click") and not a list's last line that only says there
+    is more ("… and a lot more!")."""
     return bool(text) and not is_metadata(text) and not BOILERPLATE.search(text.split("`")[0]) \
         and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text) and not _WITHOUT_OBJECT.search(text) \
         and not _MORE.match(text)
@@ -318,6 +317,7 @@ def is_metadata(text: str) -> bool:
 
 
 _FIELD_LABEL = re.compile(r"(?:^|\s)([A-Z][A-Za-z/-]*(?: [a-z]+)?):\s")  # "Type: ", "Applies to: "
+FIELD_WORDS = 4  # at most, in a labelled value
 
 
 def labelled_values(text: str) -> bool:
@@ -330,8 +330,6 @@ def labelled_values(text: str) -> bool:
             and all(0 < len(v.split()) <= FIELD_WORDS and not (ACTION_CUE.match(v) and re.match(r"\w+(?:\s|$)", v))
                     for v in values))
 
-
-FIELD_WORDS = 4
 
 
 _WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap)[:,]?$", re.I)  # the icon was its object
