@@ -367,7 +367,8 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
                                  or narrates(numbered)) else [])
                or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
-                                                or notes_only(bulleted) or topics(bulleted, gerunds=False)) else [])
+                                                or notes_only(bulleted) or topics(bulleted, gerunds=False)
+                                                or narrates(bulleted)) else [])
                or prose_steps(text))
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
@@ -728,13 +729,10 @@ def _introduces_code(lines: list[str], introduction: str) -> bool:
     """Whether the block's ``introduction`` ("run the following:") introduces the code after
     the block: no other label after it does ("May be used in sections :", a table of the
     sections, then "Arguments :" and its code), nor does a table or a list follow it."""
-    colons = [i for i, line in enumerate(lines) if line.rstrip().endswith(":")]
-    if not colons:
-        return True
-    last = lines[colons[-1]]
-    if not plain_text(last).rstrip(" :").endswith(introduction.rstrip(" :")[-30:]):
-        return False
-    return not any(line.lstrip().startswith("|") or LIST_ITEM.match(line.lstrip()) for line in lines[colons[-1] + 1:])
+    tail = introduction.rstrip(" :")[-30:]
+    at = max((i for i, line in enumerate(lines) if plain_text(line).rstrip(" :").endswith(tail)), default=-1)
+    return not any(line.rstrip().endswith(":") or line.lstrip().startswith("|") or LIST_ITEM.match(line.lstrip())
+                   for line in lines[at + 1:] if at >= 0)
 
 
 SHOWN_CODE_LINES = 3  # code this short that a step writes (a signature, a file's lines) joins the step

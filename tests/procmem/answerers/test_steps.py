@@ -127,6 +127,11 @@ def test_a_label_that_introduces_a_table_does_not_take_the_code_another_label_in
             "```\n<timeout> is the timeout value specified in milliseconds\n```\n\nSet the maximum "
             "inactivity time on the client side.")
     assert prose_steps(body) == ["Set the maximum inactivity time on the client side."]
+    # a colon in a list before the introduction is no label of the code (the installation guide)
+    body = ("The checksum files are here:\n\n- [for images](https://cdimage.debian.org/)\n\nTo compute the "
+            "checksum of a downloaded installation file, use\n\n```\nsha256sum filename.iso\n```\n")
+    assert prose_steps(body) == ["To compute the checksum of a downloaded installation file, use: "
+                                 "`sha256sum filename.iso`"]
 
 
 def test_a_numbered_list_of_events_gives_no_steps():
