@@ -601,9 +601,15 @@ _SUBJECT_FIRST = re.compile(r"^(?:the|a|an|this|that|these|those|both|some|each|
 def narrates(items: list[str]) -> bool:
     """A list of events, not steps (postsuper's "The scenario is as follows: 1) The Postfix
     queue manager deletes the message …; 2) New mail arrives …; 3) postsuper(1) deletes the new
-    message …"): every item starts with its subject, and none says what to do."""
+    message …"): every item starts with its subject, and none says what to do or what must be
+    (a list of conditions: "The index type must support index-only scans")."""
     plain = [plain_text(item).strip() for item in items]
-    return len(plain) >= 2 and all(_SUBJECT_FIRST.match(item) and not says_what_to_do(item) for item in plain)
+    return len(plain) >= 2 and all(_SUBJECT_FIRST.match(item) and not says_what_to_do(item)
+                                   and not _REQUIRES.search(item) for item in plain)
+
+
+# what a list of conditions says, not a list of events: "The index type must support index-only scans"
+_REQUIRES = re.compile(r"\b(?:must|should|shall|needs? to|has to|have to)\b", re.I)
 
 
 def instructions(items: list[str]) -> list[str]:
