@@ -605,11 +605,11 @@ def narrates(items: list[str]) -> bool:
     (a list of conditions: "The index type must support index-only scans")."""
     plain = [plain_text(item).strip() for item in items]
     return len(plain) >= 2 and all(_SUBJECT_FIRST.match(item) and not says_what_to_do(item)
-                                   and not _REQUIRES.search(item) for item in plain)
+                                   and not _REQUIRES.match(item) for item in plain)
 
 
 # what a list of conditions says, not a list of events: "The index type must support index-only scans"
-_REQUIRES = re.compile(r"\b(?:must|should|shall|needs? to|has to|have to)\b", re.I)
+_REQUIRES = re.compile(r"^\S+(?:\s+\S+){0,4}?\s+(?:must|should|shall|needs? to|has to|have to)\b", re.I)
 
 
 def instructions(items: list[str]) -> list[str]:

@@ -139,8 +139,13 @@ def test_a_numbered_list_of_events_gives_no_steps():
     events = Procedure("", "Queue IDs", [
         "The Postfix queue manager deletes the message that postsuper(1) is asked to delete.",
         "New mail arrives, and the new message is given the same queue ID.",
-        "postsuper(1) deletes the new message, instead of the old message."], unit_meta("postsuper.1.html", "postsuper"))
+        "postsuper(1) deletes the new message, instead of the old message that it should have deleted."],
+        unit_meta("postsuper.1.html", "postsuper"))
     assert unit_steps(events) == []
+    conditions = Procedure("", "Index-only scans", ["The index type must support index-only scans.",
+                                                    "The query must reference only columns stored in the index."],
+                           unit_meta("indexes.html", "Indexes"))
+    assert len(unit_steps(conditions)) == 2
     recipe = Procedure("", "Salad", ["Prepare the cornbread and crumble it.", "Layer a large bowl with half "
                                      "of the cornbread."], unit_meta("salad.md", "Salad"))
     assert unit_steps(recipe) == ["Prepare the cornbread and crumble it.", "Layer a large bowl with half of the cornbread."]
