@@ -175,8 +175,9 @@ def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[
 
 
 # a header that is the name of what its section defines: one code span, then at most its type
-# or kind in brackets ("`port` (`integer`)", "`core.editor`", "`--force`")
-_NAME_HEADER = re.compile(r"^`([^`]+)`\s*(?:\([^)]{0,40}\))?[:.]?$")
+# or kind in brackets ("`port` (`integer`)", "`core.editor`", "`--force`"), or a name joined with
+# underscores as a plain-text manual sets it ("sidebar_visible", one of Mutt's variables)
+_NAME_HEADER = re.compile(r"^(?:`([^`]+)`\s*(?:\([^)]{0,40}\))?[:.]?|([a-z][a-z0-9]*(?:_[a-z0-9]+)+))$")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s")
 
 
@@ -196,7 +197,7 @@ def defines_asked(unit: Unit, question_terms: set[str], tokens: Callable[[str], 
     if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
         return False
     name = _NAME_HEADER.match(own_header(unit))
-    named = set(tokens(name.group(1))) if name else set()
+    named = set(tokens(name.group(1) or name.group(2))) if name else set()
     if not named or not named <= question_terms:
         return False
     opening = _SENTENCE_END.split(unit.body.strip(), maxsplit=1)[0]

@@ -388,7 +388,9 @@ def _introducing_code(step: str) -> str:
     return _UNINTRODUCED_CODE.sub(": ", step, count=1)
 
 
-CODE_NAME = re.compile(r"^`[^`\n]+`$")  # a header that is only a name in code: "`http.proxy`"
+# a header that is only a name: in code ("`http.proxy`"), or joined with underscores as a
+# plain-text manual sets it ("sidebar_visible", as units.entry_name reads it too)
+CODE_NAME = re.compile(r"^(?:`[^`\n]+`|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$")
 ENTRY_CODE_LINES = 2  # an example this short is shown with the entry's step
 
 
@@ -405,7 +407,7 @@ def entry_step(unit: Unit) -> str:
     first = next((s for s in sentences(text) if not _LABELLED.match(s)), "")  # not "Type: string"
     if not first:
         return ""
-    step = f"{name}: {first}"
+    step = f"{name if name.startswith('`') else f'`{name}`'}: {first}"
     paragraph, code = _opening_code(text)
     if plain_text(paragraph).startswith(first) and 0 < len(code) <= ENTRY_CODE_LINES:
         step += f" `{'; '.join(typed_commands(code))}`"  # what is typed at a prompt, without the "$"

@@ -797,6 +797,19 @@ def test_a_long_block_of_code_alone_does_not_lead_the_answer():
     assert answer.startswith("Suppose a table stores the phone numbers")
 
 
+def test_a_plain_text_manuals_variable_is_an_entry_named_by_it():
+    """Mutt's manual.txt: "3.289. sidebar_visible", then its labelled type and default, then what
+    it does. The entry answers with its name, as one written in code does."""
+    unit = step_unit("sidebar_visible", "Type: boolean\nDefault: no\n\nThis specifies whether or not to show "
+                     "sidebar. The sidebar shows a list of all your mailboxes.\n", "manual.txt", "Mutt")
+    assert entry_name(unit) == "sidebar_visible"
+    answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I turn on the sidebar?"), cite=False)
+    assert steps == ["sidebar_visible: This specifies whether or not to show sidebar."]
+    assert answer.startswith("sidebar_visible: This specifies whether or not to show sidebar.")
+    # a heading of words is no name
+    assert entry_name(step_unit("Reading mail", "Press Enter.", "manual.txt", "Mutt")) == ""
+
+
 def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():
     entry = Procedure("", "Record Macro", ["Choose Tools - Macros - Record Macro."],
                       unit_meta("ref/record.html", "Record Macro"))
