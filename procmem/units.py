@@ -174,10 +174,12 @@ def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[
     return bool(header) and shared >= HEADER_MATCH * len(header) and shared >= HEADER_MATCH * len(question_terms)
 
 
+# a name joined with underscores, as a plain-text manual sets it ("sidebar_visible", one of Mutt's
+# variables): a name, where a heading of words is none
+PLAIN_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
 # a header that is the name of what its section defines: one code span, then at most its type
-# or kind in brackets ("`port` (`integer`)", "`core.editor`", "`--force`"), or a name joined with
-# underscores as a plain-text manual sets it ("sidebar_visible", one of Mutt's variables)
-_NAME_HEADER = re.compile(r"^(?:`([^`]+)`\s*(?:\([^)]{0,40}\))?[:.]?|([a-z][a-z0-9]*(?:_[a-z0-9]+)+))$")
+# or kind in brackets ("`port` (`integer`)", "`core.editor`", "`--force`"), or a plain name
+_NAME_HEADER = re.compile(rf"^(?:`([^`]+)`\s*(?:\([^)]{{0,40}}\))?[:.]?|({PLAIN_NAME}))$")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s")
 
 

@@ -39,7 +39,6 @@ _BLOCK = frozenset({"p", "div", "section", "article", "main", "header", "footer"
                     "tr", "table", "thead", "tbody"})
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", "area", "col"})
-_SIGNATURE = re.compile(r"(?:^|\s)sig(?:\s|$)")  # Sphinx's <dt class="sig sig-object py">
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
@@ -185,7 +184,7 @@ class _MarkdownBuilder(HTMLParser):
             tag = "div"
         if self._notes:
             self._notes_depth += tag == self._notes
-        elif tag not in _VOID and any(_FOOTNOTES.match(name) for name in (dict(attrs).get("class") or "").split()):
+        elif tag not in _VOID and any(_FOOTNOTES.match(name) for name in _classes(attrs)):
             self._notes, self._notes_depth = tag, 1
         if tag == "span":  # hidden alternatives, of which a script shows one: "Command or Ctrl+F"
             hidden = any(name == "hidden" for name, _ in attrs)
@@ -201,7 +200,7 @@ class _MarkdownBuilder(HTMLParser):
         elif self._pre is not None:
             if tag == "code" and self._pre_code_ended:
                 self._pre.append("\n")  # another version of the code in the same block (Node's mjs / cjs)
-            elif "userinput" in (dict(attrs).get("class") or "").split():
+            elif "userinput" in _classes(attrs):
                 self._typed_after_prompt()
             self._pre_code_ended = False
             self._language = self._language or code_language(attrs)
@@ -210,7 +209,7 @@ class _MarkdownBuilder(HTMLParser):
             self._flush()
             self._pre = []
             self._language = code_language(attrs) or self._language
-            self._pre_text = "text" in (dict(attrs).get("class") or "").split()
+            self._pre_text = "text" in _classes(attrs)
         elif tag in _HEADINGS:
             self._flush()
             self._level = _HEADINGS[tag]
@@ -224,7 +223,7 @@ class _MarkdownBuilder(HTMLParser):
             self._flush()
             self._lists_of_terms[-1].entries.append([len(self.blocks), 0, -1])
             self._in_term = True
-            if _SIGNATURE.search(dict(attrs).get("class") or ""):
+            if "sig" in _classes(attrs):  # Sphinx's <dt class="sig sig-object py">
                 # an API entry's signature (Sphinx: a function, an option, a command) is code,
                 # written as it is typed: its parameters' emphasis and "*" / "**" stay as they are
                 self._spans.append([])
@@ -256,7 +255,7 @@ class _MarkdownBuilder(HTMLParser):
         elif tag == "tr":
             self._flush()
             self._row = []
-        elif tag == "div" and "keyword" in (dict(attrs).get("class") or "").split():
+        elif tag == "div" and "keyword" in _classes(attrs):
             # a manual's entry for a keyword (HAProxy's <div class="keyword">): a heading under
             # the section's, in code as it is typed ("stats refresh <delay>")
             self._flush()
@@ -501,7 +500,12 @@ def _man_page(body: str) -> str | None:
 def _is_hidden_code(attrs: list[tuple[str, str | None]]) -> bool:
     """Lines of a code block that its page hides (mdBook's ``<span class="boring">``: the
     ``fn main() {`` wrapped around an example so that it compiles)."""
-    return "boring" in (dict(attrs).get("class") or "").split()
+    return "boring" in _classes(attrs)
+
+
+def _classes(attrs: list[tuple[str, str | None]]) -> set[str]:
+    """An element's class names."""
+    return set((dict(attrs).get("class") or "").split())
 
 
 def _preformatted_text(text: str) -> list[str]:
@@ -526,7 +530,7 @@ def _is_chrome(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     page hides until asked (by its class or id, or its ARIA role; Node.js's site-wide contents is
     ``<div id="gtoc">``, mdBook's keyboard help ``<div id="mdbook-help-popup">`` in every page)."""
     found = dict(attrs)
-    names = set((found.get("class") or "").split()) | {found.get("id") or ""}
+    names = _classes(attrs) | {found.get("id") or ""}
     return bool(names & _CHROME_NAMES) or any(map(_CHROME_SUFFIX.search, names)) \
         or tag in _MENU_BLOCKS and bool(names & _MENU_NAMES) or found.get("role") in ("navigation", "dialog")
 
@@ -534,7 +538,7 @@ def _is_chrome(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
 def _is_picture(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     """A DocBook figure or image with its title and caption ("Figure 3.27. Example Image for
     Cropping" and the screenshot's alt text, said twice): it shows what the text says."""
-    return tag == "div" and bool(set((dict(attrs).get("class") or "").split()) & _PICTURE_NAMES)
+    return tag == "div" and bool(_classes(attrs) & _PICTURE_NAMES)
 
 
 def _without_contents(markdown: str, page: str) -> str:

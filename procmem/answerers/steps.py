@@ -22,7 +22,15 @@ from procmem.extract.markdown import (
     sentence_words,
     typed_commands,
 )
-from procmem.units import SOURCE_LINE, LogicUnit, Procedure, Unit, own_header, part_number
+from procmem.units import (
+    PLAIN_NAME,
+    SOURCE_LINE,
+    LogicUnit,
+    Procedure,
+    Unit,
+    own_header,
+    part_number,
+)
 
 # (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
 SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<![( ]e\.g\.)(?<![( ]i\.e\.)\s+(?=[A-Z0-9\"“(`*])")
@@ -388,9 +396,8 @@ def _introducing_code(step: str) -> str:
     return _UNINTRODUCED_CODE.sub(": ", step, count=1)
 
 
-# a header that is only a name: in code ("`http.proxy`"), or joined with underscores as a
-# plain-text manual sets it ("sidebar_visible", as units.entry_name reads it too)
-CODE_NAME = re.compile(r"^(?:`[^`\n]+`|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$")
+# a header that is only a name: in code ("`http.proxy`"), or a plain one ("sidebar_visible")
+CODE_NAME = re.compile(rf"^(?:`[^`\n]+`|{PLAIN_NAME})$")
 ENTRY_CODE_LINES = 2  # an example this short is shown with the entry's step
 
 

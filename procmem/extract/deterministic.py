@@ -63,6 +63,7 @@ class _Context:
     symptom: str = ""
     anchors: dict[str, str] = field(default_factory=dict)
     order: int = 0
+    first_heading: str = ""  # of the page's top level
 
     def next_order(self) -> int:
         self.order += 1
@@ -70,8 +71,7 @@ class _Context:
 
     def names_page(self, heading: str) -> bool:
         """The page's title, or the first heading of its top level (its title as the text sets it)."""
-        first = next((s.heading for s in self.sections if s.level == 1), "")
-        return heading in (self.doc.title, first)
+        return heading in (self.doc.title, self.first_heading)
 
 
 def extract_rules(doc: Document) -> Extraction:
@@ -100,7 +100,8 @@ def _context(doc: Document, sections: list[Section]) -> _Context:
     applies = doc.meta.get("appliesto") or doc.meta.get("applies_to") or ""
     if isinstance(applies, list):
         applies = ", ".join(str(a) for a in applies[:4])
-    ctx = _Context(doc=doc, sections=sections, applies_to=f"Applies to: {applies}" if applies else "")
+    ctx = _Context(doc=doc, sections=sections, applies_to=f"Applies to: {applies}" if applies else "",
+                   first_heading=next((s.heading for s in sections if s.level == 1), ""))
     for section in sections:
         role = heading_role(section.heading)
         if role == "prerequisite" and section.text.strip():
