@@ -184,8 +184,9 @@ CAPITALISED_WORD = re.compile(r"(?<![.!?:]\s)(?<=\s)[A-Z][\w-]*")
 
 
 def names(text: str) -> set[str]:
-    """What a step names: :data:`CODED_WORD` and :data:`CAPITALISED_WORD` words."""
-    return set(CODED_WORD.findall(text)) | set(CAPITALISED_WORD.findall(text))
+    """What a step names: :data:`CODED_WORD` and :data:`CAPITALISED_WORD` words, without the
+    period that ends a sentence ("Close GnuCash." names what "Close `GnuCash`." names)."""
+    return {word.rstrip(".") for word in CODED_WORD.findall(text)} | set(CAPITALISED_WORD.findall(text))
 
 
 # --------------------------------------------------------------------------- answer + steps

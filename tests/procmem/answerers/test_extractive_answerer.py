@@ -76,6 +76,11 @@ def test_near_duplicate_steps_are_dropped():
                                       "Open the Activities overview and start typing Power."], {"doc_id": "h", "title": "H"})
     _, steps, _ = compose([Hit(panels, 1.0, 1, "x")], cite=False)
     assert steps == panels.steps
+    # the same step with a name set as code on one page and as a word ending the sentence on another
+    guide = Procedure("", "quotes", ["Close GnuCash.", "Install Xcode."], {"doc_id": "i", "title": "I"})
+    manual = Procedure("", "quotes", ["Close `GnuCash`.", "Run the app."], {"doc_id": "j", "title": "J"})
+    _, steps, _ = compose([Hit(guide, 2.0, 1, "x"), Hit(manual, 1.0, 2, "x")], cite=False)
+    assert steps == ["Close GnuCash.", "Install Xcode.", "Run the app."]
 
 
 def test_history_aware_query_without_a_model(memory):
