@@ -132,12 +132,13 @@ def map_outside_code(text: str, transform: Any) -> str:
 
 
 # a heading that only labels a note (DocBook's <h3 class="title">Note</h3>, a text's "Note" line)
-_NOTE_HEADING = re.compile(r"^#{1,6}\s+\**(note|tip|hint|warning|important|caution|attention)\**:?\s*$", re.I)
+# a note's label as a heading, or as a line of its own (Sphinx's admonition title: "Warning")
+_NOTE_HEADING = re.compile(r"^(?:#{1,6}\s+)?\**(note|tip|hint|warning|important|caution|attention)\**:?\s*$", re.I)
 _BLOCK_START = re.compile(r"^(?:#|>|\||\s{4}|\s*(?:\d{1,3}[.)]|[-*+])\s)")
 
 
 def notes_as_quotes(markdown: str, *, wrapped: bool = True) -> str:
-    """A heading that only says "Note" (or "Warning", "Tip", ...) and the paragraph under it as a
+    """A heading or a line that only says "Note" (or "Warning", "Tip", ...) and the paragraph under it as a
     quote that opens with the label ("> **Note:** ..."), as the readers give any note: what
     follows the note belongs to the section again, not to a section called "Note". ("Notes" is
     a reference page's section, as its man page has NOTES.) With ``wrapped`` a paragraph is its

@@ -103,6 +103,9 @@ class _Terms:
     described_from: int = -1  # the block the open <dd> starts at
 
 
+_COMMAND_PARAGRAPH = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of two words or more, alone
+
+
 class _MarkdownBuilder(HTMLParser):
     def __init__(self, *, layout_tables: bool = False) -> None:
         super().__init__(convert_charrefs=True)
@@ -163,6 +166,10 @@ class _MarkdownBuilder(HTMLParser):
         for paragraph in re.split(r"\n{2,}", text):
             if not paragraph.strip():
                 continue
+            if not self._prefix and not self._in_term and _COMMAND_PARAGRAPH.fullmatch(paragraph):
+                # a command set as a paragraph of its own (Sphinx's "To run it, simply do" /
+                # ``docker run -ti rsyslog/syslog_appliance_alpine``): a code block, as it is shown
+                paragraph = f"```\n{paragraph.strip('`')}\n```"
             paragraph = paragraph.replace("\n", "\n" + self._continuation)
             if self._prefix:
                 self.blocks.append((self._prefix + paragraph, in_list and not self._prefix.startswith("#")))
@@ -390,6 +397,8 @@ class _MarkdownBuilder(HTMLParser):
                 inner = f"[`{link['text']}`]({link['href']})"  # code that is a link: a link in Markdown
             elif inner and any(_WRAP[t] == "`" for t, _ in self._span_tags if t in _WRAP):
                 pass  # emphasis or code in code (DocBook's replaceable "chsh -s <em>shell</em>") shows as code does
+            elif inner and any(_WRAP.get(t) == _WRAP[tag] for t, _ in self._span_tags):
+                pass  # bold in bold (DocBook's <strong><span class="guilabel"><strong>Date</strong>…): once
             elif inner:
                 if _WRAP[tag] == "`":
                     inner = _LINK.sub(r"\g<text>", inner)  # code shows no link syntax

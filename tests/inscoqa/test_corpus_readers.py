@@ -379,6 +379,34 @@ def test_a_docbook_html_note_is_a_quote_and_the_text_after_it_is_the_sections(tm
             "```\nalias muttdude me@cs.hmc.edu\n```") in text
 
 
+def test_a_sphinx_pages_warning_is_a_quote_and_a_command_on_its_own_is_a_code_block(tmp_path: Path) -> None:
+    """rsyslog's pages: a command set as a paragraph of its own after the sentence that leads to
+    it, and an admonition whose title is a paragraph ("Warning")."""
+    path = tmp_path / "rsyslog_docker.html"
+    path.write_text(
+        "<html><head><title>Docker</title></head><body><section><h1>Using Docker</h1><p>To run it, simply do</p>"
+        "<p><code class=\"docutils literal\"><span class=\"pre\">docker</span> <span class=\"pre\">run</span> "
+        "<span class=\"pre\">-ti</span> <span class=\"pre\">rsyslog/syslog_appliance_alpine</span></code></p>"
+        "<div class=\"admonition warning\"><p class=\"admonition-title\">Warning</p><p>The containers are under "
+        "development.</p></div><p>See the <code>rsyslog</code> site.</p><p><code>imfile</code></p>"
+        "<p><code>MD5</code> <code>HMAC-SHA-256</code></p>"
+        "</section></body></html>", encoding="utf-8")
+    text = read_document(path).text
+    assert "To run it, simply do\n\n```\ndocker run -ti rsyslog/syslog_appliance_alpine\n```" in text
+    assert "> **Warning:** The containers are under development.\n\nSee the `rsyslog` site." in text
+    assert "\n`imfile`\n\n`MD5` `HMAC-SHA-256`\n" in text  # names alone stay names
+
+
+def test_bold_inside_bold_is_bold_once(tmp_path: Path) -> None:
+    """GnuCash's DocBook pages set a label's bold inside an emphasis's bold."""
+    path = tmp_path / "import.html"
+    path.write_text(
+        "<html><body><h1>Import</h1><ol><li><p><span class=\"emphasis\"><strong><span class=\"guilabel\">"
+        "<strong>Select File</strong></span></strong></span>: pick the file, then <em>really <i>click</i></em> "
+        "Next.</p></li></ol></body></html>", encoding="utf-8")
+    assert "1. **Select File**: pick the file, then *really click* Next." in read_document(path).text
+
+
 def test_a_sites_menus_tagline_and_folding_contents_are_left_out_but_a_menus_name_in_the_text_stays(
         tmp_path: Path) -> None:
     """SQLite's pages: a tagline, a main menu and a submenu as blocks, and "► Table Of Contents"
@@ -651,7 +679,7 @@ def test_html_bold_questions_above_their_answers_are_headings(tmp_path: Path) ->
     assert headings(text) == ["# Checker FAQ", "## 1. Problems", "### Can I attach it to a running program?",
                               "### It reports nothing and I know my program has errors.",
                               "### Programs crash at exit in `__libc_freeres`."]
-    assert "**1.1.**" not in text and "**Note**" in text
+    assert "**1.1.**" not in text and "> **Note:** Bold words alone are no heading." in text
 
 
 def test_html_terms_whose_descriptions_are_sections_are_headings(tmp_path: Path) -> None:
