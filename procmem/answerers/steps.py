@@ -17,6 +17,8 @@ from procmem.answerers.parsing import parse_steps
 from procmem.extract.markdown import (
     LINK_ONLY,
     UNTYPED,
+    code_line,
+    introduces_conditions,
     is_session,
     language_name,
     sentence_words,
@@ -200,7 +202,7 @@ def _prose_runs(text: str) -> list[str]:
                 runs.append(" ".join(current))
                 current = []
             if code and runs and runs[-1].endswith(":"):
-                runs[-1] = f"{runs[-1]} `{'; '.join(code)}`"
+                runs[-1] = f"{runs[-1]} `{code_line(code)}`"
             code = None
         elif code is not None:
             if line:
@@ -417,7 +419,7 @@ def entry_step(unit: Unit) -> str:
     step = f"{name if name.startswith('`') else f'`{name}`'}: {first}"
     paragraph, code = _opening_code(text)
     if plain_text(paragraph).startswith(first) and 0 < len(code) <= ENTRY_CODE_LINES:
-        step += f" `{'; '.join(typed_commands(code))}`"  # what is typed at a prompt, without the "$"
+        step += f" `{code_line(code)}`"  # what is typed at a prompt, without the "$"
     return step
 
 
@@ -449,9 +451,29 @@ def list_text(text: str) -> str:
     (:func:`commands_typed`), a code block after a label under that label
     (:func:`code_under_labels`), code blocks of their own in a shown language left out
     (:func:`without_shown_code`), fences without their language, and a command alone as an item
-    run (:data:`_COMMAND_ITEM`)."""
-    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(commands_typed(text))))
+    run (:data:`_COMMAND_ITEM`); a list of conditions left out (:func:`without_conditions`)."""
+    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(commands_typed(without_conditions(text)))))
     return _COMMAND_ITEM.sub(r"\g<marker>Run `\g<command>`.\n\g<rest>", listed)
+
+
+def without_conditions(text: str) -> str:
+    """``text`` without the lists that complete the sentence before them with conditions
+    (:func:`introduces_conditions`: BIND's "… does not forward any recursive query for which:
+    1. The answer is already in the cache. 2. The domain name is localhost."): no steps."""
+    out: list[str] = []
+    prose = ""  # the last line of prose before the list
+    dropping = False
+    for line in text.splitlines():
+        top_item = bool(LIST_ITEM.match(line))
+        if dropping and (top_item or not line.strip() or line[:1].isspace()):
+            continue
+        dropping = top_item and introduces_conditions(prose)
+        if dropping:
+            continue
+        if line.strip() and not top_item and not line[:1].isspace():
+            prose = line
+        out.append(line)
+    return "\n".join(out)
 
 
 def commands_typed(text: str) -> str:
@@ -715,17 +737,18 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             written = [line.rstrip() for line in block.splitlines() if line.strip()]
             lines = [line.strip() for line in written]
             commands = typed_commands(lines, language)
+            joined = code_line(lines, language)  # the commands as one line
             if commands and not output:  # not what a command printed ("Output:")
                 if steps and introduced:
-                    steps[-1] = f"{steps[-1].rstrip(':.')}: `{'; '.join(commands)}`"
+                    steps[-1] = f"{steps[-1].rstrip(':.')}: `{joined}`"
                 elif COMMAND_START.match(commands[0]) and not is_report(commands) \
                         and not (len(commands) == 1 and PLACE.match(commands[0])) \
                         and (is_typed(written, language) or is_session(lines, language)):
-                    steps.append(f"Run `{'; '.join(commands)}`")
+                    steps.append(f"Run `{joined}`")
                 elif steps and follows_step and COMMAND_START.match(commands[0]) and not is_report(commands) \
                         and (len(commands) <= SHOWN_CODE_LINES
                              or len(commands) <= SHOWN_FILE_LINES and is_file_text(written)):
-                    steps[-1] = f"{steps[-1].rstrip('.')}: `{'; '.join(commands)}`"  # what the step writes
+                    steps[-1] = f"{steps[-1].rstrip('.')}: `{joined}`"  # what the step writes
             introduced = output = follows_step = False
         else:
             lines = block.strip().splitlines()

@@ -319,6 +319,34 @@ def typed_commands(lines: list[str], language: str = "") -> list[str]:
     return _continued(typed)
 
 
+def code_line(lines: list[str], language: str = "") -> str:
+    """A code block as one line: a session's commands (:func:`typed_commands`, not what they
+    print) joined with semicolons, as a shell takes them; of any other block, each line joined
+    to the next with a semicolon only where a statement ends there, not inside brackets, after a
+    line that ends with ";", "{" or "," or before one that closes a bracket (rsyslog's
+    ``action(type="omfwd"`` / ``port="514")`` is one statement; BIND's ``zone "x" {`` /
+    ``type primary;`` / ``};`` reads ``zone "x" { type primary; };``)."""
+    if is_session(lines, language):
+        return "; ".join(typed_commands(lines, language))
+    joined = ""
+    for line in _continued([line.strip() for line in lines]):
+        statement_ends = not (_open_brackets(joined) or joined.endswith(_JOINS_NEXT) or line.startswith(_CLOSES))
+        joined = f"{joined}{'; ' if statement_ends else ' '}{line}" if joined else line
+    return joined
+
+
+_JOINS_NEXT = (";", "{", "(", "[", ",", "|", "&&", "||", " do", " then", " else")
+_CLOSES = (")", "]", "}")
+
+
+def _open_brackets(code: str) -> bool:
+    """Whether ``code`` leaves a round or square bracket open (quoted text not counted)."""
+    depth = 0
+    for token in re.findall(r'"(?:\\.|[^"\\])*"|\'[^\']*\'|[()\[\]]', code):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(token, 0)
+    return depth > 0
+
+
 def _continued(lines: list[str]) -> list[str]:
     """``lines`` with each that ends with a shell's "\\" joined to the next."""
     joined: list[str] = []
@@ -346,8 +374,7 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
             if in_fence and code:
                 if parts and parts[-1] and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
                     parts[-1] += ":"
-                typed = typed_commands(code, language) if is_session(code, language) else code
-                parts.append("`" + "; ".join(typed) + "`")  # a session: not what it prints
+                parts.append(f"`{code_line(code, language)}`")
             in_fence, code, language = not in_fence, [], line.strip()[3:]
             continue
         if in_fence:
@@ -372,6 +399,17 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
     text = re.sub(r"\s+([,.;:])", r"\1", text)
     words = text.split()
     return " ".join(words[:max_words]) + (" ..." if len(words) > max_words else "")
+
+
+# a sentence that the list after it completes with conditions, not steps ("… does not forward
+# any recursive query for which:", "This happens when:", "Run `dig` with these options, where:")
+CONDITIONS_LEAD_IN = re.compile(r"(?:\b(?:for|in|on|to|by|of) which|\b(?:when|whenever|if|unless|where|while)):$",
+                                re.I)
+
+
+def introduces_conditions(paragraph: str) -> bool:
+    """Whether ``paragraph`` ends with a lead-in that its list completes with conditions."""
+    return bool(CONDITIONS_LEAD_IN.search(strip_inline(paragraph).strip()))
 
 
 def first_sentence(text: str, max_words: int = 24) -> str:

@@ -9,9 +9,10 @@ import pytest
 
 from inscoqa.bundled import sample_documents
 from inscoqa.corpus import read_document
+from inscoqa.corpus.document import Document
 from procmem.extract.deterministic import extract_rules
 from procmem.extract.linkers import resolve_link
-from procmem.extract.markdown import one_line, parse_sections
+from procmem.extract.markdown import code_line, one_line, parse_sections
 from procmem.extract.roles import is_question
 
 MALLARD = "{http://projectmallard.org/1.0/}"
@@ -173,6 +174,21 @@ def test_an_items_words_and_the_code_under_it_read_as_one_line():
     assert one_line("`cargo publish --registry=my-registry`") == "`cargo publish --registry=my-registry`"
 
 
+def test_a_code_blocks_lines_join_where_its_statements_end():
+    """A configuration's statement that goes on over lines stays one statement (rsyslog, BIND)."""
+    assert code_line(['action(type="omfwd" target="10.0.0.1"', '       port="514" protocol="tcp")']) == \
+        'action(type="omfwd" target="10.0.0.1" port="514" protocol="tcp")'
+    assert code_line(['options {', '    dnssec-validation auto;', '};']) == "options { dnssec-validation auto; };"
+    assert code_line(['if $msg contains "error" then {', '  action(type="omfile" file="/var/log/err")', '}']) == \
+        'if $msg contains "error" then { action(type="omfile" file="/var/log/err") }'
+    # separate commands, typed at a prompt or not, and a shell's continued line
+    assert code_line(["cd build", "make"]) == "cd build; make"
+    assert code_line(["$ sudo apt update", "$ sudo apt install bind9"]) == "sudo apt update; sudo apt install bind9"
+    assert code_line(["tsig-keygen \\", "  host1-host2."]) == "tsig-keygen host1-host2."
+    assert one_line("Add the zone:\n   ```\n   zone \"example.com\" {\n     type primary;\n   };\n   ```") == \
+        'Add the zone: `zone "example.com" { type primary; };`'
+
+
 @pytest.mark.parametrize(("doc_id", "target", "expected"), [
     ("gnome-help/shell-apps-open.page", "shell-workspaces", ("document", "gnome-help/shell-workspaces.page")),
     ("gnome-help/printing.page", "printing#paper", ("document", "gnome-help/printing.page")),
@@ -306,8 +322,6 @@ def test_a_screen_at_roots_prompt_gives_its_commands_as_steps(tmp_path):
 
 def test_a_page_of_several_top_level_sections_names_each_but_not_its_title_twice():
     """SQLite's pages set each numbered section as <h1>, after the page's own <h1> title."""
-    from inscoqa.corpus.document import Document
-
     text = ("# Write-Ahead Logging\n\n# 1. Overview\n\nWAL is faster:\n\n- readers do not block writers\n"
             "- fewer fsync() calls\n\n# 3. Activating WAL Mode\n\nThen:\n\n"
             "1. Open the database.\n2. Run PRAGMA journal_mode=WAL.\n")
@@ -316,3 +330,12 @@ def test_a_page_of_several_top_level_sections_names_each_but_not_its_title_twice
     assert "1. Overview (Write-Ahead Logging)" in headers
     assert any(h.startswith("3. Activating WAL Mode") for h in headers)
     assert not any(h.startswith("Write-Ahead Logging (Write-Ahead Logging)") for h in headers)
+
+
+def test_a_list_of_conditions_makes_no_procedure():
+    text = ("# Resolver\n\n## Forwarding Resolver\n\nThe resolver does not forward any recursive query "
+            "for which:\n\n1. The answer is already in the cache.\n2. The domain name is localhost.\n\n"
+            "All other queries go to the forwarders.\n\n## Reload\n\nTo apply a change to the zone:\n\n"
+            "1. Edit the zone file.\n2. Run `rndc reload`.\n")
+    extraction = extract_rules(Document(doc_id="arm/resolver.html", title="Resolver", text=text, meta={}))
+    assert [p.steps for p in extraction.procedures] == [["Edit the zone file.", "Run `rndc reload`."]]

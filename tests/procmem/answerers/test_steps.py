@@ -703,7 +703,7 @@ def test_short_code_that_a_step_writes_joins_the_step():
     it when short; a program's long listing and a command's output do not."""
     body = ("Add compile definitions to a target.\n\n```cmake\ntarget_compile_definitions(<target>\n"
             "  <INTERFACE|PUBLIC|PRIVATE> [items1...])\n```\n\nThe definitions apply to the target's sources.\n")
-    assert prose_steps(body) == ["Add compile definitions to a target: `target_compile_definitions(<target>; "
+    assert prose_steps(body) == ["Add compile definitions to a target: `target_compile_definitions(<target> "
                                  "<INTERFACE|PUBLIC|PRIVATE> [items1...])`"]
     listing = ("Replace the code in src/main.rs with this program.\n\n```rust\nfn main() {\n    let x = 5;\n    println!(\"{x}\");\n"
                "    let y = x + 1;\n}\n```\n")
@@ -851,3 +851,14 @@ def test_a_sentence_that_opens_with_what_to_avoid_says_what_to_do_only_when_it_g
             "Download the tool and use it to resolve the issue.")
     assert prose_steps(text) == ["To fix this, restart the capture service.",
                                  "Download the tool and use it to resolve the issue."]
+
+
+def test_a_list_of_conditions_is_no_list_of_steps():
+    """BIND's resolver: the list completes the sentence before it with the queries it keeps
+    local; the steps are the section's other list."""
+    body = ("As a reminder, this resolver does **not** forward any recursive query for which:\n\n"
+            "1. The answer is already in the cache.\n2. Is a reverse-map query for 127.0.0.1.\n\n"
+            "To forward the other queries:\n\n1. Add a `forwarders` statement to `named.conf`.\n"
+            "2. Run `rndc reconfig`.")
+    unit = LogicUnit("Step", "", "Forwarding", body, [], unit_meta("arm/chapter3.html", "Forwarding", 0))
+    assert unit_steps(unit) == ["Add a forwarders statement to named.conf.", "Run rndc reconfig."]
