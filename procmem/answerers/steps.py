@@ -374,12 +374,13 @@ def unit_steps(unit: Unit) -> list[str]:
         listed = list_text(text)
         bulleted = [_introducing_code(step) for step in parse_steps(listed)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
+        listed_steps = instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
+                                                     or notes_only(bulleted) or topics(bulleted, gerunds=False)
+                                                     or narrates(bulleted)) else [])
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
                                  or narrates(numbered)) else [])
-               or instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
-                                                or notes_only(bulleted) or topics(bulleted, gerunds=False)
-                                                or narrates(bulleted)) else [])
-               or prose_steps(text))
+               or (listed_steps if any(says_what_to_do(s) for s in listed_steps) else [])
+               or prose_steps(text) or listed_steps)
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
