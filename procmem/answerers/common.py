@@ -184,8 +184,10 @@ CAPITALISED_WORD = re.compile(r"(?<![.!?:]\s)(?<=\s)[A-Z][\w-]*")
 
 
 def names(text: str) -> set[str]:
-    """What a step names: :data:`CODED_WORD` and :data:`CAPITALISED_WORD` words, without the
-    period that ends a sentence ("Close GnuCash." names what "Close `GnuCash`." names)."""
+    """What a step names: :data:`CODED_WORD` and :data:`CAPITALISED_WORD` words, whether set as
+    code or not, without the period that ends a sentence ("Close GnuCash." names what "Close
+    `GnuCash`." names)."""
+    text = text.replace("`", "")
     return {word.rstrip(".") for word in CODED_WORD.findall(text)} | set(CAPITALISED_WORD.findall(text))
 
 

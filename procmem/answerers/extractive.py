@@ -301,6 +301,8 @@ SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additiona
 ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|this|either) case|otherwise|"
                        r"if (?:it|this|that|they) (?:isn['’]t|aren['’]t|doesn['’]t|don['’]t|is not|are not|does not|do not)"
                        r")\b", re.I)
+# a note's sentence, set aside from what to do ("Warning: If you plan to copy the binary ..."): no lead
+NOTE_OPENING = re.compile(r"^(?:note|tip|hint|warning|important|caution|attention)\s*:", re.I)
 # a name as written in code: "http.proxy", "html_logo_url"; a command that names an entry, before
 # what it does ("neighbor A.B.C.D activate: This configuration modifies ...")
 NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*"
@@ -356,7 +358,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     why. A sentence that starts in lower case is the rest of one that a list or a command broke
     off, and is left out, and so are exclamations, questions, sentences that need the one before
     them (:data:`ANAPHORIC`) and those that end introducing what follows them ("You can change
-    it by the following.")."""
+    it by the following."); a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and unit_steps(chosen[0].unit)
                      and not introduced(unit_text(chosen[0].unit))
@@ -379,8 +381,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
-    actions = sorted((s for s in pool if ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s)),
-                     key=lambda s: -pool[s])
+    # a note says what to mind, not what to do first: it may say why, but leads nothing
+    actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s))
+                      and not NOTE_OPENING.match(s)), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
     if asked := next((entry for c in chosen for entry in asked_entries(c.unit, turn)), ""):

@@ -11,7 +11,7 @@ from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
 from procmem.answerers.candidates import Candidate
 from procmem.answerers.common import terms
-from procmem.answerers.extractive import ExtractiveParams, compose, relevant_steps, select
+from procmem.answerers.extractive import ExtractiveParams, _is_duplicate, compose, relevant_steps, select
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
@@ -77,10 +77,14 @@ def test_near_duplicate_steps_are_dropped():
     _, steps, _ = compose([Hit(panels, 1.0, 1, "x")], cite=False)
     assert steps == panels.steps
     # the same step with a name set as code on one page and as a word ending the sentence on another
-    guide = Procedure("", "quotes", ["Close GnuCash.", "Install Xcode."], {"doc_id": "i", "title": "I"})
-    manual = Procedure("", "quotes", ["Close `GnuCash`.", "Run the app."], {"doc_id": "j", "title": "J"})
+    guide = Procedure("", "quotes", ["Close GnuCash.", "This tool is a Perl module called Finance::Quote.",
+                                     "Install Xcode."], {"doc_id": "i", "title": "I"})
+    manual = Procedure("", "quotes", ["Close `GnuCash`.", "This tool is a Perl module called `Finance::Quote`.",
+                                      "Run the app."], {"doc_id": "j", "title": "J"})
     _, steps, _ = compose([Hit(guide, 2.0, 1, "x"), Hit(manual, 1.0, 2, "x")], cite=False)
-    assert steps == ["Close GnuCash.", "Install Xcode.", "Run the app."]
+    assert steps == [*guide.steps, "Run the app."]
+    assert _is_duplicate("`GnuCash` uses a Perl module called `Finance::Quote` to get quotes.",
+                         ["GnuCash uses a Perl module called Finance::Quote to get quotes."])
 
 
 def test_history_aware_query_without_a_model(memory):
@@ -1091,3 +1095,15 @@ def test_what_a_clause_of_result_lets_the_user_do_does_not_lead_the_answer():
                      "manual.html", "Manual")
     answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I search my whole mailbox at once?"), cite=False)
     assert answer.startswith("To search a folder, choose Edit/Search folder and enter the words.")
+
+
+def test_a_note_leads_no_answer():
+    """rsyslog's Docker page: a warning says what to do when copying the binary out; the answer
+    leads with how to run the container."""
+    body = ("The project provides a ready-to-run syslog appliance. To run it, simply do\n\n```\n"
+            "docker run -ti rsyslog/syslog_appliance_alpine\n```\n\n> **Warning:** If you plan to copy the binary "
+            "for use outside of the container you need to make sure to use an image of the same distro.\n")
+    unit = LogicUnit("Step", "", "Using rsyslog Docker containers", body, [],
+                     unit_meta("rsyslog/docker.html", "Docker", 0))
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I run rsyslog in a Docker container?"), cite=False)
+    assert answer.startswith("To run it, simply do: docker run -ti rsyslog/syslog_appliance_alpine")
