@@ -11,7 +11,13 @@ from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
 from procmem.answerers.candidates import Candidate
 from procmem.answerers.common import terms
-from procmem.answerers.extractive import ExtractiveParams, _is_duplicate, compose, relevant_steps, select
+from procmem.answerers.extractive import (
+    ExtractiveParams,
+    _is_duplicate,
+    compose,
+    relevant_steps,
+    select,
+)
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
