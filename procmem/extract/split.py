@@ -10,8 +10,7 @@ the others with the last part (a page of contents kept its 1,333 links' linkers 
 whose text read 12,735 words for 139 of its own). A blank line inside a code block is no paragraph
 boundary (a shell session's output stays with the command that printed it); a code block too long
 for one part is cut between two parts at a line, closed at the end of the first and opened again
-(with its language) at the start of the next, so each part's code stays code. A paragraph that
-ends with a colon stays with the list or code it introduces.
+(with its language) at the start of the next, so each part's code stays code.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
         return [unit]
     fenced = FENCE_ROOM if FENCE.search(unit.body) else 0
     pieces = [piece.replace(CODE_GAP, "").strip("\n")
-              for piece in recursive_split(guard_lead_ins(guard_code_gaps(unit.body)), max_words - fenced, SEPARATORS)]
+              for piece in recursive_split(guard_code_gaps(unit.body), max_words - fenced, SEPARATORS)]
     pieces = with_fences([piece for piece in pieces if piece.strip()])
     if len(pieces) < 2:
         return [unit]
@@ -65,17 +64,6 @@ def guard_code_gaps(body: str) -> str:
             inside = not inside
         lines.append(CODE_GAP if inside and not line.strip() else line)
     return "\n".join(lines)
-
-
-# a paragraph that ends with a colon, and the blank line after it: what it introduces follows
-_LEAD_IN = re.compile(r"(?<=:)\n[ \t]*\n(?=[ \t]*\S)")
-
-
-def guard_lead_ins(body: str) -> str:
-    """``body`` with the blank line after each paragraph that ends with a colon holding
-    :data:`CODE_GAP`: a lead-in ("… does not forward any recursive query for which:") stays with
-    the list or code it introduces, in the same part."""
-    return _LEAD_IN.sub(f"\n{CODE_GAP}\n", body)
 
 
 def with_fences(pieces: list[str]) -> list[str]:

@@ -132,18 +132,6 @@ def test_a_shell_session_stays_with_its_command_when_the_unit_is_cut():
     assert not any("```" in p.body for p in parts if session not in p.body)
 
 
-def test_a_lead_in_stays_with_the_list_it_introduces():
-    """BIND's resolver section: a long text, then "… for any recursive query for which:" and its
-    list. Cut after the lead-in, the list's part read as steps without it."""
-    prose = " ".join(["A resolver answers the queries of the hosts in its network."] * 16)  # 176 words
-    lead_in = "As a reminder, this resolver does not forward any recursive query for which:"
-    listed = "1. The answer is already in the cache.\n2. The domain name is localhost."
-    body = f"{prose}\n\n{lead_in}\n\n{listed}\n\nAll other queries go out."
-    unit = LogicUnit("Step", "", "Resolver Configuration", body, meta={"doc_id": "arm/chapter3.html"})
-    parts = split_logic_unit(unit, 200)
-    assert [p.body for p in parts] == [prose, f"{lead_in}\n\n{listed}\n\nAll other queries go out."]
-
-
 def test_each_linker_goes_with_the_part_that_holds_its_link():
     """A page of contents (Python's "Generic Operating System Services"): the linker of each
     link is the part's where the link is, not all of them the last part's."""
