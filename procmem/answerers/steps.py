@@ -47,6 +47,8 @@ _INLINE_TAGS = (r"(?:a|abbr|b|br|center|code|del|details|div|em|font|i|img|ins|k
 _MARKUP_RE = re.compile(
     r"`+(?P<code>[^`]*)`+|\[(?P<link>[^\]]*)\]\([^)]*\)"
     r"|(?<![\w*])(?P<stars>\*{1,3})(?=[^\s*])(?P<starred>[^*]*?[^\s*])(?P=stars)(?![\w*])"
+    # bold that touches a word, where a page left out the space ("by using the**Actions**menu")
+    r"|(?P<bold>\*\*)(?=[A-Za-z])(?P<touching>[^*]*?[^\s*])(?P=bold)(?!\*)"
     r"|(?<![\w_])(?P<lines>_{1,3})(?=[^\s_])(?P<underlined>[^_]*?[^\s_])(?P=lines)(?![\w_])"
     r"|</?" + _INLINE_TAGS + r"(?:\s+[\w:-]+=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>|`+")
 _KEPT = ("code", "link", "starred", "underlined")
@@ -163,10 +165,19 @@ _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ...
 def plain_text(text: str) -> str:
     """Plain text: markup dropped, Markdown's escapes (``Recipients \\> Groups``) undone, quote
     markers left out, at the start and where a quoted note follows a sentence."""
-    text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(lambda m: next((m[k] for k in _KEPT if m[k]), ""), text))
+    text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(_markup_text, text))
     text = _INNER_QUOTE.sub(" ", re.sub(r"^\s*>[\s>]*", "", text))
     # a dash left of a list marker goes, the dash of an option ("-gdb tcp::3333") stays
     return _EDGE_DASH.sub("", " ".join(text.split()).strip(" :")).strip(" :")
+
+
+def _markup_text(m: re.Match[str]) -> str:
+    """What a piece of markup shows; bold that touches a word on either side is set apart from it."""
+    if m["touching"]:
+        before = " " if m.start() and m.string[m.start() - 1].isalnum() else ""
+        after = " " if m.end() < len(m.string) and m.string[m.end()].isalnum() else ""
+        return f"{before}{m['touching']}{after}"
+    return next((m[k] for k in _KEPT if m[k]), "")
 
 
 def _is_prose_line(line: str) -> bool:

@@ -878,3 +878,10 @@ def test_a_bulleted_list_that_says_nothing_to_do_gives_way_to_the_sentences_that
     assert unit_steps(alone) == ["What type of account is needed.",
                                  "Where it fits in the structure of the Chart of Accounts.",
                                  "If there is an Opening Balance."]
+
+
+def test_bold_that_a_page_set_against_a_word_reads_apart_from_it():
+    """GnuCash's pages leave out the space around a menu's name: "by using the**Actions**menu"."""
+    assert plain_text("Repair them by using the**Actions** → **Check & Repair**menu.") == \
+        "Repair them by using the Actions → Check & Repair menu."
+    assert plain_text("Compute 2**10, or a*b*c, in **bold**.") == "Compute 2**10, or a*b*c, in bold."
