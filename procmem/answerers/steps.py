@@ -105,7 +105,9 @@ ACTION_CUE = re.compile(
     # ("done by calling setup.py" says rather what the program does)
     + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:with|using|through|via)\b"
     # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
-    + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:", re.I)
+    + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
+    # ... or the control to use: "To create a new account go to Actions → New Account"
+    + r"|^to \w+ [^,:]{1,80}?\s(?:go to|click|double-click|right-click|select|press|choose|tap) (?:on )?\S", re.I)
 # what to do in a case: "If you're using Linux or macOS, open a terminal and enter ..."
 CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:then\s+)?" + _IMPERATIVE, re.I)
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
@@ -374,12 +376,12 @@ def unit_steps(unit: Unit) -> list[str]:
     is for (:func:`purposes`), a list of what to learn or a numbered list or a procedure of what
     to consider (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists:
     "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
-    events (:func:`narrates`), and bulleted lists that continue a sentence (:func:`enumerates`)
-    or hold only notes (:func:`notes_only`).
+    events (:func:`narrates`), lists that continue a sentence (:func:`enumerates`), and bulleted
+    lists that hold only notes (:func:`notes_only`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
-            or narrates(unit.steps) else unit.steps
+            or narrates(unit.steps) or enumerates(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
         listed = list_text(text)
@@ -389,7 +391,7 @@ def unit_steps(unit: Unit) -> list[str]:
                                                      or notes_only(bulleted) or topics(bulleted, gerunds=False)
                                                      or narrates(bulleted)) else [])
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
-                                 or narrates(numbered)) else [])
+                                 or narrates(numbered) or enumerates(numbered)) else [])
                or (listed_steps if any(says_what_to_do(s) for s in listed_steps) else [])
                or prose_steps(text) or listed_steps)
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
@@ -680,9 +682,10 @@ _CONTINUED = re.compile(r"(?:[;,]|[;,]? (?:and|or))$")  # an item the next one c
 
 
 def enumerates(items: list[str]) -> bool:
-    """Bulleted lists that are sentences' enumerations ("such as: - rotating the logs;
-    - back-ups; - maintenance scripts."): half their items or more end with a semicolon or a
-    comma (each but the last of its list), and fewer than half of them say what to do."""
+    """Lists that are sentences' enumerations ("such as: - rotating the logs; - back-ups;
+    - maintenance scripts."; rsyslog "1. first receives messages, 2. then parses them and
+    3. then processes them."): half their items or more end with a semicolon, a comma or "and"
+    (each but the last of its list), and fewer than half of them say what to do."""
     plain = [plain_text(item).strip() for item in items]
     return (len(plain) >= 2 and 2 * sum(bool(_CONTINUED.search(item)) for item in plain) >= len(plain)
             and 2 * sum(bool(ACTION_CUE.match(item)) for item in plain) < len(plain))

@@ -853,6 +853,14 @@ def test_a_sentence_that_opens_with_what_to_avoid_says_what_to_do_only_when_it_g
                                  "Download the tool and use it to resolve the issue."]
 
 
+def test_a_purpose_then_the_control_to_use_says_what_to_do_without_a_comma():
+    """GnuCash's pages: "To create a new account go to Actions → New Account"."""
+    text = ("To create a new account go to Actions → New Account. To do so the program selects a file. "
+            "To open the register double-click the account.")
+    assert prose_steps(text) == ["To create a new account go to Actions → New Account.",
+                                 "To open the register double-click the account."]
+
+
 def test_a_list_of_conditions_is_no_list_of_steps():
     """BIND's resolver: the list completes the sentence before it with the queries it keeps
     local; the steps are the section's other list."""
@@ -866,12 +874,12 @@ def test_a_list_of_conditions_is_no_list_of_steps():
 
 def test_a_bulleted_list_that_says_nothing_to_do_gives_way_to_the_sentences_that_do():
     """GnuCash's "Creating a New Account": the details to plan are a list, what to do a sentence."""
-    body = ("To create a new account, go to **Actions** → **New Account**. The **New Account** dialog "
+    body = ("To create a new account go to **Actions** → **New Account**. The **New Account** dialog "
             "opens.\n\nCreating an account involves planning several details:\n\n- What type of account is "
             "needed.\n- Where it fits in the structure of the Chart of Accounts.\n- If there is an Opening "
             "Balance.\n")
     unit = LogicUnit("Step", "", "New account", body, [], unit_meta("gnc/acct-create.html", "New account", 0))
-    assert unit_steps(unit) == ["To create a new account, go to Actions → New Account."]
+    assert unit_steps(unit) == ["To create a new account go to Actions → New Account."]
     # without a sentence that says what to do, the list still gives its lines
     alone = LogicUnit("Step", "", "New account", body.split("\n\n", 1)[1], [],
                       unit_meta("gnc/acct-create.html", "New account", 0))
@@ -885,3 +893,14 @@ def test_bold_that_a_page_set_against_a_word_reads_apart_from_it():
     assert plain_text("Repair them by using the**Actions** → **Check & Repair**menu.") == \
         "Repair them by using the Actions → Check & Repair menu."
     assert plain_text("Compute 2**10, or a*b*c, in **bold**.") == "Compute 2**10, or a*b*c, in bold."
+
+
+def test_a_numbered_list_that_continues_a_sentence_is_no_procedure():
+    """rsyslog's message flow: "rsyslog 1. first receives messages, 2. then parses them and
+    3. then processes them." enumerates what the program does."""
+    steps = ["first receives messages (via the input module),", "then parses them (at the message level!) and",
+             "then processes them (operating on the internal message representation)."]
+    flow = Procedure("", "Message flow", steps, unit_meta("rsyslog/concepts.html", "Messages", 0))
+    assert unit_steps(flow) == []
+    body = "The daemon\n\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
+    assert unit_steps(step_unit("Message flow", body, "rsyslog/concepts.html", "Messages")) == []
