@@ -165,12 +165,18 @@ _INNER_QUOTE = re.compile(r"(?<=[.!?:])\s+>[\s>]*")  # "... setting. > Note: ...
 
 
 def plain_text(text: str) -> str:
-    """Plain text: markup dropped, Markdown's escapes (``Recipients \\> Groups``) undone, quote
-    markers left out, at the start and where a quoted note follows a sentence."""
-    text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(_markup_text, text))
+    """Plain text: markup and footnote marks dropped, Markdown's escapes (``Recipients \\>
+    Groups``) undone, quote markers left out, at the start and where a quoted note follows a
+    sentence."""
+    text = _ESCAPED.sub(r"\1", _MARKUP_RE.sub(_markup_text, _FOOTNOTE_MARK.sub("", text)))
     text = _INNER_QUOTE.sub(" ", re.sub(r"^\s*>[\s>]*", "", text))
     # a dash left of a list marker goes, the dash of an option ("-gdb tcp::3333") stays
     return _EDGE_DASH.sub("", " ".join(text.split()).strip(" :")).strip(" :")
+
+
+# a mark that points to a footnote: Markdown's "[^3]", DocBook's "[[10]](#ftn.idm17115)", a
+# numbered link to a place on the page ("[1](#id3)")
+_FOOTNOTE_MARK = re.compile(r"\[\^[\w-]{1,12}\](?!:)|\[\[\d{1,3}\]\]\([^)\s]*\)|\[\d{1,3}\]\(#[^)\s]*\)")
 
 
 def _markup_text(m: re.Match[str]) -> str:
@@ -646,11 +652,22 @@ _SUBJECT_FIRST = re.compile(r"^(?:the|a|an|this|that|these|those|both|some|each|
 def narrates(items: list[str]) -> bool:
     """A list of events, not steps (postsuper's "The scenario is as follows: 1) The Postfix
     queue manager deletes the message …; 2) New mail arrives …; 3) postsuper(1) deletes the new
-    message …"): every item starts with its subject, and none says what to do or what must be
-    (a list of conditions: "The index type must support index-only scans")."""
+    message …"; BIND's "1. Upon receiving a DNS query …, the validating resolver follows …
+    2. The isc.org name server responds …"): none says what must be (a list of conditions: "The
+    index type must support index-only scans"), and of a list of two or three items none says
+    what to do and each starts with its subject; of a longer one, at most one item in four says
+    what to do ("At this point, the validating resolver can verify the answers") and at most one
+    in four does not start with its subject, after an opening clause or not."""
     plain = [plain_text(item).strip() for item in items]
-    return len(plain) >= 2 and all(_SUBJECT_FIRST.match(item) and not says_what_to_do(item)
-                                   and not _REQUIRES.match(item) for item in plain)
+    share = 0 if len(plain) < 4 else len(plain) // 4  # of items that may read otherwise
+    subject_first = sum(bool(_SUBJECT_FIRST.match(_OPENING_CLAUSE.sub("", item))) for item in plain)
+    doing = sum(says_what_to_do(item) for item in plain)
+    return len(plain) >= 2 and subject_first >= len(plain) - share and doing <= share \
+        and not any(_REQUIRES.match(item) for item in plain)
+
+
+# a clause that opens a sentence before its subject: "Upon receiving a DNS query from a client, "
+_OPENING_CLAUSE = re.compile(r"^(?:upon|after|when|once|as soon as|as|while|if)\b[^,]{1,100},\s+", re.I)
 
 
 # what a list of conditions says, not a list of events: "The index type must support index-only scans"

@@ -152,6 +152,21 @@ def test_a_numbered_list_of_events_gives_no_steps():
     text = step_unit("Scenario", "The scenario is as follows:\n\n1. The client sends a request.\n"
                      "2. The server answers with a redirect.\n", "lync.md", "Lync")
     assert unit_steps(text) == []
+    # a longer one may open an event with a clause, and say once in a while what the program can do
+    validation = Procedure("", "Validation", [
+        "Upon receiving a DNS query from a client, the validating resolver asks the name server of isc.org.",
+        "The isc.org name server responds with the answer and a digital signature.",
+        "The validating resolver asks the isc.org name server for its keys.",
+        "The isc.org name server responds with its keys; at this point, the resolver can verify the answer.",
+        "Verifiable information is sent from the .org server.",
+        "The validating resolver asks the parent (.org) for what it keeps on isc.org.",
+        "The .org name server sends back the DS record.",
+        "The validating resolver compares the DS record with the key."], unit_meta("dnssec-guide.html", "DNSSEC"))
+    assert unit_steps(validation) == []
+    half_doing = Procedure("", "Check", [*validation.steps[:4], "Run dig +dnssec isc.org.",
+                                         "Check the ad flag.", "Restart named.", "Open the log."],
+                           unit_meta("dnssec-guide.html", "DNSSEC"))
+    assert len(unit_steps(half_doing)) == 8
 
 
 def test_a_paragraph_ends_its_sentence_and_a_command_keeps_its_placeholders():
@@ -904,3 +919,11 @@ def test_a_numbered_list_that_continues_a_sentence_is_no_procedure():
     assert unit_steps(flow) == []
     body = "The daemon\n\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
     assert unit_steps(step_unit("Message flow", body, "rsyslog/concepts.html", "Messages")) == []
+
+
+def test_a_mark_that_points_to_a_footnote_is_no_part_of_a_step():
+    """GnuCash's DocBook pages cite footnotes inside steps: "Install Xcode [[10]](#ftn.idm17115)"."""
+    assert plain_text("Install Xcode [[10]](#ftn.idm17115) if it is not installed.") == \
+        "Install Xcode if it is not installed."
+    assert plain_text("Install Xcode[^3] or see the [guide](guide.html)[2](#id3).") == \
+        "Install Xcode or see the guide."
