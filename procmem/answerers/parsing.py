@@ -13,7 +13,7 @@ from typing import Any
 
 import jsonschema
 
-from procmem.extract.markdown import TITLE_ONLY
+from procmem.extract.markdown import CODE_ONLY, TITLE_ONLY
 
 NO_UPDATE = "NO UPDATE REQUIRED"
 
@@ -82,7 +82,8 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False) -> list[
         if match:
             steps.append(match.group(1).strip())
         elif steps and line.strip() and line.startswith((" ", "\t")):
-            colon = ":" if TITLE_ONLY.match(steps[-1]) else ""  # "**Create a Starting Point**: Click ..."
+            # a title in bold, or a name in code: "**Create a Starting Point**: Click ...", "`Replaces`: Use this when ..."
+            colon = ":" if TITLE_ONLY.match(steps[-1]) or CODE_ONLY.fullmatch(steps[-1]) else ""
             steps[-1] = f"{steps[-1]}{colon} {line.strip()}"
     return [s for s in steps if s]
 

@@ -461,7 +461,8 @@ def _opening_code(text: str) -> tuple[str, list[str]]:
 
 # a list item that is a command alone, with what to know about it on the lines under it:
 # "1. `cargo login --registry=my-registry`" / "   This only needs to be done once."
-_COMMAND_ITEM = re.compile(r"^(?P<marker>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)`(?P<command>[A-Za-z.$\\/~][^`\n]*)`[ \t]*\n"
+_COMMAND_ITEM = re.compile(r"^(?P<marker>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)`(?P<command>(?![A-Z][a-z]+`)[A-Za-z.$\\/~][^`\n]*)`"
+                           r"[ \t]*\n"
                            r"(?P<rest>[ \t]+[A-Z])", re.M)
 _FENCE_INFO = re.compile(r"^(\s*```)\S.*$", re.M)  # "```powershell": the language is no word of the step
 

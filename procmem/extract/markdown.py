@@ -191,7 +191,9 @@ def strip_inline(text: str) -> str:
 # a line that is a title in bold ("**Create a Starting Point**", a DocBook step's title): the
 # text under it in the same item follows it after a colon
 TITLE_ONLY = re.compile(r"^\*\*[^*]*[^*\s.!?:;,]\*\*$")
-COMMAND_ALONE = re.compile(r"`[A-Za-z.$\\/~][^`]*`")  # an item that is a command in code and nothing else
+# an item that is a command in code and nothing else; a capitalised word alone is a name ("`Replaces`", a field)
+COMMAND_ALONE = re.compile(r"`(?![A-Z][a-z]+`)[A-Za-z.$\\/~][^`]*`")
+CODE_ONLY = re.compile(r"`[^`]+`")
 
 
 @dataclass(frozen=True)
@@ -293,20 +295,27 @@ def typed_commands(lines: list[str], language: str = "") -> list[str]:
     """The commands of a code block, a line that ends with a shell's "\\" joined to the next
     (``qemu-system-arm \\`` / ``-cpu cortex-m3 \\`` / ...): of a shell session
     (:func:`is_session`), what is typed after each prompt and at the continuation prompts that
-    follow it (a here-document's lines after a shell's "> "; a statement that Python's "... " or
-    a database client's "testdb-> " continues, as one line), without the output the commands
-    print ("$ npm outdated", then its table); of any other block, every line."""
+    follow it (a here-document's lines after a shell's "> ", or up to its end word after a
+    command that opens it with ``<<EOF``; a statement that Python's "... " or a database
+    client's "testdb-> " continues, as one line), without the output the commands print
+    ("$ npm outdated", then its table); of any other block, every line."""
     prompts = [ROOT if root else next((p for p in PROMPTS if p.at.match(line)), None)
                for line, root in zip(lines, at_root(lines, language), strict=True)]  # each line's, if any
     if not any(prompts):  # no session (is_session)
         return _continued(lines)
     typed: list[str] = []
     prompt: Prompt | None = None  # of the line before, when it was typed
+    until = ""  # the word that ends the here-document a typed line opened ("cat >>~/.bashrc <<EOF")
     for line, found in zip(lines, prompts, strict=True):
         more = prompt.more.match(line) if prompt else None
-        if found:
+        if until:  # the here-document's lines, after the shell's "> " or not, up to its end word
+            content = (line[more.end():] if more else line).strip()
+            typed.append(content)
+            until = "" if content == until else until
+        elif found:
             typed.append(found.at.sub("", line))
             prompt = found
+            until = heredoc[1] if (heredoc := _HEREDOC.search(typed[-1])) else ""
         elif prompt and more:
             if prompt.joined:  # the statement goes on: "for line in f:" "print(line)", one line
                 typed[-1] = f"{typed[-1].rstrip()} {line[more.end():].strip()}"
@@ -319,6 +328,9 @@ def typed_commands(lines: list[str], language: str = "") -> list[str]:
     return _continued(typed)
 
 
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?\s*$")  # a command that a here-document follows
+
+
 def code_line(lines: list[str], language: str = "") -> str:
     """A code block as one line: a session's commands (:func:`typed_commands`, not what they
     print) joined with semicolons, as a shell takes them; of any other block, each line joined
@@ -329,12 +341,22 @@ def code_line(lines: list[str], language: str = "") -> str:
     if is_session(lines, language):
         return "; ".join(typed_commands(lines, language))
     joined = ""
-    for line in _continued([line.strip() for line in lines]):
+    for line in _continued([line.strip() for line in without_line_numbers(lines) if line.strip()]):
         statement_ends = not (_open_brackets(joined) or joined.endswith(_JOINS_NEXT) or line.startswith(_CLOSES))
         joined = f"{joined}{'; ' if statement_ends else ' '}{line}" if joined else line
     return joined
 
 
+def without_line_numbers(lines: list[str]) -> list[str]:
+    """A listing's lines without the numbers a page set before them (1, 2, 3, … in order, on
+    every line: "1  gentoo (0.9.12-1) UNRELEASED; urgency=low" / "2" / "3    * Initial Release.")."""
+    found = [_LINE_NUMBER.match(line) for line in lines]
+    if len(lines) < 3 or not all(found) or [int(m[1]) for m in found] != list(range(1, len(lines) + 1)):
+        return lines
+    return [line[m.end():] for line, m in zip(lines, found, strict=True)]
+
+
+_LINE_NUMBER = re.compile(r"^\s*(\d{1,4})(?:\s+|$)")
 _JOINS_NEXT = (";", "{", "(", "[", ",", "|", "&&", "||", " do", " then", " else")
 _CLOSES = (")", "]", "}")
 
@@ -394,6 +416,8 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
             parts[0] += ":"  # "Create a Starting Point: Click on the paintbrush ..."
         elif len(parts) == 1 and COMMAND_ALONE.fullmatch(parts[0]) and part[:1].isupper():
             parts[0] = f"Run {parts[0]}."  # a command, then what to know about it
+        elif len(parts) == 1 and CODE_ONLY.fullmatch(parts[0]) and part[:1].isupper():
+            parts[0] += ":"  # a name, then what it is: "`Replaces`: Use this when ..."
         parts.append(part)
     text = " ".join(p for p in parts if p)
     text = re.sub(r"\s+([,.;:])", r"\1", text)

@@ -187,6 +187,12 @@ def test_a_code_blocks_lines_join_where_its_statements_end():
     assert code_line(["tsig-keygen \\", "  host1-host2."]) == "tsig-keygen host1-host2."
     assert one_line("Add the zone:\n   ```\n   zone \"example.com\" {\n     type primary;\n   };\n   ```") == \
         'Add the zone: `zone "example.com" { type primary; };`'
+    # a here-document typed without the shell's "> " is typed too, up to its end word
+    assert code_line(["$ cat >>~/.bashrc <<EOF", 'DEBEMAIL="you@example.org"', "export DEBEMAIL", "EOF",
+                      "$ . ~/.bashrc"]) == 'cat >>~/.bashrc <<EOF; DEBEMAIL="you@example.org"; export DEBEMAIL; EOF; . ~/.bashrc'
+    # the numbers a page set before a listing's lines are no part of it
+    assert code_line(["1  gentoo (0.9.12-1) UNRELEASED; urgency=low", "2", "3   * Initial Release."]) == \
+        "gentoo (0.9.12-1) UNRELEASED; urgency=low; * Initial Release."
 
 
 @pytest.mark.parametrize(("doc_id", "target", "expected"), [

@@ -927,3 +927,16 @@ def test_a_mark_that_points_to_a_footnote_is_no_part_of_a_step():
         "Install Xcode if it is not installed."
     assert plain_text("Install Xcode[^3] or see the [guide](guide.html)[2](#id3).") == \
         "Install Xcode or see the guide."
+
+
+def test_a_name_in_code_over_what_it_is_reads_as_its_entry_not_a_command_to_run():
+    """The New Maintainers' Guide lists the control file's fields: "`Replaces`", then what it is for."""
+    body = ("Fields of the control file:\n\n- `Replaces`\n  Use this when your program replaces files from another "
+            "package.\n- `Conflicts`\n  Use this when your program cannot be installed with another package.\n")
+    assert unit_steps(step_unit("Fields", body, "maint-guide/dreq.html", "Control")) == [
+        "Replaces: Use this when your program replaces files from another package.",
+        "Conflicts: Use this when your program cannot be installed with another package."]
+    assert one_line("`Replaces`\n   Use this when your program replaces files.") == \
+        "`Replaces`: Use this when your program replaces files."
+    assert one_line("`cargo login`\n   This only needs to be done once.") == \
+        "Run `cargo login`. This only needs to be done once."
