@@ -103,7 +103,9 @@ ACTION_CUE = re.compile(
     + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE  # "To create a pre script, simply create ...", "..., you add ..."
     # how a guide written as prose says what to do: "This is typically done using the adduser command"
     # ("done by calling setup.py" says rather what the program does)
-    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:with|using|through|via)\b"
+    # ... and a reference manual: "The poll exponent can be set using the minpoll and maxpoll options"
+    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed|set|configured|changed|enabled"
+      r"|disabled|adjusted|specified) (?:with|using|through|via)\b"
     # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
     + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
     # ... or the control to use: "To create a new account go to Actions → New Account"
@@ -667,8 +669,10 @@ def narrates(items: list[str]) -> bool:
         and not any(_REQUIRES.match(item) for item in plain)
 
 
-# a clause that opens a sentence before its subject: "Upon receiving a DNS query from a client, "
-_OPENING_CLAUSE = re.compile(r"^(?:upon|after|when|once|as soon as|as|while|if)\b[^,]{1,100},\s+", re.I)
+# a clause or a word of sequence that opens a sentence before its subject: "Upon receiving a DNS
+# query from a client, ", "Then "
+_OPENING_CLAUSE = re.compile(r"^(?:(?:upon|after|when|once|as soon as|as|while|if)\b[^,]{1,100},\s+"
+                             r"|(?:then|next|finally|afterwards),?\s+)", re.I)
 
 
 # what a list of conditions says, not a list of events: "The index type must support index-only scans"
@@ -810,7 +814,9 @@ SHOWN_CODE_LINES = 3  # code this short that a step writes (a signature, a file'
 SHOWN_FILE_LINES = 8  # and a file's stanza this short (:func:`is_file_text`)
 
 # a label that says the code block under it is what a command printed: "Output:", "Sample output::"
-OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$", re.I)
+# what labels the code after it as what a command printed: "Output:", "You should see a display
+# looking something like this:"
+OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$|^.*\byou(?:['’]ll| should| will| would| may)? see\b.*:$", re.I)
 # a sentence that says what there is, whatever its clauses say ("However, there is no limit to the
 # number of crate versions you can publish", "For users who need to contact many people, there's
 # no need to remember addresses")

@@ -163,6 +163,10 @@ def test_a_numbered_list_of_events_gives_no_steps():
         "The .org name server sends back the DS record.",
         "The validating resolver compares the DS record with the key."], unit_meta("dnssec-guide.html", "DNSSEC"))
     assert unit_steps(validation) == []
+    reading = Procedure("", "Configuration", [
+        "The plain config file is read first if it exists.", "Then the configuration directory is scanned.",
+        "Each file beneath the configuration directory is interpreted."], unit_meta("ntp.conf.html", "ntpd"))
+    assert unit_steps(reading) == []
     half_doing = Procedure("", "Check", [*validation.steps[:4], "Run dig +dnssec isc.org.",
                                          "Check the ad flag.", "Restart named.", "Open the log."],
                            unit_meta("dnssec-guide.html", "DNSSEC"))
@@ -333,6 +337,11 @@ def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
     pytest.param("The following create-default-vpc example creates a default VPC.\n\n```\naws ec2 create-default-vpc\n```"
                  "\n\nOutput:\n\n```\n{\n    \"Vpc\": {\n        \"VpcId\": \"vpc-8eaae5ea\"\n    }\n}\n```\n",
                  ["Run aws ec2 create-default-vpc"], id="a command, then what it printed under an Output label"),
+    pytest.param("Wait a few minutes, then fire up `ntpq` with the `-p` option.\n\nYou should see a display "
+                 "looking something like this:\n\n```\n     remote   refid  st t when poll reach\n"
+                 "=====================================\n*b1-66er.matrix. .GPS. 1 u  25   64  377\n```\n",
+                 ["Wait a few minutes, then fire up ntpq with the -p option."],
+                 id="what a command prints, after the words that say it is what you will see"),
 ])
 def test_what_a_section_of_a_tools_book_says_to_do(body: str, steps: list[str]) -> None:
     """Cargo's and its books' sections: their footnotes, pointers and stories are no steps."""
@@ -690,6 +699,11 @@ def test_a_guide_written_as_prose_says_what_to_do_by_what_it_is_done_with():
             "/etc/passwd.")
     assert prose_steps(text) == ["This is typically done using the adduser command, which takes the new "
                                  "user's name as an argument."]
+    # a reference manual says so of a setting (NTPsec's poll interval)
+    text = ("The poll exponent ranges from 3 (8 s) through 17 (36 h). The minimum and maximum poll exponent can be "
+            "set using the minpoll and maxpoll options of the server command. The value is set by the kernel.")
+    assert prose_steps(text) == ["The minimum and maximum poll exponent can be set using the minpoll and maxpoll "
+                                 "options of the server command."]
 
 
 def test_a_guide_says_what_has_to_be_done_without_saying_you():
