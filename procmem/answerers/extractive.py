@@ -466,6 +466,15 @@ def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams 
     return _compose(candidates, turn, p, extra or [])
 
 
+def names_page(candidate: Candidate, turn: Turn) -> bool:
+    """Whether the question names the candidate's page: every word of a title of two or more
+    ("Buying Shares" for "How do I buy shares?"), whether or not the conversation's document
+    ranking has the page among its first (a neighbouring page, "Selling Shares", names the
+    shares it buys more often)."""
+    title = set(terms(str(candidate.unit.meta.get("title", ""))))
+    return len(title) >= 2 and title <= turn.question_terms
+
+
 def _candidates(searches: list[tuple[list[Hit], float]]) -> list[Candidate]:
     found: dict[str, Candidate] = {}
     for hits, weight in searches:
@@ -552,7 +561,7 @@ class ExtractiveAnswerer:
             candidates = _candidates(searches)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
-                cand.top_document = cand.doc_id in top_documents
+                cand.top_document = cand.doc_id in top_documents or bool(top_documents) and names_page(cand, turn)
             all_hits = [h for hits, _ in searches for h in hits]
             stage.details.update(kind=used_kinds[0] if used_kinds else p.unit_kind,
                                  kinds=list(dict.fromkeys(used_kinds)),

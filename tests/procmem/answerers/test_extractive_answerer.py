@@ -15,6 +15,7 @@ from procmem.answerers.extractive import (
     ExtractiveParams,
     _is_duplicate,
     compose,
+    names_page,
     relevant_steps,
     select,
 )
@@ -1113,3 +1114,16 @@ def test_a_note_leads_no_answer():
                      unit_meta("rsyslog/docker.html", "Docker", 0))
     answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I run rsyslog in a Docker container?"), cite=False)
     assert answer.startswith("To run it, simply do: docker run -ti rsyslog/syslog_appliance_alpine")
+
+
+def test_a_page_whose_whole_title_the_question_says_counts_as_one_of_the_first_documents():
+    """GnuCash's "How do I buy shares?": "Selling Shares" names the shares it buys more often, and
+    the document ranking put it first; "Buying Shares" is the page the question names."""
+    def candidate(title: str) -> Candidate:
+        unit = LogicUnit("Step", "", title, "Enter the shares.", [], unit_meta(f"gnc/{title}.html", title, 0))
+        return Candidate(Hit(unit, 1.0, 1, "x"))
+
+    turn = Turn("How do I buy shares?")
+    assert names_page(candidate("9.5. Buying Shares"), turn)
+    assert not names_page(candidate("9.7. Selling Shares"), turn)
+    assert not names_page(candidate("Shares"), turn)  # a one-word title says too little
