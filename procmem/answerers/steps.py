@@ -103,9 +103,11 @@ ACTION_CUE = re.compile(
     + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE  # "To create a pre script, simply create ...", "..., you add ..."
     # how a guide written as prose says what to do: "This is typically done using the adduser command"
     # ("done by calling setup.py" says rather what the program does)
-    # ... and a reference manual: "The poll exponent can be set using the minpoll and maxpoll options"
-    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed|set|configured|changed|enabled"
-      r"|disabled|adjusted|specified) (?:with|using|through|via)\b"
+    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:with|using|through|via)\b"
+    # ... and a reference manual, of a setting: "The poll exponent can be set using the minpoll and
+    # maxpoll options" ("The argument can be specified with or without a leading dot" says what it is)
+    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:set|configured|changed|enabled|disabled|adjusted) (?:with|using|through"
+      r"|via) (?:\S+ ){0,5}?(?:options?|commands?|directives?|statements?|settings?|parameters?|flags?|keywords?)\b"
     # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
     + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
     # ... or the control to use: "To create a new account go to Actions → New Account"
