@@ -180,7 +180,7 @@ def plain_text(text: str) -> str:
 
 # a mark that points to a footnote: Markdown's "[^3]", DocBook's "[[10]](#ftn.idm17115)", a
 # numbered link to a place on the page ("[1](#id3)")
-_FOOTNOTE_MARK = re.compile(r"\[\^[\w-]{1,12}\](?!:)|\[\[\d{1,3}\]\]\([^)\s]*\)|\[\d{1,3}\]\(#[^)\s]*\)")
+_FOOTNOTE_MARK = re.compile(r"\s*(?:\[\^[\w-]{1,12}\](?!:)|\[\[\d{1,3}\]\]\([^)\s]*\)|\[\d{1,3}\]\(#[^)\s]*\))")
 
 
 def _markup_text(m: re.Match[str]) -> str:

@@ -941,6 +941,8 @@ def test_a_mark_that_points_to_a_footnote_is_no_part_of_a_step():
         "Install Xcode if it is not installed."
     assert plain_text("Install Xcode[^3] or see the [guide](guide.html)[2](#id3).") == \
         "Install Xcode or see the guide."
+    assert plain_text("Use halt to halt the system without powering it off [[15]](#ftn.idm2806).") == \
+        "Use halt to halt the system without powering it off."
 
 
 def test_a_name_in_code_over_what_it_is_reads_as_its_entry_not_a_command_to_run():
