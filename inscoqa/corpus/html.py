@@ -106,6 +106,9 @@ class _Terms:
 _COMMAND_PARAGRAPH = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of two words or more, alone
 
 
+_NOTE_LABEL = re.compile(r"note|tip|hint|warning|important|caution|attention", re.I)
+
+
 class _MarkdownBuilder(HTMLParser):
     def __init__(self, *, layout_tables: bool = False) -> None:
         super().__init__(convert_charrefs=True)
@@ -460,6 +463,11 @@ class _MarkdownBuilder(HTMLParser):
         self._flush()
         rows, self._table = self._table, []
         if not rows:
+            return
+        if all(len(r) == 1 for r in rows) and len(rows) > 1 and _NOTE_LABEL.fullmatch(rows[0][0]):
+            # a note DocBook sets as a table of its label and its text: the label, then the text,
+            # which the reader gives as a note
+            self.blocks += [(rows[0][0], False), (" ".join(r[0] for r in rows[1:]), False)]
             return
         width = max(len(r) for r in rows)
         rows = [[c.replace("|", "\\|") for c in r] + [""] * (width - len(r)) for r in rows]

@@ -70,17 +70,27 @@ def _sections(text: str, labels: dict[str, tuple[str, ...]]) -> dict[str, list[s
     return found
 
 
-def parse_steps(lines: list[str] | str, *, numbered_only: bool = False) -> list[str]:
+def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: bool = True) -> list[str]:
     """Numbered (``1. x``) or bulleted (``- x``) items; continuation lines join their item (a
-    title in bold with a colon)."""
+    title in bold with a colon); without ``nested``, an item indented under another joins it,
+    after a semicolon where the item does not end a sentence ("Add the files: `a.dsc`;
+    `a.orig.tar.gz`"), and items under a title in bold alone are items in its place."""
     if isinstance(lines, str):
         lines = lines.splitlines()
     pattern = _NUMBERED_RE if numbered_only else _STEP_RE
     steps: list[str] = []
+    indents: list[int] = []  # of each step's item
     for line in lines:
         match = pattern.match(line)
-        if match:
+        indent = len(line) - len(line.lstrip())
+        if match and not nested and steps and indent > indents[-1] and TITLE_ONLY.match(steps[-1]):
+            steps[-1], indents[-1] = match.group(1).strip(), indent  # a label over its items: the items
+        elif match and not nested and steps and indent > indents[-1]:
+            end = "" if steps[-1].endswith((":", ";", ",", ".", "!", "?")) else ";"
+            steps[-1] = f"{steps[-1]}{end} {match.group(1).strip()}"
+        elif match:
             steps.append(match.group(1).strip())
+            indents.append(indent)
         elif steps and line.strip() and line.startswith((" ", "\t")):
             # a title in bold, or a name in code: "**Create a Starting Point**: Click ...", "`Replaces`: Use this when ..."
             colon = ":" if TITLE_ONLY.match(steps[-1]) or CODE_ONLY.fullmatch(steps[-1]) else ""

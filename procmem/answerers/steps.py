@@ -395,7 +395,7 @@ def unit_steps(unit: Unit) -> list[str]:
     else:
         text = unit_text(unit)
         listed = list_text(text)
-        bulleted = [_introducing_code(step) for step in parse_steps(listed)]
+        bulleted = [_introducing_code(step) for step in parse_steps(listed, nested=False)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         listed_steps = instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
                                                      or notes_only(bulleted) or topics(bulleted, gerunds=False)

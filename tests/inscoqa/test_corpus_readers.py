@@ -397,6 +397,20 @@ def test_a_sphinx_pages_warning_is_a_quote_and_a_command_on_its_own_is_a_code_bl
     assert "\n`imfile`\n\n`MD5` `HMAC-SHA-256`\n" in text  # names alone stay names
 
 
+def test_a_note_that_docbook_sets_as_a_table_is_a_note(tmp_path: Path) -> None:
+    """DocBook's notes with their icons: a table of the label and the text, here in a list item."""
+    path = tmp_path / "prefs.html"
+    path.write_text(
+        "<html><body><h1>Preferences</h1><ul><li><p><b>Online Banking</b></p><div class=\"note\"><table "
+        "border=\"0\" summary=\"Note\"><tr><td rowspan=\"2\"><img alt=\"[Note]\" src=\"note.png\"></td>"
+        "<th align=\"left\">Note</th></tr><tr><td><p>This section is shown only with Aqbanking.</p></td></tr>"
+        "</table></div><ul><li><p><b>Remember PIN:</b> Enable this option to keep the PIN.</p></li></ul></li>"
+        "</ul><table><tr><th>Key</th></tr><tr><td>Ctrl+T</td></tr></table></body></html>", encoding="utf-8")
+    text = read_document(path).text
+    assert "> **Note:** This section is shown only with Aqbanking." in text
+    assert "| Key |\n|---|\n| Ctrl+T |" in text  # a table of one column stays a table
+
+
 def test_bold_inside_bold_is_bold_once(tmp_path: Path) -> None:
     """GnuCash's DocBook pages set a label's bold inside an emphasis's bold."""
     path = tmp_path / "import.html"

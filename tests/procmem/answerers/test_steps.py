@@ -956,3 +956,19 @@ def test_a_name_in_code_over_what_it_is_reads_as_its_entry_not_a_command_to_run(
         "`Replaces`: Use this when your program replaces files."
     assert one_line("`cargo login`\n   This only needs to be done once.") == \
         "Run `cargo login`. This only needs to be done once."
+
+
+def test_items_under_a_bulleted_item_are_part_of_its_step():
+    """The New Maintainers' Guide's workflow: each step with the files it makes under it; GnuCash's
+    preferences: a title in bold over its options, which are the steps."""
+    body = ("The workflow:\n\n- Get a copy of the upstream software.\n   - `package-version.tar.gz`\n"
+            "- Add the packaging under `debian`, and create a source package:\n   - `package_version.orig.tar.gz`\n"
+            "   - `package_version-revision.dsc`\n")
+    assert unit_steps(step_unit("Workflow", body, "maint-guide/first.html", "Workflow")) == [
+        "Get a copy of the upstream software. package-version.tar.gz",
+        "Add the packaging under debian, and create a source package: package_version.orig.tar.gz; "
+        "package_version-revision.dsc"]
+    body = ("- **Online Banking**\n   - **Remember PIN:** Enable this option to keep the PIN.\n"
+            "   - **Verbose debug messages:** Enable this option to see more.\n")
+    assert unit_steps(step_unit("Online Banking", body, "gnc/set-prefs.html", "Preferences")) == [
+        "Remember PIN: Enable this option to keep the PIN.", "Verbose debug messages: Enable this option to see more."]
