@@ -897,8 +897,8 @@ def test_a_list_of_conditions_is_no_list_of_steps():
             "1. The answer is already in the cache.\n2. Is a reverse-map query for 127.0.0.1.\n\n"
             "To forward the other queries:\n\n1. Add a `forwarders` statement to `named.conf`.\n"
             "2. Run `rndc reconfig`.")
-    unit = LogicUnit("Step", "", "Forwarding", body, [], unit_meta("arm/chapter3.html", "Forwarding", 0))
-    assert unit_steps(unit) == ["Add a forwarders statement to named.conf.", "Run rndc reconfig."]
+    assert unit_steps(step_unit("Forwarding", body, "arm/chapter3.html", "Resolver")) == [
+        "Add a forwarders statement to named.conf.", "Run rndc reconfig."]
 
 
 def test_a_bulleted_list_that_says_nothing_to_do_gives_way_to_the_sentences_that_do():
@@ -907,11 +907,10 @@ def test_a_bulleted_list_that_says_nothing_to_do_gives_way_to_the_sentences_that
             "opens.\n\nCreating an account involves planning several details:\n\n- What type of account is "
             "needed.\n- Where it fits in the structure of the Chart of Accounts.\n- If there is an Opening "
             "Balance.\n")
-    unit = LogicUnit("Step", "", "New account", body, [], unit_meta("gnc/acct-create.html", "New account", 0))
-    assert unit_steps(unit) == ["To create a new account go to Actions → New Account."]
+    assert unit_steps(step_unit("New account", body, "gnc/acct-create.html", "Accounts")) == [
+        "To create a new account go to Actions → New Account."]
     # without a sentence that says what to do, the list still gives its lines
-    alone = LogicUnit("Step", "", "New account", body.split("\n\n", 1)[1], [],
-                      unit_meta("gnc/acct-create.html", "New account", 0))
+    alone = step_unit("New account", body.split("\n\n", 1)[1], "gnc/acct-create.html", "Accounts")
     assert unit_steps(alone) == ["What type of account is needed.",
                                  "Where it fits in the structure of the Chart of Accounts.",
                                  "If there is an Opening Balance."]
