@@ -80,6 +80,7 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
     pattern = _NUMBERED_RE if numbered_only else _STEP_RE
     steps: list[str] = []
     indents: list[int] = []  # of each step's item
+    titled = False  # the line before is a title in bold further on in a step
     for line in lines:
         match = pattern.match(line)
         indent = len(line) - len(line.lstrip())
@@ -92,9 +93,15 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
             steps.append(match.group(1).strip())
             indents.append(indent)
         elif steps and line.strip() and line.startswith((" ", "\t")):
-            # a title in bold, or a name in code: "**Create a Starting Point**: Click ...", "`Replaces`: Use this when ..."
-            colon = ":" if TITLE_ONLY.match(steps[-1]) or CODE_ONLY.fullmatch(steps[-1]) else ""
-            steps[-1] = f"{steps[-1]}{colon} {line.strip()}"
+            # a title in bold, or a name in code: "**Create a Starting Point**: Click ...", "`Replaces`: Use
+            # this when ..."; a title further on ends what came before it, and its text follows it after a colon
+            title = TITLE_ONLY.match(line.strip())
+            end = (":" if TITLE_ONLY.match(steps[-1]) or CODE_ONLY.fullmatch(steps[-1]) or titled
+                   else "." if title and not steps[-1].endswith((":", ";", ",", ".", "!", "?")) else "")
+            steps[-1] = f"{steps[-1]}{end} {line.strip()}"
+            titled = bool(title)
+            continue
+        titled = False
     return [s for s in steps if s]
 
 

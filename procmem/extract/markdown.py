@@ -389,6 +389,7 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
     runs it ("Run `cargo login`. This only needs to be done once.")."""
     parts: list[str] = []
     in_fence = titled = False
+    labelled = ""  # the part before is a title further on: a "line" of its own, or a list "item"
     code: list[str] = []
     language = ""  # of the open code block
     for line in markdown.splitlines():
@@ -410,8 +411,13 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
         if not parts:
             titled = bool(TITLE_ONLY.match(m.group("rest") if m else stripped))
         part = strip_inline(m.group("rest") if m else stripped)
-        if m and parts and part and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
-            parts[-1] += ";"  # sub-items stay apart: "files: Local Data; Sniffer"
+        label = bool(parts) and not m and bool(TITLE_ONLY.match(stripped))  # a title further on
+        if label and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
+            parts[-1] += "."  # what came before it ends: "… to be imported. Import preview controls: …"
+        elif m and parts and part and not parts[-1].endswith((":", ";", ",", ".", "!", "?")):
+            parts[-1] += ":" if labelled == "line" else ";"  # sub-items stay apart: "files: Local Data; Sniffer"
+        elif labelled and part:
+            parts[-1] += ":"  # a title, then its text: "Load and Save Settings: The settings group …"
         elif len(parts) == 1 and titled and part:
             parts[0] += ":"  # "Create a Starting Point: Click on the paintbrush ..."
         elif len(parts) == 1 and COMMAND_ALONE.fullmatch(parts[0]) and part[:1].isupper():
@@ -419,6 +425,7 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
         elif len(parts) == 1 and CODE_ONLY.fullmatch(parts[0]) and part[:1].isupper():
             parts[0] += ":"  # a name, then what it is: "`Replaces`: Use this when ..."
         parts.append(part)
+        labelled = "line" if label else "item" if m and len(parts) > 1 and TITLE_ONLY.match(m.group("rest")) else ""
     text = " ".join(p for p in parts if p)
     text = re.sub(r"\s+([,.;:])", r"\1", text)
     words = text.split()

@@ -971,3 +971,16 @@ def test_items_under_a_bulleted_item_are_part_of_its_step():
             "   - **Verbose debug messages:** Enable this option to see more.\n")
     assert unit_steps(step_unit("Online Banking", body, "gnc/set-prefs.html", "Preferences")) == [
         "Remember PIN: Enable this option to keep the PIN.", "Verbose debug messages: Enable this option to see more."]
+
+
+def test_a_title_further_on_in_a_step_ends_what_came_before_it():
+    """GnuCash's CSV import: a step holds a titled group of controls; its title read as the end of
+    the sentence before it ("… to be imported. Import preview Controls; Load and Save Settings …")."""
+    body = ("1. **Import Preview**: The pane sets options for the import\n   **Import preview Controls**\n"
+            "   - **Load and Save Settings**\n      The settings group keeps the options.\n"
+            "   - **Account**: Select the account to import into.\n2. Click **Next**.\n")
+    assert one_line(body.split("\n2. ")[0][3:]) == (
+        "Import Preview: The pane sets options for the import. Import preview Controls: Load and Save Settings: "
+        "The settings group keeps the options. Account: Select the account to import into.")
+    assert unit_steps(step_unit("CSV import", body, "gnc/trans-import.html", "Import"))[0].startswith(
+        "Import Preview: The pane sets options for the import. Import preview Controls: ")
