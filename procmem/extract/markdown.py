@@ -337,7 +337,8 @@ def code_line(lines: list[str], language: str = "") -> str:
     to the next with a semicolon only where a statement ends there, not inside brackets, after a
     line that ends with ";", "{" or "," or before one that closes a bracket (rsyslog's
     ``action(type="omfwd"`` / ``port="514")`` is one statement; BIND's ``zone "x" {`` /
-    ``type primary;`` / ``};`` reads ``zone "x" { type primary; };``)."""
+    ``type primary;`` / ``};`` reads ``zone "x" { type primary; };``), without the numbers a page
+    set before a listing's lines (:func:`without_line_numbers`)."""
     if is_session(lines, language):
         return "; ".join(typed_commands(lines, language))
     joined = ""
@@ -384,9 +385,11 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
     """A list item or paragraph as one plain line: notes dropped, code inline (after a colon
     where the words before it end without one: "Add `regex` as a dependency: `cargo add regex`";
     of a shell session, the commands typed, not what they print),
-    sub-items joined with semicolons, a title in bold joined to the text under it with a colon;
-    an item that is a command alone, with sentences under it,
-    runs it ("Run `cargo login`. This only needs to be done once.")."""
+    sub-items joined with semicolons, a title in bold joined to the text under it with a colon
+    (one further on ends the sentence before it: "… to be imported. Import preview Controls:
+    …"); an item that is a command alone, with sentences under it, runs it ("Run `cargo
+    login`. This only needs to be done once."), and a name alone in code, with what it is under
+    it, names it ("`Replaces`: Use this when …")."""
     parts: list[str] = []
     in_fence = titled = False
     labelled = ""  # the part before is a title further on: a "line" of its own, or a list "item"
