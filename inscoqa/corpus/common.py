@@ -132,8 +132,9 @@ def map_outside_code(text: str, transform: Any) -> str:
 
 
 # a heading that only labels a note (DocBook's <h3 class="title">Note</h3>, a text's "Note" line)
+NOTE_LABELS = "note|tip|hint|warning|important|caution|attention"  # the words that label a note
 # a note's label as a heading, or as a line of its own (Sphinx's admonition title: "Warning")
-_NOTE_HEADING = re.compile(r"^(?:#{1,6}\s+)?\**(note|tip|hint|warning|important|caution|attention)\**:?\s*$", re.I)
+_NOTE_HEADING = re.compile(rf"^(?:#{{1,6}}\s+)?\**({NOTE_LABELS})\**:?\s*$", re.I)
 _BLOCK_START = re.compile(r"^(?:#|>|\||\s{4}|\s*(?:\d{1,3}[.)]|[-*+])\s)")
 
 

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-from inscoqa.corpus.common import collapse_spaces, notes_as_quotes, read_text, tidy_markdown
+from inscoqa.corpus.common import (
+    NOTE_LABELS,
+    collapse_spaces,
+    notes_as_quotes,
+    read_text,
+    tidy_markdown,
+)
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import bold_questions, has_headings, layout_headings
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
@@ -106,7 +112,7 @@ class _Terms:
 _COMMAND_PARAGRAPH = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of two words or more, alone
 
 
-_NOTE_LABEL = re.compile(r"note|tip|hint|warning|important|caution|attention", re.I)
+_NOTE_LABEL = re.compile(NOTE_LABELS, re.I)
 
 
 class _MarkdownBuilder(HTMLParser):

@@ -40,6 +40,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.amounts import with_amounts
 from procmem.answerers.base import (
     Answer,
@@ -302,7 +303,7 @@ ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|th
                        r"if (?:it|this|that|they) (?:isn['’]t|aren['’]t|doesn['’]t|don['’]t|is not|are not|does not|do not)"
                        r")\b", re.I)
 # a note's sentence, set aside from what to do ("Warning: If you plan to copy the binary ..."): no lead
-NOTE_OPENING = re.compile(r"^(?:note|tip|hint|warning|important|caution|attention)\s*:", re.I)
+NOTE_OPENING = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)
 # a name as written in code: "http.proxy", "html_logo_url"; a command that names an entry, before
 # what it does ("neighbor A.B.C.D activate: This configuration modifies ...")
 NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*"

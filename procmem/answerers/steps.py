@@ -815,9 +815,8 @@ def _introduces_code(lines: list[str], introduction: str) -> bool:
 SHOWN_CODE_LINES = 3  # code this short that a step writes (a signature, a file's lines) joins the step
 SHOWN_FILE_LINES = 8  # and a file's stanza this short (:func:`is_file_text`)
 
-# a label that says the code block under it is what a command printed: "Output:", "Sample output::"
-# what labels the code after it as what a command printed: "Output:", "You should see a display
-# looking something like this:"
+# a label that says the code block under it is what a command printed: "Output:", "Sample output::",
+# "You should see a display looking something like this:"
 OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$|^.*\byou(?:['’]ll| should| will| would| may)? see\b.*:$", re.I)
 # a sentence that says what there is, whatever its clauses say ("However, there is no limit to the
 # number of crate versions you can publish", "For users who need to contact many people, there's
