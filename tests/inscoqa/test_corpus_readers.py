@@ -366,14 +366,12 @@ def test_a_docbook_manual_printed_as_text_loses_its_contents_lists_and_keeps_eac
 
 
 def test_a_docbook_html_note_is_a_quote_and_the_text_after_it_is_the_sections(tmp_path: Path) -> None:
-    path = tmp_path / "aliases.html"
-    path.write_text(
+    text = html_text(tmp_path, (
         "<html><head><title>Aliases</title></head><body><h2>5. Defining Aliases</h2>"
         "<p>Mutt maps a short string to a full address.</p><div class=\"note\"><h3 class=\"title\">Note"
         "</h3><p>Separate several addresses with a comma.</p></div><p>To add an alias:</p>"
         "<pre>alias muttdude me@cs.hmc.edu</pre><h2>Notes</h2><p>Aliases are matched in any case.</p>"
-        "</body></html>", encoding="utf-8")
-    text = read_document(path).text
+        "</body></html>"))
     assert headings(text) == ["# Aliases", "## 5. Defining Aliases", "## Notes"]
     assert ("> **Note:** Separate several addresses with a comma.\n\nTo add an alias:\n\n"
             "```\nalias muttdude me@cs.hmc.edu\n```") in text
@@ -382,16 +380,14 @@ def test_a_docbook_html_note_is_a_quote_and_the_text_after_it_is_the_sections(tm
 def test_a_sphinx_pages_warning_is_a_quote_and_a_command_on_its_own_is_a_code_block(tmp_path: Path) -> None:
     """rsyslog's pages: a command set as a paragraph of its own after the sentence that leads to
     it, and an admonition whose title is a paragraph ("Warning")."""
-    path = tmp_path / "rsyslog_docker.html"
-    path.write_text(
+    text = html_text(tmp_path, (
         "<html><head><title>Docker</title></head><body><section><h1>Using Docker</h1><p>To run it, simply do</p>"
         "<p><code class=\"docutils literal\"><span class=\"pre\">docker</span> <span class=\"pre\">run</span> "
         "<span class=\"pre\">-ti</span> <span class=\"pre\">rsyslog/syslog_appliance_alpine</span></code></p>"
         "<div class=\"admonition warning\"><p class=\"admonition-title\">Warning</p><p>The containers are under "
         "development.</p></div><p>See the <code>rsyslog</code> site.</p><p><code>imfile</code></p>"
         "<p><code>MD5</code> <code>HMAC-SHA-256</code></p>"
-        "</section></body></html>", encoding="utf-8")
-    text = read_document(path).text
+        "</section></body></html>"))
     assert "To run it, simply do\n\n```\ndocker run -ti rsyslog/syslog_appliance_alpine\n```" in text
     assert "> **Warning:** The containers are under development.\n\nSee the `rsyslog` site." in text
     assert "\n`imfile`\n\n`MD5` `HMAC-SHA-256`\n" in text  # names alone stay names
@@ -399,26 +395,22 @@ def test_a_sphinx_pages_warning_is_a_quote_and_a_command_on_its_own_is_a_code_bl
 
 def test_a_note_that_docbook_sets_as_a_table_is_a_note(tmp_path: Path) -> None:
     """DocBook's notes with their icons: a table of the label and the text, here in a list item."""
-    path = tmp_path / "prefs.html"
-    path.write_text(
+    text = html_text(tmp_path, (
         "<html><body><h1>Preferences</h1><ul><li><p><b>Online Banking</b></p><div class=\"note\"><table "
         "border=\"0\" summary=\"Note\"><tr><td rowspan=\"2\"><img alt=\"[Note]\" src=\"note.png\"></td>"
         "<th align=\"left\">Note</th></tr><tr><td><p>This section is shown only with Aqbanking.</p></td></tr>"
         "</table></div><ul><li><p><b>Remember PIN:</b> Enable this option to keep the PIN.</p></li></ul></li>"
-        "</ul><table><tr><th>Key</th></tr><tr><td>Ctrl+T</td></tr></table></body></html>", encoding="utf-8")
-    text = read_document(path).text
+        "</ul><table><tr><th>Key</th></tr><tr><td>Ctrl+T</td></tr></table></body></html>"))
     assert "> **Note:** This section is shown only with Aqbanking." in text
     assert "| Key |\n|---|\n| Ctrl+T |" in text  # a table of one column stays a table
 
 
 def test_bold_inside_bold_is_bold_once(tmp_path: Path) -> None:
     """GnuCash's DocBook pages set a label's bold inside an emphasis's bold."""
-    path = tmp_path / "import.html"
-    path.write_text(
+    assert "1. **Select File**: pick the file, then *really click* Next." in html_text(tmp_path, (
         "<html><body><h1>Import</h1><ol><li><p><span class=\"emphasis\"><strong><span class=\"guilabel\">"
         "<strong>Select File</strong></span></strong></span>: pick the file, then <em>really <i>click</i></em> "
-        "Next.</p></li></ol></body></html>", encoding="utf-8")
-    assert "1. **Select File**: pick the file, then *really click* Next." in read_document(path).text
+        "Next.</p></li></ol></body></html>"))
 
 
 def test_a_sites_menus_tagline_and_folding_contents_are_left_out_but_a_menus_name_in_the_text_stays(
@@ -440,14 +432,12 @@ def test_a_sites_menus_tagline_and_folding_contents_are_left_out_but_a_menus_nam
 def test_a_manuals_keyword_entries_are_headings_and_its_preformatted_text_is_prose(tmp_path: Path) -> None:
     """HAProxy's configuration manual: each keyword in a <div class="keyword">, what it does in
     <pre class="text">, its example in a code block."""
-    path = tmp_path / "configuration.html"
-    path.write_text(
+    text = html_text(tmp_path, (
         "<html><head><title>Configuration</title></head><body><h2>4.2. Keywords</h2>"
         "<div class=\"keyword\"><b><a href=\"#stats-refresh\">stats refresh</a></b> <span>&lt;delay&gt;</span>"
         "</div><pre class=\"text\">Enable statistics with automatic refresh\n\nThis statement is useful on\n"
         "monitoring displays.\n\n    stats refresh 5s\n</pre><pre class=\"prettyprint\">backend www\n"
-        "    stats enable\n</pre></body></html>", encoding="utf-8")
-    text = read_document(path).text
+        "    stats enable\n</pre></body></html>"))
     assert headings(text) == ["# Configuration", "## 4.2. Keywords", "### `stats refresh <delay>`"]
     assert ("### `stats refresh <delay>`\n\nEnable statistics with automatic refresh\n\n"
             "This statement is useful on monitoring displays.\n\n```\nstats refresh 5s\n```") in text
