@@ -11,6 +11,7 @@
 | Before you start, Prerequisites, Requirements      | prerequisite  | folded into prerequisites / inputs       |
 | Ingredients / Directions (recipes)                 | ingredients / directions | Procedure input / steps       |
 | Contents, Table of contents, In this article       | contents      | nothing (a list of the page's headings)  |
+| GNU Free Documentation License, Copying, Copyright | legal         | nothing (a manual's terms of use)        |
 | What is X? / What are X? / What do X mean?         | (terminology) | Terminology unit with header X           |
 | any other question                                 | (question)    | FAQ unit                                 |
 
@@ -25,7 +26,7 @@ import re
 from typing import Literal
 
 Role = Literal["symptom", "cause", "resolution", "alternative", "sequence", "info", "prerequisite",
-               "ingredients", "directions", "contents", "other"]
+               "ingredients", "directions", "contents", "legal", "other"]
 
 ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
     "symptom": re.compile(r"^(?:symptoms?|the problem|problem|issue|problem description)$"),
@@ -50,6 +51,13 @@ ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
     "ingredients": re.compile(r"^ingredients?$"),
     "directions": re.compile(r"^(?:directions|instructions|preparation|method)$"),
     "contents": re.compile(r"^(?:(?:table of )?contents|in this (?:article|topic|section|guide))$"),
+    # the whole heading names the manual's licence or terms, after its number, if any ("Appendix C
+    # GNU Free Documentation License", "Copying This Manual"); "License types" is a topic and stays
+    "legal": re.compile(r"^(?:(?:appendix\s+)?[a-z\d][\d.]*\.?\s+)?(?:the\s+)?(?:(?:gnu\s+)?(?:free\s+documentation|"
+                        r"(?:lesser\s+|library\s+)?general\s+public)\s+licen[cs]e(?:,?\s+version\s+[\d.]+)?|"
+                        r"licen[cs]e|copying(?:\s+(?:this\s+(?:manual|document)|conditions))?|"
+                        r"copyrights?(?:\s+(?:and\s+licen[cs]e|notices?))?|legal\s+notices?|"
+                        r"(?:licen[cs]e|copyright)\s+(?:and|&)\s+(?:copyright|licen[cs]e))$"),
 }
 TERM_QUESTION = re.compile(
     r"^(?:what (?:is|are) (?:an? |the )?(?P<a>.+?)|what (?:does|do) (?P<b>.+?) mean)\s*\??$", re.I

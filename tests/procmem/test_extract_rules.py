@@ -345,3 +345,24 @@ def test_a_list_of_conditions_makes_no_procedure():
             "1. Edit the zone file.\n2. Run `rndc reload`.\n")
     extraction = extract_rules(Document(doc_id="arm/resolver.html", title="Resolver", text=text, meta={}))
     assert [p.steps for p in extraction.procedures] == [["Edit the zone file.", "Run `rndc reload`."]]
+
+
+def test_a_manuals_licence_appendix_gives_no_units_and_a_topic_about_licences_does(tmp_path):
+    """GNU manuals end with the Free Documentation License, whose numbered clauses ("0. PREAMBLE
+    …", "1. APPLICABILITY AND DEFINITIONS …") read as a procedure and answered "How do I define a
+    function?". A section whose whole heading names the licence, and the sections under it, give
+    no units; a section about licences ("License types") is a topic and gives its unit."""
+    page = tmp_path / "manual.md"
+    page.write_text(
+        "# Shell Manual\n\n## Defining Functions\n\nTo define a function, write its name, a pair of "
+        "parentheses and a compound command in braces.\n\n## License types\n\nA volume licence covers "
+        "every machine of one organisation; a retail licence covers one machine.\n\n"
+        "## Appendix C GNU Free Documentation License\n\n1. PREAMBLE The purpose of this License is to "
+        "make a manual free in the sense of freedom.\n2. VERBATIM COPYING You may copy and distribute "
+        "the Document in any medium, provided that this License is reproduced.\n\n"
+        "### ADDENDUM: How to use this License for your documents\n\nTo use this License in a document "
+        "you have written, include a copy of the License in the document.\n", encoding="utf-8")
+    extraction = extract_rules(read_document(page))
+    assert extraction.procedures == []
+    assert [u.header for u in extraction.logic_units] == ["Defining Functions (Shell Manual)",
+                                                           "License types (Shell Manual)"]
