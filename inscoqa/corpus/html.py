@@ -7,7 +7,8 @@ row end a paragraph, as in a text file published with ``<br>`` for its newlines)
 ``span`` alternatives that a script chooses among (LibreOffice's "Command" on macOS, else
 "Ctrl") one after the other with "or". ``script``, ``style`` and other non-content elements are
 dropped, and so are DocBook's figures, an image's alt text in a ``figure`` or alone in its
-block (a screenshot's title and caption, a note's icon, say what the text says), navigation
+block (a screenshot's title and caption, a note's icon, say what the text says) or made from
+its file's name (an icon's "add component 24" from ``add_component_24.png``), navigation
 bars, breadcrumbs, sidebars and tables of contents (by class, id or ARIA role), the lines a
 code block hides (mdBook's "boring" lines), permalinks (a link to ``#...`` that shows only
 "#", "¶" or nothing, as documentation generators put beside each heading) and lines that only
@@ -292,7 +293,7 @@ class _MarkdownBuilder(HTMLParser):
             self._span_tags.append((tag, ""))
         elif tag == "img" and not self._figures:
             alt = collapse_spaces(dict(attrs).get("alt") or "")
-            if alt:
+            if alt and not names_its_file(alt, dict(attrs).get("src") or ""):
                 self._spans[-1].append(alt)
                 self._alts.append(alt)
 
@@ -518,6 +519,16 @@ def _man_page(body: str) -> str | None:
     as Postfix's ``virtual.8.html`` is; None for any other page."""
     found = re.fullmatch(r"\s*```[^\n]*\n((?:(?!\n```).)*)\n```\s*", body, re.S)  # one block, not two
     return found[1] if found and is_man_page(found[1]) else None
+
+
+def names_its_file(alt: str, src: str) -> bool:
+    """An alt text that a generator made from an icon's file name, size and all ("add component
+    24" for ``images/icons/add_component_24.png``): the text beside it names the button already.
+    An alt that is a plain name ("Enter" for ``enter.png``) stays: it is the key to press."""
+    stem = src.rsplit("/", 1)[-1].split("?", 1)[0].rsplit(".", 1)[0]
+    words = re.sub(r"[\W_]+", " ", alt).strip().casefold()
+    return any(word.isdigit() for word in words.split()) and \
+        re.sub(r"[\W_]+", " ", stem).strip().casefold() == words
 
 
 def _is_hidden_code(attrs: list[tuple[str, str | None]]) -> bool:

@@ -633,6 +633,18 @@ def test_html_figures_give_neither_their_title_nor_their_images_alt_text(tmp_pat
                     "2. Press Enter to finish.\n\nSave first.\n\nThe crop dialog\n")
 
 
+def test_html_an_icons_alt_text_made_from_its_file_name_is_left_out(tmp_path: Path) -> None:
+    """KiCad's manuals give every toolbar icon the alt text its file name makes ("add component
+    24" for add_component_24.png), which read as words of the step; an alt text of its own
+    ("Zoom In icon") and a key's plain name ("Enter" for enter.png) stay."""
+    text = html_text(tmp_path, (
+        "<h1>Schematic</h1><p>Click the Add a Symbol button <img src='images/icons/add_component_24.png' "
+        "alt='add component 24'> on the right or the <img src='images/icons/zoom_in_24.png' alt='Zoom In "
+        "icon'> button, then press <img src='enter.png' alt='Enter'>.</p>"))
+    assert text == ("# Schematic\n\nClick the Add a Symbol button on the right or the Zoom In icon "
+                    "button, then press Enter.\n")
+
+
 def test_html_code_that_is_a_link_is_a_link_to_code(tmp_path: Path) -> None:
     """Apache's manual writes ``<code><a href=...>mod_rewrite</a></code>``: in Markdown a link
     inside backticks is literal text, so the link goes outside; code that holds a link and
