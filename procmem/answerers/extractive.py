@@ -302,6 +302,10 @@ SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additiona
 ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|this|either) case|otherwise|"
                        r"if (?:it|this|that|they) (?:isn['’]t|aren['’]t|doesn['’]t|don['’]t|is not|are not|does not|do not)"
                        r")\b", re.I)
+# a sentence that fills in a placeholder of the example before it: "Replace package with the name of
+# a source or a binary package.", "Replace HOST with your server's name."
+PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by)\s+(?:the\s+(?:name|path|address|"
+                         r"number|id|version|value)s?\s+of\b|your\b|the\s+(?:actual|real|correct)\b)", re.I)
 # a note's sentence, set aside from what to do ("Warning: If you plan to copy the binary ..."): no lead
 NOTE_OPENING = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)
 # a name as written in code: "http.proxy", "html_logo_url"; a command that names an entry, before
@@ -358,8 +362,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     code, or when the user asks no how-to or the section has no steps; else what to do, then
     why. A sentence that starts in lower case is the rest of one that a list or a command broke
     off, and is left out, and so are exclamations, questions, sentences that need the one before
-    them (:data:`ANAPHORIC`) and those that end introducing what follows them ("You can change
-    it by the following."); a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do."""
+    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`) and those
+    that end introducing what follows them ("You can change it by the following."); a sentence of
+    the chosen documents' other units (``extra``) leads only if it names something the question
+    asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and unit_steps(chosen[0].unit)
                      and not introduced(unit_text(chosen[0].unit))
@@ -369,22 +375,26 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     if len(only) == 1:  # a section that answers with one command alone
         return f"{_opening(only[0]).rstrip('.;,: ')}."
     pool: dict[str, float] = {}
+    aside: set[str] = set()
     # a step that a sentence introducing code became, with the code: "You can change it by the
     # following: `sudo update-alternatives --config editor`"
     with_code = {step.split(": ", 1)[0]: step for step in (_CITED.sub("", s) for s in steps) if ": " in step}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         for s in sentences(commands_typed(unit_text(unit))):  # a session's commands, not what they print
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
-                    and not ANAPHORIC.match(s) and not s.endswith(("!", "?")) and not turn.already_said(s, 0.7):
+                    and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
+                    and not turn.already_said(s, 0.7):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene
                 if INTRODUCES.search(s) or s.rstrip(".:") in with_code:  # "... you can specify: `Pgp: E`"
                     s = with_code.get(s.rstrip(".:"), "")
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
+                    if position >= len(chosen) and not turn.question_terms & set(terms(s)):
+                        aside.add(s)  # another section's, naming nothing asked: no lead
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
     # a note says what to mind, not what to do first: it may say why, but leads nothing
     actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s))
-                      and not NOTE_OPENING.match(s)), key=lambda s: -pool[s])
+                      and not NOTE_OPENING.match(s) and s not in aside), key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
     if asked := next((entry for c in chosen for entry in asked_entries(c.unit, turn)), ""):

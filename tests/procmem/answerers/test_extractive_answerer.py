@@ -1127,3 +1127,30 @@ def test_a_page_whose_whole_title_the_question_says_counts_as_one_of_the_first_d
     assert names_page(candidate("9.5. Buying Shares"), turn)
     assert not names_page(candidate("9.7. Selling Shares"), turn)
     assert not names_page(candidate("Shares"), turn)  # a one-word title says too little
+
+
+def test_a_sentence_of_another_section_that_names_nothing_asked_does_not_lead():
+    """The Developer's Reference, "How do I retire as a developer?": "Retiring" gives its steps
+    in a list and says nothing to do in prose; a sentence about booking a holiday from another
+    section of the page does not lead, the first step does."""
+    retiring = step_unit("Retiring", "If you choose to leave the project, you should do the following steps:\n\n"
+                         "- Remove yourself from uploaders for team-maintained packages.\n"
+                         "- Request emeritus status on the members' site.\n", "devref/duties.html", "Duties")
+    holiday = step_unit("Going on vacation", "Ideally, you should sign up at the key-signing pages when booking "
+                        "a holiday.", "devref/duties.html", "Duties", order=1)
+    turn = Turn("How do I retire from the project?")
+    answer, _, _ = compose([Hit(retiring, 1.0, 1, "x")], turn, cite=False, extra=[holiday])
+    assert answer.startswith("Remove yourself from uploaders for team-maintained packages, then follow the steps")
+    asked = Turn("How do I book a holiday?")
+    answer, _, _ = compose([Hit(retiring, 1.0, 1, "x")], asked, cite=False, extra=[holiday])
+    assert answer.startswith("Ideally, you should sign up at the key-signing pages")  # it names the holiday asked about
+
+
+def test_a_sentence_that_fills_in_an_examples_placeholder_does_not_lead():
+    """"Replace package with the name of a source or a binary package." explains the address
+    shown before it; alone as the lead it says nothing."""
+    unit = step_unit("Contacting maintainers", "You can reach a package's maintainers at package@packages.example.org. "
+                     "Replace package with the name of a source or a binary package. To subscribe to a package's "
+                     "news, log in to the tracker and click Subscribe.", "devref/resources.html", "Resources")
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I subscribe to a package's news?"), cite=False)
+    assert answer.startswith("To subscribe to a package's news, log in to the tracker and click Subscribe.")
