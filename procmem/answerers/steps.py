@@ -134,7 +134,7 @@ DESCRIPTION = re.compile(
     r"^(?:(?:first|then|next|finally|also|however|instead|otherwise|by default|in this case|"
     + ASIDE + r"),?\s+|"
     r"(?:after|when|if|once|because|since|while) [^,]{1,120},\s+)?"
-    r"(?:the|this|these|that|those|a|an|all|some|most|many|every|here|there|it|its|so|such|each|both|"
+    r"(?:the|this|these|that|those|a|an|all|some|most|many|every|here|there|it|its|so|such|each|both|whether|"
     r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+|you['’](?:re|ve)|"
     r"let['’]s (?:\w+ )?(?:say|assume|suppose|imagine))\b",
     re.I)
@@ -604,7 +604,8 @@ def describes(sentence: str) -> bool:
     """A sentence that describes (a scenario, a symptom, a cause, what a tool does) rather than
     says what to do: after an opening clause or word, if any ("By default,", "After a mailbox
     receives a request,"), it goes on with a determiner, "there", "it" or "you" and a verb of the
-    scenario ("You try to open ...", "This issue occurs ...", "First, it examines ..."), and
+    scenario ("You try to open ...", "This issue occurs ...", "First, it examines ...") or with
+    "whether" (a setting's description: "Whether the symbol is excluded from the PCB."), and
     names no action or command; or it opens with a verb that says what something does
     ("Represents different errors with the same type", "Is easy to compare")."""
     return bool(DESCRIPTION.match(sentence) or DOES.match(sentence)) and not ACTION_CUE.search(sentence) \

@@ -984,3 +984,15 @@ def test_a_title_further_on_in_a_step_ends_what_came_before_it():
         "The settings group keeps the options. Account: Select the account to import into.")
     assert unit_steps(step_unit("CSV import", body, "gnc/trans-import.html", "Import"))[0].startswith(
         "Import Preview: The pane sets options for the import. Import preview Controls: ")
+
+
+def test_a_bulleted_item_that_says_what_a_setting_decides_is_no_step():
+    """KiCad's symbol properties: "Whether the symbol should be excluded from the bill of
+    materials." says what a checkbox decides; the Developer's Reference's list of what to tell
+    the security team ("Whether or not the bug is already public.") too. The item that says what
+    to do stays."""
+    unit = step_unit("Symbol properties", "Set these in the symbol's properties:\n\n"
+                     "- Whether the symbol is a power symbol.\n"
+                     "- Whether the symbol should be excluded from the bill of materials.\n"
+                     "- Click OK to save the symbol.\n", "kicad/eeschema.html", "Schematic Editor")
+    assert unit_steps(unit) == ["Click OK to save the symbol."]
