@@ -423,6 +423,20 @@ def test_upload_of_a_bad_file_is_explained_and_changes_nothing(tmp_path: Path, n
     assert before.doc_ids() == saved_doc_ids(service) == ["kept.md"]
 
 
+def test_upload_of_docbook_xml_adds_it_and_other_xml_is_explained(tmp_path: Path) -> None:
+    service = make_service(tmp_path)
+    chapter = tmp_path / "sheets.xml"
+    chapter.write_text("<sect1 id='s'><title>Renaming a Worksheet</title><procedure><step><para>Choose "
+                       "<menuchoice><guimenu>Edit</guimenu><guimenuitem>Rename</guimenuitem></menuchoice>."
+                       "</para></step><step><para>Type the new name.</para></step></procedure></sect1>")
+    assert service.upload([str(chapter)]) == "✅ Added to the memory: “Renaming a Worksheet”."
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text("<?xml version='1.0'?><urlset><url><loc>https://example.org/</loc></url></urlset>")
+    message = service.upload([str(sitemap)])
+    assert message.startswith("⚠ `sitemap.xml`: cannot read it as docbook: not DocBook XML: root element is <urlset>")
+    assert saved_doc_ids(service) == ["kept.md", "upload/sheets.xml"]
+
+
 def test_upload_over_the_size_limit_or_empty_is_refused(tmp_path: Path) -> None:
     service = make_service(tmp_path)  # limit: 4 KB
     big = tmp_path / "big.md"

@@ -21,7 +21,7 @@ from inscoqa.corpus.boilerplate import (
     without_site_name,
 )
 from inscoqa.corpus.document import Document, DocumentError
-from inscoqa.corpus.readers import FORMAT_BY_SUFFIX, read_document
+from inscoqa.corpus.readers import is_document, read_document
 
 if TYPE_CHECKING:
     from inscoqa.records import Conversation
@@ -237,10 +237,10 @@ class CorpusIndex:
             for path in sorted(root.rglob("*")):
                 rel = path.relative_to(root)
                 doc_id = f"{name}/{rel.as_posix()}"
-                if (path.is_file() and path.suffix.lower() in FORMAT_BY_SUFFIX
-                        and not rel.name.startswith(("_", "."))
+                if (path.is_file() and not rel.name.startswith(("_", "."))
                         and not SKIPPED_DIRS.intersection(rel.parts[:-1]) and doc_id not in left_out
-                        and not built_page_source(root, rel) and not sphinx_generated(root, rel)):
+                        and not built_page_source(root, rel) and not sphinx_generated(root, rel)
+                        and is_document(path)):
                     ids.append(doc_id)
         return ids
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from inscoqa.corpus.common import read_text
+from inscoqa.corpus.docbook import is_docbook, read_docbook
 from inscoqa.corpus.document import Document, DocumentError
 from inscoqa.corpus.html import read_html
 from inscoqa.corpus.mallard import read_mallard
@@ -31,6 +32,7 @@ READERS: dict[str, Reader] = {
     "text": read_text_document,
     "html": read_html,
     "rst": read_rst,
+    "docbook": read_docbook,
 }
 
 FORMAT_BY_SUFFIX: dict[str, str] = {
@@ -43,6 +45,9 @@ FORMAT_BY_SUFFIX: dict[str, str] = {
     ".htm": "html",
     ".rst": "rst",
     ".rest": "rst",
+    ".docbook": "docbook",
+    ".dbk": "docbook",
+    ".xml": "docbook",  # when its root is a DocBook element (:func:`is_document`)
 }
 
 
@@ -55,6 +60,18 @@ def detect_format(path: Path) -> str:
     if fmt == "markdown" and looks_like_recipe(read_text(path)):
         return "recipe"
     return fmt
+
+
+def is_document(path: Path) -> bool:
+    """A file a folder of documents holds as one: a known suffix, and an ``.xml`` file only
+    when it is DocBook (a site's ``sitemap.xml`` or a build's configuration is none)."""
+    suffix = path.suffix.lower()
+    if suffix not in FORMAT_BY_SUFFIX:
+        return False
+    if suffix != ".xml":
+        return True
+    with open(path, "rb") as handle:
+        return is_docbook(handle.read(65536).decode("utf-8", "replace"))
 
 
 def read_document(path: str | Path, *, doc_id: str | None = None, format: str | None = None) -> Document:
