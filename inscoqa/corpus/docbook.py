@@ -58,7 +58,12 @@ _REFERENCE = re.compile(r"&(?P<name>[A-Za-z_][\w.-]*);")
 # an element with an id, then its title (in its info element or not)
 _TITLED = re.compile(r"<\w+\s[^>]*?\bid=[\"'](?P<id>[^\"']+)[\"'][^>]*>\s*(?:<\w*info\b[^>]*>\s*)?<title>"
                      r"(?P<title>.*?)</title>", re.S)
-_TEX_QUOTES = re.compile(r"``([^`']+?)''")
+_TEX_QUOTES = re.compile(r"``([^`']+?)''|`([^`'\s][^`']*?)'")  # ``Set Cell'', `<=0'
+
+
+def _words(text: str | None) -> str:
+    """A text node as prose: TeX's quotes as quotes, not as the start of code."""
+    return _TEX_QUOTES.sub(lambda m: f"“{m[1]}”" if m[1] is not None else f"‘{m[2]}’", text or "")
 _XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
 
 
@@ -145,16 +150,15 @@ class _Reader:
                 self.titles[el.get("id", "")] = collapse_spaces("".join(title.itertext()))
 
     def inline(self, el: ET.Element) -> str:
-        """An element's mixed content as one Markdown line (whitespace collapsed), TeX's
-        quotes (``Set Cell'') as quotes, not as the start of code."""
-        return _TEX_QUOTES.sub(r"“\1”", collapse_spaces(self._inline_raw(el)))
+        """An element's mixed content as one Markdown line (whitespace collapsed)."""
+        return collapse_spaces(self._inline_raw(el))
 
     def _inline_raw(self, el: ET.Element) -> str:
-        parts = [el.text or ""]
+        parts = [_words(el.text)]
         for child in el:
             if isinstance(child.tag, str):
                 parts.append(self._inline_child(child))
-            parts.append(child.tail or "")
+            parts.append(_words(child.tail))
         return "".join(parts)
 
     def _inline_child(self, el: ET.Element) -> str:

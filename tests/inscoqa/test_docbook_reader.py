@@ -38,7 +38,7 @@ SHEETS = """<sect1 id="sheets-managing">
     <title>To rename a worksheet</title>
     <step><para>Choose <menuchoice><guimenu>Edit</guimenu><guisubmenu>Sheet</guisubmenu>
       <guimenuitem>Rename...</guimenuitem></menuchoice>.</para></step>
-    <step><para>Type the new name in the ``Name'' entry and press <keycombo><keycap>Ctrl</keycap>
+    <step><para>Type the new name in the ``Name'' entry (`Sheet 2', say) and press <keycombo><keycap>Ctrl</keycap>
       <keycap>Enter</keycap></keycombo>.</para>
       <substeps><step><para>A name may hold spaces.</para></step></substeps></step>
   </procedure>
@@ -97,7 +97,7 @@ def test_a_chapter_file_reads_with_the_books_entities_and_its_sections_procedure
         "A workbook holds one or more worksheets. See Printing a Workbook to print them.\n\n"
         "**To rename a worksheet**\n"
         "1. Choose Edit → Sheet → Rename....\n"
-        "2. Type the new name in the “Name” entry and press Ctrl+Enter.\n"
+        "2. Type the new name in the “Name” entry (‘Sheet 2’, say) and press Ctrl+Enter.\n"
         "   1. A name may hold spaces.\n\n"
         "> **Note:** Tabula refuses a name that another worksheet has.\n\n"
         "**Insert**: Adds an empty worksheet before the current one.\n\n"
