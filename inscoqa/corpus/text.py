@@ -21,7 +21,7 @@ from inscoqa.corpus.layout import (
     split_paragraphs,
 )
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
-from inscoqa.corpus.textblocks import box_tables, examples_in_sentences
+from inscoqa.corpus.textblocks import box_tables, examples_in_sentences, indented_blocks
 
 _HASH = "\ue000"  # a "#" that starts a line of the text, until the layout is known
 # where such a line ends up as a heading would (not indented as code, "#" then a space): escaped
@@ -56,7 +56,11 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     # indented under them (an FAQ's answers)
     body = layout_headings("\n\n".join(examples_in_sentences(split_paragraphs(body))))
     body = notes_as_quotes("\n".join(dedent_sections(body.split("\n"))))
-    return title, _HASH_LINE.sub(r"\1\\#", body).replace(_HASH, "#")
+    body = "\n\n".join(indented_blocks(split_paragraphs(body)))  # a screen or an example set in
+    # a "#" that would start a heading is escaped, outside code
+    parts = re.split(r"(^```[^\n]*\n.*?^```$)", body, flags=re.M | re.S)
+    body = "".join(part if part.startswith("```") else _HASH_LINE.sub(r"\1\\#", part) for part in parts)
+    return title, body.replace(_HASH, "#")
 
 
 def read_text_document(path: Path, *, doc_id: str) -> Document:

@@ -138,3 +138,39 @@ def _goes_on(paragraph: str) -> bool:
     example line): it starts in lower case and ends as a sentence does."""
     text = paragraph.strip()
     return text[:1].islower() and text.endswith((".", "!", "?")) and len(text.split()) > 5
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+_WORDS = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)?[.:]?")  # "or" between two examples: words, no code
+
+
+def indented_blocks(paragraphs: list[str]) -> list[str]:
+    """A block that a text indents by one to three spaces more than the paragraphs around it
+    (deeper lines inside it or not), as a guide printed as text sets what a screen shows and
+    what to type ("  # apt-get update", an apt.conf stanza, "Please give the base URL …" that a
+    program prints), is a code block, not a paragraph; such blocks with only blank lines between
+    them are one. A list item's lines, and what goes on under one, stay as they are, and so
+    does a word or two alone ("or" between two examples)."""
+    out: list[str] = []
+    after_item = False  # the paragraphs under a list item go on from it
+    fenced = False  # the last block is one this made ...
+    margin = 0  # ... and the indentation its first part had
+    for para in paragraphs:
+        lines = [line for line in para.split("\n") if line.strip()]
+        widths = [len(line) - len(line.lstrip()) for line in lines]
+        if lines and 1 <= min(widths) <= 3 and not after_item and not _LIST_ITEM.match(lines[0]) \
+                and not (len(lines) == 1 and _WORDS.fullmatch(lines[0].strip())) \
+                and not para.lstrip().startswith(("```", "~~~", ">", "|", "#")):
+            margin = margin if fenced else min(widths)
+            code = "\n".join(line[min(margin, min(widths)):] for line in lines)
+            if fenced:
+                out[-1] = out[-1][: -len("\n```")] + "\n\n" + code + "\n```"
+            else:
+                out.append(f"```\n{code}\n```")
+            fenced = True
+            continue
+        fenced = False
+        if lines and widths[0] == 0:
+            after_item = bool(_LIST_ITEM.match(lines[0]))
+        out.append(para)
+    return out

@@ -759,7 +759,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     it, and code that follows a finished sentence as a command to run when it reads as one or
     opens with a shell's "$" prompt whatever its fence names (not a program's output such as
     "==4242== Invalid read", "8 bytes in 1 blocks" or a report of labelled values,
-    :func:`is_report`, nor a block under an "Output:" label); code that is not run (a program's,
+    :func:`is_report`, nor a block under an "Output:" label, nor a program's messages,
+    :func:`shows_messages`); code that is not run (a program's,
     a file's) and is short joins the step it follows ("Add an executable to the project:
     `add_executable(<name> <source>...)`"), as does a file's stanza of a few lines
     (:func:`is_file_text`); a command is never glued to the code block after it."""
@@ -778,7 +779,7 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             lines = [line.strip() for line in written]
             commands = typed_commands(lines, language)
             joined = code_line(lines, language)  # the commands as one line
-            if commands and not output:  # not what a command printed ("Output:")
+            if commands and not output and not shows_messages(lines):  # not what a program printed
                 if steps and introduced:
                     steps[-1] = f"{steps[-1].rstrip(':.')}: `{joined}`"
                 elif COMMAND_START.match(commands[0]) and not is_report(commands) \
@@ -895,6 +896,14 @@ def is_report(lines: list[str]) -> bool:
                 or (line.endswith((".", "!", "?")) and is_prose(line))
                 or (len(line.split()) >= 6 and sentence_words(line) >= 3) for line in lines)
     return 2 * shown > len(lines)
+
+
+def shows_messages(lines: list[str]) -> bool:
+    """A block that shows what a program says rather than what to type: half its lines or more
+    are sentences of four words or more that start with a capital ("Please give the components
+    to get", as APT's guide printed as text shows its set-up dialog)."""
+    said = sum(1 for line in lines if line[:1].isupper() and len(line.split()) >= 4 and is_prose(line))
+    return bool(lines) and 2 * said >= len(lines)
 
 
 def is_prose(sentence: str) -> bool:

@@ -55,7 +55,7 @@ ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
     # GNU Free Documentation License", "Copying This Manual"); "License types" is a topic and stays
     "legal": re.compile(r"^(?:(?:appendix\s+)?[a-z\d][\d.]*\.?\s+)?(?:the\s+)?(?:(?:gnu\s+)?(?:free\s+documentation|"
                         r"(?:lesser\s+|library\s+)?general\s+public)\s+licen[cs]e(?:,?\s+version\s+[\d.]+)?|"
-                        r"licen[cs]e|copying(?:\s+(?:this\s+(?:manual|document)|conditions))?|"
+                        r"licen[cs]e(?:\s+notices?)?|copying(?:\s+(?:this\s+(?:manual|document)|conditions))?|"
                         r"copyrights?(?:\s+(?:and\s+licen[cs]e|notices?))?|legal\s+notices?|"
                         r"(?:licen[cs]e|copyright)\s+(?:and|&)\s+(?:copyright|licen[cs]e))$"),
 }

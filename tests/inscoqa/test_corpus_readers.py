@@ -521,7 +521,8 @@ def test_question_and_answer_labels_are_not_headings_or_header_words(tmp_path: P
 
 def test_debian_faq_plain_text_edition_has_its_numbered_questions_as_headings() -> None:
     doc = corpus_index().get("debian-faq/debian-faq.en.txt")
-    headings = [line for line in doc.text.splitlines() if line.startswith("#")]
+    prose = re.sub(r"^```\n.*?^```$", "", doc.text, flags=re.M | re.S)  # what code blocks hold is no heading
+    headings = [line for line in prose.splitlines() if line.startswith("#")]
     assert doc.title == "The Debian GNU/Linux FAQ"
     assert "## Basics of the Debian package management system" in headings
     assert "### What is a Debian package?" in headings
@@ -533,6 +534,8 @@ def test_debian_faq_plain_text_edition_has_its_numbered_questions_as_headings() 
     # the table of contents and shell prompts are not headings; the indented bullets are a list
     assert not any(h.startswith("# apt-get") or h.startswith("## 1.") for h in headings)
     assert "\n  - full featured: Debian includes more than" in doc.text
+    # commands that the text indents under the sentence that introduces them are code
+    assert "just run:\n\n```\n# apt-get build-dep foo\n# apt-get source --build foo\n```" in doc.text
 
 
 def test_html_without_heading_tags_gets_headings_from_its_layout(tmp_path: Path) -> None:
@@ -868,3 +871,22 @@ def test_resolve_uses_inlined_text() -> None:
     assert [d.doc_id for d in docs] == ["based-cooking/aglio-e-olio.md", "my/own.md"]
     assert docs[1].text == "# Mine\n\n1. Do it.\n" and docs[1].meta["format"] == "inline"
     assert corpus_index().missing(conv) == []
+
+
+def test_plain_text_indented_under_its_paragraphs_is_code(tmp_path: Path) -> None:
+    """APT's offline guide printed as text indents an apt.conf stanza (with a blank line inside
+    it) and the commands to type one or two spaces deeper than its paragraphs: they are code
+    blocks, their "#" prompts no headings; a list item's indented lines and an "or" between two
+    examples stay text."""
+    path = tmp_path / "offline.text"
+    path.write_text(
+        "Using APT Offline\n\nThe file must tell APT to use the disc:\n\n APT\n {\n   Architecture \"i386\";\n\n"
+        "   Get::Download-Only \"true\";\n };\n\nOn the remote machine execute the following:\n\n"
+        "  # export APT_CONFIG=\"/disc/apt.conf\"\n  # apt-get update\n\nor\n\n  # apt update\n\n"
+        "Check these:\n\n- the disc is mounted\n  and writable\n", encoding="utf-8")
+    assert read_document(path).text == (
+        "# Using APT Offline\n\nThe file must tell APT to use the disc:\n\n"
+        "```\nAPT\n{\n  Architecture \"i386\";\n\n  Get::Download-Only \"true\";\n};\n```\n\n"
+        "On the remote machine execute the following:\n\n"
+        "```\n# export APT_CONFIG=\"/disc/apt.conf\"\n# apt-get update\n```\n\nor\n\n```\n# apt update\n```\n\n"
+        "Check these:\n\n- the disc is mounted\n  and writable\n")

@@ -357,6 +357,7 @@ def test_a_manuals_licence_appendix_gives_no_units_and_a_topic_about_licences_do
         "# Shell Manual\n\n## Defining Functions\n\nTo define a function, write its name, a pair of "
         "parentheses and a compound command in braces.\n\n## License types\n\nA volume licence covers "
         "every machine of one organisation; a retail licence covers one machine.\n\n"
+        "## License Notice\n\n1. You may redistribute this document.\n2. You may modify it under the GPL.\n\n"
         "## Appendix C GNU Free Documentation License\n\n1. PREAMBLE The purpose of this License is to "
         "make a manual free in the sense of freedom.\n2. VERBATIM COPYING You may copy and distribute "
         "the Document in any medium, provided that this License is reproduced.\n\n"

@@ -996,3 +996,14 @@ def test_a_bulleted_item_that_says_what_a_setting_decides_is_no_step():
                      "- Whether the symbol should be excluded from the bill of materials.\n"
                      "- Click OK to save the symbol.\n", "kicad/eeschema.html", "Schematic Editor")
     assert unit_steps(unit) == ["Click OK to save the symbol."]
+
+
+def test_a_block_of_what_a_program_says_is_no_command_to_run():
+    """APT's guide printed as text shows its set-up dialog in an indented block: "Please give the
+    components to get" is what the program asks, not a command ("Run Please give …"); the
+    commands typed at a prompt in the next block are."""
+    unit = step_unit("Set up sources", "The set-up starts by asking for the components.\n\n```\n"
+                     "Please give the components to get\nThe components are typically something like: main contrib\n"
+                     "Components [main contrib]:\n```\n\nThen update the lists:\n\n```\n# apt-get update\n```\n",
+                     "apt/guide.text", "APT Guide")
+    assert unit_steps(unit) == ["Then update the lists: apt-get update"]
