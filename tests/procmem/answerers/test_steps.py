@@ -1007,3 +1007,7 @@ def test_a_block_of_what_a_program_says_is_no_command_to_run():
                      "Components [main contrib]:\n```\n\nThen update the lists:\n\n```\n# apt-get update\n```\n",
                      "apt/guide.text", "APT Guide")
     assert unit_steps(unit) == ["Then update the lists: apt-get update"]
+    wrapped = step_unit("Set up sources", "It then asks for the distribution.\n\n```\nPlease give the distribution "
+                        "tag to get or a path to the\npackage file ending in a /. The distribution\ntags are typically "
+                        "something like: stable unstable testing\n```\n", "apt/guide.text", "APT Guide")
+    assert not any(step.startswith("Run ") for step in unit_steps(wrapped))
