@@ -2,8 +2,8 @@
 
 Numbered and bulleted lines become Markdown lists; numbered headings (``1.2. Title``), question
 lines and title-like lines become headings (see :mod:`inscoqa.corpus.layout`); tables drawn with
-box characters and examples set inside sentences are read as such
-(:mod:`inscoqa.corpus.textblocks`).
+box characters, examples set inside sentences and blocks indented under their paragraphs are
+read as such (:mod:`inscoqa.corpus.textblocks`); footnotes ("^[1]") are Markdown's ("[^1]").
 """
 
 from __future__ import annotations
@@ -30,6 +30,16 @@ _NUMBERED = re.compile(r"^(\s*)(\d+)[.)]\s+")
 _BULLET = re.compile(r"^(\s*)[*•·+-]\s+")
 
 
+# a footnote as a DocBook manual printed as text marks it, "^[1]", and the note itself, "^[1] If …"
+_FOOTNOTE = re.compile(r"\^\[(\d{1,3})\]")
+_FOOTNOTE_TEXT = re.compile(r"^(\s*)\^\[(\d{1,3})\](?:\s+|$)")
+
+
+def _footnotes(line: str) -> str:
+    """DocBook's text footnotes as Markdown's: "^[1]" is "[^1]", a line that opens with it "[^1]: …"."""
+    return _FOOTNOTE.sub(r"[^\1]", _FOOTNOTE_TEXT.sub(r"\1[^\2]: ", line))
+
+
 def _markdown_line(line: str) -> str:
     if line.startswith("#"):
         return line
@@ -43,7 +53,7 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     if is_man_page(raw):
         return man_to_markdown(raw)
     raw = raw.replace("\xa0", " ").replace("\t", "    ")
-    lines = [line.rstrip() for line in raw.split("\n")]
+    lines = [_footnotes(line.rstrip()) for line in raw.split("\n")]
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     title = lines[start].strip().lstrip("#").strip() if start < len(lines) else ""
     # a line of the text that starts with "#" (a shell prompt, a comment) is text, not a heading

@@ -890,3 +890,13 @@ def test_plain_text_indented_under_its_paragraphs_is_code(tmp_path: Path) -> Non
         "On the remote machine execute the following:\n\n"
         "```\n# export APT_CONFIG=\"/disc/apt.conf\"\n# apt-get update\n```\n\nor\n\n```\n# apt update\n```\n\n"
         "Check these:\n\n- the disc is mounted\n  and writable\n")
+
+
+def test_plain_text_footnotes_of_a_docbook_manual_are_markdown_footnotes(tmp_path: Path) -> None:
+    """APT's guide printed as text marks a footnote "^[1]" in a sentence and gives it at the end
+    of the chapter as "^[1] If you are using …": a mark and a note, not words of the step."""
+    path = tmp_path / "guide.text"
+    path.write_text("APT Guide\n\nThe first ^[1] thing to do is to fetch the package lists.\n\n"
+                    "^[1] If you are using a proxy you must set http_proxy first.\n", encoding="utf-8")
+    assert read_document(path).text == ("# APT Guide\n\nThe first [^1] thing to do is to fetch the package lists.\n\n"
+                                        "[^1]: If you are using a proxy you must set http_proxy first.\n")
