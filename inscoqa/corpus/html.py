@@ -46,7 +46,7 @@ _BLOCK = frozenset({"p", "div", "section", "article", "main", "header", "footer"
                     "tr", "table", "thead", "tbody"})
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", "area", "col"})
-_WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
+_WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`", "tt": "`"}  # tt: older HTML's code (Texinfo's)
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
 _BACK_MARKS = frozenset({"↩", "↩\ufe0e", "↑", "^"})  # a footnote's link back to where it is cited

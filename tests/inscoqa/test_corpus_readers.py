@@ -900,3 +900,10 @@ def test_plain_text_footnotes_of_a_docbook_manual_are_markdown_footnotes(tmp_pat
                     "^[1] If you are using a proxy you must set http_proxy first.\n", encoding="utf-8")
     assert read_document(path).text == ("# APT Guide\n\nThe first [^1] thing to do is to fetch the package lists.\n\n"
                                         "[^1]: If you are using a proxy you must set http_proxy first.\n")
+
+
+def test_html_teletype_text_is_code(tmp_path: Path) -> None:
+    """Texinfo's HTML (zsh's manual) sets option names in ``<tt>``, older HTML's code."""
+    text = html_text(tmp_path, "<h1>Options</h1><dl><dt><span><tt>CORRECT_ALL</tt> (<tt>-O</tt>)</span></dt>"
+                               "<dd><p>Try to correct the spelling of all arguments.</p></dd></dl>")
+    assert "`CORRECT_ALL` (`-O`): Try to correct the spelling of all arguments." in text
