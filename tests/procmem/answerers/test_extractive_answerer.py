@@ -800,6 +800,25 @@ def test_the_reference_entry_the_question_names_is_the_step_and_the_lead():
     assert not any(step.startswith("`") for step in steps)
 
 
+def test_the_reference_entry_whose_description_says_what_the_question_asks_is_the_step_and_the_lead():
+    """zsh's options: "How do I turn on spelling correction?" names no option, but CORRECT's
+    description says what it asks; an entry with its other name and its marks is an entry."""
+    body = ("`CLOBBER` (`+C`, ksh: `+C`) <D>: Allows `>` redirection to truncate existing files.\n\n"
+            "`CORRECT` (`-0`) <D> <Z>: Try to correct the spelling of commands. Note that this applies "
+            "only to commands.\n\n`FLOW_CONTROL` <D>: If this option is unset, output flow control is "
+            "disabled in the editor.\n")
+    options = step_unit("Input/Output", body, "zsh/Options.html", "Options")
+    answer, steps, _ = compose([Hit(options, 1.0, 1, "x")], Turn("How do I turn on spelling correction?"), cite=False)
+    assert steps[0] == ("`CORRECT` (`-0`) <D> <Z>: Try to correct the spelling of commands. Note that this "
+                        "applies only to commands.")
+    assert not any(step.startswith(("`CLOBBER`", "`FLOW_CONTROL`")) for step in steps)
+    assert answer.startswith("CORRECT (-0) <D> <Z>: Try to correct the spelling of commands.")
+    # a description that says one word of the question is no answer to it
+    _, steps, _ = compose([Hit(options, 1.0, 1, "x")], Turn("How do I fix a spelling mistake in a file name?"),
+                          cite=False)
+    assert not any(step.startswith("`CORRECT`") for step in steps)
+
+
 def test_a_long_block_of_code_alone_does_not_lead_the_answer():
     """SQLite's json_tree: the table's schema, a block of 13 lines, was the lead "Run CREATE TABLE ..."."""
     columns = "; ".join(f"col{i} TEXT, -- what column {i} holds for the current element" for i in range(12))
