@@ -216,29 +216,24 @@ def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float
 # an entry of a reference section: its name as code or in bold, its other name in brackets and
 # its marks, if any ("`CORRECT_ALL` (`-O`) <D>"), a colon, what it does
 ENTRY = re.compile(r"^(?:`(?P<code>[^`\n]+)`|\*\*(?P<bold>[^*\n]+)\*\*)(?: \([^()\n]{1,40}\))?(?: <\w{1,3}>)*"
-                   r":[ \t]+(?P<does>\S.*)$", re.M)
-ASKED_ENTRY_SHARE = 2 / 3  # of an entry's name that the question says, or of the question that it says
+                   r":[ \t]+\S.*$", re.M)
+ASKED_ENTRY_SHARE = 2 / 3  # of an entry's name that the question says
 
 
 def asked_entries(unit: Unit, turn: Turn) -> list[str]:
-    """The entries of a reference section that the last question asks about: those whose names
-    of two words or more it says at least :data:`ASKED_ENTRY_SHARE` of ("How do I debug BGP
-    updates?" and "`debug bgp updates`: Enable or disable debugging for BGP updates."), else
-    those whose name and first sentence say that share of the question, two of its words at
-    least ("How do I turn on spelling correction?" and "`CORRECT`: Try to correct the spelling
-    of commands."); of these, the ones that say most. A reference's entries are no steps
-    otherwise: a section lists dozens."""
+    """The entries of a reference section that the last question names ("How do I debug BGP
+    updates?" and "`debug bgp updates`: Enable or disable debugging for BGP updates."): of the
+    entries whose names of two words or more the question says at least
+    :data:`ASKED_ENTRY_SHARE` of, those it says most of. A reference's entries are no steps
+    otherwise: a section lists dozens, and many of them say some of the question's words (an
+    option's "This option specifies whether MX records should be checked" is no answer to "How
+    do I add an MX record?")."""
     question = turn.question_terms
-    named: list[tuple[float, str]] = []
-    described: list[tuple[float, str]] = []
+    found: list[tuple[float, str]] = []
     for m in ENTRY.finditer(unit_text(unit)):
         name = set(terms(m.group("code") or m.group("bold")))
         if len(name) >= 2 and (share := len(name & question) / len(name)) >= ASKED_ENTRY_SHARE:
-            named.append((share, one_line(m.group(0))))
-        said = question & (name | set(terms(first_sentence(m.group("does"), max_words=45))))
-        if question and len(said) >= 2 and (share := len(said) / len(question)) >= ASKED_ENTRY_SHARE:
-            described.append((share, one_line(m.group(0))))
-    found = named or described
+            found.append((share, one_line(m.group(0))))
     best = max((share for share, _ in found), default=0.0)
     return [entry for share, entry in found if share == best]
 

@@ -800,22 +800,19 @@ def test_the_reference_entry_the_question_names_is_the_step_and_the_lead():
     assert not any(step.startswith("`") for step in steps)
 
 
-def test_the_reference_entry_whose_description_says_what_the_question_asks_is_the_step_and_the_lead():
-    """zsh's options: "How do I turn on spelling correction?" names no option, but CORRECT's
-    description says what it asks; an entry with its other name and its marks is an entry."""
-    body = ("`CLOBBER` (`+C`, ksh: `+C`) <D>: Allows `>` redirection to truncate existing files.\n\n"
-            "`CORRECT` (`-0`) <D> <Z>: Try to correct the spelling of commands. Note that this applies "
-            "only to commands.\n\n`FLOW_CONTROL` <D>: If this option is unset, output flow control is "
-            "disabled in the editor.\n")
-    options = step_unit("Input/Output", body, "zsh/Options.html", "Options")
-    answer, steps, _ = compose([Hit(options, 1.0, 1, "x")], Turn("How do I turn on spelling correction?"), cite=False)
-    assert steps[0] == ("`CORRECT` (`-0`) <D> <Z>: Try to correct the spelling of commands. Note that this "
-                        "applies only to commands.")
-    assert not any(step.startswith(("`CLOBBER`", "`FLOW_CONTROL`")) for step in steps)
-    assert answer.startswith("CORRECT (-0) <D> <Z>: Try to correct the spelling of commands.")
-    # a description that says one word of the question is no answer to it
-    _, steps, _ = compose([Hit(options, 1.0, 1, "x")], Turn("How do I fix a spelling mistake in a file name?"),
-                          cite=False)
+def test_an_entry_with_its_other_name_and_marks_is_an_entry_the_question_may_name():
+    """zsh's options: "`SHARE_HISTORY` <K>: …" and "`CORRECT` (`-0`) <D> <Z>: …" are entries;
+    "How do I make the history shared?" names the first. An option whose description says some
+    words of the question ("Try to correct the spelling") is not named by it."""
+    body = ("`CORRECT` (`-0`) <D> <Z>: Try to correct the spelling of commands.\n\n`SHARE_HISTORY` <K>: This "
+            "option both imports new commands from the history file and appends typed ones to it.\n\n"
+            "`HIST_VERIFY`: Do not execute the line directly after history expansion; reload it instead.\n")
+    options = step_unit("History", body, "zsh/Options.html", "Options")
+    answer, steps, _ = compose([Hit(options, 1.0, 1, "x")], Turn("How do I make the history shared between "
+                                                                     "sessions?"), cite=False)
+    assert steps[0].startswith("`SHARE_HISTORY` <K>: This option both imports new commands")
+    assert answer.startswith("SHARE_HISTORY <K>: This option both imports new commands")
+    _, steps, _ = compose([Hit(options, 1.0, 1, "x")], Turn("How do I turn on spelling correction?"), cite=False)
     assert not any(step.startswith("`CORRECT`") for step in steps)
 
 
