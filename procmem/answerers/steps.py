@@ -900,11 +900,12 @@ def is_report(lines: list[str]) -> bool:
 
 def shows_messages(lines: list[str]) -> bool:
     """A block that shows what a program says rather than what to type: it opens with a
-    sentence of four words or more that starts with a capital, and its words read as prose
+    sentence of six words or more that starts with a capital (not a directive such as "Require
+    not ip 192.168.205"), and its words read as prose
     (:func:`is_prose`), however its lines wrap ("Please give the distribution tag to get or a
     path to the / package file ending in a /.", as APT's guide printed as text shows its set-up
     dialog)."""
-    return bool(lines) and lines[0][:1].isupper() and len(lines[0].split()) >= 4 and is_prose(lines[0]) \
+    return bool(lines) and lines[0][:1].isupper() and len(lines[0].split()) >= 6 and is_prose(lines[0]) \
         and is_prose(" ".join(lines))
 
 

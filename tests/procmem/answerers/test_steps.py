@@ -1011,3 +1011,9 @@ def test_a_block_of_what_a_program_says_is_no_command_to_run():
                         "tag to get or a path to the\npackage file ending in a /. The distribution\ntags are typically "
                         "something like: stable unstable testing\n```\n", "apt/guide.text", "APT Guide")
     assert not any(step.startswith("Run ") for step in unit_steps(wrapped))
+    # directives that start with a capital are typed, not said
+    directives = step_unit("Access control", "To block a whole domain, you can specify part of an address:\n\n```\n"
+                           "Require not ip 192.168.205\nRequire not host phishers.example.com\n```\n",
+                           "apache/access.html", "Access Control")
+    assert unit_steps(directives) == ["To block a whole domain, you can specify part of an address: "
+                                      "Require not ip 192.168.205; Require not host phishers.example.com"]
