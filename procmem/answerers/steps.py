@@ -800,8 +800,19 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             introduced = bool(found) and (not found[-1].endswith((".", "!", "?")) or bool(INTRODUCES.search(found[-1]))) \
                 and not output and _introduces_code(lines, found[-1])
             follows_step = bool(found) and said[-1] == found[-1]
-    # an introduction ("run the following cmdlet:") is a step only with the commands it introduced
-    return [s for s in steps if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]
+    # an introduction ("run the following cmdlet:") is a step only with the commands it introduced;
+    # one that opens with what to do and says all of it ("Select Generate Drill Files to open the
+    # dialog:", over the dialog's options) is a step that ends there
+    done = [f"{s[:-1].rstrip()}." if s.endswith(":") and ACTION_CUE.match(s) and not POINTS_ON.search(s) else s
+            for s in steps]
+    return [s for s in done if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]
+
+
+# how an introduction that needs what it introduces ends: "the following:", "run:", "as in:"
+POINTS_ON = re.compile(r"\b(?:following|below|these|this|those|here|follows|like|such as|commands?|cmdlets?|code|"
+                       r"scripts?|lines?|examples?|text|settings|options|values?|steps?|syntax|format|files?|"
+                       r"entry|entries|parameters?|run|type|enter|use|execute|add|paste|do|try|call|write|set|"
+                       r"create|specify|include|see|with|to|by|in|as|from|of|for|and|or|e\.g\.|i\.e\.)\s*:$", re.I)
 
 
 def _introduces_code(lines: list[str], introduction: str) -> bool:

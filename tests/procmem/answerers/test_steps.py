@@ -1017,3 +1017,14 @@ def test_a_block_of_what_a_program_says_is_no_command_to_run():
                            "apache/access.html", "Access Control")
     assert unit_steps(directives) == ["To block a whole domain, you can specify part of an address: "
                                       "Require not ip 192.168.205; Require not host phishers.example.com"]
+
+
+def test_a_sentence_that_opens_the_dialog_it_introduces_is_a_step_and_an_introduction_that_needs_its_code_is_not():
+    """KiCad's "Select the Generate Drill Files option from the Fabrication Outputs menu to open
+    the dialog:" over the dialog's options says all there is to do; "To check it, run the
+    following:" without its code, and a statement that ends with a colon, say nothing."""
+    text = ("KiCad can generate drill files. Select the Generate Drill Files option from the Fabrication Outputs "
+            "menu to open the dialog:\n\n**Output folder:** Choose the folder to save the files to.\n\n"
+            "To check it, run the following:\n\nMany tasks are scheduled for regular execution:\n")
+    assert prose_steps(text) == ["Select the Generate Drill Files option from the Fabrication Outputs menu to "
+                                 "open the dialog."]
