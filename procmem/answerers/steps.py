@@ -394,7 +394,7 @@ def unit_steps(unit: Unit) -> list[str]:
             or narrates(unit.steps) or enumerates(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
-        listed = list_text(text)
+        listed = list_text(text, str(unit.meta.get("lead_in", "")))
         bulleted = [_introducing_code(step) for step in parse_steps(listed, nested=False)]
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         listed_steps = instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
@@ -471,22 +471,23 @@ _COMMAND_ITEM = re.compile(r"^(?P<marker>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)`(?P<co
 _FENCE_INFO = re.compile(r"^(\s*```)\S.*$", re.M)  # "```powershell": the language is no word of the step
 
 
-def list_text(text: str) -> str:
+def list_text(text: str, lead_in: str = "") -> str:
     """``text`` as the list reader reads it: a shell session's commands without what they print
     (:func:`commands_typed`), a code block after a label under that label
     (:func:`code_under_labels`), code blocks of their own in a shown language left out
     (:func:`without_shown_code`), fences without their language, and a command alone as an item
     run (:data:`_COMMAND_ITEM`); a list of conditions left out (:func:`without_conditions`)."""
-    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(commands_typed(without_conditions(text)))))
+    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(commands_typed(without_conditions(text, lead_in)))))
     return _COMMAND_ITEM.sub(r"\g<marker>Run `\g<command>`.\n\g<rest>", listed)
 
 
-def without_conditions(text: str) -> str:
+def without_conditions(text: str, lead_in: str = "") -> str:
     """``text`` without the lists that complete the sentence before them with conditions
     (:func:`introduces_conditions`: BIND's "… does not forward any recursive query for which:
-    1. The answer is already in the cache. 2. The domain name is localhost."): no steps."""
+    1. The answer is already in the cache. 2. The domain name is localhost."): no steps. A part
+    of a cut unit that starts with its list has that sentence as ``lead_in``."""
     out: list[str] = []
-    prose = ""  # the last line of prose before the list
+    prose = lead_in  # the last line of prose before the list
     dropping = False
     for line in text.splitlines():
         top_item = bool(LIST_ITEM.match(line))

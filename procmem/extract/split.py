@@ -4,7 +4,9 @@ A body longer than ``max_words`` is cut at paragraph boundaries, then before lis
 keeps its notes and sub-items), then at lines and sentences, and neighbouring pieces are packed
 back together up to the limit (:func:`procmem.chunking.recursive_split`). Every part keeps the
 unit's type and prerequisite; its header is the unit's header with ``(part i of n)``; each part
-but the last links to the next with ``[CONTINUE] if this part is done then <next header>``; each
+but the last links to the next with ``[CONTINUE] if this part is done then <next header>``; a
+part that starts with a list keeps the sentence before it that leads to the list (``lead_in``,
+in its ``meta``); each
 of the unit's own linkers goes with the part whose text names where it leads (a link's words),
 the others with the last part (a page of contents kept its 1,333 links' linkers on its last part,
 whose text read 12,735 words for 139 of its own). A blank line inside a code block is no paragraph
@@ -39,7 +41,9 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
         return [unit]
     total = len(pieces)
     parts = [replace(unit, header=f"{unit.header} (part {i} of {total})", body=piece, linker=[],
-                     meta={**unit.meta, "part": i, "parts": total, "split_from": unit.id})
+                     meta={**unit.meta, "part": i, "parts": total, "split_from": unit.id,
+                           **({"lead_in": lead_in} if (lead_in := _lead_in(pieces[i - 2], piece) if i > 1 else "")
+                              else {})})
              for i, piece in enumerate(pieces, 1)]
     for link in unit.linker:  # where the link or sentence it comes from is, else after the last part
         place = next((part for part in parts if link.next and link.next in part.body), parts[-1])
@@ -47,6 +51,17 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
     for part, following in zip(parts, parts[1:], strict=False):
         part.linker.append(Linker(PART_DONE, following.header, "CONTINUE", following.header))
     return parts
+
+
+_ITEM = re.compile(r"^\s{0,3}(?:\d{1,3}[.)]|[-*+])\s")
+
+
+def _lead_in(before: str, piece: str) -> str:
+    """The sentence that leads to the list a part starts with, when the part before ends with it
+    ("… does not forward any recursive query for which:"): kept in the part's ``meta`` as
+    ``lead_in``, so the list is read as that sentence says, while the part's text stays its own."""
+    last = before.rstrip().rsplit("\n", 1)[-1].strip()
+    return last if _ITEM.match(piece) and last.endswith(":") and not _ITEM.match(last) else ""
 
 
 FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)

@@ -149,3 +149,25 @@ def test_each_linker_goes_with_the_part_that_holds_its_link():
             assert link.tag != "CROSS" or link.next in part.body
     assert sum(link.tag == "CROSS" for part in parts for link in part.linker) == 60
     assert parts[-1].linker[-1].tag == "MITIGATE"  # from no part's text: after the last part
+
+
+def test_a_part_that_starts_with_a_list_keeps_the_sentence_that_leads_to_it():
+    """BIND's forwarding section, cut into parts: "… does not forward any recursive query for
+    which:" ends one part and its list of conditions starts the next, which gave the conditions
+    as steps of "How do I configure a forwarding resolver?". The part keeps the sentence as its
+    ``lead_in``: its list reads as conditions and gives no steps; its text is its own."""
+    from procmem.answerers.steps import unit_steps
+
+    intro = " ".join(["A forwarding resolver sends the queries it cannot answer to another server."] * 10)
+    body = (f"{intro}\n\nAs a reminder, this resolver does not forward any recursive query for which:\n\n"
+            "1. The answer is already in the cache.\n2. The domain name is localhost.\n"
+            "3. The domain name is a zone the server is authoritative for.\n")
+    unit = LogicUnit("Step", "", "Forwarding", body, [], {"doc_id": "arm/config.html"})
+    parts = split_logic_unit(unit, max_words=140)
+    assert len(parts) == 2 and parts[1].body.startswith("1. The answer is already in the cache.")
+    assert parts[1].meta["lead_in"] == "As a reminder, this resolver does not forward any recursive query for which:"
+    assert "lead_in" not in parts[0].meta
+    assert unit_steps(parts[1]) == []
+    steps_list = LogicUnit("Step", "", "Forwarding", f"{intro}\n\nTo forward queries, do this:\n\n"
+                           "1. Open named.conf.\n2. Add a forwarders statement.\n", [], {})
+    assert unit_steps(split_logic_unit(steps_list, max_words=130)[1]) == ["Open named.conf.", "Add a forwarders statement."]
