@@ -337,11 +337,12 @@ def is_step(text: str) -> bool:
     """Whether a line says what to do: not page metadata (:func:`is_metadata`), not a pointer to
     further reading, not a question (an overview page's list of the questions it answers), not
     a type alone (an API reference's "{string}" under a property), not an action whose object
-    was an icon ("On the Standard bar, click") and not a list's last line that only says there
-    is more ("… and a lot more!")."""
+    was an icon ("On the Standard bar, click"), not a term whose description its page left
+    out ("Table... —") and not a list's last line that only says there is more ("… and a lot
+    more!")."""
     return bool(text) and not is_metadata(text) and not BOILERPLATE.search(text.split("`")[0]) \
-        and not text.endswith("?") and not _TYPE_ONLY.fullmatch(text) and not _WITHOUT_OBJECT.search(text) \
-        and not _MORE.match(text)
+        and not text.endswith(("?", "—", "–")) and not _TYPE_ONLY.fullmatch(text) \
+        and not _WITHOUT_OBJECT.search(text) and not _MORE.match(text)
 
 
 def is_metadata(text: str) -> bool:

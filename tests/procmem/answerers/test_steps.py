@@ -1028,3 +1028,10 @@ def test_a_sentence_that_opens_the_dialog_it_introduces_is_a_step_and_an_introdu
             "To check it, run the following:\n\nMany tasks are scheduled for regular execution:\n")
     assert prose_steps(text) == ["Select the Generate Drill Files option from the Fabrication Outputs menu to "
                                  "open the dialog."]
+
+
+def test_an_item_that_names_a_menu_entry_and_leaves_its_description_out_is_no_step():
+    """Gnumeric's Data menu lists "Table... —" with nothing after the dash."""
+    unit = step_unit("Data menu", "- Consolidate... — The Consolidate... menu item opens a dialog to derive data.\n"
+                     "- Table... —\n- Select Sort... to sort the selected cells.\n", "gnumeric/gui-menus.xml", "Menus")
+    assert "Table... —" not in unit_steps(unit)
