@@ -18,8 +18,8 @@ corpus leaves the page out, so its copies do not crowd out the pages they come f
 A page can have no text of its own (:func:`stubs`): every block of it but its headings is one the
 site repeats, as on a page that only says it has moved ("The 2018 edition of the book is no longer
 distributed … check out the current version instead") or one that only titles a part of a
-manual, or whose text is only a list of links (a table of contents on a page of its own). A
-search of the corpus leaves it out too. Blocks are compared with their links' targets
+manual, or whose text is only a list of links (a table of contents on a page of its own) or a
+table of them (a manual's index). A search of the corpus leaves it out too. Blocks are compared with their links' targets
 set aside (:func:`block_key`), which differ from page to page where the words do not.
 
 Titles repeat the site's name too ("File system | Node.js v20.20.2 Documentation"): a first or
@@ -192,9 +192,23 @@ _LINK_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[(?:[^\[\]]|\[[^\]]*\])*\]\([
 
 def links_only(block: str) -> bool:
     """A list whose every item is a link and nothing else ("1. [**2.** Command-line
-    arguments](command-line-arguments.html)"): a table of contents or a site map."""
+    arguments](command-line-arguments.html)"): a table of contents or a site map; or a table
+    whose every cell is links, a short label or nothing, with a link in half its rows or more
+    (a manual's index: "| [history, sharing](Options.html#index-SHARE_HISTORY) | [16.2.4
+    History](…) |", under "| Index Entry | Section |" and a row per letter)."""
     lines = [line for line in block.splitlines() if line.strip()]
+    if lines and all(line.lstrip().startswith("|") for line in lines):
+        rows = [line for line in lines if not _TABLE_RULE.match(line)]
+        cells = [[cell.strip() for cell in re.split(r"(?<!\\)\|", row.strip().strip("|"))] for row in rows]
+        linked = sum(any(_LINKS.fullmatch(cell) for cell in row) for row in cells)
+        return bool(rows) and 2 * linked >= len(rows) and all(
+            not cell or _LINKS.fullmatch(cell) or len(cell.split()) <= 3 for row in cells for cell in row)
     return bool(lines) and all(_LINK_ITEM.match(line) for line in lines)
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+# a cell of links only: "[term](page#anchor)", "[ [<](page.html) ]", "[**A**](#letter-A) [**B**](#letter-B)"
+_LINKS = re.compile(r"(?:\[?\s*\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*\)\s*\]?\s*)+")
 
 
 def site_names(titles: Iterable[str]) -> frozenset[str]:

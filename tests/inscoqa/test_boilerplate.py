@@ -182,6 +182,24 @@ def test_a_page_that_is_only_a_list_of_links_is_a_stub() -> None:
     assert find_repeats(texts).stubs == {"book/toc.md"}
 
 
+def test_a_manuals_index_page_is_a_stub_and_a_table_with_words_of_its_own_is_not() -> None:
+    """Texinfo's index pages (zsh's Concept Index): a table of index entries, each a link to a
+    section, under a row of links to each letter; they matched every question's words. A table
+    whose cells say something besides their links stays."""
+    texts = {f"zsh/ch{n}.md": chapter(n) for n in range(6)}
+    texts["zsh/Concept-Index.md"] = (
+        "# Concept Index\n\n| Jump to: | [**A**](#letter-A) [**H**](#letter-H) |\n|---|---|\n\n"
+        "| Index Entry | Section |\n|---|---|\n| A |  |\n| [aliases, global](Aliases.html#index-1) | "
+        "[6.8 Aliasing](Aliases.html) |\n| H |  |\n| [history, sharing](Options.html#index-SHARE) | "
+        "[16.2.4 History](Options.html#History) |\n| [history, size](Params.html#index-HISTSIZE) | "
+        "[15.6 Parameters](Params.html#P) |\n| [hooks](Functions.html#index-hooks) | [9.3 Hooks](Functions.html) |\n"
+        "| [hosts](Completion.html#index-hosts) | [20.3 Styles](Completion.html) |\n")
+    texts["zsh/settings.md"] = ("# Settings\n\n| Setting | What it does |\n|---|---|\n"
+                                "| [HISTSIZE](Params.html) | The number of lines of history kept in memory |\n")
+    assert links_only(texts["zsh/Concept-Index.md"].split("\n\n")[2])
+    assert find_repeats(texts).stubs == {"zsh/Concept-Index.md"}
+
+
 def test_bundled_corpora_have_no_compilation_and_no_stub() -> None:
     index = corpus_index()
     assert all(not index.repeats(name).compilations and not index.repeats(name).stubs for name in index.roots)
