@@ -136,8 +136,8 @@ def _build(args: argparse.Namespace) -> int:
         print(f"  left out {doc_id}: it copies {sources} other pages word for word", file=sys.stderr)
     if stubs:
         print(f"  left out {len(stubs)} pages with no text of their own (only what many pages of the site "
-              f"say, such as a notice that the page has moved, or only a list of links), e.g. {min(stubs)}",
-              file=sys.stderr)
+              f"say, such as a notice that the page has moved, or only a list or a table of links), "
+              f"e.g. {min(stubs)}", file=sys.stderr)
     if not docs:
         print("inscoqa memory build: no readable documents found", file=sys.stderr)
         return 1
