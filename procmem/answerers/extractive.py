@@ -81,7 +81,6 @@ from procmem.answerers.steps import (
     plain_text,
     says_what_to_do,
     sentences,
-    states,
     unit_header,
     unit_steps,
     unit_text,
@@ -338,7 +337,6 @@ def _reads_as_prose(sentence: str) -> bool:
 
 
 LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its opening only
-LEAD_STEPS = 3  # when the first step states something, the next of these that says what to do leads
 
 
 def _step_opening(step: str) -> str:
@@ -354,18 +352,6 @@ def _step_opening(step: str) -> str:
     if step.startswith("Run "):
         return ""  # a long block of code with no words of its own (a table's schema) leads nothing
     return SENTENCE_BREAK.split(step, maxsplit=1)[0]
-
-
-def _leading_step(steps: list[str]) -> str:
-    """The step that leads to the steps: the first, unless it states something and says
-    nothing to do ("Startup files are read and executed as described in …", "These logfiles are
-    kept below $queue_directory/flush"), when it is the next of the first :data:`LEAD_STEPS`
-    that says what to do, if any."""
-    plain = [plain_text(step) for step in steps]
-    if plain and not STATEMENT.match(plain[0]) and not states(plain[0]):
-        return steps[0]
-    return next((step for step, text in zip(steps[1:], plain[1:LEAD_STEPS], strict=False)
-                 if says_what_to_do(text) and not STATEMENT.match(text)), "")
 
 
 def is_faq(unit: Unit) -> bool:
@@ -426,7 +412,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         entry = next((step for step in doing if step in best and defines(step)), "")
         if entry or doing and defines(doing[0]):
             lead = _opening(entry or doing[0])
-        elif (first := _leading_step(doing)) and (opening := _step_opening(first)):
+        elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
             lead = f"{_opening(opening.rstrip('.;,: '))}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])

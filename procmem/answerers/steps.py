@@ -639,16 +639,6 @@ _STATES = re.compile(r"^\S+(?:\s+\S+){0,5}?\s+(?:is|are|was|were|may|might|can|c
                      r"had|does|do|must|should|shall)\b", re.I)
 
 
-def states(sentence: str) -> bool:
-    """A sentence that states something: it opens with a subject, then its verb (:data:`_STATES`:
-    "Startup files are read and executed …"; not a case: "Where it was not installed, it can be
-    installed with …"), and says nothing to do."""
-    return bool(_STATES.match(sentence)) and not _CASE_FIRST.match(sentence) and not says_what_to_do(sentence)
-
-
-_CASE_FIRST = re.compile(r"(?:if|when|whenever|where|once|after|before|while|unless|as)\b", re.I)
-
-
 def notes_only(items: list[str]) -> bool:
     """A bulleted list of notes (a reference page's "Time zone offsets may have fractional
     seconds.", "Ordinal dates are not currently supported."): every item states something (a

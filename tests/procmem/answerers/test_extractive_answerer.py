@@ -1170,12 +1170,3 @@ def test_a_sentence_that_fills_in_an_examples_placeholder_does_not_lead():
                      "news, log in to the tracker and click Subscribe.", "devref/resources.html", "Resources")
     answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I subscribe to a package's news?"), cite=False)
     assert answer.startswith("To subscribe to a package's news, log in to the tracker and click Subscribe.")
-
-
-def test_a_first_step_that_states_how_things_are_gives_the_lead_to_the_next_that_says_what_to_do():
-    """Bash's interactive shells: "Startup files are read and executed as described in Bash Startup
-    Files" led the answer as "…, then follow the steps below"; the step that says what to do leads."""
-    unit = step_unit("Fast flush", "1. These logfiles are kept in the flush folder of the mail queue.\n"
-                     "2. Run `postqueue -f` to deliver the mail for the domain.\n", "postfix/ETRN_README.html", "ETRN")
-    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I deliver the mail for that domain?"), cite=False)
-    assert answer.startswith("Run postqueue -f to deliver the mail for the domain, then follow the steps below.")
