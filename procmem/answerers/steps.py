@@ -810,11 +810,14 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     return [s for s in done if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]
 
 
-# how an introduction that needs what it introduces ends: "the following:", "run:", "as in:"
-POINTS_ON = re.compile(r"\b(?:following|below|these|this|those|here|follows|like|such as|commands?|cmdlets?|code|"
+# an introduction that needs what it introduces: "… the following methods to …:", "run:", "as in:",
+# "Use multiple daemons when:"
+POINTS_ON = re.compile(r"\b(?:the following|these|below|as follows)\b|"
+                       r"\b(?:following|below|these|this|those|here|follows|like|such as|commands?|cmdlets?|code|"
                        r"scripts?|lines?|examples?|text|settings|options|values?|steps?|syntax|format|files?|"
                        r"entry|entries|parameters?|run|type|enter|use|execute|add|paste|do|try|call|write|set|"
-                       r"create|specify|include|see|with|to|by|in|as|from|of|for|and|or|e\.g\.|i\.e\.)\s*:$", re.I)
+                       r"create|specify|include|see|with|to|by|in|as|from|of|for|and|or|e\.g\.|i\.e\.|"
+                       r"when|if|where|whether|that|which|because|than|on|at|via|using|into)\s*:$", re.I)
 
 
 def _introduces_code(lines: list[str], introduction: str) -> bool:

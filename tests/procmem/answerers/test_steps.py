@@ -1025,7 +1025,8 @@ def test_a_sentence_that_opens_the_dialog_it_introduces_is_a_step_and_an_introdu
     following:" without its code, and a statement that ends with a colon, say nothing."""
     text = ("KiCad can generate drill files. Select the Generate Drill Files option from the Fabrication Outputs "
             "menu to open the dialog:\n\n**Output folder:** Choose the folder to save the files to.\n\n"
-            "To check it, run the following:\n\nMany tasks are scheduled for regular execution:\n")
+            "To check it, run the following:\n\nMany tasks are scheduled for regular execution:\n\n"
+            "Use multiple daemons when:\n\nUse the following methods to set the layer opacity:\n")
     assert prose_steps(text) == ["Select the Generate Drill Files option from the Fabrication Outputs menu to "
                                  "open the dialog."]
 
