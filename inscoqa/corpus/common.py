@@ -179,6 +179,24 @@ def tidy_markdown(text: str) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
+def pipe_table(rows: list[list[str]]) -> str:
+    """Rows of cell texts as a Markdown pipe table: the first row is its header, a short row is
+    padded with empty cells, and a "|" in a cell is escaped."""
+    width = max(len(r) for r in rows)
+    rows = [[cell.replace("|", "\\|") for cell in r] + [""] * (width - len(r)) for r in rows]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+    lines.extend("| " + " | ".join(r) + " |" for r in rows[1:])
+    return "\n".join(lines)
+
+
+def quoted_note(label: str, body: list[str]) -> str:
+    """A note's blocks as the readers give every note: a quote that opens with its label
+    ("> **Warning:** …")."""
+    lines = [f"> **{label}:** {body[0]}".replace("\n", "\n> ")]
+    lines.extend("> " + b.replace("\n", "\n> ") for b in body[1:])
+    return "\n>\n".join(lines)
+
+
 def collapse_spaces(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 

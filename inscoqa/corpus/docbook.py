@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from inscoqa.corpus.common import collapse_spaces, read_text, tidy_markdown
+from inscoqa.corpus.common import collapse_spaces, pipe_table, quoted_note, read_text, tidy_markdown
 from inscoqa.corpus.document import Document, DocumentError
 
 # the elements a DocBook document or a file of one starts with
@@ -315,9 +315,7 @@ class _Reader:
         body = self.blocks(el, depth)
         if not body:
             return []
-        lines = [f"> **{label}:** {body[0]}".replace("\n", "\n> ")]
-        lines.extend("> " + b.replace("\n", "\n> ") for b in body[1:])
-        return ["\n>\n".join(lines)]
+        return [quoted_note(label, body)]
 
     def _question(self, el: ET.Element, depth: int) -> list[str]:
         question = next((q for q in el if _local(q) == "question"), None)
@@ -330,18 +328,11 @@ class _Reader:
         rows: list[list[str]] = []
         for row in el.iter():
             if _local(row) == "row":
-                cells = [self.inline(c).replace("|", "\\|") if not any(_is_block(b) for b in c)
-                         else " ".join(self.blocks(c, 1)).replace("\n", " ").replace("|", "\\|")
-                         for c in row if _local(c) == "entry"]
+                cells = [self.inline(c) if not any(_is_block(b) for b in c)
+                         else " ".join(self.blocks(c, 1)).replace("\n", " ") for c in row if _local(c) == "entry"]
                 if cells:
                     rows.append(cells)
-        if not rows:
-            return []
-        width = max(len(r) for r in rows)
-        rows = [r + [""] * (width - len(r)) for r in rows]
-        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-        lines.extend("| " + " | ".join(r) + " |" for r in rows[1:])
-        return ["\n".join(lines)]
+        return [pipe_table(rows)] if rows else []
 
 
 _BLOCKS = frozenset({"para", "simpara", "formalpara", "procedure", "orderedlist", "itemizedlist", "simplelist",

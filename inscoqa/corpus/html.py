@@ -32,6 +32,7 @@ from inscoqa.corpus.common import (
     NOTE_LABELS,
     collapse_spaces,
     notes_as_quotes,
+    pipe_table,
     read_text,
     tidy_markdown,
 )
@@ -476,11 +477,7 @@ class _MarkdownBuilder(HTMLParser):
             # which the reader gives as a note
             self.blocks += [(rows[0][0], False), (" ".join(r[0] for r in rows[1:]), False)]
             return
-        width = max(len(r) for r in rows)
-        rows = [[c.replace("|", "\\|") for c in r] + [""] * (width - len(r)) for r in rows]
-        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-        lines.extend("| " + " | ".join(r) + " |" for r in rows[1:])
-        self.blocks.append(("\n".join(lines), False))
+        self.blocks.append((pipe_table(rows), False))
 
     def markdown(self) -> str:
         self._flush()

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from inscoqa.corpus.common import collapse_spaces, read_text, tidy_markdown
+from inscoqa.corpus.common import collapse_spaces, pipe_table, quoted_note, read_text, tidy_markdown
 from inscoqa.corpus.document import Document, DocumentError
 
 MALLARD_NS = "http://projectmallard.org/1.0/"
@@ -259,9 +259,7 @@ def _note(el: ET.Element, depth: int) -> list[str]:
     body = blocks(el, depth)
     if not body:
         return []
-    lines = [f"> **{label}:** {body[0]}".replace("\n", "\n> ")]
-    lines.extend("> " + b.replace("\n", "\n> ") for b in body[1:])
-    return ["\n>\n".join(lines)]
+    return [quoted_note(label, body)]
 
 
 def _code(el: ET.Element, depth: int) -> list[str]:
@@ -272,17 +270,10 @@ def _code(el: ET.Element, depth: int) -> list[str]:
 def _table(el: ET.Element, depth: int) -> list[str]:
     rows: list[list[str]] = []
     for tr in el.iter(f"{{{MALLARD_NS}}}tr"):
-        cells = [" ".join(blocks(td, depth)).replace("\n", " ").replace("|", "\\|")
-                 for td in tr if _local(td) in ("td", "th")]
+        cells = [" ".join(blocks(td, depth)).replace("\n", " ") for td in tr if _local(td) in ("td", "th")]
         if cells:
             rows.append(cells)
-    if not rows:
-        return []
-    width = max(len(r) for r in rows)
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-    lines.extend("| " + " | ".join(r) + " |" for r in rows[1:])
-    return ["\n".join(lines)]
+    return [pipe_table(rows)] if rows else []
 
 
 def _quote(el: ET.Element, depth: int) -> list[str]:
