@@ -179,6 +179,15 @@ def tidy_markdown(text: str) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
+def flush_running_text(loose: list[str], out: list[str]) -> None:
+    """The running text gathered between an XML element's blocks (``loose``) as one more block
+    of ``out``, spaces collapsed; ``loose`` is emptied."""
+    text = collapse_spaces("".join(loose))
+    if text:
+        out.append(text)
+    loose.clear()
+
+
 def pipe_table(rows: list[list[str]]) -> str:
     """Rows of cell texts as a Markdown pipe table: the first row is its header, a short row is
     padded with empty cells, and a "|" in a cell is escaped."""

@@ -29,7 +29,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from inscoqa.corpus.common import collapse_spaces, pipe_table, quoted_note, read_text, tidy_markdown
+from inscoqa.corpus.common import (
+    collapse_spaces,
+    flush_running_text,
+    pipe_table,
+    quoted_note,
+    read_text,
+    tidy_markdown,
+)
 from inscoqa.corpus.document import Document, DocumentError
 
 # the elements a DocBook document or a file of one starts with
@@ -203,10 +210,10 @@ class _Reader:
             if rendered is None:  # an inline element among blocks: running text
                 loose.append(self._inline_child(child))
             else:
-                _flush(loose, out)
+                flush_running_text(loose, out)
                 out.extend(rendered)
             loose.append(child.tail or "")
-        _flush(loose, out)
+        flush_running_text(loose, out)
         return out
 
     def _block(self, el: ET.Element, depth: int) -> list[str] | None:
@@ -360,13 +367,6 @@ def _title_of(el: ET.Element) -> ET.Element | None:
             if found is not None:
                 return found
     return None
-
-
-def _flush(loose: list[str], out: list[str]) -> None:
-    text = collapse_spaces("".join(loose))
-    if text:
-        out.append(text)
-    loose.clear()
 
 
 # ---------------------------------------------------------------- document

@@ -13,7 +13,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from inscoqa.corpus.common import collapse_spaces, pipe_table, quoted_note, read_text, tidy_markdown
+from inscoqa.corpus.common import (
+    collapse_spaces,
+    flush_running_text,
+    pipe_table,
+    quoted_note,
+    read_text,
+    tidy_markdown,
+)
 from inscoqa.corpus.document import Document, DocumentError
 
 MALLARD_NS = "http://projectmallard.org/1.0/"
@@ -155,18 +162,11 @@ def blocks(el: ET.Element, depth: int) -> list[str]:
         if rendered is None:  # inline element among blocks: keep as running text
             loose.append(_inline_child(child))
         else:
-            _flush_loose(loose, out)
+            flush_running_text(loose, out)
             out.extend(rendered)
         loose.append(child.tail or "")
-    _flush_loose(loose, out)
+    flush_running_text(loose, out)
     return out
-
-
-def _flush_loose(loose: list[str], out: list[str]) -> None:
-    text = collapse_spaces("".join(loose))
-    if text:
-        out.append(text)
-    loose.clear()
 
 
 def _block(el: ET.Element, depth: int) -> list[str] | None:
