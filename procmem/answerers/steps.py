@@ -781,9 +781,11 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             lines = [line.strip() for line in written]
             commands = typed_commands(lines, language)
             joined = code_line(lines, language)  # the commands as one line
-            if commands and not output and not shows_messages(lines):  # not what a program printed
-                if steps and introduced:
+            if commands and not output:  # not what a command printed ("Output:")
+                if steps and introduced:  # what the sentence introduces, typed or said ("… saying:")
                     steps[-1] = f"{steps[-1].rstrip(':.')}: `{joined}`"
+                elif shows_messages(lines):
+                    pass  # what a program says, shown after a sentence that does not introduce it
                 elif COMMAND_START.match(commands[0]) and not is_report(commands) \
                         and not (len(commands) == 1 and PLACE.match(commands[0])) \
                         and (is_typed(written, language) or is_session(lines, language)):

@@ -1036,3 +1036,12 @@ def test_an_item_that_names_a_menu_entry_and_leaves_its_description_out_is_no_st
     unit = step_unit("Data menu", "- Consolidate... — The Consolidate... menu item opens a dialog to derive data.\n"
                      "- Table... —\n- Select Sort... to sort the selected cells.\n", "gnumeric/gui-menus.xml", "Menus")
     assert "Table... —" not in unit_steps(unit)
+
+
+def test_prose_that_a_sentence_introduces_stays_with_it():
+    """Git's "You can do that by making a very public announcement saying:" then the words to
+    say: they are what the step says, not a program's messages."""
+    unit = step_unit("Retagging", "You can do that by making a very public announcement saying:\n\n```\nOk, I messed up, "
+                     "and I pushed out an earlier version tagged as X.\n```\n", "git/git-tag.html", "git-tag")
+    assert unit_steps(unit) == ["You can do that by making a very public announcement saying: Ok, I messed up, "
+                                "and I pushed out an earlier version tagged as X."]
