@@ -70,7 +70,7 @@ BOILERPLATE = re.compile(
     r"\b(?:follow|complete|do) (?:these|the following) steps\W*$|"  # what they introduced is elsewhere
     r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b|"
     r"^(?:if|when) [^,]{1,100}, see\b|\bsee\b[^.!?]{0,80}\bfor (?:more )?details\b|"  # "If you run a registry, see ..."
-    r"redistribute it|all rights reserved|"  # a licence: "This document is free; you can redistribute it ..."
+    r"redistribute (?:it|them)\b|all rights reserved|under the terms of the gnu\b|"  # a licence: "you can redistribute it ..."
     r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
     # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation chapter."
     r"\b(?:take a look at|refer to|read|consult|check out|see) (?:the|our|this)\b[^.!?]{0,60}"

@@ -1045,3 +1045,11 @@ def test_prose_that_a_sentence_introduces_stays_with_it():
                      "and I pushed out an earlier version tagged as X.\n```\n", "git/git-tag.html", "git-tag")
     assert unit_steps(unit) == ["You can do that by making a very public announcement saying: Ok, I messed up, "
                                 "and I pushed out an earlier version tagged as X."]
+
+
+def test_a_licence_notice_is_no_step():
+    """APT's guides open with their licence notice, which a chunk of the page carries."""
+    unit = step_unit("Using APT Offline", "\"APT\" and this document are free software; you can redistribute them and/or "
+                     "modify them under the terms of the GNU General Public License.\n\nYou can copy the "
+                     "status file to the disc.\n", "apt/offline.text", "Using APT Offline")
+    assert unit_steps(unit) == ["You can copy the status file to the disc."]
