@@ -140,7 +140,6 @@ def _goes_on(paragraph: str) -> bool:
     return text[:1].islower() and text.endswith((".", "!", "?")) and len(text.split()) > 5
 
 
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 _WORDS = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)?[.:]?")  # "or" between two examples: words, no code
 
 
@@ -158,7 +157,7 @@ def indented_blocks(paragraphs: list[str]) -> list[str]:
     for para in paragraphs:
         lines = [line for line in para.split("\n") if line.strip()]
         widths = [len(line) - len(line.lstrip()) for line in lines]
-        if lines and 1 <= min(widths) <= 3 and not after_item and not _LIST_ITEM.match(lines[0]) \
+        if lines and 1 <= min(widths) <= 3 and not after_item and not LIST_LINE.match(lines[0]) \
                 and not (len(lines) == 1 and _WORDS.fullmatch(lines[0].strip())) \
                 and not para.lstrip().startswith(("```", "~~~", ">", "|", "#")):
             margin = margin if fenced else min(widths)
@@ -171,6 +170,6 @@ def indented_blocks(paragraphs: list[str]) -> list[str]:
             continue
         fenced = False
         if lines and widths[0] == 0:
-            after_item = bool(_LIST_ITEM.match(lines[0]))
+            after_item = bool(LIST_LINE.match(lines[0]))
         out.append(para)
     return out

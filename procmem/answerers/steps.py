@@ -815,7 +815,7 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
 # an introduction that needs what it introduces: "… the following methods to …:", "run:", "as in:",
 # "Use multiple daemons when:"
 POINTS_ON = re.compile(r"\b(?:the following|these|below|as follows)\b|"
-                       r"\b(?:following|below|these|this|those|here|follows|like|such as|commands?|cmdlets?|code|"
+                       r"\b(?:following|this|those|here|follows|like|such as|commands?|cmdlets?|code|"
                        r"scripts?|lines?|examples?|text|settings|options|values?|steps?|syntax|format|files?|"
                        r"entry|entries|parameters?|run|type|enter|use|execute|add|paste|do|try|call|write|set|"
                        r"create|specify|include|see|with|to|by|in|as|from|of|for|and|or|e\.g\.|i\.e\.|"

@@ -25,7 +25,8 @@ from procmem.units import Linker, LogicUnit
 
 DEFAULT_UNIT_WORDS = 200
 PART_DONE = "this part is done"
-SEPARATORS: tuple[Separator, ...] = ((r"\n\s*\n", "\n\n"), (r"\n(?=\s{0,3}(?:\d{1,3}[.)]|[-*+])\s)", "\n\n"),
+ITEM_START = r"\s{0,3}(?:\d{1,3}[.)]|[-*+])\s"  # a list item's marker at the start of a line
+SEPARATORS: tuple[Separator, ...] = ((r"\n\s*\n", "\n\n"), (rf"\n(?={ITEM_START})", "\n\n"),
                                      (r"\n", "\n"), (r"(?<=[.!?])\s+", " "), (r"\s+", " "))
 
 
@@ -53,7 +54,7 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
     return parts
 
 
-_ITEM = re.compile(r"^\s{0,3}(?:\d{1,3}[.)]|[-*+])\s")
+_ITEM = re.compile(f"^{ITEM_START}")
 
 
 def _lead_in(before: str, piece: str) -> str:
