@@ -12,6 +12,7 @@
 | Ingredients / Directions (recipes)                 | ingredients / directions | Procedure input / steps       |
 | Contents, Table of contents, In this article       | contents      | nothing (a list of the page's headings)  |
 | GNU Free Documentation License, Copying, Copyright | legal         | nothing (a manual's terms of use)        |
+| Change Log, Release notes, Version 1.2 (2023-03-24)| changes       | nothing (what each release changed)      |
 | What is X? / What are X? / What do X mean?         | (terminology) | Terminology unit with header X           |
 | any other question                                 | (question)    | FAQ unit                                 |
 
@@ -26,7 +27,7 @@ import re
 from typing import Literal
 
 Role = Literal["symptom", "cause", "resolution", "alternative", "sequence", "info", "prerequisite",
-               "ingredients", "directions", "contents", "legal", "other"]
+               "ingredients", "directions", "contents", "legal", "changes", "other"]
 
 ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
     "symptom": re.compile(r"^(?:symptoms?|the problem|problem|issue|problem description)$"),
@@ -58,6 +59,13 @@ ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
                         r"licen[cs]e(?:\s+notices?)?|copying(?:\s+(?:this\s+(?:manual|document)|conditions))?|"
                         r"copyrights?(?:\s+(?:and\s+licen[cs]e|notices?))?|legal\s+notices?|"
                         r"(?:licen[cs]e|copyright)\s+(?:and|&)\s+(?:copyright|licen[cs]e))$"),
+    # a software's list of what each release changed ("Version 1.2.4 (2023-03-24)", "v9.0.0
+    # (2023-01-16)", "2.1.0 (2020-05-01)" and its "Fixes:"): its items ("fix examples using borg
+    # init", "add --remote-ratelimit") read as steps and answered how-to questions; "Upgrading to
+    # version 2" is a task and stays
+    "changes": re.compile(r"^(?:change\s?log|changes log|release notes|release history|version history|"
+                          r"(?:(?:version|release|v)\s*)\d+(?:\.\d+)+[\w.-]*(?:\s+and\s+earlier)?(?:\s*\(.*\))?|"
+                          r"\d+(?:\.\d+)+[\w.-]*\s*\([^)]*\d{4}[^)]*\))$"),
 }
 TERM_QUESTION = re.compile(
     r"^(?:what (?:is|are) (?:an? |the )?(?P<a>.+?)|what (?:does|do) (?P<b>.+?) mean)\s*\??$", re.I

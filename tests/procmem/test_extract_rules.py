@@ -13,7 +13,7 @@ from inscoqa.corpus.document import Document
 from procmem.extract.deterministic import extract_rules
 from procmem.extract.linkers import resolve_link
 from procmem.extract.markdown import code_line, one_line, parse_sections
-from procmem.extract.roles import is_question
+from procmem.extract.roles import heading_role, is_question
 
 MALLARD = "{http://projectmallard.org/1.0/}"
 
@@ -367,3 +367,27 @@ def test_a_manuals_licence_appendix_gives_no_units_and_a_topic_about_licences_do
     assert extraction.procedures == []
     assert [u.header for u in extraction.logic_units] == ["Defining Functions (Shell Manual)",
                                                            "License types (Shell Manual)"]
+
+
+def test_a_release_history_gives_no_units_and_upgrade_notes_do(tmp_path):
+    """A software's change log lists what each release changed ("fix examples using borg init
+    without -e", "add the --remote-ratelimit option"): its items read as steps and answered "How
+    can I limit the bandwidth?". A section headed by a release ("Version 1.2.4 (2023-03-24)",
+    "v9.0.0 (2023-01-16)") or naming the history ("Change Log", "Release notes"), and the sections
+    under it, give no units; a note on upgrading gives its unit."""
+    page = tmp_path / "changes.md"
+    page.write_text(
+        "# Important notes\n\n## Pre-1.0.4 potential repo corruption\n\nIf you used an older release, "
+        "run `borg check --repair` on every repository after upgrading to this release.\n\n"
+        "# Change Log\n\n## Version 1.2.4 (2023-03-24)\n\nFixes:\n\n- fix examples using borg init "
+        "without an encryption mode\n- add the --remote-ratelimit option to the docs\n\n"
+        "### New features\n\n- make the internals page an index page and edit it a bit\n\n"
+        "## v9.0.0 (2023-01-16)\n\n1. Remove the deprecated option from every command.\n"
+        "2. Add support for the new storage driver in the daemon.\n\n"
+        "## 2.1.0 (May 2020)\n\nThe release adds a new cache format that every client reads.\n", encoding="utf-8")
+    extraction = extract_rules(read_document(page))
+    assert extraction.procedures == []
+    assert [u.header for u in extraction.logic_units] == ["Pre-1.0.4 potential repo corruption (Important notes)"]
+    assert [heading_role(h) for h in ("Release Notes", "Version 1.2.0a2 and earlier (2019-02-24)",
+                                      "Upgrading to version 2", "Changes to the configuration")] \
+        == ["changes", "changes", "other", "other"]
