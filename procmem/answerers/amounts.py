@@ -15,7 +15,7 @@ import re
 from collections import Counter
 
 from procmem.answerers.common import key_terms, terms
-from procmem.answerers.steps import plain_text
+from procmem.answerers.prose import plain_text
 
 AMOUNT = re.compile(r"[\d½¼¾⅓⅔⅛]")
 MAX_WORDS = 12  # a longer line is a note about the ingredient, not its amount

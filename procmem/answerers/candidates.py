@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from procmem.answerers.common import terms
+from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
-from procmem.answerers.steps import plain_text, unit_header, unit_steps, unit_text
+from procmem.answerers.steps import unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
 from procmem.units import LogicUnit, Unit, asks, defines_asked
 

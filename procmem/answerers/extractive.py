@@ -27,7 +27,8 @@ given-documents setting, from a memory over the request's documents):
 
 It is the CPU-only answerer and the fallback when no engine is reachable
 (:func:`answer_with_fallback`). How a candidate scores (2.) is :mod:`procmem.answerers.candidates`;
-what a unit's text says (its steps, its sentences) is read by :mod:`procmem.answerers.steps`.
+what a unit's text says is read by :mod:`procmem.answerers.steps` (its steps) and
+:mod:`procmem.answerers.clauses` (its sentences).
 """
 
 from __future__ import annotations
@@ -61,31 +62,24 @@ from procmem.answerers.candidates import (
     term_weights,
     title_weights,
 )
-from procmem.answerers.common import LLMParams, make_params, names, terms
-from procmem.answerers.parsing import ReplyParseError
-from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
-from procmem.answerers.rewrite import standalone_query
-from procmem.answerers.steps import (
+from procmem.answerers.clauses import (
     ACTION_CUE,
-    BOILERPLATE,
     CASE_ACTION,
-    INTRODUCES,
-    SENTENCE_BREAK,
-    commands_typed,
     defines,
     describes,
-    introduced,
     is_metadata,
     is_prose,
-    paragraphs,
-    plain_text,
     says_what_to_do,
     sentences,
-    unit_header,
-    unit_steps,
-    unit_text,
     without_consequences,
 )
+from procmem.answerers.code_blocks import commands_typed
+from procmem.answerers.common import LLMParams, make_params, names, terms
+from procmem.answerers.parsing import ReplyParseError
+from procmem.answerers.prose import INTRODUCES, SENTENCE_BREAK, introduced, paragraphs, plain_text
+from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
+from procmem.answerers.rewrite import standalone_query
+from procmem.answerers.steps import BOILERPLATE, unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import first_sentence, one_line
 from procmem.units import LogicUnit, Unit, UnitKind, entry_name, own_header, part_number

@@ -129,7 +129,7 @@ SHARED_MAILBOX = "officedocs/Exchange/ExchangeOnline/user-and-shared-mailboxes/s
     ("based-cooking/sourdough-starter.md", "Storing the starter", "use the starter next time."),
 ])
 def test_a_step_written_from_a_whole_block_is_grounded_in_that_block(corpus, doc_id, first, last):
-    from procmem.answerers.steps import plain_text
+    from procmem.answerers.prose import plain_text
 
     text = corpus.get(doc_id).text
     start = text.index(first)

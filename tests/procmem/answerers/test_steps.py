@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from procmem.answerers.clauses import defines, describes, is_metadata, notes_only, sentences, topics
+from procmem.answerers.code_blocks import is_file_text, is_source_code, is_typed
 from procmem.answerers.extractive import compose
+from procmem.answerers.prose import introduced, plain_text
 from procmem.answerers.retrieval import Hit, given_memory
-from procmem.answerers.steps import (
-    defines,
-    describes,
-    introduced,
-    is_file_text,
-    is_metadata,
-    is_source_code,
-    is_typed,
-    notes_only,
-    plain_text,
-    prose_steps,
-    sentences,
-    topics,
-    unit_steps,
-)
+from procmem.answerers.steps import prose_steps, unit_steps
 from procmem.extract.markdown import one_line, typed_commands
 from procmem.units import LogicUnit, Procedure
 from tests.procmem.answerers.conftest import step_unit, unit_meta
@@ -406,24 +395,6 @@ def test_a_code_blocks_language_says_whether_it_is_run_or_shown():
     assert not is_typed(["int a;", "int b;", "a = b;"], "text")  # a program, whatever the fence says
 
 
-def test_plain_text_drops_emphasis_marks_but_keeps_names_with_underscores_and_stars() -> None:
-    assert plain_text("Use INSTALL_BASE / `--install_base`") == "Use INSTALL_BASE / --install_base"
-    assert plain_text("Go to **Settings** > *Mail* and _Rules_, ***now***") == "Go to Settings > Mail and Rules, now"
-    assert plain_text("Load the Net::* modules and the *.pm files") == "Load the Net::* modules and the *.pm files"
-    assert plain_text("Open [the page](https://example.org/a_b) and run `my_tool --dry_run`") == \
-        "Open the page and run my_tool --dry_run"
-
-
-def test_what_an_opening_that_ends_with_a_colon_introduces():
-    listed = ("It identifies local ports this way:\n\n- The port is in the local address\n  of the structure.\n"
-              "- The port is the loopback's.\n\nFollowing these rules, it ignores remote ports.")
-    assert introduced(listed) == ["The port is in the local address of the structure.", "The port is the loopback's."]
-    assert introduced("Build it like so:\n\n```\nmake clean\nmake\n```\n\nThen run it.") == ["make clean", "make"]
-    assert introduced("The message reads:\n\n  unknown file system type\n\nIt means a new type.") == \
-        ["unknown file system type"]
-    assert introduced("No colon here.\n\n- a\n- b") == []
-
-
 def test_a_scenario_an_aside_and_a_term_with_its_definition_are_not_steps():
     """A tutorial's voice (the Cargo book, npm's): "Let's say ...", "For example, ...", "assume
     that ..." and "You're about to ..." set a scene; a licence ("you can redistribute it") is no
@@ -719,14 +690,6 @@ def test_a_guide_says_what_has_to_be_done_without_saying_you():
         "disabled within Windows.", "It is suggested to re-check this setting periodically."]
 
 
-def test_no_sentence_ends_inside_code_or_a_link():
-    text = ("When row security is enabled (with [`ALTER TABLE ... ENABLE ROW LEVEL SECURITY`](sql-altertable.html)), "
-            "every access must pass a policy. Run `pg_ctl stop. Then` start it again.")
-    assert sentences(text) == [
-        "When row security is enabled (with `ALTER TABLE ... ENABLE ROW LEVEL SECURITY`), every access must pass a "
-        "policy.", "Run pg_ctl stop. Then start it again."]
-
-
 def test_short_code_that_a_step_writes_joins_the_step():
     """A reference entry's signature, a file's lines: code that is not run joins the step before
     it when short; a program's long listing and a command's output do not."""
@@ -739,27 +702,11 @@ def test_short_code_that_a_step_writes_joins_the_step():
     assert prose_steps(listing) == ["Replace the code in src/main.rs with this program."]
 
 
-def test_a_placeholder_in_angle_brackets_is_no_html_tag():
-    assert plain_text("Rename the remote named <old> to <new>, then press <kbd>Enter</kbd>.<br/>") == (
-        "Rename the remote named <old> to <new>, then press Enter.")
-
-
 def test_an_action_whose_object_was_an_icon_is_no_step():
     """LibreOffice's help: "On the Standard bar, click" beside a table cell holding the icon."""
     text = "- Choose Sort Descending in the Data menu.\n- On the Standard bar, click\n- Open context menu, choose"
     assert unit_steps(step_unit("Sort Descending", text, "help/sort.html", "Sort")) == [
         "Choose Sort Descending in the Data menu."]
-
-
-def test_who_wrote_the_page_is_no_sentence_of_it():
-    text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
-            "be found on the Internet. Hold down the Shift key to draw a straight line.")
-    assert sentences(text) == ["Hold down the Shift key to draw a straight line."]
-
-
-def test_a_bold_caption_cut_by_a_sentence_break_loses_its_stars():
-    assert sentences("**Example 11.21. Mounting a Windows share**\n\nThe file **must** be private.") == [
-        "Mounting a Windows share", "The file must be private."]
 
 
 def test_a_sentence_that_only_points_elsewhere_is_no_step():
@@ -825,12 +772,6 @@ def test_a_parameter_with_its_type_is_no_step():
             "- Open the {settings} page and press OK.\n")
     assert unit_steps(step_unit("fs.readFile(path[, options], callback)", text, "node/fs.md", "File system")) == [
         "Open the {settings} page and press OK."]
-
-
-def test_a_sentence_goes_on_after_e_g_and_i_e():
-    text = "Run the instrumented program (e.g. `./main`) to write a profile. Then merge the profiles (i.e. `*.profraw`) into one."
-    assert sentences(text) == ["Run the instrumented program (e.g. ./main) to write a profile.",
-                               "Then merge the profiles (i.e. *.profraw) into one."]
 
 
 def test_a_list_in_a_code_block_of_its_own_is_no_list_of_steps():
@@ -916,13 +857,6 @@ def test_a_bulleted_list_that_says_nothing_to_do_gives_way_to_the_sentences_that
                                  "If there is an Opening Balance."]
 
 
-def test_bold_that_a_page_set_against_a_word_reads_apart_from_it():
-    """GnuCash's pages leave out the space around a menu's name: "by using the**Actions**menu"."""
-    assert plain_text("Repair them by using the**Actions** → **Check & Repair**menu.") == \
-        "Repair them by using the Actions → Check & Repair menu."
-    assert plain_text("Compute 2**10, or a*b*c, in **bold**.") == "Compute 2**10, or a*b*c, in bold."
-
-
 def test_a_numbered_list_that_continues_a_sentence_is_no_procedure():
     """rsyslog's message flow: "rsyslog 1. first receives messages, 2. then parses them and
     3. then processes them." enumerates what the program does."""
@@ -932,16 +866,6 @@ def test_a_numbered_list_that_continues_a_sentence_is_no_procedure():
     assert unit_steps(flow) == []
     body = "The daemon\n\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
     assert unit_steps(step_unit("Message flow", body, "rsyslog/concepts.html", "Messages")) == []
-
-
-def test_a_mark_that_points_to_a_footnote_is_no_part_of_a_step():
-    """GnuCash's DocBook pages cite footnotes inside steps: "Install Xcode [[10]](#ftn.idm17115)"."""
-    assert plain_text("Install Xcode [[10]](#ftn.idm17115) if it is not installed.") == \
-        "Install Xcode if it is not installed."
-    assert plain_text("Install Xcode[^3] or see the [guide](guide.html)[2](#id3).") == \
-        "Install Xcode or see the guide."
-    assert plain_text("Use halt to halt the system without powering it off [[15]](#ftn.idm2806).") == \
-        "Use halt to halt the system without powering it off."
 
 
 def test_a_name_in_code_over_what_it_is_reads_as_its_entry_not_a_command_to_run():

@@ -1,0 +1,329 @@
+"""What a sentence or a list item says, read without a model: what to do (an imperative, what
+to do in a case, a command), or else a description, a term's definition, a note, an event, a
+purpose, a topic to learn or a page's metadata; and a text's prose sentences, metadata left out
+(:func:`sentences`). The step reader (:mod:`procmem.answerers.steps`) keeps or leaves out lines
+and whole lists by these.
+"""
+
+from __future__ import annotations
+
+import re
+
+from procmem.answerers.prose import _prose_runs, plain_text, split_sentences
+
+# lines that describe the page rather than the task
+METADATA = re.compile(
+    r"^\W*(?:note:\s*)?(?:applies to|original kb|kb number|original product version|product|products|"
+    r"version|versions|author|last updated|updated|ms\.\w+|keywords|audience|"
+    r"this article (?:applies|describes|explains)|in this article|"
+    # who wrote it and where it comes from: "This tutorial is based on text Copyright © 2002 ...",
+    # "The original tutorial can be found ...", "Originally written by ..."
+    r"(?:text and images )?copyright|©|(?:originally )?(?:written|contributed|translated) by|"
+    r"this (?:tutorial|article|page|document|guide|section) (?:is|was) (?:based on|adapted from|originally)|"
+    r"the original (?:tutorial|article|text|version|document) (?:can be found|is available|is at))\b", re.I)
+IMPERATIVES = (
+    "add", "allow", "assign", "change", "check", "choose", "click", "configure", "connect",
+    "create", "delete", "disable", "enable", "enter", "go", "grant", "install", "make", "open",
+    "press", "remove", "reinstall", "restart", "run", "select", "set", "sign", "switch", "try",
+    "turn", "type", "update", "use", "mix", "heat", "bake", "cook", "put", "stir", "cut",
+    "let", "keep", "wait", "place", "pour", "serve", "boil", "preheat", "combine", "whisk",
+    "rename", "recycle", "download", "upload", "verify", "ensure", "confirm", "restore", "reset",
+    "copy", "save", "edit", "close", "exit", "start", "stop", "navigate", "locate", "expand", "find",
+    "search", "repeat", "replace", "move", "apply", "review", "contact", "ask", "clear", "modify",
+    "specify", "increase", "adjust", "log", "import", "export", "uninstall", "fry", "chop", "dice",
+    "slice", "knead", "roast", "simmer", "season", "sprinkle", "spread", "fold", "roll", "beat",
+    "drain", "rinse", "peel", "melt", "cover", "transfer", "blend", "strain", "reduce", "brown")
+# what has been done, of the verbs above that a page says something "has to be" ("disabled")
+DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disabled", "enabled",
+        "installed", "removed", "restarted", "run", "turned off", "turned on", "updated")
+# words that open a sentence with a comma but set no condition: "For example, let's say ..."
+ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|addition|particular|fact)|on the other hand)\b"
+_IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
+ACTION_CUE = re.compile(
+    r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
+    # "..., to fix this", "use it to resolve the issue"; a sentence that opens so goes on with what
+    # to do (below), not with what a program does ("To avoid this, Wireshark tries to ...")
+    + r"|(?:,\s+|\b(?:it|this|that|them|these)\s+)to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
+    r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
+    + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE  # "To create a pre script, simply create ...", "..., you add ..."
+    # how a guide written as prose says what to do: "This is typically done using the adduser command"
+    # ("done by calling setup.py" says rather what the program does)
+    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:with|using|through|via)\b"
+    # ... and a reference manual, of a setting: "The poll exponent can be set using the minpoll and
+    # maxpoll options" ("The argument can be specified with or without a leading dot" says what it is)
+    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:set|configured|changed|enabled|disabled|adjusted) (?:with|using|through"
+      r"|via) (?:\S+ ){0,5}?(?:options?|commands?|directives?|statements?|settings?|parameters?|flags?|keywords?)\b"
+    # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
+    + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
+    # ... or the control to use: "To create a new account go to Actions → New Account"
+    + r"|^to \w+ [^,:]{1,80}?\s(?:go to|click|double-click|right-click|select|press|choose|tap) (?:on )?\S", re.I)
+# what to do in a case: "If you're using Linux or macOS, open a terminal and enter ..."
+CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:then\s+)?" + _IMPERATIVE, re.I)
+# what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
+# can modify the file", "an administrator can manually add ...") or a command in code
+LATER_ACTION = re.compile(
+    r"^(?!" + ASIDE + r")(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
+    r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|any|each|every|some|no|not"
+    r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b)"
+    r"(?-i:[a-z])[a-z]*\b"  # in lower case: a capital opens a name ("To avoid this, Wireshark tries ...")
+    r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
+    r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
+    + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
+    # what has to be done, said without "you": "it is necessary to boot into Windows", "the feature
+    # has to be disabled within Windows"
+    + r"|\bit(?: is|['’]s) (?:\w+ly )?(?:necessary|recommended|suggested|advisable|required|a good idea) to \w+"
+    + r"|\b(?:has|have|needs?) to be (?:re-?)?(?:" + "|".join(DONE) + r")\b"
+    + r"|`", re.I)
+COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
+DESCRIPTION = re.compile(
+    r"^(?:(?:first|then|next|finally|also|however|instead|otherwise|by default|in this case|"
+    + ASIDE + r"),?\s+|"
+    r"(?:after|when|if|once|because|since|while) [^,]{1,120},\s+)?"
+    r"(?:the|this|these|that|those|a|an|all|some|most|many|every|here|there|it|its|so|such|each|both|whether|"
+    r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+|you['’](?:re|ve)|"
+    r"let['’]s (?:\w+ )?(?:say|assume|suppose|imagine))\b",
+    re.I)
+# what a thing does or is, as a list of its properties says it: "Represents ...", "Is easy to ...",
+# "Composes well ..." (an instruction's verb ends in "s" only as "Press", "Focus"; a label such as
+# "Windows:" or a path "Settings > ..." is no verb)
+DOES = re.compile(r"^(?:(?:is|are|has|does)\b(?!\s+(?:there|it|this|that|these|those|the|an?|you|your|my|i|we|they)\b)"
+                  r"|[a-z]{3,}[^su\W'’]s\b)(?!\s*[:>])", re.I)  # not a question: "Is there a ...?"
+# a term and what it is: "`members` — Packages to include", "0: no optimizations", "**Cause:** ..."
+DEFINITION = re.compile(
+    r"^(?:\*\*[^*]+:\*\*|(?:`[^`]+`|\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*\)|\*\*[^*]+\*\*|[\w\"'.*\[\]-]+(?: [\w\"'.*-]+){0,2})"
+    r"\s*(?:—|–|:| - )|`[^`]+`(?: \([^)]*\))?\.?\s+(?=[A-Z]))\s*(?P<rest>\S.*)$")  # "`*` Matches any version", "`-S`. This ..."
+# a parameter of an API with its type, and what it is if anything: "path {string|URL} filename",
+# "`callback` <Function>", "encoding [<string>](…) | [<null>](…) Default: null" (Node.js's reference)
+_TYPE = r"(?:\{[^{}]+\}|\[<[^<>\]]+>\]\([^)]*\)|<[^<>]+>)"
+_TYPE_ONLY = re.compile(_TYPE + r"(?:\s*\|\s*" + _TYPE + r")*")  # "{string}", "{Buffer} | {string}"
+PARAMETER = re.compile(r"^(?:`[^`]+`|[\w.$\[\]'\"-]+) " + _TYPE + r"(?: \| " + _TYPE + r")*(?:\s+\S.*)?$")
+# a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
+COMMAND_WORD = re.compile(
+    r"\b(?:Get|Set|New|Remove|Add|Enable|Disable|Test|Start|Stop|Export|Import|Update|Invoke|Clear|"
+    r"Install|Uninstall|Connect|Disconnect|Search|Restore|Resume|Suspend|Grant|Revoke|Move|Register|"
+    r"Reset|Repair|Format|Select|Where)-[A-Z][A-Za-z]+|\$\w+|\\\\|\b\w+\.exe\b")
+
+
+# the half of a bold span that a sentence break cut ("**Example 11.21." / "Mounting a share**")
+_UNPAIRED_BOLD = re.compile(r"^\*\*|\*\*$")
+
+
+def sentences(text: str) -> list[str]:
+    """The prose sentences of a text: headings, tables and list items left out, a fenced
+    command kept with the sentence that introduces it."""
+    found = [plain_text(_UNPAIRED_BOLD.sub("", s) if s.count("**") % 2 else s) + (":" if s.endswith(":") else "")
+             for run in _prose_runs(text) for s in split_sentences(run)]
+    return [s for s in found if len(s.split()) >= 4 and not is_metadata(s)]
+
+
+def is_metadata(text: str) -> bool:
+    """A page's metadata ("Applies to: ...", "Last updated ...") or a line of labelled values."""
+    return bool(METADATA.match(text)) or labelled_values(text)
+
+
+_FIELD_LABEL = re.compile(r"(?:^|\s)([A-Z][A-Za-z/-]*(?: [a-z]+)?):\s")  # "Type: ", "Applies to: "
+FIELD_WORDS = 4  # at most, in a labelled value
+
+
+def labelled_values(text: str) -> bool:
+    """A line of labelled values, a reference entry's or a page's metadata ("Type: boolean
+    Default: yes", "Applies to: Windows 10 Version: 1909"): two labels or more, each with a
+    value of a few words that is no action ("ask-yes" is a value)."""
+    parts = _FIELD_LABEL.split(plain_text(text))
+    values = [v.strip() for v in parts[2::2]]
+    return (len(values) >= 2 and not parts[0].strip()
+            and all(0 < len(v.split()) <= FIELD_WORDS and not (ACTION_CUE.match(v) and re.match(r"\w+(?:\s|$)", v))
+                    for v in values))
+
+
+# a list's last line that only says there is more: "… and many other things!", "... and so on"
+_MORE = re.compile(r"^(?:…|\.\.\.)[\s\u200b]*(?:and\s+)?(?:(?:a\s+lot|many|much|lots)\s+)?(?:more|others?|so\s+on|etc)\b",
+                   re.I)
+
+
+def says_what_to_do(sentence: str) -> bool:
+    """A sentence of prose that is a step: it says what to do (an imperative, one after an
+    opening clause or with a modal, a command), rather than what a tool is or does ("Memcheck is
+    the default tool", "Tools will complain at startup"). What a clause of purpose, result or
+    reason lets someone do is no step (:func:`without_consequences`): "The emails that you send
+    are saved in the Sent folder, so that you can recall what you wrote"."""
+    sentence = without_consequences(sentence)
+    plain = plain_text(sentence)
+    return bool(ACTION_CUE.search(plain) or LATER_ACTION.search(sentence) or COMMAND_WORD.search(sentence))
+
+
+# a clause that says what something lets someone do, or why: "..., so that you can recall what
+# you wrote", "... so the recipient can verify its validity", "as you can see", "This way, you
+# can search ..."; it runs to the next comma, semicolon or colon
+_CONSEQUENCE = re.compile(
+    r"(?:^(?:this|that|in this|in that) way,?\s.*"
+    r"|\bso(?: that)?\s+(?:[\w'’-]+\s+){0,4}?(?:can|could|will|would|may|might)\s[^,;:]*"
+    r"|\b(?:as|because|since)\s+(?:you|users?|they|it|we)\s+(?:can|could|will|would|may|might)\s[^,;:]*)",
+    re.I)
+
+
+def without_consequences(sentence: str) -> str:
+    """``sentence`` without its clauses of purpose, result or reason that hold a modal
+    (:data:`_CONSEQUENCE`): what is left says what to do, if anything does ("Use the -v option
+    so that you can see what happens": "Use the -v option")."""
+    return _CONSEQUENCE.sub("", sentence).strip()
+
+
+def describes(sentence: str) -> bool:
+    """A sentence that describes (a scenario, a symptom, a cause, what a tool does) rather than
+    says what to do: after an opening clause or word, if any ("By default,", "After a mailbox
+    receives a request,"), it goes on with a determiner, "there", "it" or "you" and a verb of the
+    scenario ("You try to open ...", "This issue occurs ...", "First, it examines ...") or with
+    "whether" (a setting's description: "Whether the symbol is excluded from the PCB."), and
+    names no action or command; or it opens with a verb that says what something does
+    ("Represents different errors with the same type", "Is easy to compare")."""
+    return bool(DESCRIPTION.match(sentence) or DOES.match(sentence)) and not ACTION_CUE.search(sentence) \
+        and not COMMAND_WORD.search(sentence)
+
+
+def defines(item: str) -> bool:
+    """A bulleted line that says what a term is rather than what to do: a name, a code span or a
+    link, then a dash or a colon and a description ("`members` — Packages to include in the
+    workspace", "0: no optimizations"), or a parameter with its type (:data:`PARAMETER`); not an
+    action ("Windows: Open Settings") nor an amount ("Flour: 500 g")."""
+    if PARAMETER.match(item.strip()):
+        return True
+    found = DEFINITION.match(item.strip())
+    if not found:
+        return False
+    rest = plain_text(found["rest"])
+    return not rest[:1].isdigit() and not ACTION_CUE.match(rest) and not COMMAND_WORD.search(rest)
+
+
+def defines_terms(items: list[str]) -> bool:
+    """A list of terms and what they are rather than steps, numbered or not: three in four of
+    its items define a term (Cargo's order of precedence of profile settings)."""
+    return len(items) >= 2 and 4 * sum(map(defines, items)) >= 3 * len(items)
+
+
+# a statement's verb after its subject: "Ordinal dates are not supported", "Offsets may have ..."
+_STATES = re.compile(r"^\S+(?:\s+\S+){0,5}?\s+(?:is|are|was|were|may|might|can|cannot|will|would|has|have|"
+                     r"had|does|do|must|should|shall)\b", re.I)
+
+
+def notes_only(items: list[str]) -> bool:
+    """A bulleted list of notes (a reference page's "Time zone offsets may have fractional
+    seconds.", "Ordinal dates are not currently supported."): every item states something (a
+    subject, then its verb, :data:`_STATES`), and none says what to do (:func:`says_what_to_do`)
+    or opens with an amount (an ingredient). An item that says what to do with a verb this
+    module does not know ("Collect the log soon after a failure") states nothing, and keeps its
+    list."""
+    plain = [plain_text(item).strip() for item in items]
+    return bool(plain) and all(_STATES.match(item) and not says_what_to_do(item) and not item[:1].isdigit()
+                               for item in plain)
+
+
+# what a sentence of events starts with: its subject, not a verb ("The Postfix queue manager
+# deletes …", "New mail arrives …", "postsuper(1) deletes …", "You open the Solution Gallery …")
+_SUBJECT_FIRST = re.compile(r"^(?:the|a|an|this|that|these|those|both|some|each|every|new|you|it|they|we|"
+                            r"[a-z][\w.-]*\(\d\w*\))(?=\W)", re.I)
+
+
+def narrates(items: list[str]) -> bool:
+    """A list of events, not steps (postsuper's "The scenario is as follows: 1) The Postfix
+    queue manager deletes the message …; 2) New mail arrives …; 3) postsuper(1) deletes the new
+    message …"; BIND's "1. Upon receiving a DNS query …, the validating resolver follows …
+    2. The isc.org name server responds …"): none says what must be (a list of conditions: "The
+    index type must support index-only scans"), and of a list of two or three items none says
+    what to do and each starts with its subject; of a longer one, at most one item in four says
+    what to do ("At this point, the validating resolver can verify the answers") and at most one
+    in four does not start with its subject, after an opening clause or not."""
+    plain = [plain_text(item).strip() for item in items]
+    share = 0 if len(plain) < 4 else len(plain) // 4  # of items that may read otherwise
+    subject_first = sum(bool(_SUBJECT_FIRST.match(_OPENING_CLAUSE.sub("", item))) for item in plain)
+    doing = sum(says_what_to_do(item) for item in plain)
+    return len(plain) >= 2 and subject_first >= len(plain) - share and doing <= share \
+        and not any(_REQUIRES.match(item) for item in plain)
+
+
+# a clause or a word of sequence that opens a sentence before its subject: "Upon receiving a DNS
+# query from a client, ", "Then "
+_OPENING_CLAUSE = re.compile(r"^(?:(?:upon|after|when|once|as soon as|as|while|if)\b[^,]{1,100},\s+"
+                             r"|(?:then|next|finally|afterwards),?\s+)", re.I)
+
+
+# what a list of conditions says, not a list of events: "The index type must support index-only scans"
+_REQUIRES = re.compile(r"^\S+(?:\s+\S+){0,4}?\s+(?:must|should|shall|needs? to|has to|have to)\b", re.I)
+
+
+def instructions(items: list[str]) -> list[str]:
+    """``items`` less those that describe or define a term; a numbered list's items stay steps
+    whatever they say (a step that says what the screen shows next is part of the procedure)."""
+    return [item for item in items if not describes(plain_text(item)) and not defines(item)]
+
+
+def names_only(items: list[str], words: int = 6) -> bool:
+    """A bulleted list that names things (``- Post Office Protocol (POP)``, ``- Outlook on the
+    web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
+    final period, a command (a code span of several words) or a leading quantity (ingredients
+    stay steps), and not an action."""
+    def name(item: str) -> bool:
+        plain = plain_text(item)  # without markup, so without the backticks of a command
+        named = [word for word in plain.split() if any(c.isalnum() for c in word)]  # not the "/" of alternatives
+        return (len(named) <= words and not plain.endswith((".", "!", "?"))
+                and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
+                and not ACTION_CUE.search(plain))
+    named_items = [item for item in items if not _MORE.match(plain_text(item).strip())]  # not "… and more!"
+    return len(named_items) >= 2 and all(name(i) for i in named_items)
+
+
+_CONTINUED = re.compile(r"(?:[;,]|[;,]? (?:and|or))$")  # an item the next one continues: "rotating the logs;"
+
+
+def enumerates(items: list[str]) -> bool:
+    """Lists that are sentences' enumerations ("such as: - rotating the logs; - back-ups;
+    - maintenance scripts."; rsyslog "1. first receives messages, 2. then parses them and
+    3. then processes them."): half their items or more end with a semicolon, a comma or "and"
+    (each but the last of its list), and fewer than half of them say what to do."""
+    plain = [plain_text(item).strip() for item in items]
+    return (len(plain) >= 2 and 2 * sum(bool(_CONTINUED.search(item)) for item in plain) >= len(plain)
+            and 2 * sum(bool(ACTION_CUE.match(item)) for item in plain) < len(plain))
+
+
+_PURPOSE = re.compile(r"^to \w+\b", re.I)  # "To recover or reuse disk space ..."
+
+
+def purposes(items: list[str]) -> bool:
+    """A list, numbered or not, of what something is for rather than what to do ("for several
+    reasons: 1. To recover disk space. 2. To update statistics."): every item opens with "To"
+    and a verb, and none goes on to say what to do ("To add a rule, open ...")."""
+    plain = [plain_text(item).strip() for item in items]
+    return len(plain) >= 2 and all(_PURPOSE.match(item) and not ACTION_CUE.match(item) for item in plain)
+
+
+# a word ending in "ing" that is no verb's -ing form, or is an imperative ("Bring the water to
+# the boil")
+_NOT_GERUND = frozenset({"bring", "string", "sing", "ring", "swing", "sting", "fling", "wring", "cling",
+                         "spring", "during", "thing", "nothing", "something", "anything", "everything",
+                         "morning", "evening", "king", "wing", "ceiling", "icing", "pudding", "stuffing"})
+_GERUND = re.compile(r"^([A-Za-z]{3,}ing)\b")
+_ASKS = re.compile(r"^(?:how|what|why|when|where|which)\b(?!.*\?$)", re.I)  # "How the user interface works"
+
+
+def topics(items: list[str], *, gerunds: bool = True) -> bool:
+    """A list of what to consider or learn rather than what to do ("1. Knowing what to backup
+    and recover. 2. Assessing risks and costs involved.", "- How to capture packets in
+    Wireshark"): every item opens with a verb's -ing form (unless ``gerunds`` is false: a
+    bulleted list of them often gives the reasons an FAQ answer lists) or asks how, what or why
+    without a question mark, and none says what to do, before a colon or after it ("Serving: pour
+    the soup"); an item that only says there is more ("… and many other things!") is no topic."""
+    plain = [item for item in (plain_text(item).strip() for item in items) if not _MORE.match(item)]
+
+    def topic(item: str) -> bool:
+        found = _GERUND.match(item) if gerunds else None
+        labelled = item.split(":", 1)[1].strip() if ":" in item else ""  # "Serving: pour the soup"
+        return (bool(found) and found.group(1).lower() not in _NOT_GERUND or bool(_ASKS.match(item))) \
+            and not ACTION_CUE.match(item) and not (labelled and says_what_to_do(labelled))
+    return len(plain) >= 2 and all(topic(item) for item in plain)
+
+
+def is_prose(sentence: str) -> bool:
+    """Words rather than commands, paths or markup."""
+    words = sentence.split()
+    plain = sum(1 for w in words if re.fullmatch(r"[A-Za-z][a-z'’]*[,.;:!?]?", w))
+    return plain >= 0.75 * len(words)

@@ -1,0 +1,173 @@
+"""Code blocks, read without a model: whether a block is typed at a prompt or shown (a
+program's source, a file's lines, a usage line, a report of what a program printed, a program's
+messages), and a text's code blocks made ready for the list reader: a session at a prompt holding
+only what is typed, a block under the list item that labels it, shown code left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from procmem.answerers.clauses import is_prose
+from procmem.answerers.prose import LIST_ITEM, plain_text
+from procmem.extract.markdown import (
+    UNTYPED,
+    is_session,
+    language_name,
+    sentence_words,
+    typed_commands,
+)
+
+_LABELLED = re.compile(r"^[A-Za-z][\w ()'/]{0,40}:(?:\s+\S|$)")  # "definitely lost: 48 bytes"
+_SETTING = re.compile(r"^[A-Za-z_][\w.\-]*(?:\[\])?\s+=\s+\S")  # "cache = ${HOME}/.npm-packages" (an ini file's line)
+_NAMED = re.compile(r"^[a-z][\w.+-]*\s+-\s+[A-Z0-9]")  # a name and what it is: "ap1394 - Apple IP-over-IEEE 1394"
+
+
+def commands_typed(text: str) -> str:
+    """``text`` with each code block that is a session at a prompt (:func:`is_session`) holding
+    only what is typed at the prompts (:func:`typed_commands`), not what the
+    commands print ("Proceed (Y/n)? y", "Successfully uninstalled simplejson")."""
+    out: list[str] = []
+    block: list[str] | None = None
+    indent = language = ""
+    for line in text.splitlines():
+        if block is None:
+            out.append(line)
+            if line.lstrip().startswith("```"):
+                block, indent, language = [], line[:len(line) - len(line.lstrip())], line.strip()[3:]
+        elif line.lstrip().startswith("```"):
+            lines = [code.strip() for code in block if code.strip()]
+            typed = typed_commands(lines, language) if is_session(lines, language) else None
+            out += [f"{indent}{command}" for command in typed] if typed else block
+            out.append(line)
+            block = None
+        else:
+            block.append(line)
+    return "\n".join(out + (block or []))
+
+
+def code_under_labels(text: str) -> str:
+    """``text`` with a code block that follows a list item written as a label (no final period:
+    "- Ubuntu 18.04 or newer", "- On Windows:"), only blank lines and quoted notes between,
+    indented as the item's own: the command is what to do for that case (a Markdown page that
+    starts each case's list again, as the Embedded Rust Book's Linux packages do)."""
+    kept: list[str] = []
+    label = False  # the last list item is a label, and only blank or quoted lines followed it
+    indenting = False  # in the code block that goes under it
+    for line in text.splitlines():
+        if indenting:
+            kept.append(f"   {line}" if line.strip() else line)
+            indenting = not line.startswith("```")
+            continue
+        if label and line.startswith("```"):
+            kept.append(f"   {line}")
+            label, indenting = False, True
+            continue
+        if LIST_ITEM.match(line):
+            label = not plain_text(LIST_ITEM.sub("", line)).endswith((".", "!", "?"))
+        elif line.strip() and not line.lstrip().startswith(">") and not line[:1].isspace():
+            label = False
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def without_shown_code(text: str) -> str:
+    """``text`` without its code blocks of their own in a language that is shown, not run
+    (:func:`shown_language`): a YAML workflow's ``- name: Run Clippy`` is no list of steps. A block
+    under a list item (only blank or indented lines between) stays the item's, and so does every
+    block whose fence names no language or a shell's."""
+    kept: list[str] = []
+    skipping = False
+    in_item = False  # the lines since the last list item are blank or indented
+    for line in text.splitlines():
+        if skipping:
+            skipping = not line.lstrip().startswith("```")
+            continue
+        if line.startswith("```") and not in_item and shown_language(line[3:]):
+            skipping = True
+            continue
+        if LIST_ITEM.match(line.lstrip()):
+            in_item = True
+        elif line.strip() and not line[:1].isspace():
+            in_item = False
+        kept.append(line)
+    return "\n".join(kept)
+
+
+# the languages of code blocks that are typed at a prompt: shells, Windows' command lines, SQL
+RUN_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh", "fish", "ksh", "csh", "console", "terminal",
+                           "shellsession", "shell-session", "powershell", "ps", "ps1", "pwsh", "posh",
+                           "cmd", "bat", "batch", "dos", "doscon", "sql", "psql", "mysql", "sqlite"})
+
+
+def shown_language(language: str) -> bool:
+    """A code block's language (its fence's first word) that is shown, not typed at a prompt: a
+    program's (``rust``), a file's (``yml``, ``toml``) or a program's ``output``; not a shell's,
+    nor none."""
+    name = language_name(language)
+    return name not in UNTYPED and name not in RUN_LANGUAGES
+
+
+def is_typed(lines: list[str], language: str = "") -> bool:
+    """A code block (its lines as written, indented) that is typed at a prompt rather than
+    shown: its language is a shell's, or, where the fence names none, its text is no program's
+    (:func:`is_source_code`), no file's (:func:`is_file_text`) and no usage line's
+    (:data:`SYNOPSIS`)."""
+    name = language_name(language)
+    if name not in UNTYPED:
+        return name in RUN_LANGUAGES
+    return not is_source_code([line.strip() for line in lines]) and not is_file_text(lines) \
+        and not any(SYNOPSIS.search(line) for line in lines)
+
+
+# a usage line's placeholders, not a command as typed: "alias [ -group name ...] key address",
+# "unalias { * | key ... }"
+SYNOPSIS = re.compile(r"\.\.\.\s*[\]}]|[\[{]\s*[^\[\]{}]*\s\|\s[^\[\]{}]*[\]}]")
+
+
+# a line that the line under it goes on from: a shell's "\\", a pipe, an opened block or list,
+# an assignment, or a shell's "do", "then" or "else"
+_GOES_ON = re.compile(r"(?:[\\|`^{(\[,=+]|&&|(?:^|[\s;])(?:do|then|else))\s*$")
+
+
+def is_file_text(lines: list[str]) -> bool:
+    """A file's lines shown in a block (a configuration file's stanza: "iface eth0 inet static"
+    with "address 192.168.0.3/24" indented under it; YAML), not commands typed one per line: a
+    line is indented further than the line before it, which does not go on into it
+    (:data:`_GOES_ON`: a command continued, a shell loop's body)."""
+    def indent(line: str) -> int:
+        return len(line) - len(line.lstrip())
+    return any(indent(line) > indent(before) and not _GOES_ON.search(before)
+               for before, line in zip(lines, lines[1:], strict=False))
+
+
+def is_source_code(lines: list[str]) -> bool:
+    """A program's text (C, Java, ...: its lines end statements with ";" and open and close
+    blocks), which is shown, not run; a script (shell, PowerShell) does not end its lines so."""
+    statements = sum(line.endswith(";") for line in lines)
+    ends = statements + sum(line.endswith(("{", "}")) for line in lines)
+    return len(lines) >= 3 and statements >= 2 and ends * 2 >= len(lines)
+
+
+def is_report(lines: list[str]) -> bool:
+    """What a program printed or a file holds, which is shown, not run: most of its lines are
+    labelled values ("LEAK SUMMARY:", "definitely lost: 48 bytes in 3 blocks."), names with what
+    they are ("ap1394 - Apple IP-over-IEEE 1394", a list a program prints), settings of a
+    configuration file ("cache = ${HOME}/.npm-packages"; not PowerShell's "$ssa = Get-…") or
+    sentences (a poem the example reads: "I'm nobody! Who are you?"; a licence's lines, with the
+    words of a sentence: "if you want it, that you can change the software")."""
+    shown = sum(bool(_LABELLED.match(line) or _SETTING.match(line) or _NAMED.match(line))
+                or (line.endswith((".", "!", "?")) and is_prose(line))
+                or (len(line.split()) >= 6 and sentence_words(line) >= 3) for line in lines)
+    return 2 * shown > len(lines)
+
+
+def shows_messages(lines: list[str]) -> bool:
+    """A block that shows what a program says rather than what to type: it opens with a
+    sentence of six words or more that starts with a capital (not a directive such as "Require
+    not ip 192.168.205"), and its words read as prose
+    (:func:`is_prose`), however its lines wrap ("Please give the distribution tag to get or a
+    path to the / package file ending in a /.", as APT's guide printed as text shows its set-up
+    dialog)."""
+    return bool(lines) and lines[0][:1].isupper() and len(lines[0].split()) >= 6 and is_prose(lines[0]) \
+        and is_prose(" ".join(lines))

@@ -1,0 +1,30 @@
+"""A text's prose sentences: where they break, and what is no sentence of it."""
+
+from __future__ import annotations
+
+from procmem.answerers.clauses import sentences
+
+
+def test_no_sentence_ends_inside_code_or_a_link():
+    text = ("When row security is enabled (with [`ALTER TABLE ... ENABLE ROW LEVEL SECURITY`](sql-altertable.html)), "
+            "every access must pass a policy. Run `pg_ctl stop. Then` start it again.")
+    assert sentences(text) == [
+        "When row security is enabled (with `ALTER TABLE ... ENABLE ROW LEVEL SECURITY`), every access must pass a "
+        "policy.", "Run pg_ctl stop. Then start it again."]
+
+
+def test_who_wrote_the_page_is_no_sentence_of_it():
+    text = ("This tutorial is based on text and images Copyright © 2002 Seth Burgess. The original tutorial can "
+            "be found on the Internet. Hold down the Shift key to draw a straight line.")
+    assert sentences(text) == ["Hold down the Shift key to draw a straight line."]
+
+
+def test_a_bold_caption_cut_by_a_sentence_break_loses_its_stars():
+    assert sentences("**Example 11.21. Mounting a Windows share**\n\nThe file **must** be private.") == [
+        "Mounting a Windows share", "The file must be private."]
+
+
+def test_a_sentence_goes_on_after_e_g_and_i_e():
+    text = "Run the instrumented program (e.g. `./main`) to write a profile. Then merge the profiles (i.e. `*.profraw`) into one."
+    assert sentences(text) == ["Run the instrumented program (e.g. ./main) to write a profile.",
+                               "Then merge the profiles (i.e. *.profraw) into one."]
