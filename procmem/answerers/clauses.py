@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from procmem.answerers.prose import _prose_runs, plain_text, split_sentences
+from procmem.answerers.prose import plain_text, prose_runs, split_sentences
 
 # lines that describe the page rather than the task
 METADATA = re.compile(
@@ -95,7 +95,7 @@ DEFINITION = re.compile(
 # a parameter of an API with its type, and what it is if anything: "path {string|URL} filename",
 # "`callback` <Function>", "encoding [<string>](…) | [<null>](…) Default: null" (Node.js's reference)
 _TYPE = r"(?:\{[^{}]+\}|\[<[^<>\]]+>\]\([^)]*\)|<[^<>]+>)"
-_TYPE_ONLY = re.compile(_TYPE + r"(?:\s*\|\s*" + _TYPE + r")*")  # "{string}", "{Buffer} | {string}"
+TYPE_ONLY = re.compile(_TYPE + r"(?:\s*\|\s*" + _TYPE + r")*")  # "{string}", "{Buffer} | {string}"
 PARAMETER = re.compile(r"^(?:`[^`]+`|[\w.$\[\]'\"-]+) " + _TYPE + r"(?: \| " + _TYPE + r")*(?:\s+\S.*)?$")
 # a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
 COMMAND_WORD = re.compile(
@@ -112,7 +112,7 @@ def sentences(text: str) -> list[str]:
     """The prose sentences of a text: headings, tables and list items left out, a fenced
     command kept with the sentence that introduces it."""
     found = [plain_text(_UNPAIRED_BOLD.sub("", s) if s.count("**") % 2 else s) + (":" if s.endswith(":") else "")
-             for run in _prose_runs(text) for s in split_sentences(run)]
+             for run in prose_runs(text) for s in split_sentences(run)]
     return [s for s in found if len(s.split()) >= 4 and not is_metadata(s)]
 
 
@@ -137,8 +137,8 @@ def labelled_values(text: str) -> bool:
 
 
 # a list's last line that only says there is more: "… and many other things!", "... and so on"
-_MORE = re.compile(r"^(?:…|\.\.\.)[\s\u200b]*(?:and\s+)?(?:(?:a\s+lot|many|much|lots)\s+)?(?:more|others?|so\s+on|etc)\b",
-                   re.I)
+MORE_ONLY = re.compile(r"^(?:…|\.\.\.)[\s\u200b]*(?:and\s+)?(?:(?:a\s+lot|many|much|lots)\s+)?(?:more|others?|so\s+on|etc)\b",
+                       re.I)
 
 
 def says_what_to_do(sentence: str) -> bool:
@@ -268,7 +268,7 @@ def names_only(items: list[str], words: int = 6) -> bool:
         return (len(named) <= words and not plain.endswith((".", "!", "?"))
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
                 and not ACTION_CUE.search(plain))
-    named_items = [item for item in items if not _MORE.match(plain_text(item).strip())]  # not "… and more!"
+    named_items = [item for item in items if not MORE_ONLY.match(plain_text(item).strip())]  # not "… and more!"
     return len(named_items) >= 2 and all(name(i) for i in named_items)
 
 
@@ -312,7 +312,7 @@ def topics(items: list[str], *, gerunds: bool = True) -> bool:
     bulleted list of them often gives the reasons an FAQ answer lists) or asks how, what or why
     without a question mark, and none says what to do, before a colon or after it ("Serving: pour
     the soup"); an item that only says there is more ("… and many other things!") is no topic."""
-    plain = [item for item in (plain_text(item).strip() for item in items) if not _MORE.match(item)]
+    plain = [item for item in (plain_text(item).strip() for item in items) if not MORE_ONLY.match(item)]
 
     def topic(item: str) -> bool:
         found = _GERUND.match(item) if gerunds else None

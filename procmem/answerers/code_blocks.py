@@ -18,7 +18,7 @@ from procmem.extract.markdown import (
     typed_commands,
 )
 
-_LABELLED = re.compile(r"^[A-Za-z][\w ()'/]{0,40}:(?:\s+\S|$)")  # "definitely lost: 48 bytes"
+LABELLED = re.compile(r"^[A-Za-z][\w ()'/]{0,40}:(?:\s+\S|$)")  # "definitely lost: 48 bytes"
 _SETTING = re.compile(r"^[A-Za-z_][\w.\-]*(?:\[\])?\s+=\s+\S")  # "cache = ${HOME}/.npm-packages" (an ini file's line)
 _NAMED = re.compile(r"^[a-z][\w.+-]*\s+-\s+[A-Z0-9]")  # a name and what it is: "ap1394 - Apple IP-over-IEEE 1394"
 
@@ -156,7 +156,7 @@ def is_report(lines: list[str]) -> bool:
     configuration file ("cache = ${HOME}/.npm-packages"; not PowerShell's "$ssa = Get-…") or
     sentences (a poem the example reads: "I'm nobody! Who are you?"; a licence's lines, with the
     words of a sentence: "if you want it, that you can change the software")."""
-    shown = sum(bool(_LABELLED.match(line) or _SETTING.match(line) or _NAMED.match(line))
+    shown = sum(bool(LABELLED.match(line) or _SETTING.match(line) or _NAMED.match(line))
                 or (line.endswith((".", "!", "?")) and is_prose(line))
                 or (len(line.split()) >= 6 and sentence_words(line) >= 3) for line in lines)
     return 2 * shown > len(lines)

@@ -67,7 +67,7 @@ def _is_prose_line(line: str) -> bool:
         and not LIST_ITEM.match(line) and not SOURCE_LINE.match(line)
 
 
-def _prose_runs(text: str) -> list[str]:
+def prose_runs(text: str) -> list[str]:
     """Runs of prose lines: paragraphs. A line ending with a colon ends its run, as what it
     introduced was left out (a list) or follows it inline (fenced code, as
     ``: `command; command` ``). Indented lines under a list item are the item's, not prose
@@ -111,7 +111,7 @@ def _prose_runs(text: str) -> list[str]:
 
 def paragraphs(text: str) -> list[str]:
     """The prose paragraphs of a text, as plain text (headings, lists, tables and code left out)."""
-    return [p for p in (plain_text(run) for run in _prose_runs(text)) if p]
+    return [p for p in (plain_text(run) for run in prose_runs(text)) if p]
 
 
 _UNBROKEN = re.compile(r"`[^`\n]*`|\[[^\[\]\n]*\]\([^()\s]*\)")  # code, a link: no sentence ends inside

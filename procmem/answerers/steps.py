@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 
 from procmem.answerers.clauses import (
-    _MORE,
-    _TYPE_ONLY,
     ACTION_CUE,
+    MORE_ONLY,
+    TYPE_ONLY,
     defines_terms,
     enumerates,
     instructions,
@@ -33,7 +33,7 @@ from procmem.answerers.clauses import (
     topics,
 )
 from procmem.answerers.code_blocks import (
-    _LABELLED,
+    LABELLED,
     code_under_labels,
     commands_typed,
     is_file_text,
@@ -99,8 +99,8 @@ def is_step(text: str) -> bool:
     out ("Table... —") and not a list's last line that only says there is more ("… and a lot
     more!")."""
     return bool(text) and not is_metadata(text) and not BOILERPLATE.search(text.split("`")[0]) \
-        and not text.endswith(("?", "—", "–")) and not _TYPE_ONLY.fullmatch(text) \
-        and not _WITHOUT_OBJECT.search(text) and not _MORE.match(text)
+        and not text.endswith(("?", "—", "–")) and not TYPE_ONLY.fullmatch(text) \
+        and not _WITHOUT_OBJECT.search(text) and not MORE_ONLY.match(text)
 
 
 _WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap)[:,]?$", re.I)  # the icon was its object
@@ -172,7 +172,7 @@ def entry_step(unit: Unit) -> str:
     if not isinstance(unit, LogicUnit) or not CODE_NAME.match(name) or part_number(unit) != 1:
         return ""
     text = unit_text(unit)
-    first = next((s for s in sentences(text) if not _LABELLED.match(s)), "")  # not "Type: string"
+    first = next((s for s in sentences(text) if not LABELLED.match(s)), "")  # not "Type: string"
     if not first:
         return ""
     step = f"{name if name.startswith('`') else f'`{name}`'}: {first}"
