@@ -181,18 +181,25 @@ def describes(sentence: str) -> bool:
         and not COMMAND_WORD.search(sentence)
 
 
+# a version a name needs or comes in, not an amount: "10.12 or newer (…)", ">= 2.28", "12.1 (…)"
+VERSION_VALUE = re.compile(r"^(?:[<>]=?\s*)?v?\d+(?:\.\d+)+[a-z\d]*(?:\s+or\s+(?:newer|later|higher|above|greater|"
+                           r"earlier|older)|\+)?(?=\s*(?:[(,;.]|$))", re.I)
+
+
 def defines(item: str) -> bool:
     """A bulleted line that says what a term is rather than what to do: a name, a code span or a
     link, then a dash or a colon and a description ("`members` — Packages to include in the
-    workspace", "0: no optimizations"), or a parameter with its type (:data:`PARAMETER`); not an
-    action ("Windows: Open Settings") nor an amount ("Flour: 500 g")."""
+    workspace", "0: no optimizations") or the version it needs ("MacOS: 10.12 or newer"), or a
+    parameter with its type (:data:`PARAMETER`); not an action ("Windows: Open Settings") nor an
+    amount ("Flour: 500 g")."""
     if PARAMETER.match(item.strip()):
         return True
     found = DEFINITION.match(item.strip())
     if not found:
         return False
     rest = plain_text(found["rest"])
-    return not rest[:1].isdigit() and not ACTION_CUE.match(rest) and not COMMAND_WORD.search(rest)
+    return (not rest[:1].isdigit() or bool(VERSION_VALUE.match(rest))) and not ACTION_CUE.match(rest) \
+        and not COMMAND_WORD.search(rest)
 
 
 def defines_terms(items: list[str]) -> bool:
@@ -206,16 +213,20 @@ _STATES = re.compile(r"^\S+(?:\s+\S+){0,5}?\s+(?:is|are|was|were|may|might|can|c
                      r"had|does|do|must|should|shall)\b", re.I)
 
 
+def states(sentence: str) -> bool:
+    """A sentence that says how something is (a subject, then its verb, :data:`_STATES`: "Time
+    zone offsets may have fractional seconds", "Libvirt does support SEV") and not what to do
+    (:func:`says_what_to_do`), nor opens with an amount (an ingredient). One that says what to do
+    with a verb this module does not know ("Collect the log soon after a failure") states nothing."""
+    plain = plain_text(sentence).strip()
+    return bool(_STATES.match(plain)) and not says_what_to_do(plain) and not plain[:1].isdigit()
+
+
 def notes_only(items: list[str]) -> bool:
     """A bulleted list of notes (a reference page's "Time zone offsets may have fractional
-    seconds.", "Ordinal dates are not currently supported."): every item states something (a
-    subject, then its verb, :data:`_STATES`), and none says what to do (:func:`says_what_to_do`)
-    or opens with an amount (an ingredient). An item that says what to do with a verb this
-    module does not know ("Collect the log soon after a failure") states nothing, and keeps its
-    list."""
-    plain = [plain_text(item).strip() for item in items]
-    return bool(plain) and all(_STATES.match(item) and not says_what_to_do(item) and not item[:1].isdigit()
-                               for item in plain)
+    seconds.", "Ordinal dates are not currently supported."): every item :func:`states`
+    something; an item that says what to do keeps its list."""
+    return bool(items) and all(map(states, items))
 
 
 # what a sentence of events starts with: its subject, not a verb ("The Postfix queue manager
@@ -257,6 +268,9 @@ def instructions(items: list[str]) -> list[str]:
     return [item for item in items if not describes(plain_text(item)) and not defines(item)]
 
 
+_REMARK = re.compile(r"\s*\([^()]*\)")
+
+
 def names_only(items: list[str], words: int = 6) -> bool:
     """A bulleted list that names things (``- Post Office Protocol (POP)``, ``- Outlook on the
     web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
@@ -264,7 +278,8 @@ def names_only(items: list[str], words: int = 6) -> bool:
     stay steps), and not an action."""
     def name(item: str) -> bool:
         plain = plain_text(item)  # without markup, so without the backticks of a command
-        named = [word for word in plain.split() if any(c.isalnum() for c in word)]  # not the "/" of alternatives
+        # not the "/" of alternatives, nor a remark in brackets: "Cygwin (experimental, no binaries yet)"
+        named = [word for word in _REMARK.sub("", plain).split() if any(c.isalnum() for c in word)]
         return (len(named) <= words and not plain.endswith((".", "!", "?"))
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
                 and not ACTION_CUE.search(plain))

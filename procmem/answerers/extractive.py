@@ -71,6 +71,7 @@ from procmem.answerers.clauses import (
     is_prose,
     says_what_to_do,
     sentences,
+    states,
     without_consequences,
 )
 from procmem.answerers.code_blocks import commands_typed
@@ -407,7 +408,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         if entry or doing and defines(doing[0]):
             lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
-            lead = f"{_opening(opening.rstrip('.;,: '))}, then follow the steps below."
+            lead = _opening(opening.rstrip('.;,: '))
+            if not states(opening):  # "Libvirt does support SEV, but …" sends no one to the steps
+                lead = f"{lead}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])
     why = next((s for s in causes if not _is_duplicate(s, [lead])), "")  # not the lead again

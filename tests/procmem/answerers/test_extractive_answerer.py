@@ -1170,3 +1170,16 @@ def test_a_sentence_that_fills_in_an_examples_placeholder_does_not_lead():
                      "news, log in to the tracker and click Subscribe.", "devref/resources.html", "Resources")
     answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I subscribe to a package's news?"), cite=False)
     assert answer.startswith("To subscribe to a package's news, log in to the tracker and click Subscribe.")
+
+
+def test_a_lead_that_states_how_things_are_does_not_send_the_user_to_the_steps():
+    """libvirt's SEV page: its first step says how things are ("libvirt does support SEV, but
+    either QEMU or the host does not"), which led "…, then follow the steps below" as if it said
+    what to do; a step in lower case with a verb the answerer does not know still does."""
+    sev = Procedure("", "Checking SEV support (Launch security)",
+                    ["libvirt does support SEV, but either QEMU or the host does not.",
+                     "The host may lack the firmware that SEV needs."],
+                    unit_meta("sev.html", "Launch security"))
+    answer, _, _ = compose([Hit(sev, 1.0, 1, "x")], Turn("How do I check SEV support for a guest?"), cite=False)
+    assert answer.startswith("Libvirt does support SEV, but either QEMU or the host does not.")
+    assert "follow the steps below" not in answer

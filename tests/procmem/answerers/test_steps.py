@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from procmem.answerers.clauses import defines, describes, is_metadata, notes_only, sentences, topics
+from procmem.answerers.clauses import (
+    defines,
+    describes,
+    is_metadata,
+    names_only,
+    notes_only,
+    sentences,
+    topics,
+)
 from procmem.answerers.code_blocks import is_file_text, is_source_code, is_typed
 from procmem.answerers.extractive import compose
 from procmem.answerers.prose import introduced, plain_text
@@ -417,6 +425,25 @@ def test_a_scenario_an_aside_and_a_term_with_its_definition_are_not_steps():
         "Windows: Open Settings and select Update.", "Flour: 500 g"]
     assert defines("0: no optimizations") and defines("[profile.dev] — Settings in Cargo.toml.")
     assert not defines("**Note:** Restart the server.") and not defines("Step 1: Open the console")
+
+
+
+def test_a_list_of_platforms_with_the_versions_they_need_is_no_steps():
+    """Borg's installation page lists the platforms its binaries run on ("**MacOS**: 10.12 or
+    newer (…)"), its front page those it supports, some with a remark in brackets ("Cygwin
+    (experimental, no binaries yet)"); neither list says what to do, and the command under them
+    is the step. A version is no amount: "Sugar: 1.5 cups" stays a step."""
+    body = ("Binaries are available for the following platforms:\n\n"
+            "- **Linux**: glibc >= 2.28 (ok for most releases). Older releases may not work.\n"
+            "- **MacOS**: 10.12 or newer (remove the `quarantine` attribute after downloading)\n"
+            "- **FreeBSD**: 12.1 (unknown whether it works for older releases)\n\n"
+            "To install such a binary, copy it into a directory in your `PATH`:\n\n"
+            "```bash\nsudo cp borg-linux64 /usr/local/bin/borg\n```\n")
+    assert unit_steps(step_unit("Standalone Binary", body, "installation.html", "Installation")) == [
+        "To install such a binary, copy it into a directory in your PATH: sudo cp borg-linux64 /usr/local/bin/borg"]
+    assert names_only(["Linux", "Mac OS X", "OpenBSD and NetBSD (no xattrs/ACLs support or binaries yet)",
+                       "Cygwin (experimental, no binaries yet)"])
+    assert defines("Python: 3.8 or later") and not defines("Sugar: 1.5 cups") and not defines("Flour: 500 g")
 
 
 def test_a_list_of_terms_is_no_procedure_even_numbered():
