@@ -166,12 +166,16 @@ def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[
     other's terms ("Why is Cargo rebuilding my code?" for "why is cargo rebuilding my code", not
     "What causes a blinking light" for "I did that but the light still blinks"), and the unit is
     the first part of its section, where the answer opens. One term on each side is enough
-    ("What is sed?")."""
+    ("What is sed?"). A term of the question that only the page's title says, not the header,
+    counts for neither side: "How do I rename a borg repository?" asks the Borg FAQ's "How do I
+    rename a repository?"."""
     if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
         return False
     header = set(tokens(own_header(unit)))
-    shared = len(header & question_terms)
-    return bool(header) and shared >= HEADER_MATCH * len(header) and shared >= HEADER_MATCH * len(question_terms)
+    asked = (question_terms - set(tokens(str(unit.meta.get("title", ""))))) | (question_terms & header)
+    shared = len(header & asked)
+    return bool(header) and bool(asked) and shared >= HEADER_MATCH * len(header) \
+        and shared >= HEADER_MATCH * len(asked)
 
 
 # a name joined with underscores, as a plain-text manual sets it ("sidebar_visible", one of Mutt's

@@ -67,7 +67,8 @@ LATER_ACTION = re.compile(
     r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b)"
     r"(?-i:[a-z])[a-z]*\b"  # in lower case: a capital opens a name ("To avoid this, Wireshark tries ...")
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
-    r"|\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
+    # not of a relative clause: "any external program which can make a connection"
+    r"|(?<!\bwhich )(?<!\bthat )(?<!\bwho )\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
     + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
     # what has to be done, said without "you": "it is necessary to boot into Windows", "the feature
     # has to be disabled within Windows"
@@ -268,7 +269,7 @@ def instructions(items: list[str]) -> list[str]:
     return [item for item in items if not describes(plain_text(item)) and not defines(item)]
 
 
-_REMARK = re.compile(r"\s*\([^()]*\)")
+REMARK = re.compile(r"\s*\([^()]*\)")  # a remark in brackets: "(experimental, no binaries yet)"
 
 
 def names_only(items: list[str], words: int = 6) -> bool:
@@ -279,7 +280,7 @@ def names_only(items: list[str], words: int = 6) -> bool:
     def name(item: str) -> bool:
         plain = plain_text(item)  # without markup, so without the backticks of a command
         # not the "/" of alternatives, nor a remark in brackets: "Cygwin (experimental, no binaries yet)"
-        named = [word for word in _REMARK.sub("", plain).split() if any(c.isalnum() for c in word)]
+        named = [word for word in REMARK.sub("", plain).split() if any(c.isalnum() for c in word)]
         return (len(named) <= words and not plain.endswith((".", "!", "?"))
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
                 and not ACTION_CUE.search(plain))

@@ -146,7 +146,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
     what the best unit holds (unless the searches rank them nearly as high, or the conversation or a
     linker brought them); other pages' units join a section that answers only when it
-    says what a thing is and the user asks how to do it; a unit the user has tried is chosen
+    says what a thing is and the user asks how to do it, and its own page's units whatever their
+    score, when it has no steps (it only introduces what is asked); a unit the user has tried is chosen
     only when no other unit scores, and never joins another; a unit that only states the
     problem or its cause joins only when the user asks why, and one written for another
     setting than the user's, or from another corpus than the best unit's (another
@@ -162,11 +163,15 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         # the rest of a section that answers the question (an FAQ answer split for size) is the answer too
         rest = bool(chosen) and chosen[0].answers and cand.doc_id == chosen[0].doc_id \
             and part_number(cand.unit) > 1 and own_header(cand.unit) == own_header(chosen[0].unit)
-        if cand.score < p.min_share * ranked[0].score and not rest:
+        # ... and when it only introduces what the user asks how to do ("Turning on debug logs"
+        # over why they are asked for), its page's sections that say how
+        below = bool(chosen) and chosen[0].answers and cand.doc_id == chosen[0].doc_id and turn.asks_how \
+            and not unit_steps(chosen[0].unit)
+        if cand.score < p.min_share * ranked[0].score and not (rest or below):
             continue
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
             continue
-        if not rest and (sum(c.doc_id == cand.doc_id for c in chosen) >= 2
+        if not rest and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
                          or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn))):
             continue
         if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
@@ -366,10 +371,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     the chosen documents' other units (``extra``) leads only if it names something the question
     asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
-    if said and not (turn.asks_how and not is_faq(chosen[0].unit) and unit_steps(chosen[0].unit)
+    page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
+    if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
                      and not introduced(unit_text(chosen[0].unit))
                      and not any(says_what_to_do(s) for s in sentences(said))):
-        return said  # unless it only sets the scene for the steps of what the user asks how to do
+        return said  # unless it only sets the scene for the steps (its own, its page's) of what the user asks how to do
     only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers else []
     if len(only) == 1:  # a section that answers with one command alone
         return f"{_opening(only[0]).rstrip('.;,: ')}."

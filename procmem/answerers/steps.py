@@ -19,6 +19,7 @@ import re
 from procmem.answerers.clauses import (
     ACTION_CUE,
     MORE_ONLY,
+    REMARK,
     TYPE_ONLY,
     defines_terms,
     enumerates,
@@ -98,7 +99,7 @@ def is_step(text: str) -> bool:
     was an icon ("On the Standard bar, click"), not a term whose description its page left
     out ("Table... —") and not a list's last line that only says there is more ("… and a lot
     more!")."""
-    return bool(text) and not is_metadata(text) and not BOILERPLATE.search(text.split("`")[0]) \
+    return bool(text) and not is_metadata(text) and not is_boilerplate(text) \
         and not text.endswith(("?", "—", "–")) and not TYPE_ONLY.fullmatch(text) \
         and not _WITHOUT_OBJECT.search(text) and not MORE_ONLY.match(text)
 
@@ -106,11 +107,16 @@ def is_step(text: str) -> bool:
 _WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap)[:,]?$", re.I)  # the icon was its object
 
 
+def is_boilerplate(text: str) -> bool:
+    """Words of the page's frame (:data:`BOILERPLATE`) before any code, a pointer in brackets
+    left out: "Remove the cache (see #235 for details): `rm …`" says what to do."""
+    return bool(BOILERPLATE.search(REMARK.sub("", text.split("`")[0])))
+
+
 def without_boilerplate(step: str) -> str:
     """A step without its sentences that only point elsewhere ("For more information, see …"):
     the sentence that says what to do stays a step."""
-    return " ".join(s for s in SENTENCE_BREAK.split(step)
-                    if not BOILERPLATE.search(s.split("`")[0]))
+    return " ".join(s for s in SENTENCE_BREAK.split(step) if not is_boilerplate(s))
 
 
 def unit_steps(unit: Unit) -> list[str]:
@@ -291,7 +297,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     # dialog:", over the dialog's options) is a step that ends there
     done = [f"{s[:-1].rstrip()}." if s.endswith(":") and ACTION_CUE.match(s) and not POINTS_ON.search(s) else s
             for s in steps]
-    return [s for s in done if not s.endswith(":") and says_what_to_do(s) and not THERE_IS.match(s)][:limit]
+    return [s for s in done if not s.endswith(":") and says_what_to_do(s)
+            and not (THERE_IS.match(s) and not REMEDY_CODE.search(s))][:limit]
 
 
 # an introduction that needs what it introduces: "… the following methods to …:", "run:", "as in:",
@@ -325,6 +332,9 @@ OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$|^.*\byou(?:['’]ll| shoul
 # no need to remember addresses")
 THERE_IS = re.compile(r"^(?:(?:however|but|also|still|of course|in (?:addition|fact)),?\s+|[^,]{1,80},\s+)?"
                       r"there(?:['’]s| is| are| was| were)\b", re.I)
+# ... unless what there is is a remedy with the code that applies it: "There is a temporary hack
+# to avoid using lots of disk space for chunks.archive.d: `rm -rf chunks.archive.d; …`" (Borg's FAQ)
+REMEDY_CODE = re.compile(r"\b(?:workarounds?|hacks?|tricks?|ways?|fix|solutions?|commands?|scripts?)\b[^`]*: `", re.I)
 # a folder or file alone, under the home folder, an environment variable or a drive: where
 # something is ("~/.cache/pip", "%LocalAppData%\\pip\\Cache"), not a command
 PLACE = re.compile(r"^(?:~|%\w+%|\$\{?\w+\}?|[A-Za-z]:)[\\/]\S*$")

@@ -156,6 +156,11 @@ def test_a_section_whose_header_asks_the_question_comes_first(embedder):
     later = LogicUnit("FAQ", "", f"{entry.header} (part 2 of 2)", "More.", [], dict(entry.meta))
     loose = LogicUnit("Step", "", "Reporting errors of a program", "1. Run it.", [], {"doc_id": "tool/manual.md"})
     assert asks(entry, wanted, tokenize) and not asks(later, wanted, tokenize) and not asks(loose, wanted, tokenize)
+    # the page's subject that the question names ("in the checker") is no part of what it asks
+    rename = LogicUnit("FAQ", "", "How do I rename a repository? (Checker FAQ)", "Move its folder.", [],
+                       {"doc_id": "tool/faq.md", "title": "Checker FAQ"})
+    assert asks(rename, set(tokenize("How do I rename a checker repository?")), tokenize)
+    assert not asks(rename, set(tokenize("How do I rename a checker repository on a remote server over ssh?")), tokenize)
     hits = [Hit(loose, 0.9, 1, "hybrid"), Hit(later, 0.5, 2, "hybrid")]
     ordered = headers_first(hits, [Hit(entry, 3.0, 1, "bm25"), Hit(loose, 2.0, 2, "bm25")], question)
     assert [h.unit.id for h in ordered] == [entry.id, loose.id, later.id]

@@ -1,8 +1,8 @@
-"""A text's prose sentences: where they break, and what is no sentence of it."""
+"""A text's prose sentences: where they break, what is no sentence of it, and which say what to do."""
 
 from __future__ import annotations
 
-from procmem.answerers.clauses import sentences
+from procmem.answerers.clauses import says_what_to_do, sentences
 
 
 def test_no_sentence_ends_inside_code_or_a_link():
@@ -28,3 +28,12 @@ def test_a_sentence_goes_on_after_e_g_and_i_e():
     text = "Run the instrumented program (e.g. `./main`) to write a profile. Then merge the profiles (i.e. `*.profraw`) into one."
     assert sentences(text) == ["Run the instrumented program (e.g. ./main) to write a profile.",
                                "Then merge the profiles (i.e. *.profraw) into one."]
+
+
+def test_a_modal_in_a_relative_clause_says_what_a_thing_does_not_what_to_do():
+    """libvirt's list of transports: "ext: Any external program which can make a connection to
+    the remote machine …" was a step of "How do I connect virsh to a remote host over SSH?"."""
+    assert not says_what_to_do("ext: Any external program which can make a connection to the remote machine.")
+    assert not says_what_to_do("Users who must change their password see a prompt.")
+    assert says_what_to_do("Note that you can make the change at any time.")
+    assert says_what_to_do("The administrator must enable the feature first.")

@@ -1183,3 +1183,27 @@ def test_a_lead_that_states_how_things_are_does_not_send_the_user_to_the_steps()
     answer, _, _ = compose([Hit(sev, 1.0, 1, "x")], Turn("How do I check SEV support for a guest?"), cite=False)
     assert answer.startswith("Libvirt does support SEV, but either QEMU or the host does not.")
     assert "follow the steps below" not in answer
+
+
+def test_a_section_that_introduces_what_is_asked_gives_way_to_its_pages_steps():
+    """libvirt's "Turning on debug logs" asks the question ("How do I turn on debug logs in
+    libvirt?", the product being the page's subject) but only says why logs are wanted; the
+    steps are in its page's later sections, which scored far below it, and the answer had
+    none. They are the steps, one of them leads, and another page's steps stay out."""
+    title = "libvirt: Debug Logs"
+    intro = step_unit(f"Turning on debug logs ({title})", "If you report a bug against libvirt, you will be "
+                      "asked to attach debug logs. These are text files that trace what the daemon did.",
+                      "kbase/debuglogs.html", title, 0)
+    persistent = step_unit(f"Persistent setting ({title})", "1. Open the daemon's config file in an editor.\n"
+                           "2. Set the log filters and outputs.\n3. Restart the daemon.",
+                           "kbase/debuglogs.html", title, 1)
+    runtime = step_unit(f"Runtime setting ({title})", "To change the filters of a running daemon, run "
+                        "`virt-admin daemon-log-filters \"1:*\"` as root.", "kbase/debuglogs.html", title, 2)
+    other = step_unit("Logging daemon (libvirt: Daemons)", "1. Check the virtlogd service for the daemon.",
+                      "daemons.html", "libvirt: Daemons", 0)
+    hits = [Hit(intro, 0.3, 1, "x"), Hit(other, 1.0, 2, "x"), Hit(persistent, 0.25, 3, "x"), Hit(runtime, 0.2, 4, "x")]
+    answer, steps, _ = compose(hits, Turn("How do I turn on debug logs in libvirt?"), cite=False)
+    assert steps[:3] == ["Open the daemon's config file in an editor.", "Set the log filters and outputs.",
+                         "Restart the daemon."]
+    assert not any("virtlogd" in step for step in steps)
+    assert not answer.startswith("If you report a bug")

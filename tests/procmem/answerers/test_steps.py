@@ -91,6 +91,17 @@ def test_a_sentence_that_says_what_there_is_is_no_step_though_a_clause_names_wha
             "there is no limit to the number of crate versions you can publish. If an error occurs, fix it "
             "and run the cargo publish command again.")
     assert prose_steps(body) == ["If an error occurs, fix it and run the cargo publish command again."]
+    # what there is may be a remedy with the code that applies it (Borg's FAQ on its cache)
+    hack = ("There is a temporary hack to avoid using lots of disk space for chunks.archive.d (see "
+            "[#235](https://example.org/235) for details):\n\n```\ncd ~/.cache/borg\n"
+            "rm -rf chunks.archive.d ; touch chunks.archive.d\n```\n\nThere is an example of the cache below:\n\n"
+            "```\nchunks.archive.d\n```\n")
+    remedy = ("There is a temporary hack to avoid using lots of disk space for chunks.archive.d (see #235 for "
+              "details): `cd ~/.cache/borg; rm -rf chunks.archive.d ; touch chunks.archive.d`")
+    assert prose_steps(hack) == [remedy]
+    # its pointer in brackets is an aside, not what the step is
+    assert unit_steps(step_unit("The cache eats disk space", hack, "faq.html", "FAQ")) == [
+        remedy.replace("`", "")]
 
 
 def test_a_reference_entrys_labelled_values_are_no_step_nor_a_sentence():
