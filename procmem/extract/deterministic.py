@@ -35,7 +35,15 @@ from procmem.extract.markdown import (
     summary_sentence,
 )
 from procmem.extract.recipe import extract_recipe, is_recipe
-from procmem.extract.roles import Role, heading_rest, heading_role, is_question, term_of
+from procmem.extract.roles import (
+    FAQ_PAGE,
+    Role,
+    heading_rest,
+    heading_role,
+    is_question,
+    states_problem,
+    term_of,
+)
 from procmem.units import Linker, LogicUnit, LogicUnitType, Procedure
 
 if TYPE_CHECKING:
@@ -163,8 +171,8 @@ def _typed_header(ctx: _Context, section: Section, role: Role) -> tuple[LogicUni
         return "Appendix", _header(ctx, _in_topic(section, section.heading or title))
     if term := term_of(section.heading):
         return "Terminology", term
-    if is_question(section.heading):
-        return "FAQ", _header(ctx, section.heading)
+    if is_question(section.heading) or FAQ_PAGE.search(ctx.doc.title) and states_problem(section.heading):
+        return "FAQ", _header(ctx, section.heading)  # an FAQ page's entry may state the problem
     if role in ("resolution", "alternative", "sequence") or _lists(section):
         return "Step", _header(ctx, _goal(ctx, section, role, None))
     return ("Step" if _gives_instructions(section) else "Appendix"), _header(ctx, _in_topic(section, section.heading or title))

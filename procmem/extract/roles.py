@@ -15,6 +15,7 @@
 | Change Log, Release notes, Version 1.2 (2023-03-24)| changes       | nothing (what each release changed)      |
 | What is X? / What are X? / What do X mean?         | (terminology) | Terminology unit with header X           |
 | any other question                                 | (question)    | FAQ unit                                 |
+| on an FAQ page, the problem stated: "My machine …" | (problem)     | FAQ unit                                 |
 
 Symptoms and Cause become FAQ units rather than Terminology: they answer "why does this happen /
 what is wrong", which is what users ask, and they supply the prerequisite of the resolution steps.
@@ -108,5 +109,19 @@ ASKING = re.compile(r"^(?:(?:can|could|do|does|did|is|are|should|will|would|may|
 def is_question(heading: str) -> bool:
     """A heading that asks: with its question mark, or one that plain-text FAQ pages leave off
     ("Can I travel while my application is being processed")."""
-    text = heading.strip()
+    text = heading.strip().rstrip("!")  # "… what is Linux?!"
     return text.endswith("?") or bool(ASKING.match(text))
+
+
+# a page of questions and answers, by its title: "Frequently asked questions — Borg", "Teams FAQ"
+FAQ_PAGE = re.compile(r"\b(?:faqs?|frequently asked questions)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|i['’]m|my|me|we|our)\b", re.I)
+
+
+def states_problem(heading: str) -> bool:
+    """A heading that states the user's problem rather than asking (an FAQ's "My machine goes to
+    sleep causing Broken pipe", "/path/to/repo is not a valid repository. Check repo config."):
+    a sentence of four words or more that ends with a full stop or an exclamation mark, or says
+    "I", "my" or "we"; "Migrating from Attic" names a topic."""
+    text = heading.strip()
+    return len(text.split()) >= 4 and (text.endswith((".", "!")) or bool(_FIRST_PERSON.search(text)))

@@ -391,3 +391,28 @@ def test_a_release_history_gives_no_units_and_upgrade_notes_do(tmp_path):
     assert [heading_role(h) for h in ("Release Notes", "Version 1.2.0a2 and earlier (2019-02-24)",
                                       "Upgrading to version 2", "Changes to the configuration")] \
         == ["changes", "changes", "other", "other"]
+
+
+def test_an_faq_pages_entry_that_states_the_problem_is_an_faq_unit(tmp_path):
+    """Borg's FAQ heads some entries with the problem as the user states it ("My machine goes to
+    sleep causing Broken pipe", "/path/to/repo is not a valid repository. Check repo config."):
+    they are FAQ units like its questions; a topic's heading there ("Migrating from Attic") and
+    such a heading on another page are not."""
+    faq = tmp_path / "faq.md"
+    faq.write_text(
+        "# Frequently asked questions\n\n## My machine goes to sleep causing Broken pipe\n\nWhen backing up "
+        "over the network, your machine should not go to sleep. On macOS use caffeinate.\n\n"
+        "## /path/to/repo is not a valid repository. Check repo config.\n\nThere can be many causes of this "
+        "error, such as a wrongly specified repository path.\n\n## Migrating from Attic\n\nBorg reads the "
+        "repositories that Attic wrote once they are upgraded.\n\n## OK, now I know what it is... what is "
+        "Linux?!\n\nLinux is the kernel that the whole system runs on, with its drivers.\n", encoding="utf-8")
+    types = {u.header: u.type for u in extract_rules(read_document(faq)).logic_units}
+    title = "Frequently asked questions"
+    assert types[f"My machine goes to sleep causing Broken pipe ({title})"] == "FAQ"
+    assert types[f"/path/to/repo is not a valid repository. Check repo config. ({title})"] == "FAQ"
+    assert types[f"OK, now I know what it is... what is Linux?! ({title})"] == "FAQ"
+    assert types[f"Migrating from Attic ({title})"] != "FAQ"
+    guide = tmp_path / "guide.md"
+    guide.write_text("# Network guide\n\n## My machine goes to sleep causing Broken pipe\n\nWhen backing up over "
+                     "the network, your machine should not go to sleep. On macOS use caffeinate.\n", encoding="utf-8")
+    assert [u.type for u in extract_rules(read_document(guide)).logic_units] != ["FAQ"]
