@@ -157,6 +157,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         return ranked[:1]
     chosen: list[Candidate] = []
     docs: list[str] = []
+    introduces = False  # the best unit asks the question, the user asks how, and it has no steps
     for cand in ranked:
         if len(chosen) >= p.max_units:
             break
@@ -165,8 +166,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             and part_number(cand.unit) > 1 and own_header(cand.unit) == own_header(chosen[0].unit)
         # ... and when it only introduces what the user asks how to do ("Turning on debug logs"
         # over why they are asked for), its page's sections that say how
-        below = bool(chosen) and chosen[0].answers and cand.doc_id == chosen[0].doc_id and turn.asks_how \
-            and not unit_steps(chosen[0].unit)
+        below = introduces and cand.doc_id == chosen[0].doc_id
         if cand.score < p.min_share * ranked[0].score and not (rest or below):
             continue
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
@@ -193,6 +193,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         chosen.append(cand)
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)
+        if len(chosen) == 1:
+            introduces = cand.answers and turn.asks_how and not unit_steps(cand.unit)
     return chosen or ranked[:1]
 
 
