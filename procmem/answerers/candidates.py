@@ -46,6 +46,7 @@ class Candidate:
     tried: bool = False  # the user reports that this unit's steps did not work
     quoted: bool = False  # its document contains the message the user quotes
     answers: bool = False  # a section whose header is the user's question, or names what it asks about
+    restates: bool = False  # its header asks the user's question in other words (by meaning)
     top_document: bool = False  # its document is among the first of the conversation's document ranking
     score: float = 0.0
     why: dict[str, float] = field(default_factory=dict)
@@ -132,10 +133,10 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
-    # a section whose header is the question (an FAQ entry, background, steps), or a reference
-    # entry for what the question names: its opening is the answer, whether or not it has steps
+    # a section whose header is the question (an FAQ entry, background, steps), in its words or
+    # in others (:attr:`Candidate.restates`), or a reference entry for what the question names: its opening is the answer, whether or not it has steps
     # or reads like a problem's statement
-    candidate.answers = asks(unit, question, terms) or defines_asked(unit, question, terms)
+    candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms)
     if candidate.answers:
         factor *= ANSWERS_FACTOR
     elif not unit_steps(unit):

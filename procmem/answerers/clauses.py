@@ -53,6 +53,9 @@ ACTION_CUE = re.compile(
     # maxpoll options" ("The argument can be specified with or without a leading dot" says what it is)
     + r"|\b(?:is|are|can be) (?:\w+ly )?(?:set|configured|changed|enabled|disabled|adjusted) (?:with|using|through"
       r"|via) (?:\S+ ){0,5}?(?:options?|commands?|directives?|statements?|settings?|parameters?|flags?|keywords?)\b"
+    # the way to do it, named as such: "The usual way to deal with this is to use `git revert`"
+    + r"|^(?:the|an?|one|another)\s+(?:\w+\s+){0,2}?(?:way|solution|fix|remedy|workaround|approach|option)\b"
+      r"[^.;:]{0,80}?\s(?:is|would be)\s+(?:to|by)\s+(?!be\b)\w+"
     # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
     + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
     # ... or the control to use: "To create a new account go to Actions → New Account"
@@ -66,9 +69,13 @@ LATER_ACTION = re.compile(
     r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|any|each|every|some|no|not"
     r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b)"
     r"(?-i:[a-z])[a-z]*\b"  # in lower case: a capital opens a name ("To avoid this, Wireshark tries ...")
-    r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?(?!be\b|see\b)\w+"
+    # (what to know is nothing to do: "In addition to these guide lines, you should know the following")
+    r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?"
+    r"(?!be\b|see\b|know\b|understand\b|notice\b|expect\b)\w+"
     # not of a relative clause: "any external program which can make a connection"
-    r"|(?<!\bwhich )(?<!\bthat )(?<!\bwho )\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
+    # nor what need not be done: "you don't have to create a file named git-daemon-export-ok"
+    r"|(?<!\bwhich )(?<!\bthat )(?<!\bwho )(?<!n't )(?<!n’t )(?<!\bnot )\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?"
+    + _IMPERATIVE
     + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
     # what has to be done, said without "you": "it is necessary to boot into Windows", "the feature
     # has to be disabled within Windows"
@@ -142,13 +149,18 @@ MORE_ONLY = re.compile(r"^(?:…|\.\.\.)[\s\u200b]*(?:and\s+)?(?:(?:a\s+lot|many
                        re.I)
 
 
+# a remark in brackets after a word: what it says is an aside ("This invocation tries to reuse the
+# address (this can save you some debugging)"), unlike "file(s)" or "init(config)"
+_REMARK_AFTER_WORD = re.compile(r"(?<=\S)\s+\([^()]*\)")
+
+
 def says_what_to_do(sentence: str) -> bool:
     """A sentence of prose that is a step: it says what to do (an imperative, one after an
     opening clause or with a modal, a command), rather than what a tool is or does ("Memcheck is
     the default tool", "Tools will complain at startup"). What a clause of purpose, result or
     reason lets someone do is no step (:func:`without_consequences`): "The emails that you send
     are saved in the Sent folder, so that you can recall what you wrote"."""
-    sentence = without_consequences(sentence)
+    sentence = without_consequences(_REMARK_AFTER_WORD.sub("", sentence))
     plain = plain_text(sentence)
     return bool(ACTION_CUE.search(plain) or LATER_ACTION.search(sentence) or COMMAND_WORD.search(sentence))
 
@@ -317,8 +329,11 @@ def purposes(items: list[str]) -> bool:
 _NOT_GERUND = frozenset({"bring", "string", "sing", "ring", "swing", "sting", "fling", "wring", "cling",
                          "spring", "during", "thing", "nothing", "something", "anything", "everything",
                          "morning", "evening", "king", "wing", "ceiling", "icing", "pudding", "stuffing"})
-_GERUND = re.compile(r"^([A-Za-z]{3,}ing)\b")
+_GERUND = re.compile(r"^([A-Za-z]{2,}ing)\b")  # "Using", "Splitting"
 _ASKS = re.compile(r"^(?:how|what|why|when|where|which)\b(?!.*\?$)", re.I)  # "How the user interface works"
+
+
+LABEL_WORDS = 5  # at most, in the label of a topic ("Serving:")
 
 
 def topics(items: list[str], *, gerunds: bool = True) -> bool:
@@ -332,7 +347,8 @@ def topics(items: list[str], *, gerunds: bool = True) -> bool:
 
     def topic(item: str) -> bool:
         found = _GERUND.match(item) if gerunds else None
-        labelled = item.split(":", 1)[1].strip() if ":" in item else ""  # "Serving: pour the soup"
+        label, colon, rest = item.partition(":")  # "Serving: pour the soup", not a sentence and its list
+        labelled = rest.strip() if colon and len(label.split()) <= LABEL_WORDS else ""
         return (bool(found) and found.group(1).lower() not in _NOT_GERUND or bool(_ASKS.match(item))) \
             and not ACTION_CUE.match(item) and not (labelled and says_what_to_do(labelled))
     return len(plain) >= 2 and all(topic(item) for item in plain)

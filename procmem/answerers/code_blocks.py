@@ -1,14 +1,15 @@
 """Code blocks, read without a model: whether a block is typed at a prompt or shown (a
 program's source, a file's lines, a usage line, a report of what a program printed, a program's
 messages), and a text's code blocks made ready for the list reader: a session at a prompt holding
-only what is typed, a block under the list item that labels it, shown code left out.
+only what is typed, a block under the list item that labels it, shown code left out, a table of
+the commands a sentence says to use as a list of them.
 """
 
 from __future__ import annotations
 
 import re
 
-from procmem.answerers.clauses import is_prose
+from procmem.answerers.clauses import is_prose, says_what_to_do
 from procmem.answerers.prose import LIST_ITEM, plain_text
 from procmem.extract.markdown import (
     UNTYPED,
@@ -69,6 +70,59 @@ def code_under_labels(text: str) -> str:
             label = False
         kept.append(line)
     return "\n".join(kept)
+
+
+_CODE_CELL = re.compile(r"^`[^`]+`$")  # a table cell that is one command, a name or a value in code
+_TABLE_CAPTION = re.compile(r"^\*\*Table\b[^*]*\*\*$", re.I)  # "**Table 9.16. List of commands for …**"
+_POINTS_ON = re.compile(r"\b(?:following|these|below)\b|:$", re.I)
+
+
+def command_tables(text: str) -> str:
+    """``text`` with each table of commands that the sentence before it says to use ("For
+    disabling the screen saver, use following commands.", then "| The Linux console |
+    `setterm -powersave off` |") written as a list of steps that run them
+    (:func:`_command_items`). A table that only lists commands ("Here are few notable commands
+    …") stays, and so does one without a column of commands."""
+    lines = text.splitlines()
+    out: list[str] = []
+    prose = ""  # the last line of prose, a table's caption aside
+    i = 0
+    while i < len(lines):
+        end = i
+        while end < len(lines) and lines[end].lstrip().startswith("|"):
+            end += 1
+        if end == i:
+            if lines[i].strip() and not _TABLE_CAPTION.match(lines[i].strip()):
+                prose = lines[i].strip()
+            out.append(lines[i])
+            i += 1
+            continue
+        items = _command_items(lines[i:end]) if _POINTS_ON.search(prose) and says_what_to_do(prose) else []
+        out += items or lines[i:end]
+        prose = ""
+        i = end
+    return "\n".join(out)
+
+
+def _command_items(table: list[str]) -> list[str]:
+    """A pipe table's body rows as steps that run its commands, what the row's other cells say
+    in brackets ("- Run `xset s off` (The X Window (turning off screensaver))"); none unless the
+    header names one column of commands and every row has one cell of code, in that column."""
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in table]
+    column = [i for i, name in enumerate(rows[0]) if _COMMAND_HEADER.search(plain_text(name))]
+    if len(column) != 1 or len(rows) < 3:
+        return []
+    items = []
+    for cells in rows[2:]:  # past the header and the rule under it
+        code = [i for i, cell in enumerate(cells) if _CODE_CELL.match(cell)]
+        said = ", ".join(cell for i, cell in enumerate(cells) if i not in code and cell)
+        if code != column:
+            return []
+        items.append(f"- Run {cells[column[0]]}" + (f" ({said})" if said else ""))
+    return items
+
+
+_COMMAND_HEADER = re.compile(r"^(?:commands?|cmdlets?|command lines?)$", re.I)
 
 
 def without_shown_code(text: str) -> str:

@@ -22,7 +22,7 @@ import numpy as np
 from inscoqa.corpus.document import Document
 from procmem.answerers.base import Searchable, Source, section_label
 from procmem.config import ALL_KINDS, kind_names, load_memory_config
-from procmem.embed import Embedder, EmbedderNotFound, model_dir
+from procmem.embed import Embedder, EmbedderNotFound, model_dir, normalise
 from procmem.memory import Memory, build_memory
 from procmem.records import Hit
 from procmem.units import MODEL_KINDS, Unit
@@ -214,6 +214,16 @@ class Retriever:
                 and kind in ALL_KINDS and kind not in MODEL_KINDS:
             self.memory = given_memory(self._documents, kinds=[*memory.kinds, kind])
         return self.memory
+
+    def similarities(self, text: str, others: Sequence[str]) -> list[float] | None:
+        """How close in meaning ``text`` is to each of ``others`` (cosine similarity of their
+        embeddings by the memory's model); None when the memory is searched by its words alone
+        or is no :class:`Memory`."""
+        memory = self.memory
+        if not isinstance(memory, Memory) or memory.config.method == "bm25" or not others:
+            return None
+        vectors = normalise(np.vstack([memory.query_vector(text), memory.embedder.encode_unique(list(others))]))
+        return [float(v) for v in vectors[1:] @ vectors[0]]
 
     def rank_weight(self, kind: str) -> float:
         """How much a rank among a memory's units of ``kind`` says, from 0 to 1: in proportion

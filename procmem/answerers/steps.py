@@ -36,6 +36,7 @@ from procmem.answerers.clauses import (
 from procmem.answerers.code_blocks import (
     LABELLED,
     code_under_labels,
+    command_tables,
     commands_typed,
     is_file_text,
     is_report,
@@ -216,9 +217,11 @@ def list_text(text: str, lead_in: str = "") -> str:
     """``text`` as the list reader reads it: a shell session's commands without what they print
     (:func:`commands_typed`), a code block after a label under that label
     (:func:`code_under_labels`), code blocks of their own in a shown language left out
-    (:func:`without_shown_code`), fences without their language, and a command alone as an item
-    run (:data:`_COMMAND_ITEM`); a list of conditions left out (:func:`without_conditions`)."""
-    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(commands_typed(without_conditions(text, lead_in)))))
+    (:func:`without_shown_code`), fences without their language, a table of the commands a
+    sentence says to use as a list (:func:`command_tables`), and a command alone as an item run
+    (:data:`_COMMAND_ITEM`); a list of conditions left out (:func:`without_conditions`)."""
+    listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(commands_typed(
+        command_tables(without_conditions(text, lead_in))))))
     return _COMMAND_ITEM.sub(r"\g<marker>Run `\g<command>`.\n\g<rest>", listed)
 
 

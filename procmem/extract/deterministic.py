@@ -137,7 +137,7 @@ def _effective_role(section: Section, sections: list[Section]) -> Role:
 
 def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction) -> list[LogicUnit]:
     """Units of one section's own blocks (subsections are separate sections)."""
-    if len(section.text.split()) < MIN_SECTION_WORDS or role in ("contents", "legal", "changes") \
+    if len(section.text.split()) < MIN_SECTION_WORDS or role in ("contents", "legal", "changes", "synopsis") \
             or role == "prerequisite" and not _lists(section):
         return []
     numbered = _lists(section, ordered=True)

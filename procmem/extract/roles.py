@@ -13,6 +13,7 @@
 | Contents, Table of contents, In this article       | contents      | nothing (a list of the page's headings)  |
 | GNU Free Documentation License, Copying, Copyright | legal         | nothing (a manual's terms of use)        |
 | Change Log, Release notes, Version 1.2 (2023-03-24)| changes       | nothing (what each release changed)      |
+| Synopsis                                           | synopsis      | nothing (a manual page's command forms)  |
 | What is X? / What are X? / What do X mean?         | (terminology) | Terminology unit with header X           |
 | any other question                                 | (question)    | FAQ unit                                 |
 | on an FAQ page, the problem stated: "My machine …" | (problem)     | FAQ unit                                 |
@@ -28,7 +29,7 @@ import re
 from typing import Literal
 
 Role = Literal["symptom", "cause", "resolution", "alternative", "sequence", "info", "prerequisite",
-               "ingredients", "directions", "contents", "legal", "changes", "other"]
+               "ingredients", "directions", "contents", "legal", "changes", "synopsis", "other"]
 
 ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
     "symptom": re.compile(r"^(?:symptoms?|the problem|problem|issue|problem description)$"),
@@ -67,6 +68,9 @@ ROLE_HEADINGS: dict[Role, re.Pattern[str]] = {
     "changes": re.compile(r"^(?:change\s?log|changes log|release notes|release history|version history|"
                           r"(?:(?:version|release|v)\s*)\d+(?:\.\d+)+[\w.-]*(?:\s+and\s+earlier)?(?:\s*\(.*\))?|"
                           r"\d+(?:\.\d+)+[\w.-]*\s*\([^)]*\d{4}[^)]*\))$"),
+    # a manual page's forms of its command ("git send-email [<options>] <file|directory>…"): how
+    # it is called in general, read as steps to run; its other sections say what to do
+    "synopsis": re.compile(r"^synopsis$"),
 }
 TERM_QUESTION = re.compile(
     r"^(?:what (?:is|are) (?:an? |the )?(?P<a>.+?)|what (?:does|do) (?P<b>.+?) mean)\s*\??$", re.I

@@ -271,7 +271,8 @@ def test_an_inverted_question_about_anything_asks(heading, asks):
 def test_sections_under_a_table_of_contents_heading_are_the_page_not_its_contents(tmp_path):
     """npm's HTML pages put every section under the site's "Table of contents" heading (the list
     of links is the site's, and is left out): the sections are the page's text, not a table of
-    contents, and give logic units; a table of contents of its own gives none."""
+    contents, and give logic units (but the synopsis, see below); a table of contents of its own
+    gives none."""
     page = tmp_path / "npm-uninstall.html"
     page.write_text(
         "<html><head><title>npm-uninstall</title></head><body><h1>npm-uninstall</h1>"
@@ -282,7 +283,7 @@ def test_sections_under_a_table_of_contents_heading_are_the_page_not_its_content
         "<h3>Examples</h3><pre><code>npm uninstall sax\n</code></pre><p>The sax package will no longer "
         "be in your package.json or package-lock.json files.</p></body></html>", encoding="utf-8")
     headers = [u.header for u in extract_rules(read_document(page)).logic_units]
-    assert headers == ["Synopsis (npm-uninstall)", "Description (npm-uninstall)", "Examples (npm-uninstall)"]
+    assert headers == ["Description (npm-uninstall)", "Examples (npm-uninstall)"]
     toc = tmp_path / "guide.md"
     toc.write_text("# Guide\n\n## Contents\n\n- [Install](#install)\n- [Use](#use)\n- [Remove](#remove)\n\n"
                    "## Install\n\nRun the installer and follow the prompts on the screen until it is done.\n",
@@ -391,6 +392,25 @@ def test_a_release_history_gives_no_units_and_upgrade_notes_do(tmp_path):
     assert [heading_role(h) for h in ("Release Notes", "Version 1.2.0a2 and earlier (2019-02-24)",
                                       "Upgrading to version 2", "Changes to the configuration")] \
         == ["changes", "changes", "other", "other"]
+
+
+def test_a_manual_pages_synopsis_gives_no_units(tmp_path):
+    """A manual page's SYNOPSIS lists the forms of its command ("git send-email [<options>]
+    <file|directory>…"): read as steps, they answered "How do I tell git my name and email?"
+    with "Run git send-email [<options>] …". It gives no units; its description does."""
+    page = tmp_path / "git-send-email.html"
+    page.write_text(
+        "<html><head><title>git-send-email(1)</title></head><body><h1>git-send-email(1) Manual Page</h1>"
+        "<h2>SYNOPSIS</h2><pre><em>git send-email</em> [&lt;options&gt;] &lt;file|directory&gt;&#8230;\n"
+        "<em>git send-email</em> [&lt;options&gt;] &lt;format-patch options&gt;\n"
+        "<em>git send-email</em> --dump-aliases</pre>"
+        "<h2>DESCRIPTION</h2><p>Takes the patches given on the command line and emails them out. "
+        "Patches can be specified as files, directories, or directly as a revision list.</p>"
+        "</body></html>", encoding="utf-8")
+    extraction = extract_rules(read_document(page))
+    assert [u.header.split(" (")[0] for u in extraction.logic_units] == ["DESCRIPTION"]
+    assert extraction.procedures == []
+    assert [heading_role(h) for h in ("SYNOPSIS", "Synopsis of the options")] == ["synopsis", "other"]
 
 
 def test_an_faq_pages_entry_that_states_the_problem_is_an_faq_unit(tmp_path):

@@ -37,3 +37,35 @@ def test_a_modal_in_a_relative_clause_says_what_a_thing_does_not_what_to_do():
     assert not says_what_to_do("Users who must change their password see a prompt.")
     assert says_what_to_do("Note that you can make the change at any time.")
     assert says_what_to_do("The administrator must enable the feature first.")
+
+
+def test_the_way_to_do_it_named_as_such_says_what_to_do():
+    """git's FAQ answers "How should I undo it?" with "The usual way to deal with this is to use
+    `git revert`": a step. What a word is to be is none."""
+    assert says_what_to_do("The usual way to deal with this is to use `git revert`.")
+    assert says_what_to_do("One option is to run the command twice.")
+    assert says_what_to_do("A solution would be to restart the daemon.")
+    assert not says_what_to_do("The option is to be used with care.")
+    assert not says_what_to_do("The way Git stores objects is simple.")
+
+
+def test_what_need_not_be_done_and_a_remark_in_brackets_say_nothing_to_do():
+    """"… means that you don't have to create a file named git-daemon-export-ok" and "This
+    invocation tries to reuse the address (this can save you some debugging)" are no steps;
+    a step with a remark in brackets stays one."""
+    assert not says_what_to_do("The option --export-all just means that you don't have to create a file "
+                               "named git-daemon-export-ok in each exported repository.")
+    assert not says_what_to_do("You do not need to restart the server.")
+    assert says_what_to_do("You need to restart the server.")
+    assert not says_what_to_do("This invocation tries to reuse the address if it is already taken (this "
+                               "can save you some debugging).")
+    assert says_what_to_do("Open Settings (press Windows+I).")
+    assert says_what_to_do("Delete the file(s) you created.")
+
+
+def test_what_to_know_is_nothing_to_do():
+    """The Debian Reference's "In addition to these basic guide lines, you should know the
+    following." led an answer; what one should know is no step, what one should do is."""
+    assert not says_what_to_do("In addition to these basic guide lines, you should know the following.")
+    assert not says_what_to_do("You must understand that the archive is signed.")
+    assert says_what_to_do("In addition to these basic guide lines, you should check the following.")

@@ -1207,3 +1207,37 @@ def test_a_section_that_introduces_what_is_asked_gives_way_to_its_pages_steps():
                          "Restart the daemon."]
     assert not any("virtlogd" in step for step in steps)
     assert not answer.startswith("If you report a bug")
+
+
+def _undo_pages() -> list[Document]:
+    return [
+        Document("git/gitfaq.md", "gitfaq",
+                 "# gitfaq\n\n## Common issues\n\n### I've made a change with a bug and it's been included in the "
+                 "main branch. How should I undo it?\n\nThe usual way to deal with this is to use `git revert`. "
+                 "This preserves the history that the original change was made, and adds a commit that undoes "
+                 "it.\n\n### What should I put in user.name?\n\nYou should put your personal name there.\n"),
+        Document("git/git-reset.md", "git-reset",
+                 "# git-reset\n\n## Examples\n\n### Undo commits permanently\n\n1. Run `git reset --hard HEAD~3` "
+                 "to throw away the last three commits on the branch.\n2. Do not do this if you have already "
+                 "given these commits to somebody else.\n\n### Undo a commit and redo\n\n1. Run "
+                 "`git reset --soft HEAD^` to undo the commit.\n2. Make corrections to the files.\n"),
+    ]
+
+
+def test_a_section_whose_header_asks_the_question_in_other_words_is_the_answer(embedder):
+    """git's FAQ asks "I've made a change with a bug and it's been included in the main branch.
+    How should I undo it?", which the user asks in other words: its embedding is close to the
+    question's, so it answers ("use git revert"), not the reset page whose header shares "undo"
+    and "commit" ("throw away the last three commits")."""
+    from procmem.memory import build_memory
+
+    memory = build_memory(_undo_pages(), embedder=embedder, progress=False)
+    request = AnswerRequest("I committed a bug that is already on the main branch. How do I undo it?")
+    answer = make_answerer("extractive", memory=memory).answer(request)
+    faq = next(u for u in memory.units("logic_unit") if "How should I undo it?" in u.header)
+    retrieve = next(s for s in answer.trace.stages if s.name == "retrieve")
+    assert retrieve.details["restating"] == [faq.id]
+    assert answer.procedures == ["The usual way to deal with this is to use git revert. [1]"]
+    assert "git revert" in answer.answer
+    off = make_answerer("extractive", memory=memory, restates=0).answer(request)
+    assert not any("git revert" in step for step in off.procedures)

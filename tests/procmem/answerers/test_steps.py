@@ -632,6 +632,13 @@ def test_a_numbered_list_of_what_to_consider_gives_no_steps():
     assert not topics(["Bring the water to the boil.", "Steeping the leaves too long makes the tea bitter."])
     assert not topics(["Installing the package.", "Run the installer."])
     assert not topics(["Serving: pour the soup into bowls.", "Serving: add the herbs."])
+    # a long item whose list comes after a colon is no label and what it says there: git's use cases
+    # of submodules, the second with the limits it overcomes ("… you can use submodules to …")
+    assert topics(["Using another project while maintaining independent history. Submodules allow you to "
+                   "keep the history of both projects separate.",
+                   "Splitting a project into multiple repositories and tying them back together. This can "
+                   "be used to have finer grained access:\n- Size: you can use submodules to hold large "
+                   "binary assets."])
     policy = Procedure("", "Backup and recovery policy", ["Knowing what to backup and recover.",
                        "Assessing risks and costs involved."], {"doc_id": "ch10.html"})
     assert unit_steps(policy) == []
@@ -1015,3 +1022,19 @@ def test_a_licence_notice_is_no_step():
                      "modify them under the terms of the GNU General Public License.\n\nYou can copy the "
                      "status file to the disc.\n", "apt/offline.text", "Using APT Offline")
     assert unit_steps(unit) == ["You can copy the status file to the disc."]
+
+
+def test_a_table_of_the_commands_a_sentence_says_to_use_gives_a_step_per_row():
+    """The Debian Reference: "For disabling the screen saver, use following commands.", then a
+    table of environments and commands. Each row is a step that runs its command; a table that
+    only lists commands ("Here are few notable commands …") gives none."""
+    table = ("**Table 9.16. List of commands for disabling the screen saver**\n\n| environment | command |\n|---|---|\n"
+             "| The Linux console | `setterm -powersave off` |\n| The X Window (turning off screensaver) | `xset s off` |\n")
+    saver = step_unit("Disabling the screen saver", "For disabling the screen saver, use following commands.\n\n"
+                      + table, "ch09.html", "System tips")
+    assert unit_steps(saver) == ["Run setterm -powersave off (The Linux console)",
+                                 "Run xset s off (The X Window (turning off screensaver))"]
+    listing = step_unit("Managing accounts", "Here are few notable commands to manage account information.\n\n"
+                        "| command | function |\n|---|---|\n| `passwd` | manage password for the account |\n"
+                        "| `chage` | manage password aging information |\n", "ch04.html", "Authentication")
+    assert unit_steps(listing) == []
