@@ -28,7 +28,7 @@ import numpy as np
 
 from procmem.chunking import chunk_units, document_unit, semantic_chunk_units, sentence_spans
 from procmem.config import ALL_KINDS, DEFAULT_KINDS, MemoryConfig, kind_names, load_memory_config
-from procmem.embed import Embedder
+from procmem.embed import Embedder, normalise
 from procmem.extract.base import ExtractionFailure, extractor_version
 from procmem.extract.llm import LLMExtractionSettings
 from procmem.extract.pipeline import ExtractMode, extract_documents
@@ -168,6 +168,18 @@ class Memory(MemorySearch):
             self._embed(missing, progress=False)
         matrix = self._vectors.gather(u.id for u in units) if units else None
         return SearchIndex.build(units, matrix, self._tokens_of, bm25, self.page_languages())
+
+    def closeness(self, text: str, units: Sequence[Unit]) -> np.ndarray | None:
+        """How close in meaning ``text`` is to each of ``units``: the cosine similarity of its
+        embedding and theirs (embedded now where missing); None for a memory searched by its
+        words alone."""
+        if self.config.method == "bm25" or not units:
+            return None
+        missing = [u for u in units if u.id not in self._vectors]
+        if missing:
+            self._embed(missing, progress=False)
+        matrix = normalise(self._vectors.gather(u.id for u in units))
+        return matrix @ normalise(self.query_vector(text).reshape(1, -1))[0]
 
     def _tokens_of(self, unit: Unit) -> list[str]:
         tokens = self._tokens.get(unit.id)

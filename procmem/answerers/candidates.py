@@ -47,6 +47,7 @@ class Candidate:
     quoted: bool = False  # its document contains the message the user quotes
     answers: bool = False  # a section whose header is the user's question, or names what it asks about
     restates: bool = False  # its header asks the user's question in other words (by meaning)
+    closeness: float | None = None  # how close in meaning it is to the conversation's query (None: unknown)
     top_document: bool = False  # its document is among the first of the conversation's document ranking
     score: float = 0.0
     why: dict[str, float] = field(default_factory=dict)

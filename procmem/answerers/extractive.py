@@ -125,6 +125,9 @@ class ExtractiveParams:
     # 0.8 "How to make Taco Meat" (0.82) answered "How do I make the taco meat, and how do I fry
     # them …?" alone (GNOME/cooking step coverage 0.649 -> 0.644 with the memory over every document)
     restates: float = 0.85
+    # a further unit joins only when it is at least this share as close in meaning to the
+    # conversation's query as the best unit is (cosine of their embeddings; 0: off)
+    join_closeness: float = 0.5
 
 
 # --------------------------------------------------------------------------- composing
@@ -188,6 +191,9 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
                 and cand.why.get("text", 0.0) < JOIN_TEXT * chosen[0].why.get("text", 0.0) \
                 and cand.retrieval < JOIN_RETRIEVAL * chosen[0].retrieval:
             continue  # it shares a common word with the question, not what the best unit says of it
+        if chosen and cand.closeness is not None and chosen[0].closeness is not None and not cand.linked \
+                and cand.closeness < p.join_closeness * chosen[0].closeness:
+            continue  # it shares the question's words, not its meaning ("check how much disk space is used": a backtrace)
         if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
         if chosen and cand.corpus != chosen[0].corpus:
@@ -531,6 +537,7 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
         "documents": list(dict.fromkeys(c.doc_id for c in chosen if c.unit.id in used)),
         "setting": sorted(turn.setting),
         "scores": [{"unit_id": c.unit.id, "score": round(c.score, 4), **c.why,
+                    "closeness": None if c.closeness is None else round(c.closeness, 3),
                     "linked": c.linked, "tried": c.tried, "chosen": c in chosen}
                    for c in sorted(candidates, key=lambda c: -c.score)[:8]],
         "sources": order,
@@ -589,6 +596,9 @@ class ExtractiveAnswerer:
                 cand.top_document = cand.doc_id in top_documents or bool(top_documents) and names_page(cand, turn)
             all_hits = [h for hits, _ in searches for h in hits]
             restating = self._restating(retriever, turn, candidates)
+            close = retriever.closeness(query.query, [c.unit for c in candidates]) if p.join_closeness else None
+            for cand, closeness in zip(candidates, close or [None] * len(candidates), strict=True):
+                cand.closeness = closeness
             stage.details.update(kind=used_kinds[0] if used_kinds else p.unit_kind,
                                  kinds=list(dict.fromkeys(used_kinds)),
                                  hits=[hit_record(h) for h in searches[0][0]] if searches else [],

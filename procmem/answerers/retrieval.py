@@ -225,6 +225,12 @@ class Retriever:
         vectors = normalise(np.vstack([memory.query_vector(text), memory.embedder.encode_unique(list(others))]))
         return [float(v) for v in vectors[1:] @ vectors[0]]
 
+    def closeness(self, text: str, units: Sequence[Unit]) -> list[float] | None:
+        """How close in meaning ``text`` is to each of ``units`` (:meth:`Memory.closeness`);
+        None when the memory is searched by its words alone or is no :class:`Memory`."""
+        close = self.memory.closeness(text, units) if isinstance(self.memory, Memory) else None
+        return None if close is None else [float(v) for v in close]
+
     def rank_weight(self, kind: str) -> float:
         """How much a rank among a memory's units of ``kind`` says, from 0 to 1: in proportion
         to their number, up to :data:`RANKED_AMONG`. The Debian Reference's 15 chapters hold 16

@@ -1241,3 +1241,30 @@ def test_a_section_whose_header_asks_the_question_in_other_words_is_the_answer(e
     assert "git revert" in answer.answer
     off = make_answerer("extractive", memory=memory, restates=0).answer(request)
     assert not any("git revert" in step for step in off.procedures)
+
+
+def test_a_unit_that_shares_the_questions_words_but_not_its_meaning_does_not_join(embedder):
+    """"How do I check how much disk space is used?": the page on debug symbols says "check",
+    "much", "disk space" and "use" too, but it is about a backtrace; far from the question in
+    meaning next to the best unit, its steps stay out. The quota page joins."""
+    from procmem.memory import build_memory
+
+    memory = build_memory([
+        Document("ref/disk.md", "System tips", "# System tips\n\n## Disk space usage\n\nCheck how much disk "
+                 "space is used with `df -h` for each filesystem, then run `du -sh ~/*` to see which folders "
+                 "use the most.\n"),
+        Document("ref/debug.md", "Programming", "# Programming\n\n## Obtaining a backtrace\n\nCheck that the "
+                 "program is built with debug symbols: they use much disk space, so install them only while a "
+                 "backtrace is needed. Run the program under `gdb` and type `bt` when it crashes.\n"),
+        Document("ref/quota.md", "Storage", "# Storage\n\n## Disk quotas\n\nCheck how much disk space each user "
+                 "has used with `repquota -a`, and set a limit with `edquota`.\n"),
+    ], embedder=embedder, progress=False)
+    request = AnswerRequest("How do I check how much disk space is used?")
+    answer = make_answerer("extractive", memory=memory).answer(request)
+    assert [s.rsplit(" [", 1)[0].split(" with ")[0] for s in answer.procedures] == [
+        "Check how much disk space is used", "Check how much disk space each user has used"]
+    scores = next(s for s in answer.trace.stages if s.name == "compose").details["scores"]
+    backtrace = next(s for s in scores if memory.get(s["unit_id"]).meta["doc_id"] == "ref/debug.md")
+    assert not backtrace["chosen"] and backtrace["closeness"] < 0.5 * scores[0]["closeness"]
+    unfiltered = make_answerer("extractive", memory=memory, join_closeness=0).answer(request)
+    assert any("gdb" in step for step in unfiltered.procedures)
