@@ -69,3 +69,11 @@ def test_what_to_know_is_nothing_to_do():
     assert not says_what_to_do("In addition to these basic guide lines, you should know the following.")
     assert not says_what_to_do("You must understand that the archive is signed.")
     assert says_what_to_do("In addition to these basic guide lines, you should check the following.")
+
+
+def test_what_to_remember_to_do_is_a_step():
+    """Borg's FAQ: "Backing up your entire root partition works just fine, but remember to exclude
+    directories that make no sense to backup, such as /dev, /proc …"."""
+    assert says_what_to_do("Backing up your entire root partition works just fine, but remember to exclude "
+                           "directories that make no sense to backup, such as /dev, /proc, /sys, /tmp and /run.")
+    assert says_what_to_do("The cache is rebuilt on the next run, so make sure to keep enough space free.")

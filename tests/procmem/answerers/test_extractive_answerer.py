@@ -1268,3 +1268,13 @@ def test_a_unit_that_shares_the_questions_words_but_not_its_meaning_does_not_joi
     assert not backtrace["chosen"] and backtrace["closeness"] < 0.5 * scores[0]["closeness"]
     unfiltered = make_answerer("extractive", memory=memory, join_closeness=0).answer(request)
     assert any("gdb" in step for step in unfiltered.procedures)
+
+
+def test_a_step_repeated_with_a_colon_after_its_command_is_a_duplicate():
+    """libvirt's page on disk image chains gives the same step in a procedure and a section, once
+    with a colon after the command: the "And" that opens the next sentence names nothing."""
+    kept = ["Enumerate the backing file chain: qemu-img info --backing-chain /var/lib/libvirt/images/base.raw "
+            "And the final resulting disk image will be a single, consolidated disk image: [base] (live QEMU)"]
+    again = ("Enumerate the backing file chain: qemu-img info --backing-chain /var/lib/libvirt/images/base.raw: "
+             "And the final resulting disk image will be a single, consolidated disk image: [base] (live QEMU)")
+    assert _is_duplicate(again, kept)
