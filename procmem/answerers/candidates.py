@@ -21,7 +21,7 @@ from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
-from procmem.units import LogicUnit, Unit, asks, defines_asked
+from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
 
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
@@ -34,6 +34,7 @@ DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the con
 TITLE_WEIGHT = 0.1
 ANSWERS_FACTOR = 1.5  # a section whose header asks the question (asks) ranks above units sharing its words
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
+WHY = re.compile(r"^why\b", re.I)  # a question of cause: "Why is Cargo rebuilding my code?"
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 
 
@@ -106,10 +107,18 @@ def unit_settings(unit: Unit) -> set[str]:
     return narrowed(settings_named(f"{unit_header(unit)} {opening}"), settings_named(page))
 
 
+def answers_a_question(unit: LogicUnit) -> bool:
+    """An FAQ entry headed by a question that asks what to do, not why ("I've made a mistake in
+    the last commit. How do I change it?"): its answer says what to do."""
+    header = own_header(unit).rstrip()
+    return header.endswith("?") and not WHY.match(header) and bool(unit_steps(unit))
+
+
 def is_problem(unit: Unit) -> bool:
-    """A unit that describes a problem or its cause rather than what to do: a symptom, a cause,
-    a definition, background with no step in it."""
-    if isinstance(unit, LogicUnit) and (unit.type in ("FAQ", "Terminology")
+    """A unit that describes a problem or its cause rather than what to do: a symptom, a cause
+    (an FAQ unit, unless it answers a question of what to do: :func:`answers_a_question`), a
+    definition, background with no step in it."""
+    if isinstance(unit, LogicUnit) and (unit.type == "FAQ" and not answers_a_question(unit) or unit.type == "Terminology"
                                         or unit.type == "Appendix" and not unit_steps(unit)):
         return True
     return bool(PROBLEM_HEADER.match(unit_header(unit)))

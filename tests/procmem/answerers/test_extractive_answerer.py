@@ -1278,3 +1278,22 @@ def test_a_step_repeated_with_a_colon_after_its_command_is_a_duplicate():
     again = ("Enumerate the backing file chain: qemu-img info --backing-chain /var/lib/libvirt/images/base.raw: "
              "And the final resulting disk image will be a single, consolidated disk image: [base] (live QEMU)")
     assert _is_duplicate(again, kept)
+
+
+def test_an_faq_entry_that_asks_what_to_do_is_no_problem_statement():
+    """git's FAQ: "I've made a mistake in the last commit. How do I change it?" answers with what
+    to do (`git commit --amend`): not a unit that states a problem, which a how-to question ranks
+    low. A symptom, a question of cause and a question with no step under it still are."""
+    from procmem.answerers.candidates import is_problem
+
+    amend = step_unit("I've made a mistake in the last commit. How do I change it?", "You can make the change, "
+                      "stage it with `git add`, and then run `git commit --amend`.", "git/gitfaq.md", "gitfaq",
+                      unit_type="FAQ")
+    why = step_unit("Why is my file always modified?", "You can run `git add --renormalize .` when the line "
+                    "endings changed.", "git/gitfaq.md", "gitfaq", unit_type="FAQ")
+    symptom = step_unit("Symptoms", "Outlook stops responding when you open the calendar.", "kb/outlook.md",
+                        "Outlook", unit_type="FAQ")
+    untracked = step_unit("Should I commit the lock file?", "It depends on your needs.", "cargo/faq.md", "FAQ",
+                          unit_type="FAQ")
+    assert not is_problem(amend)
+    assert is_problem(why) and is_problem(symptom) and is_problem(untracked)
