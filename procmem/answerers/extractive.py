@@ -323,6 +323,9 @@ ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|th
 # a source or a binary package.", "Replace HOST with your server's name."
 PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by)\s+(?:the\s+(?:name|path|address|"
                          r"number|id|version|value)s?\s+of\b|your\b|the\s+(?:actual|real|correct)\b)", re.I)
+# what to do instead of what the page said first: "Another option is to generate an empty bare
+# repository at the client", "Alternatively, you can delete just the local cache": no lead
+OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)
 # a note's sentence, set aside from what to do ("Warning: If you plan to copy the binary ..."): no lead
 NOTE_OPENING = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)
 # a name as written in code: "http.proxy", "html_logo_url"; a command that names an entry, before
@@ -382,7 +385,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`) and those
     that end introducing what follows them ("You can change it by the following."); a sentence of
     the chosen documents' other units (``extra``) leads only if it names something the question
-    asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do."""
+    asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
+    that offers another way (:data:`OTHER_WAY`) does not lead."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
@@ -412,7 +416,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
     # a note says what to mind, not what to do first: it may say why, but leads nothing
     actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s))
-                      and not NOTE_OPENING.match(s) and s not in aside), key=lambda s: -pool[s])
+                      and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside),
+                     key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
     if asked := next((entry for c in chosen for entry in asked_entries(c.unit, turn)), ""):
@@ -439,7 +444,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
 
 # the case a section opens with, which the user's question has said already: "You want all HTTP
 # requests to be redirected to HTTPS."
-SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you['’]d like|suppose|imagine)\b", re.I)
+SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you['’]d like|suppose|imagine|say you)\b",
+                      re.I)
 
 
 def section_answer(unit: Unit, max_words: int = 60) -> str:
@@ -455,13 +461,17 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     opening = next(iter(found), "")
     answer: list[str] = []
     faq = is_faq(unit)
+    scene = False  # the opening set the user's scene
     for paragraph in found:
         for sentence in SENTENCE_BREAK.split(paragraph):
-            if is_metadata(sentence) or not answer and SCENARIO.match(sentence) \
-                    or sentence.endswith("?") and not faq:
-                # who wrote the page, the user's wish said again ("You want all requests ..."), a
-                # question a section that asks none asks before it answers ("Why would someone
-                # want to compile a new kernel?"; an FAQ entry's answer may ask again)
+            if not answer and SCENARIO.match(sentence):
+                scene = True  # the user's wish said again ("You want all requests ...", "Say you
+                continue      # want to prune /var/log faster than the rest of /.")
+            if is_metadata(sentence) or sentence.endswith("?") and (not faq or scene and not answer):
+                # who wrote the page, a question a section asks before it answers ("Why would
+                # someone want to compile a new kernel?"); an FAQ entry's answer may ask again
+                # ("Why did MakeMaker reinvent the wheel? Because …"), but not the question of the
+                # scene it set ("How do we implement that?")
                 continue
             if answer and len(" ".join([*answer, sentence]).split()) > max_words:
                 break

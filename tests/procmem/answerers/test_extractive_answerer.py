@@ -891,6 +891,11 @@ def test_an_faq_answer_that_introduces_a_list_goes_on_with_it():
      "compile your own kernel nevertheless, use the deb-pkg target.",
      "It is most probably not necessary. If you want to compile your own kernel nevertheless, use the "
      "deb-pkg target."),
+    # ... and so is an FAQ answer's scenario and the question it asks before answering (Borg's FAQ)
+    ("FAQ", "Can I specify different prune policies for different directories?",
+     "Say you want to prune /var/log faster than the rest of /. How do we implement that? The answer is "
+     "to back up to different archive name patterns for the different parts of the tree.",
+     "The answer is to back up to different archive name patterns for the different parts of the tree."),
 ])
 def test_a_section_that_answers_opens_with_its_answer(unit_type, header, body, expected):
     answer, _ = asked_by_its_header(unit_type, header, body)
@@ -1301,3 +1306,15 @@ def test_an_faq_entry_that_asks_what_to_do_is_no_problem_statement():
                           unit_type="FAQ")
     assert not is_problem(amend)
     assert is_problem(why) and is_problem(symptom) and is_problem(untracked)
+
+
+def test_a_sentence_that_offers_another_way_does_not_lead():
+    """git's howto on serving over HTTP: "Another option is to generate an empty bare repository
+    at the client …" names more of the question's words than the first step, but it offers
+    another way than the page's first: it does not lead."""
+    page = LogicUnit("Step", "", "Step 1: setup a bare Git repository",
+                     "Create the directory under the document root of the web server.\n\nAnother option is to "
+                     "generate an empty bare repository at the client and copy it to the server.",
+                     [], unit_meta("howto/http.html", "How to setup Git server over http"))
+    answer, _, _ = compose([Hit(page, 1.0, 1, "x")], Turn("How do I put a bare repository on the server?"), cite=False)
+    assert answer.startswith("Create the directory under the document root")
