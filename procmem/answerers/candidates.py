@@ -118,7 +118,8 @@ def is_problem(unit: Unit) -> bool:
     """A unit that describes a problem or its cause rather than what to do: a symptom, a cause
     (an FAQ unit, unless it answers a question of what to do: :func:`answers_a_question`), a
     definition, background with no step in it."""
-    if isinstance(unit, LogicUnit) and (unit.type == "FAQ" and not answers_a_question(unit) or unit.type == "Terminology"
+    if isinstance(unit, LogicUnit) and (unit.type == "FAQ" and not answers_a_question(unit)
+                                        or unit.type == "Terminology"
                                         or unit.type == "Appendix" and not unit_steps(unit)):
         return True
     return bool(PROBLEM_HEADER.match(unit_header(unit)))
@@ -144,8 +145,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
     # a section whose header is the question (an FAQ entry, background, steps), in its words or
-    # in others (:attr:`Candidate.restates`), or a reference entry for what the question names: its opening is the answer, whether or not it has steps
-    # or reads like a problem's statement
+    # in others (:attr:`Candidate.restates`), or a reference entry for what the question names:
+    # its opening is the answer, whether or not it has steps or reads like a problem's statement
     candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms)
     if candidate.answers:
         factor *= ANSWERS_FACTOR

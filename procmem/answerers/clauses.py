@@ -74,8 +74,8 @@ LATER_ACTION = re.compile(
     r"(?!be\b|see\b|know\b|understand\b|notice\b|expect\b)\w+"
     # not of a relative clause: "any external program which can make a connection"
     # nor what need not be done: "you don't have to create a file named git-daemon-export-ok"
-    r"|(?<!\bwhich )(?<!\bthat )(?<!\bwho )(?<!n't )(?<!n’t )(?<!\bnot )\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?"
-    + _IMPERATIVE
+    r"|(?<!\bwhich )(?<!\bthat )(?<!\bwho )(?<!n't )(?<!n’t )(?<!\bnot )"
+    r"\b(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?" + _IMPERATIVE
     + r"|\b(?:remember|be sure|make sure|don['’]t forget) to \w+"  # "…, but remember to exclude /dev"
     + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
     # what has to be done, said without "you": "it is necessary to boot into Windows", "the feature

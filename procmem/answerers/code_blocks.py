@@ -75,6 +75,7 @@ def code_under_labels(text: str) -> str:
 _CODE_CELL = re.compile(r"^`[^`]+`$")  # a table cell that is one command, a name or a value in code
 _TABLE_CAPTION = re.compile(r"^\*\*Table\b[^*]*\*\*$", re.I)  # "**Table 9.16. List of commands for …**"
 _POINTS_ON = re.compile(r"\b(?:following|these|below)\b|:$", re.I)
+_COMMAND_HEADER = re.compile(r"^(?:commands?|cmdlets?|command lines?)$", re.I)  # a table's column of commands
 
 
 def command_tables(text: str) -> str:
@@ -120,9 +121,6 @@ def _command_items(table: list[str]) -> list[str]:
             return []
         items.append(f"- Run {cells[column[0]]}" + (f" ({said})" if said else ""))
     return items
-
-
-_COMMAND_HEADER = re.compile(r"^(?:commands?|cmdlets?|command lines?)$", re.I)
 
 
 def without_shown_code(text: str) -> str:

@@ -181,7 +181,8 @@ def terms(text: str) -> list[str]:
 # capitalised word inside a sentence: a control, a panel, a product ("start typing Power"), not
 # the word that opens a sentence whose break a command hid ("… base.raw And the final image …")
 CODED_WORD = re.compile(r"(?<![\w$-])(?:-|\$)?[A-Za-z_]*(?:[a-z][A-Z]|_|\d)[\w.]*")
-CAPITALISED_WORD = re.compile(r"(?<![.!?:]\s)(?<=\s)(?!(?:And|But|Or|Then|The|This|That|These|It|If|When)\b)[A-Z][\w-]*")
+CAPITALISED_WORD = re.compile(r"(?<![.!?:]\s)(?<=\s)(?!(?:And|But|Or|Then|The|This|That|These|It|If|When)\b)"
+                              r"[A-Z][\w-]*")
 
 
 def names(text: str) -> set[str]:

@@ -193,7 +193,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # it shares a common word with the question, not what the best unit says of it
         if chosen and cand.closeness is not None and chosen[0].closeness is not None and not cand.linked \
                 and cand.closeness < p.join_closeness * chosen[0].closeness:
-            continue  # it shares the question's words, not its meaning ("check how much disk space is used": a backtrace)
+            continue  # it shares the question's words, not its meaning (a backtrace's "check how much")
         if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
         if chosen and cand.corpus != chosen[0].corpus:
@@ -642,7 +642,7 @@ class ExtractiveAnswerer:
             return []
         pool = [c for c in candidates if isinstance(c.unit, LogicUnit) and part_number(c.unit) == 1
                 and len(own_header(c.unit).split()) > 1]
-        similar = retriever.similarities(turn.question, [own_header(c.unit) for c in pool])
+        similar = retriever.text_closeness(turn.question, [own_header(c.unit) for c in pool])
         for cand, similarity in zip(pool, similar or [0.0] * len(pool), strict=True):
             cand.restates = similarity >= self.params.restates
         return [c.unit.id for c in pool if c.restates]

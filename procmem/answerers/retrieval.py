@@ -215,10 +215,10 @@ class Retriever:
             self.memory = given_memory(self._documents, kinds=[*memory.kinds, kind])
         return self.memory
 
-    def similarities(self, text: str, others: Sequence[str]) -> list[float] | None:
-        """How close in meaning ``text`` is to each of ``others`` (cosine similarity of their
-        embeddings by the memory's model); None when the memory is searched by its words alone
-        or is no :class:`Memory`."""
+    def text_closeness(self, text: str, others: Sequence[str]) -> list[float] | None:
+        """How close in meaning ``text`` is to each of the texts ``others`` (cosine similarity of
+        their embeddings by the memory's model); None when the memory is searched by its words
+        alone or is no :class:`Memory`."""
         memory = self.memory
         if not isinstance(memory, Memory) or memory.config.method == "bm25" or not others:
             return None
