@@ -181,6 +181,14 @@ class Memory(MemorySearch):
         matrix = normalise(self._vectors.gather(u.id for u in units))
         return matrix @ normalise(self.query_vector(text).reshape(1, -1))[0]
 
+    def text_closeness(self, text: str, others: Sequence[str]) -> np.ndarray | None:
+        """How close in meaning ``text`` is to each of the texts ``others``, which are embedded
+        now (as :meth:`closeness`); None for a memory searched by its words alone."""
+        if self.config.method == "bm25" or not others:
+            return None
+        vectors = normalise(np.vstack([self.query_vector(text), self.embedder.encode_unique(list(others))]))
+        return vectors[1:] @ vectors[0]
+
     def _tokens_of(self, unit: Unit) -> list[str]:
         tokens = self._tokens.get(unit.id)
         if tokens is None:

@@ -22,7 +22,7 @@ import numpy as np
 from inscoqa.corpus.document import Document
 from procmem.answerers.base import Searchable, Source, section_label
 from procmem.config import ALL_KINDS, kind_names, load_memory_config
-from procmem.embed import Embedder, EmbedderNotFound, model_dir, normalise
+from procmem.embed import Embedder, EmbedderNotFound, model_dir
 from procmem.memory import Memory, build_memory
 from procmem.records import Hit
 from procmem.units import MODEL_KINDS, Unit
@@ -154,6 +154,10 @@ def given_memory(documents: Sequence[Document], kinds: Sequence[str] = ()) -> Me
     return memory
 
 
+def _floats(values: Any) -> list[float] | None:
+    return None if values is None else [float(v) for v in values]
+
+
 # --------------------------------------------------------------------------- one entry point
 
 
@@ -216,20 +220,21 @@ class Retriever:
         return self.memory
 
     def text_closeness(self, text: str, others: Sequence[str]) -> list[float] | None:
-        """How close in meaning ``text`` is to each of the texts ``others`` (cosine similarity of
-        their embeddings by the memory's model); None when the memory is searched by its words
-        alone or is no :class:`Memory`."""
-        memory = self.memory
-        if not isinstance(memory, Memory) or memory.config.method == "bm25" or not others:
-            return None
-        vectors = normalise(np.vstack([memory.query_vector(text), memory.embedder.encode_unique(list(others))]))
-        return [float(v) for v in vectors[1:] @ vectors[0]]
+        """How close in meaning ``text`` is to each of the texts ``others``
+        (:meth:`Memory.text_closeness`); None when the memory is searched by its words alone or
+        cannot say."""
+        return _floats(self._ask("text_closeness", text, others))
 
     def closeness(self, text: str, units: Sequence[Unit]) -> list[float] | None:
-        """How close in meaning ``text`` is to each of ``units`` (:meth:`Memory.closeness`);
-        None when the memory is searched by its words alone or is no :class:`Memory`."""
-        close = self.memory.closeness(text, units) if isinstance(self.memory, Memory) else None
-        return None if close is None else [float(v) for v in close]
+        """How close in meaning ``text`` is to each of ``units`` (:meth:`Memory.closeness`, by
+        their stored vectors); None when the memory is searched by its words alone or cannot say."""
+        return _floats(self._ask("closeness", text, units))
+
+    def _ask(self, method: str, *args: Any) -> Any:
+        """``method`` of the memory (a :class:`Memory`, or one searched through a store, which
+        serves the memory's own), None where it has none (a test double)."""
+        found = getattr(self.memory, method, None)
+        return found(*args) if callable(found) else None
 
     def rank_weight(self, kind: str) -> float:
         """How much a rank among a memory's units of ``kind`` says, from 0 to 1: in proportion

@@ -206,3 +206,36 @@ def test_memory_build_and_search_with_a_qdrant_store(clean_env: Path,
     # another store location holds no collection for this memory: refused in one line
     assert main([*query, "--store", f"qdrant-local:{clean_env / 'empty'}"]) == 2
     assert "memory build" in capsys.readouterr().err
+
+
+def test_an_extractive_answer_through_the_store_is_the_memorys(embedder: Any) -> None:
+    """Searched through its collection, a memory answers as it does itself: the sections whose
+    header asks the question in other words, and how close in meaning each candidate is, come
+    from the memory's own embeddings."""
+    from inscoqa.corpus.document import Document
+    from procmem.answerers import AnswerRequest, make_answerer
+
+    memory = build_memory([
+        Document("git/gitfaq.md", "gitfaq", "# gitfaq\n\n## I've made a change with a bug and it's been included "
+                 "in the main branch. How should I undo it?\n\nThe usual way to deal with this is to use "
+                 "`git revert`, which adds a commit that undoes the change.\n"),
+        Document("git/git-reset.md", "git-reset", "# git-reset\n\n## Undo commits permanently\n\n1. Run "
+                 "`git reset --hard HEAD~3` to throw away the last three commits.\n2. Do not do this if you "
+                 "have given these commits to somebody else.\n"),
+    ], embedder=embedder, progress=False)
+    store = QdrantStore.open("qdrant-local::memory:", "answers")
+    try:
+        store.sync(memory)
+        request = AnswerRequest("I committed a bug that is already on the main branch. How do I undo it?")
+        ours = make_answerer("extractive", memory=memory).answer(request)
+        theirs = make_answerer("extractive", memory=QdrantMemory(memory, store)).answer(request)
+        assert theirs.procedures == ours.procedures == ["The usual way to deal with this is to use git revert, "
+                                                        "which adds a commit that undoes the change. [1]"]
+
+        def details(answer: Any) -> tuple[Any, Any]:
+            stages = {s.name: s.details for s in answer.trace.stages}
+            return stages["retrieve"]["restating"], [s["closeness"] for s in stages["compose"]["scores"]]
+        assert details(theirs) == details(ours)
+        assert details(ours)[0] and None not in details(ours)[1]
+    finally:
+        store.close()
