@@ -21,6 +21,7 @@ from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
+from procmem.extract.markdown import one_line
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
 
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
@@ -125,6 +126,44 @@ def is_problem(unit: Unit) -> bool:
     return bool(PROBLEM_HEADER.match(unit_header(unit)))
 
 
+# an entry of a reference section: its name as code or in bold, its other name in brackets and
+# its marks, if any ("`CORRECT_ALL` (`-O`) <D>"), a colon, what it does
+ENTRY = re.compile(r"^(?:`(?P<code>[^`\n]+)`|\*\*(?P<bold>[^*\n]+)\*\*)(?: \([^()\n]{1,40}\))?(?: <\w{1,3}>)*"
+                   r":[ \t]+\S.*$", re.M)
+ASKED_ENTRY_SHARE = 2 / 3  # of an entry's name that the question says
+
+
+def asked_entries(unit: Unit, turn: Turn) -> list[str]:
+    """The entries of a reference section that the last question names ("How do I debug BGP
+    updates?" and "`debug bgp updates`: Enable or disable debugging for BGP updates."): of the
+    entries whose names of two words or more the question says at least
+    :data:`ASKED_ENTRY_SHARE` of, those it says most of. A reference's entries are no steps
+    otherwise: a section lists dozens, and many of them say some of the question's words (an
+    option's "This option specifies whether MX records should be checked" is no answer to "How
+    do I add an MX record?")."""
+    question = turn.question_terms
+    found: list[tuple[float, str]] = []
+    for m in ENTRY.finditer(unit_text(unit)):
+        name = set(terms(m.group("code") or m.group("bold")))
+        if len(name) >= 2 and (said := len(name & question) / len(name)) >= ASKED_ENTRY_SHARE:
+            found.append((said, one_line(m.group(0))))
+    best = max((said for said, _ in found), default=0.0)
+    return [entry for said, entry in found if said == best]
+
+
+# an asked entry answers the question when its name says this share of the question's terms:
+# a menu reference's "View → Show Hidden Files" for "How do I show hidden files in Dolphin?", not
+# "Move Into Folder" for "How do I create a filter that moves messages to a folder?"
+ENTRY_ANSWERS_SHARE = 0.5
+
+
+def entry_share(unit: Unit, turn: Turn, weight: dict[str, float] | None = None) -> float:
+    """The share of the last question's terms that the name of the unit's entry it names
+    (:func:`asked_entries`) says; 0.0 when it names none."""
+    entries = asked_entries(unit, turn)
+    return share(turn.question_terms, set(terms(entries[0].partition(": ")[0])), weight) if entries else 0.0
+
+
 def score(candidate: Candidate, turn: Turn, best_retrieval: float,
           weight: dict[str, float] | None = None, title_weight: dict[str, float] | None = None) -> float:
     unit = candidate.unit
@@ -139,6 +178,10 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     }
     title = set(terms(str(unit.meta.get("title", ""))))
     parts["title"] = share(title, question, title_weight)  # the question names the page's subject
+    # a reference entry that the question names is the section's header for it
+    named = entry_share(unit, turn, weight)
+    if named >= ENTRY_ANSWERS_SHARE:
+        parts["header"] = max(parts["header"], named)
     base = (0.3 * parts["retrieval"] + 0.3 * parts["header"] + 0.25 * parts["text"]
             + 0.15 * parts["context"] + TITLE_WEIGHT * parts["title"])
     said = turn.said_terms
@@ -147,7 +190,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     # a section whose header is the question (an FAQ entry, background, steps), in its words or
     # in others (:attr:`Candidate.restates`), or a reference entry for what the question names:
     # its opening is the answer, whether or not it has steps or reads like a problem's statement
-    candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms)
+    candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms) \
+        or named >= ENTRY_ANSWERS_SHARE
     if candidate.answers:
         factor *= ANSWERS_FACTOR
     elif not unit_steps(unit):

@@ -55,6 +55,7 @@ from procmem.answerers.base import (
 from procmem.answerers.candidates import (
     DUPLICATE_SIMILARITY,
     Candidate,
+    asked_entries,
     is_problem,
     quoting_documents,
     score,
@@ -82,7 +83,7 @@ from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import BOILERPLATE, unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn
-from procmem.extract.markdown import first_sentence, one_line
+from procmem.extract.markdown import first_sentence
 from procmem.units import LogicUnit, Unit, UnitKind, entry_name, own_header, part_number
 from serving.errors import LLMError
 
@@ -226,31 +227,6 @@ def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float
     return steps[start:start + n]
 
 
-# an entry of a reference section: its name as code or in bold, its other name in brackets and
-# its marks, if any ("`CORRECT_ALL` (`-O`) <D>"), a colon, what it does
-ENTRY = re.compile(r"^(?:`(?P<code>[^`\n]+)`|\*\*(?P<bold>[^*\n]+)\*\*)(?: \([^()\n]{1,40}\))?(?: <\w{1,3}>)*"
-                   r":[ \t]+\S.*$", re.M)
-ASKED_ENTRY_SHARE = 2 / 3  # of an entry's name that the question says
-
-
-def asked_entries(unit: Unit, turn: Turn) -> list[str]:
-    """The entries of a reference section that the last question names ("How do I debug BGP
-    updates?" and "`debug bgp updates`: Enable or disable debugging for BGP updates."): of the
-    entries whose names of two words or more the question says at least
-    :data:`ASKED_ENTRY_SHARE` of, those it says most of. A reference's entries are no steps
-    otherwise: a section lists dozens, and many of them say some of the question's words (an
-    option's "This option specifies whether MX records should be checked" is no answer to "How
-    do I add an MX record?")."""
-    question = turn.question_terms
-    found: list[tuple[float, str]] = []
-    for m in ENTRY.finditer(unit_text(unit)):
-        name = set(terms(m.group("code") or m.group("bold")))
-        if len(name) >= 2 and (share := len(name & question) / len(name)) >= ASKED_ENTRY_SHARE:
-            found.append((share, one_line(m.group(0))))
-    best = max((share for share, _ in found), default=0.0)
-    return [entry for share, entry in found if share == best]
-
-
 def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                   source_index: dict[str, int], weight: dict[str, float] | None = None,
                   ) -> tuple[list[str], list[str]]:
@@ -386,7 +362,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     that end introducing what follows them ("You can change it by the following."); a sentence of
     the chosen documents' other units (``extra``) leads only if it names something the question
     asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
-    that offers another way (:data:`OTHER_WAY`) does not lead."""
+    that offers another way (:data:`OTHER_WAY`) does not lead. A reference entry that the question
+    names (:func:`asked_entries`) leads, and says why only in its own words."""
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
@@ -437,6 +414,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 lead = f"{lead}, then follow the steps below."
         elif pool:
             lead = max(pool, key=lambda s: pool[s])
+    if asked:  # the entry says why in its own words, not in another entry's
+        causes = [s for s in causes if s in plain_text(asked)]
     why = next((s for s in causes if not _is_duplicate(s, [lead])), "")  # not the lead again
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s.rstrip(';,: ')}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."

@@ -9,7 +9,7 @@ import pytest
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
-from procmem.answerers.candidates import Candidate
+from procmem.answerers.candidates import Candidate, score
 from procmem.answerers.common import terms
 from procmem.answerers.extractive import (
     ExtractiveParams,
@@ -798,6 +798,35 @@ def test_the_reference_entry_the_question_names_is_the_step_and_the_lead():
     # a question that names no entry gets none of them
     _, steps, _ = compose([Hit(debugging, 1.0, 1, "x")], Turn("How do I see what is going on?"), cite=False)
     assert not any(step.startswith("`") for step in steps)
+
+
+def test_a_menu_reference_entry_that_names_the_question_answers_it():
+    """A KDE handbook's menu reference: "How do I show hidden files in Dolphin?" is answered by
+    "View → Show Hidden Files", not by a section with steps that shares the question's words and
+    ranks higher; the answer says why only in the entry's own words, not with another entry's
+    ("By default the output is scaled ..."). An entry that names only what the question asks to
+    do with it ("Move Into Folder" for a filter that moves messages) does not answer it."""
+    menu = step_unit("The View Menu", "**View → Zoom In**: Increases the size of icons in the view.\n\n"
+                     "**View → Show Hidden Files**: Shows all the hidden files and sub-folders within the "
+                     "current folder.\n\n**View → Print Screen**: Prints the current screen. By default the "
+                     "output is scaled to fit the paper.\n", "dolphin/index.docbook", "The Dolphin Handbook",
+                     order=9, unit_type="Appendix")
+    folders = step_unit("Folders", "The Folders panel shows a tree view of the file system.\n\n"
+                        "1. Use Limit to Home Directory to hide all folders from the tree view except your "
+                        "Home.\n2. Show the hidden files of a folder by right-clicking it.\n",
+                        "dolphin/index.docbook", "The Dolphin Handbook", order=4)
+    turn = Turn("How do I show hidden files in Dolphin?")
+    answer, steps, _ = compose([Hit(folders, 1.0, 1, "x"), Hit(menu, 0.5, 2, "x")], turn, cite=False)
+    assert steps[0] == "View → Show Hidden Files: Shows all the hidden files and sub-folders within the current folder."
+    assert answer == "View → Show Hidden Files: Shows all the hidden files and sub-folders within the current folder."
+    actions = step_unit("Filter Actions", "**Move Into Folder**: This will move the message into another "
+                        "folder.\n\n**Add Tag**: This will add a tag to the message.\n", "kmail2/using-kmail.docbook",
+                        "Using KMail", order=7, unit_type="Appendix")
+    named, moving = Candidate(Hit(menu, 0.5, 2, "x")), Candidate(Hit(actions, 0.5, 2, "x"))
+    score(named, turn, 1.0)
+    score(moving, Turn("How do I create a filter in KMail that moves messages to a folder?"), 1.0)
+    assert named.answers and named.why["header"] == 0.75
+    assert not moving.answers and moving.why["header"] < 0.5  # its own header's "filter" alone
 
 
 def test_an_entry_with_its_other_name_and_marks_is_an_entry_the_question_may_name():
