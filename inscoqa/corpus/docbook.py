@@ -15,8 +15,8 @@ of the section it points to. Figures, screenshots, index terms, remarks and the 
 Entities: those the file declares in its DOCTYPE, else those the other DocBook files of its
 folder declare (a book's chapters, each a file of its own, use the entities the book's main
 file declares: Gnumeric's ``&gnum;``), else HTML's named characters (``&mdash;``); one declared
-nowhere reads as its name, and an external entity (a chapter the main file includes) as nothing.
-An ``xref`` to another file of the folder reads as that file's section title too.
+nowhere reads as its name (KDE's ``&kmail;``, ``&Ctrl;``), and an external entity (a chapter the
+main file includes) as nothing. An ``xref`` to another file of the folder reads as that file's section title too.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from inscoqa.corpus.document import Document, DocumentError
 
 # the elements a DocBook document or a file of one starts with
 ROOTS = frozenset({"book", "article", "part", "chapter", "preface", "appendix", "sect1", "sect2", "sect3",
-                   "section", "refentry", "reference", "glossary", "set", "simplesect", "para"})
+                   "section", "refentry", "reference", "glossary", "glossdiv", "set", "simplesect", "para"})
 _SECTIONS = frozenset({"book", "part", "chapter", "preface", "appendix", "article", "sect1", "sect2", "sect3",
                        "sect4", "sect5", "section", "simplesect", "refentry", "refsect1", "refsect2",
                        "refsect3", "refsection", "refsynopsisdiv", "reference", "glossary", "glossdiv",
@@ -138,7 +138,8 @@ def expand_entities(source: str, entities: dict[str, str | None]) -> str:
             return done[name]
         if name in html.entities.name2codepoint:
             return chr(html.entities.name2codepoint[name])
-        return name
+        # its name, apart from a reference right after it (KDE's "&Ctrl;&Shift;" reads "Ctrl Shift")
+        return f"{name} " if _REFERENCE.match(m.string, m.end()) else name
 
     return _REFERENCE.sub(replace, source)
 
@@ -182,8 +183,12 @@ class _Reader:
         if name == "menuchoice":
             return " → ".join(p for p in (self.inline(c) for c in el if isinstance(c.tag, str)
                                            and _local(c) != "shortcut") if p)
-        if name == "keycombo":
-            return "+".join(p for p in (self.inline(c) for c in el if isinstance(c.tag, str)) if p)
+        if name == "keycombo":  # its keys, each a keycap or a word of text ("&Ctrl;<keycap>H</keycap>")
+            keys = (el.text or "").split()
+            for child in el:
+                keys += [self.inline(child)] if isinstance(child.tag, str) else []
+                keys += (child.tail or "").split()
+            return "+".join(k for k in keys if k)
         if name in ("ulink", "link"):
             target = el.get("url") or el.get("{http://www.w3.org/1999/xlink}href") or el.get("linkend") or ""
             label = self.inline(el)

@@ -157,3 +157,27 @@ def test_entities_nested_to_blow_up_are_refused_by_name(tmp_path: Path) -> None:
                     "<chapter><title>Bomb</title><para>&loop;&e7;</para></chapter>", encoding="utf-8")
     with pytest.raises(DocumentError, match=r"bomb\.xml: entity 'e\d' expands to more than 1,000,000 characters"):
         read_document(page)
+
+
+def test_a_kde_handbooks_undeclared_entities_keys_and_glossary_division(tmp_path: Path) -> None:
+    """KDE's handbooks name the application and the keys by entities their DTD declares, which
+    is not at hand: each reads as its name, two in a row as two words, so a key combination of
+    entities and keycaps reads "Ctrl+Shift+S"; its glossary's files open with <glossdiv>."""
+    handbook = tmp_path / "index.docbook"
+    handbook.write_text(
+        '<?xml version="1.0" ?>\n<!DOCTYPE book PUBLIC "-//KDE//DTD DocBook XML V4.5-Based Variant V1.1//EN" '
+        '"dtd/kdedbx45.dtd" [\n  <!ENTITY % addindex "IGNORE">\n]>\n<book id="konsole"><title>The &konsole; '
+        "Handbook</title><chapter><title>Menus</title><variablelist><varlistentry><term><menuchoice><shortcut>"
+        "<keycombo action=\"simul\">&Ctrl;&Shift;<keycap>S</keycap></keycombo></shortcut><guimenu>File</guimenu>"
+        "<guimenuitem>Save Output As...</guimenuitem></menuchoice></term><listitem><para>Saves the scrollback. "
+        "So do <keycombo action=\"simul\">&Ctrl;&Shift;<keycap>S</keycap></keycombo> and <keycombo "
+        "action=\"simul\">&Alt;<keycap>.</keycap></keycombo>.</para>"
+        "</listitem></varlistentry></variablelist></chapter></book>", encoding="utf-8")
+    document = read_document(handbook)
+    assert document.title == "The konsole Handbook"
+    assert "**File → Save Output As...**: Saves the scrollback. So do Ctrl+Shift+S and Alt+.." in document.text
+    glossary = tmp_path / "printing.docbook"
+    glossary.write_text("<glossdiv><title>Printing</title><glossentry><glossterm>Duplex</glossterm><glossdef>"
+                        "<para>Printing on both sides of the paper.</para></glossdef></glossentry></glossdiv>",
+                        encoding="utf-8")
+    assert "Printing on both sides of the paper." in read_document(glossary).text
