@@ -364,7 +364,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
     that offers another way (:data:`OTHER_WAY`) does not lead. A reference entry that the question
     names (:func:`asked_entries`) leads, and says why only in its own words."""
-    said = section_answer(chosen[0].unit) if chosen and chosen[0].answers else ""
+    # a section that answers by an entry the question names leads with that entry, not its opening
+    said = section_answer(chosen[0].unit) if chosen and chosen[0].answers \
+        and not asked_entries(chosen[0].unit, turn) else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
                      and not introduced(unit_text(chosen[0].unit))

@@ -822,6 +822,13 @@ def test_a_menu_reference_entry_that_names_the_question_answers_it():
     actions = step_unit("Filter Actions", "**Move Into Folder**: This will move the message into another "
                         "folder.\n\n**Add Tag**: This will add a tag to the message.\n", "kmail2/using-kmail.docbook",
                         "Using KMail", order=7, unit_type="Appendix")
+    # a section whose opening sets the scene for its entries leads with the entry the question names
+    options = step_unit("Command-line Options", "When Konsole is started from the command line, various options "
+                        "can be specified to modify its behavior.\n\n`--new-tab`: Create a new tab in an existing "
+                        "window rather than creating a new window.\n\n`--help`: List various options.\n",
+                        "konsole/index.docbook", "The Konsole Handbook", order=3, unit_type="Appendix")
+    answer, _, _ = compose([Hit(options, 1.0, 1, "x")], Turn("How do I open a new tab in Konsole?"), cite=False)
+    assert answer == "--new-tab: Create a new tab in an existing window rather than creating a new window."
     named, moving = Candidate(Hit(menu, 0.5, 2, "x")), Candidate(Hit(actions, 0.5, 2, "x"))
     score(named, turn, 1.0)
     score(moving, Turn("How do I create a filter in KMail that moves messages to a folder?"), 1.0)
