@@ -90,7 +90,9 @@ from serving.errors import LLMError
 # a sentence that says why: the cause, the setting or the limit behind what to do
 CAUSE_CUE = re.compile(
     r"\b(?:because|causes?|caused|occurs?|happens?|due to|only|not supported|unsupported|"
-    r"requires?|required|must|limit\w*|by default|expected|designed|means)\b", re.I)
+    # "is designed to", "by design"; not what something is made for ("keyboards designed for Windows")
+    r"requires?|required|must|limit\w*|by default|expected|(?:is|are|was|were|be|not) designed|by design|means)\b",
+    re.I)
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
 # up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
 TRIED_SHARE = 0.35

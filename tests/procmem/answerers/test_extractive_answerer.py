@@ -1354,3 +1354,21 @@ def test_a_sentence_that_offers_another_way_does_not_lead():
                      [], unit_meta("howto/http.html", "How to setup Git server over http"))
     answer, _, _ = compose([Hit(page, 1.0, 1, "x")], Turn("How do I put a bare repository on the server?"), cite=False)
     assert answer.startswith("Create the directory under the document root")
+
+
+def test_what_something_is_designed_for_is_no_reason_but_a_behaviour_by_design_is():
+    """KDE's shortcuts page: "keyboards designed for Microsoft Windows" said why the user should
+    open the shortcuts panel; "This behavior is by design" says why what to do is needed."""
+    shortcuts = step_unit("Changing a Shortcut", "On keyboards designed for Microsoft Windows, this key is "
+                          "called the Windows key.\n\n1. Go to Settings → Configure Shortcuts.\n2. Click the "
+                          "name of the shortcut you want to change.\n", "fundamentals/config.docbook",
+                          "Customizing KDE software")
+    turn = Turn("How do I change the keyboard shortcuts of an application?")
+    answer, _, _ = compose([Hit(shortcuts, 1.0, 1, "x")], turn, cite=False)
+    assert "Windows" not in answer
+    copies = step_unit("Sent items", "Messages sent from a shared mailbox are saved in the sender's Sent Items. "
+                       "This behavior is by design.\n\n1. Run Set-Mailbox with MessageCopyForSentAsEnabled set to "
+                       "True.\n", "sent-items.md", "Sent items")
+    answer, _, _ = compose([Hit(copies, 1.0, 1, "x")], Turn("How do I keep copies of sent messages in the "
+                                                               "shared mailbox?"), cite=False)
+    assert answer.endswith("This behavior is by design.")
