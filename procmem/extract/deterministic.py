@@ -57,8 +57,10 @@ GENERIC_GOAL = re.compile(r"^(?:do (?:this|so|that)|resolve (?:this|the) (?:issu
 ALTERNATIVES_LEAD_IN = re.compile(
     r"following (?:methods|solutions|options|workarounds|resolutions)|one of the following|"
     r"(?:doesn'?t|does not) work,? try the next|try the next", re.I)
-REQUIREMENT = re.compile(r"\b(?:must|need to|requires?|required|make sure|before you|prerequisite|"
-                         r"you have to|only if|only when)\b", re.I)
+# what must hold before the steps; not what the user may wish for ("If you need to send a weekly
+# reminder, you can configure it to repeat", "If you must have proxy settings, verify ...")
+REQUIREMENT = re.compile(r"\b(?:(?<!if you )must|(?<!if you )need to|requires?|required|make sure|before you|"
+                         r"prerequisite|you have to|only if|only when)\b", re.I)
 ALTERNATIVE_FAILED = "this does not resolve the problem"
 SEQUENCE_DONE = "this part is done"
 
