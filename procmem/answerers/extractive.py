@@ -178,11 +178,15 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         # ... and when it only introduces what the user asks how to do ("Turning on debug logs"
         # over why they are asked for), its page's sections that say how
         below = introduces and cand.doc_id == chosen[0].doc_id
+        # the first part of a section split for size, a later part of which is chosen: its steps start there
+        start = isinstance(cand.unit, LogicUnit) and part_number(cand.unit) == 1 and any(
+            c.doc_id == cand.doc_id and part_number(c.unit) > 1 and own_header(c.unit) == own_header(cand.unit)
+            for c in chosen)
         if cand.score < p.min_share * ranked[0].score and not (rest or below):
             continue
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
             continue
-        if not rest and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
+        if not (rest or start) and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
                          or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn))):
             continue
         if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
@@ -213,11 +217,12 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
 
 
 def _ordered(chosen: list[Candidate]) -> list[Candidate]:
-    """Documents in the order of their best unit; a document's units in their order there."""
+    """Documents in the order of their best unit; a document's units in their order there (the
+    parts of a section split for size in theirs)."""
     doc_rank = {}
     for cand in chosen:
         doc_rank.setdefault(cand.doc_id, len(doc_rank))
-    return sorted(chosen, key=lambda c: (doc_rank[c.doc_id], c.unit.meta.get("order", 0)))
+    return sorted(chosen, key=lambda c: (doc_rank[c.doc_id], c.unit.meta.get("order", 0), part_number(c.unit)))
 
 
 def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float] | None = None) -> list[str]:

@@ -15,6 +15,7 @@ from procmem.answerers.extractive import (
     ExtractiveParams,
     _is_duplicate,
     compose,
+    compose_steps,
     names_page,
     relevant_steps,
     select,
@@ -1372,3 +1373,28 @@ def test_what_something_is_designed_for_is_no_reason_but_a_behaviour_by_design_i
     answer, _, _ = compose([Hit(copies, 1.0, 1, "x")], Turn("How do I keep copies of sent messages in the "
                                                                "shared mailbox?"), cite=False)
     assert answer.endswith("This behavior is by design.")
+
+
+def test_a_later_part_of_a_section_split_for_size_brings_its_first_part_first():
+    """KMail's account wizard, a section split in parts of a screen each: its third part ("A
+    Setup complete screen will appear") ranked above its first, and the page's two units chosen
+    left the first out; the answer started at the wizard's last screen. The first part joins,
+    past the page's limit, and its steps come first."""
+    meta = unit_meta("kmail2/getting-started.docbook", "Getting Started", 2)
+    first = LogicUnit("Step", "", "Account Wizard (part 1 of 3)", "1. Type your full name, e-mail address and "
+                      "password on the first screen of the wizard.\n", [], meta)
+    third = LogicUnit("Step", "", "Account Wizard (part 3 of 3)", "1. Click Finish on the Setup complete screen "
+                      "to set up the account.\n", [], meta)
+    manual = step_unit("Setting up your Account", "1. Select Settings → Configure KMail and open Accounts.\n",
+                       "kmail2/getting-started.docbook", "Getting Started", order=5)
+    why = {"text": 1.0, "header": 0.3, "context": 0.0}
+    candidates = [Candidate(Hit(manual, 1.0, 1, "x"), retrieval=0.5, score=1.1, why=why),
+                  Candidate(Hit(third, 0.9, 2, "x"), retrieval=0.33, score=0.8, why=why),
+                  Candidate(Hit(first, 0.8, 3, "x"), retrieval=0.14, score=0.6, why=why)]
+    picked = select(candidates, Turn("How do I set up my email account in KMail?"), ExtractiveParams())
+    assert [c.unit.header for c in picked] == ["Setting up your Account", "Account Wizard (part 3 of 3)",
+                                               "Account Wizard (part 1 of 3)"]
+    steps, _ = compose_steps(picked, Turn("How do I set up my email account in KMail?"),
+                             ExtractiveParams(cite=False), {c.unit.id: i for i, c in enumerate(picked, 1)})
+    assert steps.index("Type your full name, e-mail address and password on the first screen of the wizard.") \
+        < steps.index("Click Finish on the Setup complete screen to set up the account.")
