@@ -234,11 +234,40 @@ def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float
     return steps[start:start + n]
 
 
+# an item of a list of labelled items: a key, an option, a field, then a colon and what it does
+LABELLED = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
+MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
+
+
+def described_steps(unit: Unit, turn: Turn) -> list[str]:
+    """The items of a list of labelled items (most of the unit's steps: key bindings, options)
+    whose first sentence says every word of the last question, of two words or more, when at
+    most :data:`MAX_DESCRIBED` do: Gwenview's "Ctrl+Shift+R: Rotate the current image to the
+    left." for "And how do I rotate it to the left?", where the list's first items ("Alt+Up:
+    Moves to the parent folder") led the answer."""
+    question = turn.question_terms
+    steps = unit_steps(unit)
+    if len(question) < 2 or not steps:
+        return []
+    labelled = [(step, m) for step in steps
+                if (m := LABELLED.match(plain_text(step))) and len(m["label"].split()) <= 4]
+    if 2 * len(labelled) < len(steps):
+        return []
+    found = [step for step, m in labelled if question <= set(terms(first_sentence(m["text"], max_words=40)))]
+    return found if len(found) <= MAX_DESCRIBED else []
+
+
+def asked_steps(unit: Unit, turn: Turn) -> list[str]:
+    """The entries the question names (:func:`asked_entries`), else the labelled items that say
+    what it asks (:func:`described_steps`)."""
+    return asked_entries(unit, turn) or described_steps(unit, turn)
+
+
 def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                   source_index: dict[str, int], weight: dict[str, float] | None = None,
                   ) -> tuple[list[str], list[str]]:
     """Steps (with citations when ``p.cite``) and the ids of the units they came from, a unit's
-    entries that the question names first (:func:`asked_entries`); a step that another unit's
+    entries that the question names first (:func:`asked_steps`); a step that another unit's
     later step holds whole ("Choose Tools - Macros - Record Macro." and the
     guide's step that goes on from it) gives way to that one."""
     steps: list[str] = []
@@ -246,13 +275,15 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     origin: list[str] = []  # the unit each step came from
     given: set[str] = set()  # ingredient lines an earlier step gave
     best = chosen[0].unit.id if chosen else ""
-    asked = {c.unit.id: asked_entries(c.unit, turn) for c in chosen}
+    asked = {c.unit.id: asked_steps(c.unit, turn) for c in chosen}
     # the units whose entries the question names first: what was asked
     for cand in sorted(_ordered(chosen), key=lambda c: not asked[c.unit.id]):
         budget = p.first_unit_steps if cand.unit.id == best else p.other_unit_steps
         # new steps only, before a runner-up's run is chosen among them
         named = asked[cand.unit.id]
-        fresh = [s for s in named + [s for s in unit_steps(cand.unit) if s not in named]
+        # a list of labelled items gives those that say what is asked, not the rest of the list
+        rest = [] if named and not asked_entries(cand.unit, turn) else unit_steps(cand.unit)
+        fresh = [s for s in named + [s for s in rest if s not in named]
                  if not turn.already_said(s) and not _is_duplicate(s, plain)]
         if cand.unit.id != best and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)
@@ -406,7 +437,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
-    if asked := next((entry for c in chosen for entry in asked_entries(c.unit, turn)), ""):
+    if asked := next((entry for c in chosen for entry in asked_steps(c.unit, turn)), ""):
         name, _, does = asked.partition(": ")  # the name as typed: "debug bgp updates: Enable or ..."
         lead = f"{plain_text(name)}: {first_sentence(does, max_words=45)}"
     if not lead and steps:

@@ -1398,3 +1398,26 @@ def test_a_later_part_of_a_section_split_for_size_brings_its_first_part_first():
                              ExtractiveParams(cite=False), {c.unit.id: i for i, c in enumerate(picked, 1)})
     assert steps.index("Type your full name, e-mail address and password on the first screen of the wizard.") \
         < steps.index("Click Finish on the Setup complete screen to set up the account.")
+
+
+def test_a_list_of_key_bindings_gives_the_one_that_says_what_is_asked():
+    """Gwenview's key bindings, a bulleted list of "key: what it does": asked "And how do I
+    rotate it to the left?", the answer was the list from its first item ("Alt+Up: Moves to the
+    parent folder ..."); the item that says every word of the question is the answer, alone. A
+    question that more than three items say, or a list that is mostly not labelled, keeps its
+    steps."""
+    keys = step_unit("Key bindings", "- Alt+Up: Moves to the parent folder of the current folder.\n"
+                     "- Ctrl+M: Show or hide the menubar.\n- Ctrl+R: Rotate the current image to the right.\n"
+                     "- Ctrl+Shift+R: Rotate the current image to the left.\n- Shift+C: Crop the current image.\n"
+                     "- Shift+R: Resize the current image.\n",
+                     "gwenview/index.docbook", "Gwenview User Manual", order=12)
+    turn = Turn("And how do I rotate it to the left?", history=[("How do I crop a photo in Gwenview?",
+                                                                 "Edit → Crop: This operation lets you ...")])
+    answer, steps, _ = compose([Hit(keys, 1.0, 1, "x")], turn, cite=False)
+    assert steps == ["Ctrl+Shift+R: Rotate the current image to the left."]
+    assert answer == "Ctrl+Shift+R: Rotate the current image to the left."
+    _, steps, _ = compose([Hit(keys, 1.0, 1, "x")], Turn("How do I rotate the current image?"), cite=False)
+    assert steps == ["Ctrl+R: Rotate the current image to the right.", "Ctrl+Shift+R: Rotate the current image to "
+                     "the left."]
+    _, steps, _ = compose([Hit(keys, 1.0, 1, "x")], Turn("And the current image?"), cite=False)
+    assert len(steps) == 6  # four items say "current image": none is asked
