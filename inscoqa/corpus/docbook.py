@@ -16,7 +16,8 @@ Entities: those the file declares in its DOCTYPE, else those the other DocBook f
 folder declare (a book's chapters, each a file of its own, use the entities the book's main
 file declares: Gnumeric's ``&gnum;``), else HTML's named characters (``&mdash;``); one declared
 nowhere reads as its name (KDE's ``&kmail;``, ``&Ctrl;``), and an external entity (a chapter the
-main file includes) as nothing. An ``xref`` to another file of the folder reads as that file's section title too.
+main file includes) as nothing. An ``xref`` to another file of the folder reads as that file's
+section title too.
 """
 
 from __future__ import annotations
