@@ -153,8 +153,10 @@ def asked_entries(unit: Unit, turn: Turn) -> list[str]:
 
 # an asked entry answers the question when its name says this share of the question's terms:
 # a menu reference's "View → Show Hidden Files" for "How do I show hidden files in Dolphin?", not
-# "Move Into Folder" for "How do I create a filter that moves messages to a folder?"
-ENTRY_ANSWERS_SHARE = 0.5
+# "Move Into Folder" for "How do I create a filter that moves messages to a folder?" nor KMail's
+# identity setting "OpenPGP encryption key" for "How do I encrypt an email with OpenPGP in KMail?"
+# (at a half it did, above the composer's "select the Sign and / or Encrypt icon in the toolbar")
+ENTRY_ANSWERS_SHARE = 0.6
 
 
 def entry_share(unit: Unit, turn: Turn, weight: dict[str, float] | None = None) -> float:

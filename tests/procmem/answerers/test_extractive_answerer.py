@@ -835,6 +835,13 @@ def test_a_menu_reference_entry_that_names_the_question_answers_it():
     score(moving, Turn("How do I create a filter in KMail that moves messages to a folder?"), 1.0)
     assert named.answers and named.why["header"] == 0.75
     assert not moving.answers and moving.why["header"] < 0.5  # its own header's "filter" alone
+    # an entry whose name says half of the question's words is named, and answers nothing
+    identity = step_unit("Cryptography", "**OpenPGP encryption key**: Here you may select an OpenPGP key for "
+                         "encrypting messages.\n", "kmail2/configure.docbook", "Configure KMail", order=3,
+                         unit_type="Appendix")
+    keyed = Candidate(Hit(identity, 0.5, 2, "x"))
+    score(keyed, Turn("How do I encrypt an email with OpenPGP in KMail?"), 1.0)
+    assert not keyed.answers
 
 
 def test_an_entry_with_its_other_name_and_marks_is_an_entry_the_question_may_name():
