@@ -240,20 +240,23 @@ MAX_DESCRIBED = 3  # more items that say every word of the question are no answe
 
 
 def described_steps(unit: Unit, turn: Turn) -> list[str]:
-    """The items of a list of labelled items (most of the unit's steps: key bindings, options)
-    whose first sentence says every word of the last question, of two words or more, when at
-    most :data:`MAX_DESCRIBED` do: Gwenview's "Ctrl+Shift+R: Rotate the current image to the
-    left." for "And how do I rotate it to the left?", where the list's first items ("Alt+Up:
-    Moves to the parent folder") led the answer."""
-    question = turn.question_terms
+    """The items of a list of labelled items (most of the unit's steps: key bindings, menu
+    commands, options) whose label and first sentence say every word of the last question but
+    those of the page's title (the product it names), two words or more, when at most
+    :data:`MAX_DESCRIBED` do: Gwenview's "Ctrl+Shift+R: Rotate the current image to the left."
+    for "And how do I rotate it to the left?", where the list's first items ("Alt+Up: Moves to
+    the parent folder") led the answer, and "Edit → Crop: This operation lets you discard parts
+    of the image" for "How do I crop an image in Gwenview?"."""
+    question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
     steps = unit_steps(unit)
     if len(question) < 2 or not steps:
         return []
     labelled = [(step, m) for step in steps
-                if (m := LABELLED.match(plain_text(step))) and len(m["label"].split()) <= 4]
+                if (m := LABELLED.match(plain_text(step))) and len(m["label"].split()) <= 6]
     if 2 * len(labelled) < len(steps):
         return []
-    found = [step for step, m in labelled if question <= set(terms(first_sentence(m["text"], max_words=40)))]
+    found = [step for step, m in labelled
+             if question <= set(terms(f"{m['label']} {first_sentence(m['text'], max_words=40)}"))]
     return found if len(found) <= MAX_DESCRIBED else []
 
 

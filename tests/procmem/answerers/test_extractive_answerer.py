@@ -1410,7 +1410,8 @@ def test_a_later_part_of_a_section_split_for_size_brings_its_first_part_first():
 def test_a_list_of_key_bindings_gives_the_one_that_says_what_is_asked():
     """Gwenview's key bindings, a bulleted list of "key: what it does": asked "And how do I
     rotate it to the left?", the answer was the list from its first item ("Alt+Up: Moves to the
-    parent folder ..."); the item that says every word of the question is the answer, alone. A
+    parent folder ..."); the item that says every word of the question (but the page title's) is
+    the answer, alone. A
     question that more than three items say, or a list that is mostly not labelled, keeps its
     steps."""
     keys = step_unit("Key bindings", "- Alt+Up: Moves to the parent folder of the current folder.\n"
@@ -1428,3 +1429,10 @@ def test_a_list_of_key_bindings_gives_the_one_that_says_what_is_asked():
                      "the left."]
     _, steps, _ = compose([Hit(keys, 1.0, 1, "x")], Turn("And the current image?"), cite=False)
     assert len(steps) == 6  # four items say "current image": none is asked
+    # a menu's commands: the label says the question's verb, the page's title its product
+    menu = step_unit("Image Operations", "- Edit → Mirror: This operation will reflect the image along the "
+                     "vertical axis.\n- Edit → Crop: This operation lets you discard parts of the image you don't "
+                     "want.\n- Edit → Resize: This operation will allow you to shrink or expand the image.\n",
+                     "gwenview/index.docbook", "Gwenview User Manual", order=6)
+    answer, _, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("How do I crop an image in Gwenview?"), cite=False)
+    assert answer == "Edit → Crop: This operation lets you discard parts of the image you don't want."
