@@ -72,6 +72,8 @@ BOILERPLATE = re.compile(
     r"^(?:if|when) [^,]{1,100}, see\b|\bsee\b[^.!?]{0,80}\bfor (?:more )?details\b|"  # "If you run a registry, see ..."
     r"redistribute (?:it|them)\b|all rights reserved|under the terms of the gnu\b|"  # a licence: "you can redistribute it ..."
     r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
+    # ... or to the next part of the page: "Go to the next section to learn more about this."
+    r"\b(?:go|go on|continue|proceed|move on|skip|turn) to the (?:next|following|previous) (?:section|chapter)\b|"
     # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation chapter."
     r"\b(?:take a look at|refer to|read|consult|check out|see) (?:the|our|this)\b[^.!?]{0,60}"
     r"\b(?:chapter|section|documentation|docs|book|guide|manual|article|topic|example)s?\W*$",

@@ -210,6 +210,18 @@ def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
         "Check whether the outbound spam filter disables automatic forwarding."]
 
 
+def test_a_pointer_to_the_next_section_is_no_step():
+    """Okular's "Go to the next section to learn more about this." was a step of "How do I add a
+    note to a page?"; Lync's "If the problem persists, go on to the next section." ends a step
+    that says what to do."""
+    body = ("1. Select File → Open... and choose the file.\n"
+            "2. Restart Lync to check whether the problem is resolved. If the problem persists, go on to "
+            "the next section.\n3. Go to the next section to learn more about this.\n")
+    unit = step_unit("Opening Files", body, "okular/index.docbook", "The Okular Handbook")
+    assert unit_steps(unit) == ["Select File → Open... and choose the file.",
+                                "Restart Lync to check whether the problem is resolved."]
+
+
 def test_questions_an_overview_page_lists_are_not_steps():
     body = ("Calendar diagnostic logs help answer questions such as:\n"
             "- Why doesn't a meeting appear in an attendee's calendar?\n"
