@@ -22,6 +22,7 @@ from inscoqa.corpus.layout import (
 )
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
 from inscoqa.corpus.textblocks import box_tables, examples_in_sentences, indented_blocks
+from inscoqa.corpus.vimhelp import is_vim_help, vim_help_to_markdown
 
 _HASH = "\ue000"  # a "#" that starts a line of the text, until the layout is known
 # where such a line ends up as a heading would (not indented as code, "#" then a space): escaped
@@ -49,9 +50,12 @@ def _markdown_line(line: str) -> str:
 
 def text_to_markdown(raw: str) -> tuple[str, str]:
     """``(title, markdown)`` of a plain-text document; a manual page as ``man`` prints it is read
-    by its own layout (:mod:`inscoqa.corpus.manpage`)."""
+    by its own layout (:mod:`inscoqa.corpus.manpage`), a Vim help file by its markup
+    (:mod:`inscoqa.corpus.vimhelp`)."""
     if is_man_page(raw):
         return man_to_markdown(raw)
+    if is_vim_help(raw):
+        return vim_help_to_markdown(raw)
     raw = raw.replace("\xa0", " ").replace("\t", "    ")
     lines = [_footnotes(line.rstrip()) for line in raw.split("\n")]
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
