@@ -117,12 +117,26 @@ COMMAND_WORD = re.compile(
 _UNPAIRED_BOLD = re.compile(r"^\*\*|\*\*$")
 
 
+MIN_SENTENCE_WORDS = 4
+POINTS_BACK = re.compile(r"^(?:it|this|that|these|those|they|here|(?:for )?example)\b", re.I)  # "It is:", "Example:"
+
+
 def sentences(text: str) -> list[str]:
     """The prose sentences of a text: headings, tables and list items left out, a fenced
-    command kept with the sentence that introduces it."""
-    found = [plain_text(_UNPAIRED_BOLD.sub("", s) if s.count("**") % 2 else s) + (":" if s.endswith(":") else "")
-             for run in prose_runs(text) for s in split_sentences(run)]
-    return [s for s in found if len(s.split()) >= 4 and not is_metadata(s)]
+    command kept with the sentence that introduces it. A sentence of fewer than four words is
+    left out, unless it introduces what follows as what the sentence before it named ("It is:"):
+    then it joins that sentence ("Vim has a quit-and-throw-things-away command. It is:")."""
+    found: list[str] = []
+    for run in prose_runs(text):
+        said: list[str] = []
+        for s in split_sentences(run):
+            s = plain_text(_UNPAIRED_BOLD.sub("", s) if s.count("**") % 2 else s) + (":" if s.endswith(":") else "")
+            if len(s.split()) < MIN_SENTENCE_WORDS and s.endswith(":") and said and POINTS_BACK.match(s):
+                said[-1] = f"{said[-1]} {s}"
+            else:
+                said.append(s)
+        found += said
+    return [s for s in found if len(s.split()) >= MIN_SENTENCE_WORDS and not is_metadata(s)]
 
 
 def is_metadata(text: str) -> bool:
@@ -299,6 +313,17 @@ def names_only(items: list[str], words: int = 6) -> bool:
                 and not ACTION_CUE.search(plain))
     named_items = [item for item in items if not MORE_ONLY.match(plain_text(item).strip())]  # not "… and more!"
     return len(named_items) >= 2 and all(name(i) for i in named_items)
+
+
+def lists_what_there_is(items: list[str]) -> bool:
+    """A list of what there is to see, not steps (a file browser's "You can see these items:
+    1. The name of the browsing tool and its version number … 4. How names are to be sorted"):
+    none says what to do, and each names a thing (it opens with an article or another
+    determiner) or a topic (it asks how or what, without a question mark); a list of what must be
+    ("The index type must support index-only scans") is one of conditions to meet."""
+    plain = [plain_text(item).strip() for item in items]
+    return len(plain) >= 2 and not any(says_what_to_do(item) or _REQUIRES.match(item) for item in plain) \
+        and all(_SUBJECT_FIRST.match(item) or _ASKS.match(item) for item in plain)
 
 
 _CONTINUED = re.compile(r"(?:[;,]|[;,]? (?:and|or))$")  # an item the next one continues: "rotating the logs;"

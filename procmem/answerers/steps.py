@@ -25,6 +25,7 @@ from procmem.answerers.clauses import (
     enumerates,
     instructions,
     is_metadata,
+    lists_what_there_is,
     names_only,
     narrates,
     notes_only,
@@ -130,12 +131,12 @@ def unit_steps(unit: Unit) -> list[str]:
     is for (:func:`purposes`), a list of what to learn or a numbered list or a procedure of what
     to consider (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists:
     "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
-    events (:func:`narrates`), lists that continue a sentence (:func:`enumerates`), and bulleted
-    lists that hold only notes (:func:`notes_only`).
+    events (:func:`narrates`) or of what there is to see (:func:`lists_what_there_is`), lists that continue a
+    sentence (:func:`enumerates`), and bulleted lists that hold only notes (:func:`notes_only`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
-            or narrates(unit.steps) or enumerates(unit.steps) else unit.steps
+            or narrates(unit.steps) or enumerates(unit.steps) or lists_what_there_is(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
         listed = list_text(text, str(unit.meta.get("lead_in", "")))
@@ -143,9 +144,9 @@ def unit_steps(unit: Unit) -> list[str]:
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         listed_steps = instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
                                                      or notes_only(bulleted) or topics(bulleted, gerunds=False)
-                                                     or narrates(bulleted)) else [])
+                                                     or narrates(bulleted) or lists_what_there_is(bulleted)) else [])
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
-                                 or narrates(numbered) or enumerates(numbered)) else [])
+                                 or narrates(numbered) or enumerates(numbered) or lists_what_there_is(numbered)) else [])
                or (listed_steps if any(says_what_to_do(s) for s in listed_steps) else [])
                or prose_steps(text) or listed_steps)
         if entry := entry_step(unit):  # its example shown with it is no step of its own again

@@ -77,3 +77,10 @@ def test_what_to_remember_to_do_is_a_step():
     assert says_what_to_do("Backing up your entire root partition works just fine, but remember to exclude "
                            "directories that make no sense to backup, such as /dev, /proc, /sys, /tmp and /run.")
     assert says_what_to_do("The cache is rebuilt on the next run, so make sure to keep enough space free.")
+
+
+def test_a_short_introduction_that_points_back_joins_the_sentence_it_points_to():
+    text = ("Not to worry; the editor has a quit-and-throw-things-away command.  It is:\n\n"
+            "Function keys are free to map. Example:\n\nRun: now. The result:")
+    assert sentences(text) == ["Not to worry; the editor has a quit-and-throw-things-away command. It is:",
+                               "Function keys are free to map. Example:"]  # "Run:" and "The result:" alone say nothing

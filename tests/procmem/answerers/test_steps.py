@@ -1050,3 +1050,23 @@ def test_a_table_of_the_commands_a_sentence_says_to_use_gives_a_step_per_row():
                         "| command | function |\n|---|---|\n| `passwd` | manage password for the account |\n"
                         "| `chage` | manage password aging information |\n", "ch04.html", "Authentication")
     assert unit_steps(listing) == []
+
+
+def test_a_command_that_a_short_introduction_points_back_to_is_a_step():
+    body = ("Not to worry; the editor has a quit-and-throw-things-away command.  It is:\n\n```\n:q!\n```\n\n"
+            "Don't forget to press Enter to finish the command.")
+    assert prose_steps(body) == ["Not to worry; the editor has a quit-and-throw-things-away command. It is: `:q!`",
+                                 "Don't forget to press Enter to finish the command."]
+
+
+def test_a_list_of_what_there_is_to_see_gives_no_steps():
+    """An editor's file browser lists what its screen shows; a list of actions stays steps."""
+    shown = LogicUnit("Step", "", "The file browser", (
+        "You can see these items:\n\n1. The name of the browsing tool and its version number\n"
+        "2. The name of the browsing directory\n3. How names are to be sorted (directories first)\n"
+        "4. How to get help (use the <F1> key), and a listing of the commands\n"
+        "5. A listing of files, including the parent directory.\n"), meta=unit_meta("browser.txt", "Browsing"))
+    assert unit_steps(shown) == []
+    actions = LogicUnit("Step", "", "Browsing", "1. The browser opens.\n2. Press Enter on a file to edit it.\n",
+                        meta=unit_meta("browser.txt", "Browsing"))
+    assert unit_steps(actions) == ["The browser opens.", "Press Enter on a file to edit it."]
