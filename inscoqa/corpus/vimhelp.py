@@ -69,18 +69,24 @@ def _indent(line: str) -> int:
 
 def _title(lines: list[str], name: str, description: str) -> tuple[str, int]:
     """The title and the index of the first line after the opening: the first line's
-    description, or else the last of the centred lines under it that does not name the manual
-    (its first, when there are several), or else the file's name."""
+    description; or else the last of the centred lines under it that does not name the manual
+    (its first, when there are several: "Editing more than one file" under "VIM USER MANUAL");
+    or else the short line with its tags that opens the text ("Undo and redo  *undo-redo*", in
+    the reference manual); or else the file's name."""
     i = 0
     centred: list[str] = []
     while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= CENTRED_INDENT):
-        if lines[i].strip():
+        if lines[i].strip() and not RULE.match(lines[i].strip()):
             centred.append(" ".join(_plain(lines[i]).split()))
         i += 1
     if description and not VERSION.search(description):
         return " ".join(_plain(description).split()), i
-    chapters = centred[1:] if len(centred) > 1 else []
-    return (chapters[-1] if chapters else name), i
+    if len(centred) > 1:
+        return centred[-1], i
+    opening = " ".join(_plain(lines[i]).split()) if i < len(lines) else ""
+    if TAG.search(lines[i] if i < len(lines) else "") and 0 < len(opening.split()) <= MAX_HEADING_WORDS:
+        return opening, i + 1
+    return name, i
 
 
 def _heading(line: str) -> str:

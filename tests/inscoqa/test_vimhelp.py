@@ -61,6 +61,19 @@ Next chapter: |usr_32.txt|  Archiving notes
 Copyright: see |manual-copyright|  vim:tw=78:ts=8:noet:ft=help:norl:
 """
 
+# a file of a reference manual: its subject on a line of its own with its tags
+REFERENCE = """\
+*notes.txt*\tFor Vim version 9.0.  Last change: 2024 Jan 02
+
+
+\t\t  VIM REFERENCE MANUAL    by A. Writer
+
+
+Keeping notes\t\t\t\t\t\t*notes* *note-taking*
+
+The commands of this file keep notes.
+"""
+
 # a plugin's help, with a description on its first line and commands in the reference's layout
 PLUGIN = """\
 *notekeeper.txt*  Keep notes in a folder of their own
@@ -111,3 +124,10 @@ def test_a_plugins_help_reads_its_commands_with_their_descriptions(tmp_path: Pat
     doc = read_document(tmp_path / "notekeeper.txt")
     assert doc.title == "Keep notes in a folder of their own"
     assert doc.text.startswith("# Keep notes in a folder of their own\n\n## Commands")
+
+
+def test_a_reference_manuals_file_is_titled_by_its_subject_line():
+    title, text = vim_help_to_markdown(REFERENCE)
+    assert title == "Keeping notes"
+    assert text == "The commands of this file keep notes.\n"
+    assert vim_help_to_markdown(REFERENCE.replace("Keeping notes\t\t\t\t\t\t*notes* *note-taking*", ""))[0] == "notes"
