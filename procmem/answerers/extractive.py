@@ -340,6 +340,9 @@ ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|th
 # a source or a binary package.", "Replace HOST with your server's name."
 PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by)\s+(?:the\s+(?:name|path|address|"
                          r"number|id|version|value)s?\s+of\b|your\b|the\s+(?:actual|real|correct)\b)", re.I)
+# a sentence that goes on from the one before it: "And to reset back to the default driver: …",
+# "They can be listed with their size by the following: …"
+GOES_ON = re.compile(r"^(?:and|but|so|they|it|this|these|those|then)\b", re.I)
 # what to do instead of what the page said first: "Another option is to generate an empty bare
 # repository at the client", "Alternatively, you can delete just the local cache": no lead
 OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)
@@ -369,6 +372,8 @@ def _reads_as_prose(sentence: str) -> bool:
     return is_prose(sentence) or (introduces and ("; " not in tail or len(tail.split()) <= 12))  # one command, or a few
 
 
+LEAD_CODE_WORDS = 12  # code this short that a sentence introduces may lead with it, as what to do
+LEAD_CODE = re.compile(r"[A-Za-z.$\\/~<:]")  # ... when it is a command, a path or markup, not a drawing ("---o---o")
 LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its opening only
 
 
@@ -403,8 +408,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     that end introducing what follows them ("You can change it by the following."); a sentence of
     the chosen documents' other units (``extra``) leads only if it names something the question
     asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
-    that offers another way (:data:`OTHER_WAY`) does not lead. A reference entry that the question
-    names (:func:`asked_entries`) leads, and says why only in its own words."""
+    that offers another way (:data:`OTHER_WAY`) does not lead. A sentence that introduces a short
+    command says what to do with it ("For mail through a smarthost, you reconfigure the packages
+    as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one before
+    it (:data:`GOES_ON`). A reference entry that the question names (:func:`asked_entries`) leads,
+    and says why only in its own words."""
     # a section that answers by an entry the question names leads with that entry, not its opening
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers \
         and not asked_entries(chosen[0].unit, turn) else ""
@@ -418,6 +426,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         return f"{_opening(only[0]).rstrip('.;,: ')}."
     pool: dict[str, float] = {}
     aside: set[str] = set()
+    gives_code: set[str] = set()  # sentences that introduce what to type, with it
     # a step that a sentence introducing code became, with the code: "You can change it by the
     # following: `sudo update-alternatives --config editor`"
     with_code = {step.split(": ", 1)[0]: step for step in (_CITED.sub("", s) for s in steps) if ": " in step}
@@ -427,15 +436,23 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                     and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
                     and not turn.already_said(s, 0.7):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene
-                if INTRODUCES.search(s) or s.rstrip(".:") in with_code:  # "... you can specify: `Pgp: E`"
+                introduces = INTRODUCES.search(s) or s.rstrip(".:") in with_code
+                if introduces:  # "... you can specify: `Pgp: E`"
                     s = with_code.get(s.rstrip(".:"), "")
+                # what to type, in the sentence that introduces it (a session's command stands in it
+                # already: "… as the following: sudo dpkg-reconfigure exim4-config")
+                code = s.partition(": ")[2]
+                if (introduces or with_code.get(s.partition(": ")[0]) == s) and len(code.split()) <= LEAD_CODE_WORDS \
+                        and LEAD_CODE.match(code) and not GOES_ON.match(s):
+                    gives_code.add(s)
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
                     if position >= len(chosen) and not turn.question_terms & set(terms(s)):
                         aside.add(s)  # another section's, naming nothing asked: no lead
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
     # a note says what to mind, not what to do first: it may say why, but leads nothing
-    actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s))
+    actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s)
+                                          or s in gives_code)
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside),
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])

@@ -772,6 +772,31 @@ def test_a_lead_that_introduces_a_command_gives_the_command():
     assert answer.startswith("You can change it by the following: sudo update-alternatives --config editor.")
 
 
+def test_a_sentence_that_gives_a_short_command_leads_as_what_to_do():
+    """A mail server's reference: "For mail through a smarthost, you reconfigure the packages as
+    the following:" and the command says what to do, though no verb tells the user to; before, a
+    later sentence led ("Create password entries for the smarthost by editing …"). A sentence
+    that goes on from the one before it ("They can be listed …"), or whose code is long or a
+    drawing, does not."""
+    def lead(body: str) -> str:
+        unit = step_unit("Mail through a smarthost", body, "ch06.html", "Network applications")
+        answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I send mail through a smarthost?"), cite=False)
+        return answer
+
+    later = "\n\nCreate password entries for the mail server by editing the password file.\n"
+    assert lead("For mail through a smarthost, you reconfigure the packages as the following:\n\n```\n"
+                "$ sudo dpkg-reconfigure exim4-config\n```" + later).startswith(
+        "For mail through a smarthost, you reconfigure the packages as the following: "
+        "sudo dpkg-reconfigure exim4-config")
+    assert lead("Mail through a smarthost waits in a queue. They can be listed by the following:\n\n```\n"
+                "$ mailq\n```" + later).startswith("Create password entries")
+    assert lead("For mail through a smarthost, the queue may look like this:\n\n```\n---o---o---M\n```"
+                + later).startswith("Create password entries")  # a drawing is nothing to do
+    long_code = "\n".join(f"$ sudo postconf -e relay_option_{i}=yes" for i in range(8))
+    assert lead("For mail through a smarthost, you set the packages as the following:\n\n```\n"
+                f"{long_code}\n```" + later).startswith("Create password entries")
+
+
 def test_a_lead_that_breaks_off_before_its_example_gives_the_example():
     """DocBook's text: "If you want to use PGP, you can specify" and the example on its own line."""
     unit = step_unit("Pgp: Pseudo Header", "If you want to use PGP, you can specify\n\n```\nPgp: [ E | S ]\n```"
