@@ -41,6 +41,10 @@ CAPITALS = re.compile(r"^[A-Z][A-Z0-9 ,.'’/()&?!-]*$")
 # a command at the margin, a tab, then its description (prose puts two spaces between sentences)
 DESCRIBED = re.compile(r"^(?P<term>[^\s\t][^\t]{0,59}?)(?<![.!?])\t+(?P<text>\S.*)$")
 TERM = re.compile(r"^\S.{0,59}(?<![.,;:!?])$")  # a command alone on its line, no sentence
+# a row of a table set in under its paragraph: a key or a name, a tab, what it does
+# ("<TAB>CTRL-W h<TAB>move to the window on the left")
+TABLE_ROW = re.compile(r"^[ \t]+(?P<term>[^\s\t][^\t]{0,29}?)\t+(?P<text>[^\s\t].*)$")
+ROW = re.compile(r"^\s*- `[^`]+`: ")  # a table's row, as it is read
 CENTRED_INDENT = 8
 DESCRIPTION_INDENT = 16  # a reference manual's description under its command (two tab stops)
 MAX_HEADING_WORDS = 10
@@ -102,7 +106,21 @@ def _is_subheading(line: str, previous: str) -> bool:
             and not text.startswith("CTRL-") and (len(words) > 1 or len(text) >= 5))
 
 
-def _code(lines: list[str]) -> list[str]:
+LIST_MARKER = re.compile(r"^(?:\d{1,2}[.)]|[-*])\s+")
+
+
+def _item_indent(out: list[str]) -> str:
+    """The indentation that keeps a block inside the list item it follows ("2. Edit the color
+    scheme file.  These entries are useful:", then a table): the width of the item's marker, when
+    the last line at the margin opens an item; else none."""
+    for line in reversed(out):
+        if line.strip() and not line[:1].isspace():
+            m = LIST_MARKER.match(line)
+            return " " * len(m.group()) if m else ""
+    return ""
+
+
+def _code(lines: list[str], indent: str = "") -> list[str]:
     while lines and not lines[-1].strip():
         lines.pop()
     while lines and not lines[0].strip():
@@ -110,7 +128,7 @@ def _code(lines: list[str]) -> list[str]:
     if not lines:
         return []
     width = min(_indent(x) for x in lines if x.strip())
-    return ["", "```", *(x[width:] for x in lines), "```", ""]
+    return ["", f"{indent}```", *(f"{indent}{x[width:]}" for x in lines), f"{indent}```", ""]
 
 
 def _body(lines: list[str]) -> list[str]:
@@ -122,7 +140,7 @@ def _body(lines: list[str]) -> list[str]:
         raw = tabbed.expandtabs(8)
         if example is not None:
             if EXAMPLE_END.match(raw):
-                out += _code([_plain(x) for x in example])
+                out += _code([_plain(x) for x in example], _item_indent(out))
                 example = None
                 raw = raw[1:]
                 if not raw.strip():
@@ -132,7 +150,7 @@ def _body(lines: list[str]) -> list[str]:
                 example.append(raw)
                 continue
             else:
-                out += _code([_plain(x) for x in example])
+                out += _code([_plain(x) for x in example], _item_indent(out))
                 example = None
                 previous = ""
         if RULE.match(raw):
@@ -166,6 +184,10 @@ def _body(lines: list[str]) -> list[str]:
                 out[-1] = f"`{out[-1]}`: {line.strip()}"
             else:  # a description wrapped under its command
                 out[-1] += " " + line.strip()
+        elif (m := TABLE_ROW.match(_plain(tabbed))) and example is None:
+            last = next((x for x in reversed(out) if x.strip()), "")
+            indent = last[:_indent(last)] if ROW.match(last) else _item_indent(out)  # the table's rows align
+            out.append(f"{indent}- `{m.group('term')}`: {' '.join(m.group('text').split())}")
         elif m := DESCRIBED.match(_plain(tabbed)):
             text = " ".join(m.group("text").split())
             out.append(f"`{m.group('term').strip()}`: {text[:-1].rstrip() if example is not None else text}")
@@ -175,7 +197,7 @@ def _body(lines: list[str]) -> list[str]:
             out.append(line)
         previous = line
     if example is not None:
-        out += _code([_plain(x) for x in example])
+        out += _code([_plain(x) for x in example], _item_indent(out))
     return out
 
 

@@ -47,6 +47,21 @@ Write the note as any file, see |:write|: >
 \t:write
 <The note is kept until you remove it.
 
+MOVING BETWEEN NOTES
+
+Use these commands to move between notes:
+
+\t]n\t\tgo to the next note
+\t[n\t\tgo to the previous note
+
+1. Open the notes folder.  These keys are useful:
+
+\tgf\t\topen the note under the cursor
+
+2. Close the folder when you are done: >
+
+\t:NoteClose
+
 ==============================================================================
 *31.2*\tFinding a note
 
@@ -112,6 +127,10 @@ def test_a_chapter_reads_as_its_sections_examples_and_notes() -> None:
     # a note set in by a tab is prose; links keep their text
     assert "Note:\nA note that already exists is opened instead of being replaced" in text
     assert "see :write:" in text
+    # a table set in under its paragraph is a list of its rows, inside the list item it follows
+    assert "notes:\n\n- `]n`: go to the next note\n- `[n`: go to the previous note\n" in text
+    assert ("1. Open the notes folder.  These keys are useful:\n\n   - `gf`: open the note under the cursor\n\n"
+            "2. Close the folder when you are done:\n\n   ```\n   :NoteClose\n   ```") in text
 
 
 def test_a_plugins_help_reads_its_commands_with_their_descriptions(tmp_path: Path) -> None:
