@@ -41,13 +41,13 @@ def recursive_split(text: str, max_words: int = DEFAULT_CHUNK_WORDS,
     A piece too long is cut at the next finer separator, and pieces are packed back together
     with the joiner of the separator they were cut at (sentences of a long paragraph with a
     space, not a blank line)."""
-    text = text.strip()
+    text = _trimmed(text)
     if not text:
         return []
     if n_words(text) <= max_words:
         return [text]
     for i, (separator, joiner) in enumerate(separators):
-        parts = [p.strip() for p in re.split(separator, text) if p.strip()]
+        parts = [_trimmed(p) for p in re.split(separator, text) if p.strip()]
         if len(parts) < 2:
             continue
         pieces: list[str] = []
@@ -59,6 +59,15 @@ def recursive_split(text: str, max_words: int = DEFAULT_CHUNK_WORDS,
         return _pack(pieces, max_words, joiner)
     words = text.split()
     return [" ".join(words[j : j + max_words]) for j in range(0, len(words), max_words)]
+
+
+_BLANK_LINES = re.compile(r"^(?:[ \t]*\n)+")
+
+
+def _trimmed(text: str) -> str:
+    """``text`` without its blank lines before and its white space after; the indentation of
+    its first line stays (a list item's paragraph or code block, set in under its item)."""
+    return _BLANK_LINES.sub("", text).rstrip()
 
 
 def _pack(pieces: list[str], max_words: int, joiner: str) -> list[str]:

@@ -171,3 +171,20 @@ def test_a_part_that_starts_with_a_list_keeps_the_sentence_that_leads_to_it():
     steps_list = LogicUnit("Step", "", "Forwarding", f"{intro}\n\nTo forward queries, do this:\n\n"
                            "1. Open named.conf.\n2. Add a forwarders statement.\n", [], {})
     assert unit_steps(split_logic_unit(steps_list, max_words=130)[1]) == ["Open named.conf.", "Add a forwarders statement."]
+
+
+def test_a_list_items_blocks_keep_their_indentation_when_the_unit_is_cut():
+    """A step's code block and its note, set in under the step, stay set in: cut at their blank
+    lines, they lost it, and the code's opening fence stood at the margin while its closing fence
+    stayed set in, so the rest of the list read as code."""
+    steps = "\n\n".join(f"{i}. Copy the scheme file number {i} into your own folder of colour schemes.\n\n"
+                        f"   ```\n   cp scheme{i}.vim ~/.vim/colors/\n   ```\n\n"
+                        f"   This works from the editor, because it knows where the file {i} is kept."
+                        for i in range(1, 9))
+    unit = LogicUnit("Step", "", "Colour schemes", steps)
+    parts = split_logic_unit(unit, max_words=60)
+    assert len(parts) > 1
+    for part in parts:
+        set_in = [line for line in part.body.split("\n") if "```" in line or "cp scheme" in line or "This works" in line]
+        assert set_in and all(line.startswith("   ") for line in set_in), part.body
+    assert "   ```\n   cp scheme1.vim ~/.vim/colors/\n   ```" in parts[0].body
