@@ -341,8 +341,8 @@ ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|th
 PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by)\s+(?:the\s+(?:name|path|address|"
                          r"number|id|version|value)s?\s+of\b|your\b|the\s+(?:actual|real|correct)\b)", re.I)
 # a sentence that goes on from the one before it: "And to reset back to the default driver: …",
-# "They can be listed with their size by the following: …"
-GOES_ON = re.compile(r"^(?:and|but|so|they|it|this|these|those|then)\b", re.I)
+# "They can be listed with their size by the following: …", "That's all the information you need to provide: …"
+GOES_ON = re.compile(r"^(?:and|but|so|they|it|this|that|these|those|then)\b", re.I)
 # what to do instead of what the page said first: "Another option is to generate an empty bare
 # repository at the client", "Alternatively, you can delete just the local cache": no lead
 OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)

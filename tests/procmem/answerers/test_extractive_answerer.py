@@ -790,6 +790,8 @@ def test_a_sentence_that_gives_a_short_command_leads_as_what_to_do():
         "sudo dpkg-reconfigure exim4-config")
     assert lead("Mail through a smarthost waits in a queue. They can be listed by the following:\n\n```\n"
                 "$ mailq\n```" + later).startswith("Create password entries")
+    assert lead("Mail through a smarthost needs one setting. That's all the information a smarthost takes:\n\n```\n"
+                "$ postconf -e relayhost=smtp.example.com\n```" + later).startswith("Create password entries")
     assert lead("For mail through a smarthost, the queue may look like this:\n\n```\n---o---o---M\n```"
                 + later).startswith("Create password entries")  # a drawing is nothing to do
     long_code = "\n".join(f"$ sudo postconf -e relay_option_{i}=yes" for i in range(8))
