@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from inscoqa.corpus.common import tidy_markdown
-from inscoqa.corpus.layout import split_paragraphs
+from inscoqa.corpus.layout import LIST_LINE, split_paragraphs
 
 FIRST_LINE = re.compile(r"^\*(?P<name>[\w.+-]+)\.txt\*(?:\s+(?P<description>.*?))?\s*$")
 VERSION = re.compile(r"^for vim version\b|last change:", re.I)
@@ -106,21 +106,20 @@ def _is_subheading(line: str, previous: str) -> bool:
             and not text.startswith("CTRL-") and (len(words) > 1 or len(text) >= 5))
 
 
-LIST_MARKER = re.compile(r"^(?:\d{1,2}[.)]|[-*])\s+")
-
-
 def _item_indent(out: list[str]) -> str:
     """The indentation that keeps a block inside the list item it follows ("2. Edit the color
     scheme file.  These entries are useful:", then a table): the width of the item's marker, when
     the last line at the margin opens an item; else none."""
     for line in reversed(out):
         if line.strip() and not line[:1].isspace():
-            m = LIST_MARKER.match(line)
+            m = LIST_LINE.match(line)
             return " " * len(m.group()) if m else ""
     return ""
 
 
 def _code(lines: list[str], indent: str = "") -> list[str]:
+    """An example's lines as a code block, without its blank lines around and its common
+    indentation, set in by ``indent``."""
     while lines and not lines[-1].strip():
         lines.pop()
     while lines and not lines[0].strip():
@@ -132,6 +131,7 @@ def _code(lines: list[str], indent: str = "") -> list[str]:
 
 
 def _body(lines: list[str]) -> list[str]:
+    """The Markdown lines of a help file's text after its opening (see the module's account)."""
     out: list[str] = []
     example: list[str] | None = None
     opens_section = False
