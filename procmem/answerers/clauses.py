@@ -302,13 +302,15 @@ REMARK = re.compile(r"\s*\([^()]*\)")  # a remark in brackets: "(experimental, n
 def names_only(items: list[str], words: int = 6) -> bool:
     """A bulleted list that names things (``- Post Office Protocol (POP)``, ``- Outlook on the
     web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
-    final period, a command (a code span of several words) or a leading quantity (ingredients
-    stay steps), and not an action."""
+    final period, a command (a code span of several words), a leading quantity (ingredients
+    stay steps) or a description after a colon (a key's: "]n: move to the next note"), and not
+    an action."""
     def name(item: str) -> bool:
         plain = plain_text(item)  # without markup, so without the backticks of a command
         # not the "/" of alternatives, nor a remark in brackets: "Cygwin (experimental, no binaries yet)"
         named = [word for word in REMARK.sub("", plain).split() if any(c.isalnum() for c in word)]
-        return (len(named) <= words and not plain.endswith((".", "!", "?"))
+        described = len(plain.partition(": ")[2].split()) >= 2  # "]n: move to the next note"
+        return (len(named) <= words and not plain.endswith((".", "!", "?")) and not described
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
                 and not ACTION_CUE.search(plain))
     named_items = [item for item in items if not MORE_ONLY.match(plain_text(item).strip())]  # not "… and more!"
