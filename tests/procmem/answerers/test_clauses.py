@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from procmem.answerers.clauses import says_what_to_do, sentences
+from procmem.answerers.clauses import names_only, says_what_to_do, sentences
 
 
 def test_no_sentence_ends_inside_code_or_a_link():
@@ -84,3 +84,8 @@ def test_a_short_introduction_that_points_back_joins_the_sentence_it_points_to()
             "Function keys are free to map. Example:\n\nRun: now. The result:")
     assert sentences(text) == ["Not to worry; the editor has a quit-and-throw-things-away command. It is:",
                                "Function keys are free to map. Example:"]  # "Run:" and "The result:" alone say nothing
+
+
+def test_keys_with_what_each_does_are_no_list_of_names():
+    assert names_only(["Post Office Protocol (POP)", "Outlook on the web", "`BookInPolicy`"])
+    assert not names_only(["`]n`: move to the next note", "`[n`: move to the previous note"])
