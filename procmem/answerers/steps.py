@@ -131,8 +131,9 @@ def unit_steps(unit: Unit) -> list[str]:
     is for (:func:`purposes`), a list of what to learn or a numbered list or a procedure of what
     to consider (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists:
     "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
-    events (:func:`narrates`) or of what there is to see (:func:`lists_what_there_is`), lists that continue a
-    sentence (:func:`enumerates`), and bulleted lists that hold only notes (:func:`notes_only`).
+    events (:func:`narrates`), a list of what there is to see (:func:`lists_what_there_is`),
+    lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
+    (:func:`notes_only`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
