@@ -48,6 +48,7 @@ ROW = re.compile(r"^\s*- `[^`]+`: ")  # a table's row, as it is read
 CENTRED_INDENT = 8
 DESCRIPTION_INDENT = 16  # a reference manual's description under its command (two tab stops)
 MAX_HEADING_WORDS = 10
+MIN_TITLE_LETTERS = 3
 MIN_PROSE_WORDS = 10
 PROSE_WORD = re.compile(r"(?<!\S)[A-Za-z][a-z']*[.,;:!?]?(?!\S)")
 
@@ -80,8 +81,9 @@ def _title(lines: list[str], name: str, description: str) -> tuple[str, int]:
     i = 0
     centred: list[str] = []
     while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= CENTRED_INDENT):
-        if lines[i].strip() and not RULE.match(lines[i].strip()):
-            centred.append(" ".join(_plain(lines[i]).split()))
+        text = " ".join(_plain(lines[i]).split())
+        if sum(c.isalpha() for c in text) >= MIN_TITLE_LETTERS and not RULE.match(text):
+            centred.append(text)  # not a rule, nor a drawing's letters ("k" over "h   l")
         i += 1
     if description and not VERSION.search(description):
         return " ".join(_plain(description).split()), i

@@ -150,3 +150,6 @@ def test_a_reference_manuals_file_is_titled_by_its_subject_line():
     assert title == "Keeping notes"
     assert text == "The commands of this file keep notes.\n"
     assert vim_help_to_markdown(REFERENCE.replace("Keeping notes\t\t\t\t\t\t*notes* *note-taking*", ""))[0] == "notes"
+    # a drawing's letters under the manual's name are no title
+    drawn = REFERENCE.replace("by A. Writer\n", "by A. Writer\n\t\t\t\t k\n")
+    assert vim_help_to_markdown(drawn)[0] == "Keeping notes"
