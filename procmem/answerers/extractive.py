@@ -151,8 +151,7 @@ def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
     """The best unit, and the units close to it, from at most ``max_docs`` documents: units with
-    steps, or entries or labelled items the question names (:func:`asked_entries`,
-    :func:`asked_steps`), and a section whose header is
+    steps or entries the question names (:func:`asked_entries`), and a section whose header is
     the question (:attr:`Candidate.answers`), that name
     something the question or the conversation names (or that a linker leads to, or any when
     the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
@@ -188,8 +187,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
             continue
         if not (rest or start) and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
-                         or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn)
-                                 or asked_steps(cand.unit, turn))):
+                         or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn))):
             continue
         if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
                                         or cand.linked or turn.reports_failure):
