@@ -54,7 +54,8 @@ _BACK_MARKS = frozenset({"↩", "↩\ufe0e", "↑", "^"})  # a footnote's link b
 # a page's footnotes: mdBook's <ol class="footnote-definition">, pandoc's <section class="footnotes">,
 # Python-Markdown's <div class="footnote">
 _FOOTNOTES = re.compile(r"^footnotes?(?:-definitions?|-list)?$")
-_CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "breadcrumb",
+# Publican's (DocBook) <ul class="docnav"> of Prev, Up, Home and Next links and its site <div id="banner">
+_CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "docnav", "banner", "breadcrumb",
                            "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink"})
 # "mdbook-menu-bar", "mdbook-help-popup", SQLite's "fancy_toc"
 _CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal|toc)$")

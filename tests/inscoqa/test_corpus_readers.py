@@ -585,6 +585,10 @@ def test_html_navigation_bars_contents_menus_and_pop_ups_are_left_out(tmp_path: 
         "shortcuts</h2><p>Press <kbd>S</kbd> to search in the book</p></div></div>"
         "<div id='mdbook-menu-bar' class='menu-bar sticky'><h1 class='menu-title'>The Tools Book</h1></div>"
         "<div role='dialog'><p>Accept cookies?</p></div>"
+        # Publican's site banner and its links to the pages before and after, with their titles
+        "<div id='banner'><a href='https://example.org/get/'>Download the ebook</a></div>"
+        "<ul class='docnav'><li class='previous'><a href='sect.a.html'><strong>Prev</strong>8.0. Packages</a></li>"
+        "<li class='home'><a href='index.html'><strong>Home</strong></a></li></ul>"
         "</body></html>", encoding="utf-8")
     text = read_document(path).text
     assert text == ("# Chapter 8. Tools\n\n## 8.1. dpkg\n\ndpkg installs a package file.\n\n"
