@@ -19,6 +19,7 @@ NO_UPDATE = "NO UPDATE REQUIRED"
 
 _STEP_RE = re.compile(r"^\s*(?:\d+\s*[.):]|[-*•])\s+(.*\S)\s*$")
 _NUMBERED_RE = re.compile(r"^\s*\d+\s*[.):]\s+(.*\S)\s*$")
+_ITEM_START = re.compile(r"[\w`\"'“‘(\[<$~./]")  # how an item's text starts, in a code block too
 
 
 class ReplyParseError(ValueError):
@@ -81,8 +82,12 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
     steps: list[str] = []
     indents: list[int] = []  # of each step's item
     titled = False  # the line before is a title in bold further on in a step
+    fenced = False  # in a code block
     for line in lines:
+        fenced = fenced != line.lstrip().startswith("```")
         match = pattern.match(line)
+        if match and fenced and not _ITEM_START.match(match.group(1)):
+            match = None  # a line of code that only looks like an item: a crontab's " *  */2  *  *  *  backup"
         indent = len(line) - len(line.lstrip())
         if match and not nested and steps and indent > indents[-1] and TITLE_ONLY.match(steps[-1]):
             steps[-1], indents[-1] = match.group(1).strip(), indent  # a label over its items: the items

@@ -63,6 +63,13 @@ def test_steps_reader_joins_continuations_and_accepts_bullets():
     assert parse_steps("- bullet\n1. number", numbered_only=True) == ["number"]
 
 
+def test_steps_reader_reads_no_item_in_a_line_of_code_that_only_looks_like_one():
+    crontab = "- Edit the crontab:\n\n```\n# every two hours\n *  */2  *  *  *  $HOME/bin/backup\n```\n- Save it."
+    # an indented line goes on with the item before it, as any indented line does
+    assert parse_steps(crontab, nested=False) == ["Edit the crontab: *  */2  *  *  *  $HOME/bin/backup", "Save it."]
+    assert parse_steps("```\n- Download the tool.\n```") == ["Download the tool."]  # a list, fenced or not
+
+
 def test_rewrite_reply_outline_then_queries_capped_at_n():
     text = "steps:\n- Heat water\n- Steep\nqueries:\n- q1?\n- q2?\n- q3?\n- q4?\n- q5?"
     assert parse_rewrite_text(text, 4) == {"steps": ["Heat water", "Steep"],
