@@ -39,6 +39,9 @@ DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disa
 # words that open a sentence with a comma but set no condition: "For example, let's say ..."
 ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|addition|particular|fact)|on the other hand)\b"
 _IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
+# what is done, as a guide written in prose says it: "by running ...", "a simple matter of creating ..."
+_DOING = (r"running|executing|typing|entering|calling|creating|adding|editing|enabling|disabling|setting|"
+          r"installing|changing|removing|putting|writing|copying")
 ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
     # "..., to fix this", "use it to resolve the issue"; a sentence that opens so goes on with what
@@ -53,6 +56,17 @@ ACTION_CUE = re.compile(
     # maxpoll options" ("The argument can be specified with or without a leading dot" says what it is)
     + r"|\b(?:is|are|can be) (?:\w+ly )?(?:set|configured|changed|enabled|disabled|adjusted) (?:with|using|through"
       r"|via) (?:\S+ ){0,5}?(?:options?|commands?|directives?|statements?|settings?|parameters?|flags?|keywords?)\b"
+    # ... or by what does it: "It can be edited by running crontab -e", "this option can be set with
+    # the help of debconf by running dpkg-reconfigure -plow unattended-upgrades", "This can be done by
+    # creating a customlog.conf file"
+    + r"|\bcan be (?:\w+ly )?(?:\w+(?:ed|en)|set|run|put|done) (?:[^.;:]{0,60}?\s)?by (?:" + _DOING + r")\s\S"
+    # ... or what the user does, and with what: "The user generates a key pair on the client machine
+    # with ssh-keygen -t rsa"
+    + r"|^(?:the |a )?(?:user|administrator|admin)s? (?:then |first |simply |just )?[a-z]+s\b[^.;:]{0,80}?"
+      r"\b(?:with|using|by running|by typing) (?:the )?(?-i:[a-z][\w.-]*) (?:--?\w|\S*[/:]\S)"
+    # ... or how little it takes: "Setting up a website is therefore a simple matter of creating the
+    # following file, then enabling the virtual host with a2ensite"
+    + r"|\bis (?:\w+ )?(?:a (?:simple |quick )?matter of|as (?:simple|easy) as) (?:" + _DOING + r")\b"
     # the way to do it, named as such: "The usual way to deal with this is to use `git revert`"
     + r"|^(?:the|an?|one|another)\s+(?:\w+\s+){0,2}?(?:way|solution|fix|remedy|workaround|approach|option)\b"
       r"[^.;:]{0,80}?\s(?:is|would be)\s+(?:to|by)\s+(?!be\b)\w+"

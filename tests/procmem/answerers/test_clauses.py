@@ -49,6 +49,23 @@ def test_the_way_to_do_it_named_as_such_says_what_to_do():
     assert not says_what_to_do("The way Git stores objects is simple.")
 
 
+def test_what_can_be_done_or_the_user_does_by_running_a_command_or_is_a_simple_matter_says_what_to_do():
+    """A guide written as prose (the Debian Administrator's Handbook) says what to do in the
+    passive, by the command that does it, as what the user does with a command, or as how little
+    it takes."""
+    assert says_what_to_do("Each user has their own crontab. It can be edited by running crontab -e.")
+    assert says_what_to_do("Note that this option can be set with the help of debconf by running "
+                           "dpkg-reconfigure -plow unattended-upgrades.")
+    assert says_what_to_do("This can be done by creating a customlog.conf file that defines a new format.")
+    assert says_what_to_do("Setting up a website for the falcot.org domain is therefore a simple matter of creating "
+                           "the following file, then enabling the virtual host with a2ensite www.falcot.org.")
+    assert says_what_to_do("The user generates a key pair on the client machine with ssh-keygen -t rsa.")
+    assert says_what_to_do("The administrator creates the account with adduser --system foo.")
+    assert not says_what_to_do("The user logs in with their password.")  # no command
+    assert not says_what_to_do("The daemon is started by running systemd.")  # what the system does
+    assert not says_what_to_do("The list can be long by default.")
+
+
 def test_what_need_not_be_done_and_a_remark_in_brackets_say_nothing_to_do():
     """"… means that you don't have to create a file named git-daemon-export-ok" and "This
     invocation tries to reuse the address (this can save you some debugging)" are no steps;

@@ -210,6 +210,14 @@ def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
         "Check whether the outbound spam filter disables automatic forwarding."]
 
 
+def test_a_pointer_to_a_website_is_no_step_but_a_website_to_set_up_is():
+    body = ("1. Obtain the MFCMapi tool from the following website.\n"
+            "2. Read the bulletin on the Microsoft TechNet website.\n"
+            "3. Create a website for the falcot.org domain in `/etc/apache2/sites-available/`.\n")
+    unit = step_unit("Websites", body, "help/sites.md", "Sites")
+    assert unit_steps(unit) == ["Create a website for the falcot.org domain in /etc/apache2/sites-available/."]
+
+
 def test_a_pointer_to_the_next_section_is_no_step():
     """Okular's "Go to the next section to learn more about this." was a step of "How do I add a
     note to a page?"; Lync's "If the problem persists, go on to the next section." ends a step
