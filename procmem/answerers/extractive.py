@@ -326,6 +326,25 @@ def unnamed_case(sentence: str, turn: Turn) -> bool:
     return bool(case) and not set(terms(case[1])) & (turn.question_terms | turn.context_terms)
 
 
+# a sentence for undoing something: "To cancel a task scheduled by cron, simply run crontab -e and
+# delete the corresponding line"
+UNDO_VERBS = ("cancel", "remove", "delete", "undo", "disable", "uninstall", "revert", "unmount", "deactivate",
+              "unsubscribe", "unschedule", "unlock", "unshare", "turn off", "switch off")
+UNDONE = ("cancell?ed", "removed", "deleted", "undone", "disabled", "uninstalled", "reverted", "unmounted",
+          "deactivated", "turned off", "switched off")
+# ... or says it can be undone: "Debian activates it by default, but this can be deactivated by changing ..."
+UNDOING = re.compile(rf"^(?:for (?:example|instance),?\s+)?to (?:{'|'.join(UNDO_VERBS)})\b"
+                     rf"|\bcan be (?:\w+ly )?(?:{'|'.join(UNDONE)})\b", re.I)
+_UNDO_TERMS = frozenset(term for verb in UNDO_VERBS for term in terms(verb)) - {"turn", "switch"}
+
+
+def undoes_unasked(sentence: str, turn: Turn) -> bool:
+    """A sentence that says how to undo something ("To cancel a task scheduled by cron, ...")
+    when the question asks to undo nothing ("How do I schedule a command ...?"; "delete" asks
+    what "To remove ..." says)."""
+    return bool(UNDOING.search(sentence)) and not _UNDO_TERMS & turn.question_terms
+
+
 # a step that states how things are once a condition holds, and says nothing to do: "If you use
 # rustup, Clippy is usually already installed" (no lead to the steps: "..., then follow the steps below")
 STATEMENT = re.compile(r"^(?:if|when|once|after|where)\b[^,]{1,120},\s+(?!you\b)(?:[\w’']+\s+){1,2}"
@@ -408,7 +427,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     that end introducing what follows them ("You can change it by the following."); a sentence of
     the chosen documents' other units (``extra``) leads only if it names something the question
     asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
-    that offers another way (:data:`OTHER_WAY`) does not lead. A sentence that introduces a short
+    that offers another way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo
+    something when the user asks to undo nothing (:func:`undoes_unasked`). A sentence that introduces a short
     command says what to do with it ("For mail through a smarthost, you reconfigure the packages
     as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one before
     it (:data:`GOES_ON`). A reference entry that the question names (:func:`asked_entries`) leads,
@@ -450,10 +470,12 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                     if position >= len(chosen) and not turn.question_terms & set(terms(s)):
                         aside.add(s)  # another section's, naming nothing asked: no lead
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
-    # a note says what to mind, not what to do first: it may say why, but leads nothing
+    # a note says what to mind, not what to do first: it may say why, but leads nothing; nor does how
+    # to undo something, unless the user asks to undo
     actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s)
                                           or s in gives_code)
-                      and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside),
+                      and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
+                      and not undoes_unasked(s, turn)),
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""

@@ -633,6 +633,20 @@ def test_the_lead_is_for_the_case_the_user_named_and_keeps_the_command_it_introd
     assert answer.startswith("If you get linker errors, you should install a C compiler")
 
 
+def test_how_to_undo_something_leads_only_when_the_user_asks_to_undo():
+    """The Debian Administrator's Handbook on cron ends with how to cancel a task: no lead for
+    "How do I schedule ...?", the lead for "How do I delete ...?" ("remove" says "delete")."""
+    cron = step_unit("Scheduling Tasks with cron", "To cancel a task scheduled by cron, simply run `crontab -e` and "
+                     "delete the corresponding line in the crontab file.\n\nEach user schedules commands in a crontab, "
+                     "which can be edited by running `crontab -e` in a terminal.", "handbook/cron.html",
+                     "Scheduling Tasks")
+    answer, _, _ = compose([Hit(cron, 1.0, 1, "x")], Turn("How do I schedule a command with cron every night?"),
+                           cite=False)
+    assert answer.startswith("Each user schedules commands in a crontab, which can be edited by running crontab -e")
+    answer, _, _ = compose([Hit(cron, 1.0, 1, "x")], Turn("How do I delete a task scheduled by cron?"), cite=False)
+    assert answer.startswith("To cancel a task scheduled by cron")
+
+
 def test_the_rest_of_a_section_that_answers_the_question_is_chosen_with_it():
     """Cargo's FAQ: an answer split for size. Its second part names little of the question and
     ranks low, but it is the rest of the answer, not another page's section."""
