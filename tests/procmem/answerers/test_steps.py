@@ -213,9 +213,11 @@ def test_a_step_keeps_what_to_do_without_its_pointer_to_further_reading():
 def test_a_pointer_to_a_website_is_no_step_but_a_website_to_set_up_is():
     body = ("1. Obtain the MFCMapi tool from the following website.\n"
             "2. Read the bulletin on the Microsoft TechNet website.\n"
-            "3. Create a website for the falcot.org domain in `/etc/apache2/sites-available/`.\n")
+            "3. Restore the mailbox. To do this, see website from step 1.\n"
+            "4. Create a website for the falcot.org domain in `/etc/apache2/sites-available/`.\n")
     unit = step_unit("Websites", body, "help/sites.md", "Sites")
-    assert unit_steps(unit) == ["Create a website for the falcot.org domain in /etc/apache2/sites-available/."]
+    assert unit_steps(unit) == ["Restore the mailbox.",
+                                "Create a website for the falcot.org domain in /etc/apache2/sites-available/."]
 
 
 def test_a_pointer_to_the_next_section_is_no_step():
