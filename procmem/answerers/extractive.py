@@ -428,10 +428,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     the chosen documents' other units (``extra``) leads only if it names something the question
     asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
     that offers another way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo
-    something when the user asks to undo nothing (:func:`undoes_unasked`). A sentence that introduces a short
-    command says what to do with it ("For mail through a smarthost, you reconfigure the packages
-    as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one before
-    it (:data:`GOES_ON`). A reference entry that the question names (:func:`asked_entries`) leads,
+    something when the user asks to undo nothing (:func:`undoes_unasked`). A sentence that
+    introduces a short command says what to do with it ("For mail through a smarthost, you
+    reconfigure the packages as the following: sudo dpkg-reconfigure exim4-config"), unless it
+    goes on from the one before it (:data:`GOES_ON`). A reference entry that the question names (:func:`asked_entries`) leads,
     and says why only in its own words."""
     # a section that answers by an entry the question names leads with that entry, not its opening
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers \

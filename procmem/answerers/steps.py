@@ -69,7 +69,8 @@ BOILERPLATE = re.compile(
     r"couldn'?t resolve your issue|for (?:more )?(?:information|info)\b|see the following|see this article|visit the following|"
     r"follow the (?:instructions|steps) (?:on|in|at) the following|"
     # a pointer to a site ("go to the following Microsoft website:", "topic on the Microsoft TechNet
-    # website", "see website from step 1"), not a website the steps set up ("Setting up a website for the falcot.org domain ...")
+    # website", "see website from step 1"), not a website the steps set up ("Setting up a website
+    # for the falcot.org domain ...")
     r"\bthe following (?:\S+ ){0,3}website\b|\b(?:on|at|visit|see) (?:the )?(?:\S+ ){0,3}?website\b|"
     r"\b(?:follow|complete|do) (?:these|the following) steps\W*$|"  # what they introduced is elsewhere
     r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b|"
