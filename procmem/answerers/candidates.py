@@ -22,6 +22,7 @@ from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
 from procmem.extract.markdown import one_line
+from procmem.extract.roles import labels_a_part
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
 
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
@@ -113,6 +114,15 @@ def answers_a_question(unit: LogicUnit) -> bool:
     the last commit. How do I change it?"): its answer says what to do."""
     header = own_header(unit).rstrip()
     return header.endswith("?") and not WHY.match(header) and bool(unit_steps(unit))
+
+
+def topic_of(unit: Unit) -> str:
+    """The topic a logic unit is a labelled part of, as its section path: a guide that sets each
+    topic out in parts (Apache's "Forbidding Image Hotlinking" > "Description:", "Solution:",
+    "Discussion:"); "" for a section that names a topic of its own, and for a part of the page
+    itself (Office's "Symptoms", "Resolution")."""
+    path = str(unit.meta.get("section", "")).split(" > ") if isinstance(unit, LogicUnit) else []
+    return " > ".join(path[:-1]) if len(path) >= 3 and labels_a_part(path[-1]) else ""
 
 
 def is_problem(unit: Unit) -> bool:
@@ -242,4 +252,4 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
 
 
 __all__ = ["Candidate", "DUPLICATE_SIMILARITY", "is_problem", "quoting_documents", "score", "share",
-           "term_weights", "title_weights", "unit_settings"]
+           "term_weights", "title_weights", "topic_of", "unit_settings"]

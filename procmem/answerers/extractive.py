@@ -62,6 +62,7 @@ from procmem.answerers.candidates import (
     share,
     term_weights,
     title_weights,
+    topic_of,
 )
 from procmem.answerers.clauses import (
     ACTION_CUE,
@@ -102,6 +103,7 @@ TRIED_SHARE = 0.35
 JOIN_TEXT = 0.4
 JOIN_RETRIEVAL = 0.7
 _CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
+TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for with one of them
 
 
 @dataclass
@@ -172,9 +174,11 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     for cand in ranked:
         if len(chosen) >= p.max_units:
             break
-        # the rest of a section that answers the question (an FAQ answer split for size) is the answer too
-        rest = bool(chosen) and chosen[0].answers and cand.doc_id == chosen[0].doc_id \
-            and part_number(cand.unit) > 1 and own_header(cand.unit) == own_header(chosen[0].unit)
+        # the rest of a section that answers the question (an FAQ answer split for size) is the answer too,
+        # and so are the other parts of a topic the best unit is a labelled part of (its "Solution:")
+        rest = bool(chosen) and cand.doc_id == chosen[0].doc_id and (
+            chosen[0].answers and part_number(cand.unit) > 1 and own_header(cand.unit) == own_header(chosen[0].unit)
+            or topic_of(cand.unit) != "" and topic_of(cand.unit) == topic_of(chosen[0].unit))
         # ... and when it only introduces what the user asks how to do ("Turning on debug logs"
         # over why they are asked for), its page's sections that say how
         below = introduces and cand.doc_id == chosen[0].doc_id
@@ -194,11 +198,11 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # ranked by a search that found nothing better, it names nothing the user asks
         if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause)):
             continue
-        if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure) \
+        if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure or rest) \
                 and cand.why.get("text", 0.0) < JOIN_TEXT * chosen[0].why.get("text", 0.0) \
                 and cand.retrieval < JOIN_RETRIEVAL * chosen[0].retrieval:
             continue  # it shares a common word with the question, not what the best unit says of it
-        if chosen and cand.closeness is not None and chosen[0].closeness is not None and not cand.linked \
+        if chosen and cand.closeness is not None and chosen[0].closeness is not None and not (cand.linked or rest) \
                 and cand.closeness < p.join_closeness * chosen[0].closeness:
             continue  # it shares the question's words, not its meaning (a backtrace's "check how much")
         if chosen and cand.setting < 1:
@@ -661,6 +665,7 @@ class ExtractiveAnswerer:
                     hits, _ = retriever.search(query.query, k=p.within_top_documents, kind=kind,
                                                within=top_documents)
                     searches.append((hits, weights[kind]))
+            searches += self._topic_parts(retriever, searches, weights.get("logic_unit", 1.0))
             candidates = _candidates(searches)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
@@ -693,6 +698,21 @@ class ExtractiveAnswerer:
             order = details.pop("sources")
             stage.details.update(details)
         return Answer(answer=answer, procedures=steps, sources=sources_from_hits(order), trace=trace)
+
+    def _topic_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
+                     weight: float) -> list[tuple[list[Hit], float]]:
+        """The other parts of the topics that the searches' first units are labelled parts of
+        (:func:`topic_of`): a solution that is a block of code ranks far below the description
+        of its problem ("Forbidding Image Hotlinking" > "Solution:", 13th for "How do I prevent
+        other sites from hotlinking my images?")."""
+        found: list[tuple[list[Hit], float]] = []
+        firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
+        for unit in firsts.values():
+            if topic := topic_of(unit):
+                hits, _ = retriever.search(topic.rpartition(" > ")[2], k=TOPIC_PARTS, kind="logic_unit",
+                                           within=[str(unit.meta.get("doc_id", ""))])
+                found.append(([h for h in hits if topic_of(h.unit) == topic], weight))
+        return found
 
     def _restating(self, retriever: Retriever, turn: Turn, candidates: list[Candidate]) -> list[str]:
         """The candidate sections whose own header asks the last question in other words ("I've

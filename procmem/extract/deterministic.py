@@ -41,6 +41,7 @@ from procmem.extract.roles import (
     heading_rest,
     heading_role,
     is_question,
+    labels_a_part,
     states_problem,
     term_of,
 )
@@ -245,25 +246,12 @@ def _goal(ctx: _Context, section: Section, role: Role, block: Block | None) -> s
     return ctx.doc.title
 
 
-# headings that label a part of a topic rather than name one ("Forcing HTTPS" > "Description:",
-# "Solution:", "Discussion:")
-LABEL_HEADING = re.compile(r"^(?:description|discussion|details|explanation|examples?|usage|syntax|"
-                           r"options|arguments|parameters|return values?)$")
-
-
-def _is_label(heading: str) -> bool:
-    """A heading that says only what part of a topic its section is ("Resolution", "Cause",
-    "Description:"); "Method 2: Use PowerShell" says more."""
-    return heading_role(heading) not in ("other", "alternative", "sequence") \
-        or bool(LABEL_HEADING.match(heading.strip().rstrip(":").casefold()))
-
-
 def _topic(section: Section) -> str:
     """The nearest heading above ``section`` (below the page title) that names a topic, when
     ``section``'s own heading only labels a part of it; "" otherwise."""
-    if not _is_label(section.heading):
+    if not labels_a_part(section.heading):
         return ""
-    return next((h for h in reversed(section.path[1:-1]) if h and not _is_label(h)), "")
+    return next((h for h in reversed(section.path[1:-1]) if h and not labels_a_part(h)), "")
 
 
 def _in_topic(section: Section, heading: str) -> str:

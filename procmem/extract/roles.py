@@ -85,6 +85,19 @@ def heading_role(heading: str) -> Role:
     return "other"
 
 
+# headings that label a part of a topic rather than name one ("Forcing HTTPS" > "Description:",
+# "Solution:", "Discussion:")
+LABEL_HEADING = re.compile(r"^(?:description|discussion|details|explanation|examples?|usage|syntax|"
+                           r"options|arguments|parameters|return values?)$")
+
+
+def labels_a_part(heading: str) -> bool:
+    """A heading that says only what part of a topic its section is ("Resolution", "Cause",
+    "Description:"); "Method 2: Use PowerShell" says more."""
+    return heading_role(heading) not in ("other", "alternative", "sequence") \
+        or bool(LABEL_HEADING.match(heading.strip().rstrip(":").casefold()))
+
+
 def heading_rest(heading: str) -> str:
     """``Method 2: Set the value`` -> ``Set the value`` (the heading itself otherwise)."""
     key = heading.strip()
