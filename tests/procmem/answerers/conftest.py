@@ -7,16 +7,30 @@ import glob
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from inscoqa.cli import main
 from procmem.answerers import retrieval as given
 from procmem.answerers.common import terms
 from procmem.answerers.retrieval import Hit
+from procmem.memory import Memory
 from procmem.units import Chunk, Linker, LogicUnit, Procedure, Unit
 from serving.prompts import load_prompt
 from serving.scripted import ScriptedLLM
+
+
+def memory_from_files(root: Path, files: dict[str, str]) -> Memory:
+    """A memory built by ``inscoqa memory build --path`` from a folder of these files (name:
+    text), as a user builds one from their own documents."""
+    folder = root / "docs"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    assert main(["memory", "build", "--path", str(folder), "--out", str(root / "m")]) == 0
+    return Memory.load(root / "m")
 
 
 def unit_meta(doc_id: str, title: str, order: int = 0) -> dict[str, Any]:

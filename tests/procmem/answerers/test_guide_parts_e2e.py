@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inscoqa.cli import main
 from procmem.answerers import AnswerRequest, make_answerer
-from procmem.memory import Memory
+from tests.procmem.answerers.conftest import memory_from_files
 
 GUIDE = """\
 <html><head><title>When not to use mod_rewrite</title></head><body>
@@ -49,12 +48,8 @@ LOGS = """\
 
 
 def test_the_solution_of_a_topic_comes_with_its_description(clean_env: Path) -> None:
-    folder = clean_env / "manual"
-    folder.mkdir()
-    (folder / "avoid.html").write_text(GUIDE, encoding="utf-8")
-    (folder / "logs.html").write_text(LOGS, encoding="utf-8")
-    assert main(["memory", "build", "--path", str(folder), "--out", str(clean_env / "m")]) == 0
-    answerer = make_answerer("extractive", memory=Memory.load(clean_env / "m"))
+    answerer = make_answerer("extractive", memory=memory_from_files(clean_env, {"avoid.html": GUIDE,
+                                                                                  "logs.html": LOGS}))
     answer = answerer.answer(AnswerRequest(history=[], question="How do I prevent other sites from hotlinking my "
                                                                 "images?"))
     assert any("Require env localreferer" in step for step in answer.procedures), answer.procedures

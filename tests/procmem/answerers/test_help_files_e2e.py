@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from inscoqa.cli import main
 from procmem.answerers import AnswerRequest, make_answerer
 from procmem.memory import Memory
+from tests.procmem.answerers.conftest import memory_from_files
 
 NOTES = """\
 *usr_31.txt*\tFor Vim version 9.0.  Last change: 2024 Jan 02
@@ -65,12 +65,7 @@ To print the current file, use this command: >
 
 @pytest.fixture
 def help_memory(clean_env: Path) -> Memory:
-    folder = clean_env / "doc"
-    folder.mkdir()
-    (folder / "usr_31.txt").write_text(NOTES, encoding="utf-8")
-    (folder / "usr_32.txt").write_text(PRINTING, encoding="utf-8")
-    assert main(["memory", "build", "--path", str(folder), "--out", str(clean_env / "m")]) == 0
-    return Memory.load(clean_env / "m")
+    return memory_from_files(clean_env, {"usr_31.txt": NOTES, "usr_32.txt": PRINTING})
 
 
 def test_a_help_files_command_and_table_answer_their_questions(help_memory: Memory) -> None:
