@@ -19,9 +19,9 @@ from rapidfuzz import fuzz
 from procmem.answerers.common import terms
 from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
-from procmem.answerers.steps import unit_header, unit_steps, unit_text
+from procmem.answerers.steps import option_items, unit_header, unit_steps, unit_text
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
-from procmem.extract.markdown import one_line
+from procmem.extract.markdown import first_sentence, one_line
 from procmem.extract.roles import labels_a_part
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
 
@@ -161,6 +161,47 @@ def asked_entries(unit: Unit, turn: Turn) -> list[str]:
     return [entry for said, entry in found if said == best]
 
 
+# an item of a list of labelled items: a key, an option, a field, then a colon and what it does
+LABELLED = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
+MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
+
+
+def described_steps(unit: Unit, turn: Turn) -> list[str]:
+    """The items of a list of labelled items (most of the unit's steps: key bindings, menu
+    commands, options) whose label and first sentence say every word of the last question but
+    those of the page's title (the product it names), two words or more, when at most
+    :data:`MAX_DESCRIBED` do: Gwenview's "Ctrl+Shift+R: Rotate the current image to the left."
+    for "And how do I rotate it to the left?", where the list's first items ("Alt+Up: Moves to
+    the parent folder") led the answer, and "Edit → Crop: This operation lets you discard parts
+    of the image" for "How do I crop an image in Gwenview?"; a list of options or commands, which
+    holds no steps, by its items (:func:`option_items`: "dpkg --listfiles package (or -L): Lists
+    the files installed by this package." for "How do I list the files installed by a
+    package?")."""
+    question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
+    steps = unit_steps(unit) or option_items(unit)
+    if len(question) < 2 or not steps:
+        return []
+    labelled = [(step, m) for step in steps
+                if (m := LABELLED.match(plain_text(step))) and len(m["label"].split()) <= 6]
+    if 2 * len(labelled) < len(steps):
+        return []
+    found = [step for step, m in labelled
+             if question <= set(terms(f"{m['label']} {first_sentence(m['text'], max_words=40)}"))]
+    return found if len(found) <= MAX_DESCRIBED else []
+
+
+def answers_by_option(unit: Unit, turn: Turn) -> bool:
+    """The unit has no steps, and one of its list of options or commands does what the last
+    question asks (:func:`described_steps`)."""
+    return not unit_steps(unit) and bool(described_steps(unit, turn))
+
+
+def asked_steps(unit: Unit, turn: Turn) -> list[str]:
+    """The entries the question names (:func:`asked_entries`), else the labelled items that say
+    what it asks (:func:`described_steps`)."""
+    return asked_entries(unit, turn) or described_steps(unit, turn)
+
+
 # an asked entry answers the question when its name says this share of the question's terms:
 # a menu reference's "View → Show Hidden Files" for "How do I show hidden files in Dolphin?", not
 # "Move Into Folder" for "How do I create a filter that moves messages to a folder?" nor KMail's
@@ -200,10 +241,11 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     novelty = 1.0 - share(body, said) if body else 0.0
     factor = 0.5 + 0.5 * novelty
     # a section whose header is the question (an FAQ entry, background, steps), in its words or
-    # in others (:attr:`Candidate.restates`), or a reference entry for what the question names:
-    # its opening is the answer, whether or not it has steps or reads like a problem's statement
+    # in others (:attr:`Candidate.restates`), a reference entry for what the question names, or
+    # a list of options one of which does what it asks (:func:`answers_by_option`): its opening or
+    # that entry is the answer, whether or not it has steps or reads like a problem's statement
     candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms) \
-        or named >= ENTRY_ANSWERS_SHARE
+        or named >= ENTRY_ANSWERS_SHARE or answers_by_option(unit, turn)
     if candidate.answers:
         factor *= ANSWERS_FACTOR
     elif not unit_steps(unit):

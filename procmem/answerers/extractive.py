@@ -55,7 +55,9 @@ from procmem.answerers.base import (
 from procmem.answerers.candidates import (
     DUPLICATE_SIMILARITY,
     Candidate,
+    answers_by_option,
     asked_entries,
+    asked_steps,
     is_problem,
     quoting_documents,
     score,
@@ -159,7 +161,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
     what the best unit holds (unless the searches rank them nearly as high, or the conversation or a
     linker brought them); other pages' units join a section that answers only when it
-    says what a thing is and the user asks how to do it, and its own page's units whatever their
+    says what a thing is (not by an option that does what is asked) and the user asks how to do
+    it, and its own page's units whatever their
     score, when it has no steps (it only introduces what is asked); a unit the user has tried is chosen
     only when no other unit scores, and never joins another; a unit that only states the
     problem or its cause joins only when the user asks why, and one written for another
@@ -210,8 +213,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if chosen and cand.corpus != chosen[0].corpus:
             continue
         if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
-                and (unit_steps(chosen[0].unit) or not turn.asks_how):
-            continue  # a section that answers the question is the answer; its page may add to it
+                and (unit_steps(chosen[0].unit) or not turn.asks_how or answers_by_option(chosen[0].unit, turn)):
+            continue  # a section that answers the question is the answer (or its option); its page may add to it
         chosen.append(cand)
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)
@@ -236,38 +239,6 @@ def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float
     gain = [sum((weight or {}).get(t, 1.0) for t in question & set(terms(step))) for step in steps]
     start = max(range(len(steps) - n + 1), key=lambda i: (sum(gain[i:i + n]), -i))
     return steps[start:start + n]
-
-
-# an item of a list of labelled items: a key, an option, a field, then a colon and what it does
-LABELLED = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
-MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
-
-
-def described_steps(unit: Unit, turn: Turn) -> list[str]:
-    """The items of a list of labelled items (most of the unit's steps: key bindings, menu
-    commands, options) whose label and first sentence say every word of the last question but
-    those of the page's title (the product it names), two words or more, when at most
-    :data:`MAX_DESCRIBED` do: Gwenview's "Ctrl+Shift+R: Rotate the current image to the left."
-    for "And how do I rotate it to the left?", where the list's first items ("Alt+Up: Moves to
-    the parent folder") led the answer, and "Edit → Crop: This operation lets you discard parts
-    of the image" for "How do I crop an image in Gwenview?"."""
-    question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
-    steps = unit_steps(unit)
-    if len(question) < 2 or not steps:
-        return []
-    labelled = [(step, m) for step in steps
-                if (m := LABELLED.match(plain_text(step))) and len(m["label"].split()) <= 6]
-    if 2 * len(labelled) < len(steps):
-        return []
-    found = [step for step, m in labelled
-             if question <= set(terms(f"{m['label']} {first_sentence(m['text'], max_words=40)}"))]
-    return found if len(found) <= MAX_DESCRIBED else []
-
-
-def asked_steps(unit: Unit, turn: Turn) -> list[str]:
-    """The entries the question names (:func:`asked_entries`), else the labelled items that say
-    what it asks (:func:`described_steps`)."""
-    return asked_entries(unit, turn) or described_steps(unit, turn)
 
 
 def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
@@ -437,9 +408,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     reconfigure the packages as the following: sudo dpkg-reconfigure exim4-config"), unless it
     goes on from the one before it (:data:`GOES_ON`). A reference entry that the question names (:func:`asked_entries`) leads,
     and says why only in its own words."""
-    # a section that answers by an entry the question names leads with that entry, not its opening
+    # a section that answers by an entry the question names (or an option that does what it asks)
+    # leads with that entry, not its opening
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers \
-        and not asked_entries(chosen[0].unit, turn) else ""
+        and not (asked_entries(chosen[0].unit, turn) or answers_by_option(chosen[0].unit, turn)) else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
                      and not introduced(unit_text(chosen[0].unit))

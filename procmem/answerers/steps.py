@@ -160,6 +160,37 @@ def unit_steps(unit: Unit) -> list[str]:
             if is_step(step)]
 
 
+# an item of a list of a command's options, or of commands: the name as code, what it does after
+# ", which", a colon or a dash ("`--search file` (or `-S`), which finds the package(s) containing
+# the file;")
+OPTION_ITEM = re.compile(r"^`(?P<name>[^`\n]{1,60})`(?P<alias>\s*\([^()\n]{1,40}\))?"
+                         r"(?:,\s+(?:which|that)\s+|\s*[:—–]\s+|\s+-\s+)(?P<does>\w.*)$")
+_COMMAND_NAME = re.compile(r"`([a-z][\w.+-]{1,30})`")  # "we will study `dpkg` options"
+
+
+def option_items(unit: Unit) -> list[str]:
+    """The items of a list of options or commands, as "name: What it does." (the command before
+    an option that the text before the list names: "dpkg --search file (or -S): Finds the
+    package(s) containing the file."), when at least two of the unit's bulleted items and most of
+    them are such items; no steps (:func:`unit_steps` reads such a list as one that continues a
+    sentence), but each answers a question that asks what it does."""
+    text = unit_text(unit)
+    items = parse_steps(list_text(text, str(unit.meta.get("lead_in", ""))), nested=False)
+    found = [m for item in items if (m := OPTION_ITEM.match(item.strip()))]
+    if len(found) < 2 or 2 * len(found) < len(items):
+        return []
+    before = text[:text.find(found[0].group(0))] if found[0].group(0) in text else ""
+    commands = _COMMAND_NAME.findall(before)
+    options = []
+    for m in found:
+        name = m["name"]
+        if commands and name.startswith("-"):
+            name = f"{commands[-1]} {name}"
+        does = m["does"].rstrip(" ;,.")
+        options.append(f"{plain_text(name + (m['alias'] or ''))}: {does[0].upper()}{does[1:]}.")
+    return options
+
+
 _UNINTRODUCED_CODE = re.compile(r"(?<=[\w)\]`'\"”’])\s+(?=```)")  # "Add `regex` as a dependency ```cargo add regex```"
 
 

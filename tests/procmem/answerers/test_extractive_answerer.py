@@ -1477,3 +1477,31 @@ def test_a_list_of_key_bindings_gives_the_one_that_says_what_is_asked():
                      "gwenview/index.docbook", "Gwenview User Manual", order=6)
     answer, _, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("How do I crop an image in Gwenview?"), cite=False)
     assert answer == "Edit → Crop: This operation lets you discard parts of the image you don't want."
+
+
+def test_a_list_of_options_answers_with_the_option_that_does_what_is_asked():
+    """The Debian Administrator's Handbook lists dpkg's query options as "`--listfiles package`
+    (or `-L`), which lists the files installed by this package;": no steps, so "How do I list the
+    files installed by a package?" was answered from another page ("To search for a package, you
+    can type / followed by a search pattern."). The option that does every part of what is asked
+    is the answer, named with the command that the text before the list names; a question that
+    no option says all of is answered as before."""
+    options = step_unit("5.4.3. Querying dpkg's Database", (
+        "Before concluding this section, we will study `dpkg` options that query the internal database. "
+        "Giving first the long options and then the short ones, we cite\n\n"
+        "- `--listfiles package` (or `-L`), which lists the files installed by this package;\n"
+        "- `--search file` (or `-S`), which finds the package(s) containing the file;\n"
+        "- `--status package` (or `-s`), which displays the headers of an installed package;\n"
+        "- `--contents file.deb` (or `-c`), which lists the files in the Debian package specified.\n"),
+        "hbe/sect.manipulating-packages-with-dpkg.html", "5.4. Manipulating Packages with dpkg", order=3)
+    search = step_unit("6.5.1. aptitude", (
+        "To search for a package, you can type / followed by a search pattern. This pattern matches "
+        "the name of the packages, and the files installed by them are listed below.\n"),
+        "hbe/sect.apt-frontends.html", "6.5. Frontends: aptitude, synaptic", order=1)
+    hits = [Hit(search, 1.0, 1, "x"), Hit(options, 0.9, 2, "x")]
+    answer, steps, _ = compose(hits, Turn("How do I list the files installed by a package?"), cite=False)
+    assert answer == "dpkg --listfiles package (or -L): Lists the files installed by this package."
+    assert steps == ["dpkg --listfiles package (or -L): Lists the files installed by this package."]
+    # "belongs to" is said by no option: the search's sentence stays the answer
+    answer, _, _ = compose(hits, Turn("How do I find which package a file belongs to?"), cite=False)
+    assert answer.startswith("To search for a package, you can type / followed by a search pattern.")
