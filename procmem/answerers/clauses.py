@@ -162,13 +162,13 @@ _FIELD_LABEL = re.compile(r"(?:^|\s)([A-Z][A-Za-z/-]*(?: [a-z]+)?):\s")  # "Type
 FIELD_WORDS = 4  # at most, in a labelled value
 
 
-def labelled_values(text: str) -> bool:
+def labelled_values(text: str, labels: int = 2) -> bool:
     """A line of labelled values, a reference entry's or a page's metadata ("Type: boolean
-    Default: yes", "Applies to: Windows 10 Version: 1909"): two labels or more, each with a
-    value of a few words that is no action ("ask-yes" is a value)."""
+    Default: yes", "Applies to: Windows 10 Version: 1909"): ``labels`` labels or more, each with
+    a value of a few words that is no action ("ask-yes" is a value)."""
     parts = _FIELD_LABEL.split(plain_text(text))
     values = [v.strip() for v in parts[2::2]]
-    return (len(values) >= 2 and not parts[0].strip()
+    return (len(values) >= labels and not parts[0].strip()
             and all(0 < len(v.split()) <= FIELD_WORDS and not (ACTION_CUE.match(v) and re.match(r"\w+(?:\s|$)", v))
                     for v in values))
 
@@ -396,8 +396,12 @@ def topics(items: list[str], *, gerunds: bool = True) -> bool:
     return len(plain) >= 2 and all(topic(item) for item in plain)
 
 
+_PLAIN_WORD = re.compile(r"[(“‘\"]?[A-Za-z][a-z'’]*[)”’\"]?[,.;:!?]?")
+
+
 def is_prose(sentence: str) -> bool:
-    """Words rather than commands, paths or markup."""
+    """Words rather than commands, paths or markup; a word in brackets or quotes is a word
+    ("To limit upload (i.e. borg create) bandwidth, use the --remote-ratelimit option.")."""
     words = sentence.split()
-    plain = sum(1 for w in words if re.fullmatch(r"[A-Za-z][a-z'’]*[,.;:!?]?", w))
+    plain = sum(1 for w in words if _PLAIN_WORD.fullmatch(w))
     return plain >= 0.75 * len(words)

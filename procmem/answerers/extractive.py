@@ -73,6 +73,7 @@ from procmem.answerers.clauses import (
     describes,
     is_metadata,
     is_prose,
+    labelled_values,
     says_what_to_do,
     sentences,
     states,
@@ -398,8 +399,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     code, or when the user asks no how-to or the section has no steps; else what to do, then
     why. A sentence that starts in lower case is the rest of one that a list or a command broke
     off, and is left out, and so are exclamations, questions, sentences that need the one before
-    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`) and those
-    that end introducing what follows them ("You can change it by the following."); a sentence of
+    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`), a labelled
+    value ("Type: string (host and path)") and sentences that end introducing what follows them ("You can change it by the following."); a sentence of
     the chosen documents' other units (``extra``) leads only if it names something the question
     asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
     that offers another way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo
@@ -430,7 +431,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         for s in sentences(commands_typed(unit_text(unit))):  # a session's commands, not what they print
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
                     and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
-                    and not turn.already_said(s, 0.7):
+                    and not turn.already_said(s, 0.7) and not labelled_values(s, labels=1):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene
                 introduces = INTRODUCES.search(s) or s.rstrip(".:") in with_code
                 if introduces:  # "... you can specify: `Pgp: E`"

@@ -1505,3 +1505,23 @@ def test_a_list_of_options_answers_with_the_option_that_does_what_is_asked():
     # "belongs to" is said by no option: the search's sentence stays the answer
     answer, _, _ = compose(hits, Turn("How do I find which package a file belongs to?"), cite=False)
     assert answer.startswith("To search for a package, you can type / followed by a search pattern.")
+
+
+def test_words_in_brackets_are_prose_in_a_sentence_that_says_what_to_do():
+    """Borg's FAQ: "To limit upload (i.e. borg create) bandwidth, use the `--remote-ratelimit`
+    option." read as code (its bracketed words were not counted as words), so "How do I limit
+    the upload bandwidth?" led with a remark on the download's wrapper ("The nice thing about pv
+    is that you can change rate-limit on the fly: …")."""
+    faq = LogicUnit("FAQ", "", "Is there a way to limit bandwidth with Borg?", (
+        "To limit upload (i.e. [borg create](usage/create.html#borg-create)) bandwidth, use the "
+        "`--remote-ratelimit` option.\n\nThere is no built-in way to limit *download* (i.e. [borg "
+        "extract](usage/extract.html#borg-extract)) bandwidth, but limiting download bandwidth can be "
+        "accomplished with [pipeviewer](http://www.ivarch.com/programs/pv.shtml):\n\n"
+        "Create a wrapper script: /usr/local/bin/pv-wrapper\n\n```\n#!/bin/sh\nRATE=307200\n"
+        "pv -q -L $RATE  | \"$@\"\n```\n\nAdd BORG_RSH environment variable to use pipeviewer wrapper "
+        "script with ssh.\n\n```\nexport BORG_RSH='/usr/local/bin/pv-wrapper ssh'\n```\n\n"
+        "Now Borg will be bandwidth limited. The nice thing about `pv` is that you can change rate-limit "
+        "on the fly:\n\n```\npv -R $(pidof pv) -L 102400\n```\n"),
+        [], unit_meta("borg/faq.html", "Frequently asked questions — Borg"))
+    answer, _, _ = compose([Hit(faq, 1.0, 1, "x")], Turn("How do I limit the upload bandwidth?"), cite=False)
+    assert answer.startswith("To limit upload (i.e. borg create) bandwidth, use the --remote-ratelimit option.")
