@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from procmem.answerers.common import terms
+from procmem.answerers.common import names, terms
 from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import option_items, unit_header, unit_steps, unit_text
@@ -217,6 +217,19 @@ def entry_share(unit: Unit, turn: Turn, weight: dict[str, float] | None = None) 
     return share(turn.question_terms, set(terms(entries[0].partition(": ")[0])), weight) if entries else 0.0
 
 
+def is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
+    """Near-identical to a kept step, or a part of one (the same step without its note, one of
+    the sentences a kept step joins); not when the two name other things: parameters, settings,
+    values ("for emails Sent As ...: ``-MessageCopyForSentAsEnabled $True``" and "for emails Sent
+    On Behalf ...: ``-MessageCopyForSendOnBehalfEnabled $True``") or controls and panels ("Open
+    the Activities overview and start typing Power." and "... typing Files.")."""
+    key = step.casefold()
+    start = key.rstrip(". ")
+    named = names(step)
+    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and names(other) == named
+               or (len(start.split()) >= min_words and start in other.casefold()) for other in kept)
+
+
 def score(candidate: Candidate, turn: Turn, best_retrieval: float,
           weight: dict[str, float] | None = None, title_weight: dict[str, float] | None = None) -> float:
     unit = candidate.unit
@@ -293,5 +306,5 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
     return found
 
 
-__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "is_problem", "quoting_documents", "score", "share",
+__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "is_duplicate", "is_problem", "quoting_documents", "score", "share",
            "term_weights", "title_weights", "topic_of", "unit_settings"]

@@ -26,7 +26,8 @@ given-documents setting, from a memory over the request's documents):
    user's, it is that entry's answer as it opens (even without steps).
 
 It is the CPU-only answerer and the fallback when no engine is reachable
-(:func:`answer_with_fallback`). How a candidate scores (2.) is :mod:`procmem.answerers.candidates`;
+(:func:`answer_with_fallback`). How a candidate scores (2.) is :mod:`procmem.answerers.candidates`,
+the plain answer (4.) :mod:`procmem.answerers.lead`;
 what a unit's text says is read by :mod:`procmem.answerers.steps` (its steps) and
 :mod:`procmem.answerers.clauses` (its sentences).
 """
@@ -34,14 +35,10 @@ what a unit's text says is read by :mod:`procmem.answerers.steps` (its steps) an
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz import fuzz
-
-from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.amounts import with_amounts
 from procmem.answerers.base import (
     Answer,
@@ -53,11 +50,11 @@ from procmem.answerers.base import (
     register,
 )
 from procmem.answerers.candidates import (
-    DUPLICATE_SIMILARITY,
     Candidate,
     answers_by_option,
     asked_entries,
     asked_steps,
+    is_duplicate,
     is_problem,
     quoting_documents,
     score,
@@ -66,37 +63,16 @@ from procmem.answerers.candidates import (
     title_weights,
     topic_of,
 )
-from procmem.answerers.clauses import (
-    ACTION_CUE,
-    CASE_ACTION,
-    defines,
-    describes,
-    is_metadata,
-    is_prose,
-    labelled_values,
-    says_what_to_do,
-    sentences,
-    states,
-    without_consequences,
-)
-from procmem.answerers.code_blocks import commands_typed
-from procmem.answerers.common import LLMParams, make_params, names, terms
+from procmem.answerers.common import LLMParams, make_params, terms
+from procmem.answerers.lead import plain_answer
 from procmem.answerers.parsing import ReplyParseError
-from procmem.answerers.prose import INTRODUCES, SENTENCE_BREAK, introduced, paragraphs, plain_text
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
-from procmem.answerers.steps import BOILERPLATE, unit_header, unit_steps, unit_text
+from procmem.answerers.steps import unit_header, unit_steps
 from procmem.answerers.turn import Turn
-from procmem.extract.markdown import first_sentence
-from procmem.units import LogicUnit, Unit, UnitKind, entry_name, own_header, part_number
+from procmem.units import LogicUnit, Unit, UnitKind, own_header, part_number
 from serving.errors import LLMError
 
-# a sentence that says why: the cause, the setting or the limit behind what to do
-CAUSE_CUE = re.compile(
-    r"\b(?:because|causes?|caused|occurs?|happens?|due to|only|not supported|unsupported|"
-    # "is designed to", "by design"; not what something is made for ("keyboards designed for Windows")
-    r"requires?|required|must|limit\w*|by default|expected|(?:is|are|was|were|be|not) designed|by design|means)\b",
-    re.I)
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
 # up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
 TRIED_SHARE = 0.35
@@ -105,7 +81,6 @@ TRIED_SHARE = 0.35
 # the best unit's retrieval score, or when the conversation or a linker brought it
 JOIN_TEXT = 0.4
 JOIN_RETRIEVAL = 0.7
-_CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
 TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for with one of them
 
 
@@ -139,19 +114,6 @@ class ExtractiveParams:
 
 
 # --------------------------------------------------------------------------- composing
-
-
-def _is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
-    """Near-identical to a kept step, or a part of one (the same step without its note, one of
-    the sentences a kept step joins); not when the two name other things: parameters, settings,
-    values ("for emails Sent As ...: ``-MessageCopyForSentAsEnabled $True``" and "for emails Sent
-    On Behalf ...: ``-MessageCopyForSendOnBehalfEnabled $True``") or controls and panels ("Open
-    the Activities overview and start typing Power." and "... typing Files.")."""
-    key = step.casefold()
-    start = key.rstrip(". ")
-    named = names(step)
-    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and names(other) == named
-               or (len(start.split()) >= min_words and start in other.casefold()) for other in kept)
 
 
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
@@ -263,15 +225,15 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         # a list of labelled items gives those that say what is asked, not the rest of the list
         rest = [] if named and not asked_entries(cand.unit, turn) else unit_steps(cand.unit)
         fresh = [s for s in named + [s for s in rest if s not in named]
-                 if not turn.already_said(s) and not _is_duplicate(s, plain)]
+                 if not turn.already_said(s) and not is_duplicate(s, plain)]
         if cand.unit.id != best and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)
         for step in fresh:
             if len(steps) >= p.max_steps or budget <= 0:
                 break
-            if _is_duplicate(step, plain):
+            if is_duplicate(step, plain):
                 continue  # repeats an earlier step of this same unit
-            held = [i for i, earlier in enumerate(plain) if origin[i] != cand.unit.id and _is_duplicate(earlier, [step])]
+            held = [i for i, earlier in enumerate(plain) if origin[i] != cand.unit.id and is_duplicate(earlier, [step])]
             for i in reversed(held):
                 del steps[i], plain[i], origin[i]
             plain.append(step)
@@ -280,255 +242,6 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
             step = with_amounts(step, cand.unit.meta.get("ingredients", []), given)
             steps.append(f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
     return steps, list(dict.fromkeys(origin))
-
-
-def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
-    """How well a sentence answers the question; ``position`` is its unit's place in the
-    selection (the best unit first). A sentence for a case the conversation has not named ("If
-    you get linker errors, install a C compiler" to "How do I install Rust?") scores half."""
-    found = set(terms(sentence))
-    score = (2.0 * share(turn.question_terms, found) + 0.5 * share(turn.context_terms, found)
-             + 0.2 * bool(found - turn.said_terms) + 0.4 / (1 + position))
-    return score / 2 if unnamed_case(sentence, turn) else score
-
-
-CONDITION = re.compile(r"^(?:for (?:example|instance),?\s+)?(?:if|when|whenever|in case)\b([^,]{1,120}),", re.I)
-
-
-def unnamed_case(sentence: str, turn: Turn) -> bool:
-    """A sentence that opens with a case ("If you get linker errors, ...") of which the
-    question and the conversation name nothing."""
-    case = CONDITION.match(sentence)
-    return bool(case) and not set(terms(case[1])) & (turn.question_terms | turn.context_terms)
-
-
-# a sentence for undoing something: "To cancel a task scheduled by cron, simply run crontab -e and
-# delete the corresponding line"
-UNDO_VERBS = ("cancel", "remove", "delete", "undo", "disable", "uninstall", "revert", "unmount", "deactivate",
-              "unsubscribe", "unschedule", "unlock", "unshare", "turn off", "switch off")
-UNDONE = ("cancell?ed", "removed", "deleted", "undone", "disabled", "uninstalled", "reverted", "unmounted",
-          "deactivated", "turned off", "switched off")
-# ... or says it can be undone: "Debian activates it by default, but this can be deactivated by changing ..."
-UNDOING = re.compile(rf"^(?:for (?:example|instance),?\s+)?to (?:{'|'.join(UNDO_VERBS)})\b"
-                     rf"|\bcan be (?:\w+ly )?(?:{'|'.join(UNDONE)})\b", re.I)
-_UNDO_TERMS = frozenset(term for verb in UNDO_VERBS for term in terms(verb)) - {"turn", "switch"}
-
-
-def undoes_unasked(sentence: str, turn: Turn) -> bool:
-    """A sentence that says how to undo something ("To cancel a task scheduled by cron, ...")
-    when the question asks to undo nothing ("How do I schedule a command ...?"; "delete" asks
-    what "To remove ..." says)."""
-    return bool(UNDOING.search(sentence)) and not _UNDO_TERMS & turn.question_terms
-
-
-# a step that states how things are once a condition holds, and says nothing to do: "If you use
-# rustup, Clippy is usually already installed" (no lead to the steps: "..., then follow the steps below")
-STATEMENT = re.compile(r"^(?:if|when|once|after|where)\b[^,]{1,120},\s+(?!you\b)(?:[\w’']+\s+){1,2}"
-                       r"(?:is|are|was|were|will|has|have|does)\b", re.I)
-SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
-# a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
-# "If it isn't, ..."
-ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|this|either) case|otherwise|"
-                       r"if (?:it|this|that|they) (?:isn['’]t|aren['’]t|doesn['’]t|don['’]t|is not|are not|does not|do not)"
-                       r")\b", re.I)
-# a sentence that fills in a placeholder of the example before it: "Replace package with the name of
-# a source or a binary package.", "Replace HOST with your server's name."
-PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by)\s+(?:the\s+(?:name|path|address|"
-                         r"number|id|version|value)s?\s+of\b|your\b|the\s+(?:actual|real|correct)\b)", re.I)
-# a sentence that goes on from the one before it: "And to reset back to the default driver: …",
-# "They can be listed with their size by the following: …", "That's all the information you need to provide: …"
-GOES_ON = re.compile(r"^(?:and|but|so|they|it|this|that|these|those|then)\b", re.I)
-# what to do instead of what the page said first: "Another option is to generate an empty bare
-# repository at the client", "Alternatively, you can delete just the local cache": no lead
-OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)
-# a note's sentence, set aside from what to do ("Warning: If you plan to copy the binary ..."): no lead
-NOTE_OPENING = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)
-# a name as written in code: "http.proxy", "html_logo_url"; a command that names an entry, before
-# what it does ("neighbor A.B.C.D activate: This configuration modifies ...")
-NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*"
-                        r"|^[a-z](?=(?:[^:.]|\.\S){0,80}?(?:\b[A-Z][A-Z0-9_.]*[A-Z0-9]\b|[\[<{(|_]|\w-\w))"
-                        r"(?:[^:.]|\.\S){0,80}: [A-Z]")
-
-
-def _opening(sentence: str) -> str:
-    """A sentence as the answer's first: without the word that placed it in a sequence ("Then,
-    check ..."), starting with a capital ("bring the milk to 45°C") unless it starts with a name
-    as written in code ("http.proxy: Sets ...", "neighbor PEER activate: Enables ...")."""
-    sentence = SEQUENCE_WORD.sub("", sentence)
-    return sentence if NAME_FIRST.match(sentence) else sentence[:1].upper() + sentence[1:]
-
-
-def _reads_as_prose(sentence: str) -> bool:
-    """Prose, or prose that introduces the command it ends with ("If you're using Linux or
-    macOS, open a terminal and enter the following command: $ curl ... | sh"), not a session
-    with what its commands print."""
-    head, colon, tail = sentence.partition(": ")
-    introduces = bool(colon) and len(head.split()) >= 5 and is_prose(head)
-    return is_prose(sentence) or (introduces and ("; " not in tail or len(tail.split()) <= 12))  # one command, or a few
-
-
-LEAD_CODE_WORDS = 12  # code this short that a sentence introduces may lead with it, as what to do
-LEAD_CODE = re.compile(r"[A-Za-z.$\\/~<:]")  # ... when it is a command, a path or markup, not a drawing ("---o---o")
-LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its opening only
-
-
-def _step_opening(step: str) -> str:
-    """A step as the answer's lead: whole, or when longer than :data:`LEAD_STEP_WORDS` words
-    (the code of a file with the notes on it) the words that introduce its code ("Add the
-    following domain XML elements to share the host directory /path with the guest"), else its
-    first sentence; "" for such a step that runs code alone."""
-    if len(step.split()) <= LEAD_STEP_WORDS:
-        return step
-    head, colon, _ = step.partition(": ")
-    if colon and 5 <= len(head.split()) <= LEAD_STEP_WORDS:
-        return head
-    if step.startswith("Run "):
-        return ""  # a long block of code with no words of its own (a table's schema) leads nothing
-    return SENTENCE_BREAK.split(step, maxsplit=1)[0]
-
-
-def is_faq(unit: Unit) -> bool:
-    """An FAQ entry, or a section whose header asks a question: its opening answers the question
-    ("No." and why; "Why did MakeMaker reinvent the wheel? …"), whatever it says."""
-    return isinstance(unit, LogicUnit) and (unit.type == "FAQ" or own_header(unit).rstrip().endswith("?"))
-
-
-def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
-    """One or two sentences of the selected units: the opening of a section that answers the
-    question (:func:`section_answer`) when it is an FAQ entry's, says what to do or introduces
-    code, or when the user asks no how-to or the section has no steps; else what to do, then
-    why. A sentence that starts in lower case is the rest of one that a list or a command broke
-    off, and is left out, and so are exclamations, questions, sentences that need the one before
-    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`), a labelled
-    value ("Type: string (host and path)") and sentences that end introducing what follows them ("You can change it by the following."); a sentence of
-    the chosen documents' other units (``extra``) leads only if it names something the question
-    asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
-    that offers another way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo
-    something when the user asks to undo nothing (:func:`undoes_unasked`). A sentence that
-    introduces a short command says what to do with it ("For mail through a smarthost, you
-    reconfigure the packages as the following: sudo dpkg-reconfigure exim4-config"), unless it
-    goes on from the one before it (:data:`GOES_ON`). A reference entry that the question names (:func:`asked_entries`) leads,
-    and says why only in its own words."""
-    # a section that answers by an entry the question names (or an option that does what it asks)
-    # leads with that entry, not its opening
-    said = section_answer(chosen[0].unit) if chosen and chosen[0].answers \
-        and not (asked_entries(chosen[0].unit, turn) or answers_by_option(chosen[0].unit, turn)) else ""
-    page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
-    if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
-                     and not introduced(unit_text(chosen[0].unit))
-                     and not any(says_what_to_do(s) for s in sentences(said))):
-        return said  # unless it only sets the scene for the steps (its own, its page's) of what the user asks how to do
-    only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers else []
-    if len(only) == 1:  # a section that answers with one command alone
-        return f"{_opening(only[0]).rstrip('.;,: ')}."
-    pool: dict[str, float] = {}
-    aside: set[str] = set()
-    gives_code: set[str] = set()  # sentences that introduce what to type, with it
-    # a step that a sentence introducing code became, with the code: "You can change it by the
-    # following: `sudo update-alternatives --config editor`"
-    with_code = {step.split(": ", 1)[0]: step for step in (_CITED.sub("", s) for s in steps) if ": " in step}
-    for position, unit in enumerate([c.unit for c in chosen] + extra):
-        for s in sentences(commands_typed(unit_text(unit))):  # a session's commands, not what they print
-            if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
-                    and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
-                    and not turn.already_said(s, 0.7) and not labelled_values(s, labels=1):
-                # "... quite enterprising so you decide to try to fix the bug!" sets a scene
-                introduces = INTRODUCES.search(s) or s.rstrip(".:") in with_code
-                if introduces:  # "... you can specify: `Pgp: E`"
-                    s = with_code.get(s.rstrip(".:"), "")
-                # what to type, in the sentence that introduces it (a session's command stands in it
-                # already: "… as the following: sudo dpkg-reconfigure exim4-config")
-                code = s.partition(": ")[2]
-                if (introduces or with_code.get(s.partition(": ")[0]) == s) and len(code.split()) <= LEAD_CODE_WORDS \
-                        and LEAD_CODE.match(code) and not GOES_ON.match(s):
-                    gives_code.add(s)
-                if s and s not in pool:
-                    pool[s] = _sentence_score(s, turn, position)
-                    if position >= len(chosen) and not turn.question_terms & set(terms(s)):
-                        aside.add(s)  # another section's, naming nothing asked: no lead
-    # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
-    # a note says what to mind, not what to do first: it may say why, but leads nothing; nor does how
-    # to undo something, unless the user asks to undo
-    actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s)
-                                          or s in gives_code)
-                      and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
-                      and not undoes_unasked(s, turn)),
-                     key=lambda s: -pool[s])
-    causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
-    lead = _opening(actions[0]) if actions else ""
-    if asked := next((entry for c in chosen for entry in asked_steps(c.unit, turn)), ""):
-        name, _, does = asked.partition(": ")  # the name as typed: "debug bgp updates: Enable or ..."
-        lead = f"{plain_text(name)}: {first_sentence(does, max_words=45)}"
-    if not lead and steps:
-        # a step that describes is no lead ("The opt-level setting controls the level of optimization")
-        doing = [step for step in (_CITED.sub("", s) for s in steps) if not describes(step)]
-        # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is one
-        best = unit_steps(chosen[0].unit)[:1] if chosen else []
-        entry = next((step for step in doing if step in best and defines(step)), "")
-        if entry or doing and defines(doing[0]):
-            lead = _opening(entry or doing[0])
-        elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
-            lead = _opening(opening.rstrip('.;,: '))
-            if not states(opening):  # "Libvirt does support SEV, but …" sends no one to the steps
-                lead = f"{lead}, then follow the steps below."
-        elif pool:
-            lead = max(pool, key=lambda s: pool[s])
-    if asked:  # the entry says why in its own words, not in another entry's
-        causes = [s for s in causes if s in plain_text(asked)]
-    why = next((s for s in causes if not _is_duplicate(s, [lead])), "")  # not the lead again
-    answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s.rstrip(';,: ')}." for s in (lead, why) if s)
-    return answer or "No matching instructions were found."
-
-
-# the case a section opens with, which the user's question has said already: "You want all HTTP
-# requests to be redirected to HTTPS."
-SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you['’]d like|suppose|imagine|say you)\b",
-                      re.I)
-
-
-def section_answer(unit: Unit, max_words: int = 60) -> str:
-    """The answer of a section that asks the question (an FAQ entry) as it opens: its first two
-    sentences ("No." with the one that says why; a third when two make fewer than 8 words, from
-    the next paragraph when its first says only "Yes!"), at most ``max_words`` words, code left
-    out. An opening that ends introducing a list, a message or a command ("It identifies local
-    ports this way:") goes on with what it introduces, as far as the words allow; a reference
-    entry's opens with the name it defines ("port (integer): The TCP port ..."). "" when the
-    section opens with no prose (a list alone, a shell session alone)."""
-    text = unit_text(unit)
-    found = paragraphs(text)
-    opening = next(iter(found), "")
-    answer: list[str] = []
-    faq = is_faq(unit)
-    scene = False  # the opening set the user's scene
-    for paragraph in found:
-        for sentence in SENTENCE_BREAK.split(paragraph):
-            if not answer and SCENARIO.match(sentence):
-                scene = True  # the user's wish said again ("You want all requests ...", "Say you
-                continue      # want to prune /var/log faster than the rest of /.")
-            if is_metadata(sentence) or sentence.endswith("?") and (not faq or scene and not answer):
-                # who wrote the page, a question a section asks before it answers ("Why would
-                # someone want to compile a new kernel?"); an FAQ entry's answer may ask again
-                # ("Why did MakeMaker reinvent the wheel? Because …"), but not the question of the
-                # scene it set ("How do we implement that?")
-                continue
-            if answer and len(" ".join([*answer, sentence]).split()) > max_words:
-                break
-            answer.append(sentence)
-            if len(answer) >= 2 and len(" ".join(answer).split()) >= 8:
-                break
-        if len(" ".join(answer).split()) >= 8:
-            break  # a paragraph of its own that says only "Yes!" goes on with the next
-    said = " ".join(answer)
-    name = entry_name(unit)  # a reference entry's answer says what it is the entry for
-    follows = introduced(text) if said and said == opening else []
-    if follows and follows[0] in said:
-        follows = []  # the opening holds the command it introduces already
-    if follows:
-        room = max_words - len(said.split())
-        items = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows)
-        words = items.rstrip(";").split()  # items that are no sentences join with ";"
-        said = f"{said}: {' '.join(words[:room])}" + (" …" if len(words) > room else "")
-    return f"{name}: {said}" if name and said else said
 
 
 def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams | None = None,

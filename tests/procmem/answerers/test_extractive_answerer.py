@@ -9,11 +9,10 @@ import pytest
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
-from procmem.answerers.candidates import Candidate, score
+from procmem.answerers.candidates import Candidate, is_duplicate, score
 from procmem.answerers.common import terms
 from procmem.answerers.extractive import (
     ExtractiveParams,
-    _is_duplicate,
     compose,
     compose_steps,
     names_page,
@@ -91,8 +90,8 @@ def test_near_duplicate_steps_are_dropped():
                                       "Run the app."], {"doc_id": "j", "title": "J"})
     _, steps, _ = compose([Hit(guide, 2.0, 1, "x"), Hit(manual, 1.0, 2, "x")], cite=False)
     assert steps == [*guide.steps, "Run the app."]
-    assert _is_duplicate("`GnuCash` uses a Perl module called `Finance::Quote` to get quotes.",
-                         ["GnuCash uses a Perl module called Finance::Quote to get quotes."])
+    assert is_duplicate("`GnuCash` uses a Perl module called `Finance::Quote` to get quotes.",
+                        ["GnuCash uses a Perl module called Finance::Quote to get quotes."])
 
 
 def test_history_aware_query_without_a_model(memory):
@@ -1371,7 +1370,7 @@ def test_a_step_repeated_with_a_colon_after_its_command_is_a_duplicate():
             "And the final resulting disk image will be a single, consolidated disk image: [base] (live QEMU)"]
     again = ("Enumerate the backing file chain: qemu-img info --backing-chain /var/lib/libvirt/images/base.raw: "
              "And the final resulting disk image will be a single, consolidated disk image: [base] (live QEMU)")
-    assert _is_duplicate(again, kept)
+    assert is_duplicate(again, kept)
 
 
 def test_an_faq_entry_that_asks_what_to_do_is_no_problem_statement():
