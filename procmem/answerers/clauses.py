@@ -67,9 +67,10 @@ ACTION_CUE = re.compile(
     # ... or how little it takes: "Setting up a website is therefore a simple matter of creating the
     # following file, then enabling the virtual host with a2ensite"
     + r"|\bis (?:\w+ )?(?:a (?:simple |quick )?matter of|as (?:simple|easy) as) (?:" + _DOING + r")\b"
-    # the way to do it, named as such: "The usual way to deal with this is to use `git revert`"
+    # the way to do it, named as such: "The usual way to deal with this is to use `git revert`", "The
+    # preferred approach uses a Redirect directive in a dedicated HTTP virtual host:"
     + r"|^(?:the|an?|one|another)\s+(?:\w+\s+){0,2}?(?:way|solution|fix|remedy|workaround|approach|option)\b"
-      r"[^.;:]{0,80}?\s(?:is|would be)\s+(?:to|by)\s+(?!be\b)\w+"
+      r"[^.;:]{0,80}?\s(?:(?:is|would be)\s+(?:to|by)\s+(?!be\b)\w+|uses\s)"
     # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
     + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
     # ... or the control to use: "To create a new account go to Actions → New Account"

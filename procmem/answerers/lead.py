@@ -163,6 +163,12 @@ def is_faq(unit: Unit) -> bool:
     return isinstance(unit, LogicUnit) and (unit.type == "FAQ" or own_header(unit).rstrip().endswith("?"))
 
 
+# the case a section opens with, which the user's question has said already: "You want all HTTP
+# requests to be redirected to HTTPS."
+SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you['’]d like|suppose|imagine|say you)\b",
+                      re.I)
+
+
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: the opening of a section that answers the
     question (:func:`section_answer`) when it is an FAQ entry's, says what to do or introduces
@@ -241,19 +247,13 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             lead = _opening(opening.rstrip('.;,: '))
             if not states(opening):  # "Libvirt does support SEV, but …" sends no one to the steps
                 lead = f"{lead}, then follow the steps below."
-        elif pool:
-            lead = max(pool, key=lambda s: pool[s])
+        elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
+            lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))
     if asked:  # the entry says why in its own words, not in another entry's
         causes = [s for s in causes if s in plain_text(asked)]
     why = next((s for s in causes if not is_duplicate(s, [lead])), "")  # not the lead again
     answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s.rstrip(';,: ')}." for s in (lead, why) if s)
     return answer or "No matching instructions were found."
-
-
-# the case a section opens with, which the user's question has said already: "You want all HTTP
-# requests to be redirected to HTTPS."
-SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you['’]d like|suppose|imagine|say you)\b",
-                      re.I)
 
 
 def section_answer(unit: Unit, max_words: int = 60) -> str:

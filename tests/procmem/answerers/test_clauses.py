@@ -61,6 +61,8 @@ def test_what_can_be_done_or_the_user_does_by_running_a_command_or_is_a_simple_m
                            "the following file, then enabling the virtual host with a2ensite www.falcot.org.")
     assert says_what_to_do("The user generates a key pair on the client machine with ssh-keygen -t rsa.")
     assert says_what_to_do("The administrator creates the account with adduser --system foo.")
+    # the way to do it, named as such
+    assert says_what_to_do("The preferred approach uses a Redirect directive in a dedicated HTTP virtual host:")
     assert not says_what_to_do("The user logs in with their password.")  # no command
     assert not says_what_to_do("The daemon is started by running systemd.")  # what the system does
     assert not says_what_to_do("The list can be long by default.")

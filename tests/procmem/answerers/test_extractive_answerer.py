@@ -1524,3 +1524,31 @@ def test_words_in_brackets_are_prose_in_a_sentence_that_says_what_to_do():
         [], unit_meta("borg/faq.html", "Frequently asked questions — Borg"))
     answer, _, _ = compose([Hit(faq, 1.0, 1, "x")], Turn("How do I limit the upload bandwidth?"), cite=False)
     assert answer.startswith("To limit upload (i.e. borg create) bandwidth, use the --remote-ratelimit option.")
+
+
+def test_a_topic_whose_description_restates_the_wish_leads_with_its_solution():
+    """Apache's mod_rewrite guide gives "Forcing HTTPS" in labelled parts: its description ("You
+    want all HTTP requests to be redirected to HTTPS.") led the answer to "How do I redirect HTTP
+    to HTTPS?", as the sentence that scored best. The user's wish said again is no answer, and
+    "The preferred approach uses a Redirect directive …" names what to do, as "The usual way … is
+    to use …" does."""
+    page = "apache/rewrite/remapping.html", "Redirecting and Remapping with mod_rewrite"
+    description = LogicUnit("Appendix", "", "Forcing HTTPS: Description", (
+        "You want all HTTP requests to be redirected to HTTPS. This is one of the most common uses of "
+        "[`mod_rewrite`](../mod/mod_rewrite.html), but in most cases it is better accomplished without it.\n"),
+        [], unit_meta(*page, order=4))
+    solution = step_unit("Resolve: Forcing HTTPS", (
+        "The preferred approach uses a [`Redirect`](../mod/mod_alias.html#redirect) directive in a dedicated "
+        "HTTP virtual host:\n\n```config\n<VirtualHost *:80>\n    ServerName www.example.com\n"
+        "    Redirect permanent \"/\" \"https://www.example.com/\"\n</VirtualHost>\n```\n"), *page, order=5)
+    answer, _, _ = compose([Hit(description, 1.0, 1, "x"), Hit(solution, 0.9, 2, "x")],
+                           Turn("How do I redirect HTTP to HTTPS?"), cite=False)
+    assert answer.startswith("The preferred approach uses a `Redirect` directive in a dedicated HTTP virtual host: "
+                             "<VirtualHost *:80>")
+    assert "You want" not in answer
+    # with no step that says what to do, the best sentence leads, but not the wish said again
+    rule = step_unit("Forcing HTTPS: Discussion", "All other requests continue to the next rule and are "
+                     "redirected to HTTPS as usual.\n", *page, order=6)
+    answer, _, _ = compose([Hit(description, 1.0, 1, "x"), Hit(rule, 0.9, 2, "x")],
+                           Turn("How do I redirect HTTP to HTTPS?"), cite=False)
+    assert not answer.startswith("You want")
