@@ -105,14 +105,16 @@ def is_step(text: str) -> bool:
     further reading, not a question (an overview page's list of the questions it answers), not
     a type alone (an API reference's "{string}" under a property), not an action whose object
     was an icon ("On the Standard bar, click"), not a term whose description its page left
-    out ("Table... —") and not a list's last line that only says there is more ("… and a lot
-    more!")."""
-    return bool(text) and not is_metadata(text) and not is_boilerplate(text) \
+    out ("Table... —"), not a list's last line that only says there is more ("… and a lot
+    more!") and not marks alone (". . .", an example's numbered line for the lines it leaves
+    out)."""
+    return _WORD_OR_NUMBER.search(text) is not None and not is_metadata(text) and not is_boilerplate(text) \
         and not text.endswith(("?", "—", "–")) and not TYPE_ONLY.fullmatch(text) \
         and not _WITHOUT_OBJECT.search(text) and not MORE_ONLY.match(text)
 
 
 _WITHOUT_OBJECT = re.compile(r"\b(?:click|press|select|choose|tap)[:,]?$", re.I)  # the icon was its object
+_WORD_OR_NUMBER = re.compile(r"\w")
 
 
 def is_boilerplate(text: str) -> bool:

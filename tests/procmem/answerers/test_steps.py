@@ -17,7 +17,7 @@ from procmem.answerers.code_blocks import is_file_text, is_source_code, is_typed
 from procmem.answerers.extractive import compose
 from procmem.answerers.prose import introduced, plain_text
 from procmem.answerers.retrieval import Hit, given_memory
-from procmem.answerers.steps import prose_steps, unit_steps
+from procmem.answerers.steps import is_step, prose_steps, unit_steps
 from procmem.extract.markdown import one_line, typed_commands
 from procmem.units import LogicUnit, Procedure
 from tests.procmem.answerers.conftest import step_unit, unit_meta
@@ -1080,3 +1080,17 @@ def test_a_list_of_what_there_is_to_see_gives_no_steps():
     actions = LogicUnit("Step", "", "Browsing", "1. The browser opens.\n2. Press Enter on a file to edit it.\n",
                         meta=unit_meta("browser.txt", "Browsing"))
     assert unit_steps(actions) == ["The browser opens.", "Press Enter on a file to edit it."]
+
+
+def test_marks_alone_are_no_step():
+    """Postfix's README files number an example's lines, and one says only ". . ." for the lines
+    it leaves out: it was the section's step, and "- . . [2]" a step of the answer to "How do I
+    block spam with a DNS blocklist?"."""
+    text = ('In order to deliver such accounts locally, you can set up virtual aliases as follows:\n\n```\n'
+            '1 /etc/postfix/main.cf:\n2     virtual_alias_maps = hash:/etc/postfix/virtual\n3\n'
+            '4 /etc/postfix/virtual:\n5     root     root@localhost\n6     . . .\n```\n\nTranslation:\n\n'
+            '- Line 5: As described in the virtual(5) manual page, the bare name "root" matches "root@site".\n')
+    unit = step_unit("Delivering some but not all accounts locally", text,
+                     "postfix/STANDARD_CONFIGURATION_README.html", "Postfix Standard Configuration Examples")
+    assert not [step for step in unit_steps(unit) if not any(c.isalnum() for c in step)]
+    assert not is_step(". . .") and not is_step("…") and is_step("Run postfix reload.")
