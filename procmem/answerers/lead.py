@@ -175,16 +175,18 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     code, or when the user asks no how-to or the section has no steps; else what to do, then
     why. A sentence that starts in lower case is the rest of one that a list or a command broke
     off, and is left out, and so are exclamations, questions, sentences that need the one before
-    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`), a labelled
-    value ("Type: string (host and path)") and sentences that end introducing what follows them ("You can change it by the following."); a sentence of
-    the chosen documents' other units (``extra``) leads only if it names something the question
-    asks about; a note's sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one
-    that offers another way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo
-    something when the user asks to undo nothing (:func:`undoes_unasked`). A sentence that
-    introduces a short command says what to do with it ("For mail through a smarthost, you
-    reconfigure the packages as the following: sudo dpkg-reconfigure exim4-config"), unless it
-    goes on from the one before it (:data:`GOES_ON`). A reference entry that the question names (:func:`asked_entries`) leads,
-    and says why only in its own words."""
+    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`), a
+    labelled value ("Type: string (host and path)") and sentences that end introducing what
+    follows them ("You can change it by the following."); a sentence of the chosen documents'
+    other units (``extra``) leads only if it names something the question asks about; a note's
+    sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one that offers another
+    way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo something when the
+    user asks to undo nothing (:func:`undoes_unasked`). A sentence that introduces a short
+    command says what to do with it ("For mail through a smarthost, you reconfigure the packages
+    as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one
+    before it (:data:`GOES_ON`). A reference entry that the question names
+    (:func:`asked_entries`), or the option of a list of options that does what it asks
+    (:func:`answers_by_option`), leads, and says why only in its own words."""
     # a section that answers by an entry the question names (or an option that does what it asks)
     # leads with that entry, not its opening
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers \

@@ -181,8 +181,8 @@ def option_items(unit: Unit) -> list[str]:
     found = [m for item in items if (m := OPTION_ITEM.match(item.strip()))]
     if len(found) < 2 or 2 * len(found) < len(items):
         return []
-    before = text[:text.find(found[0].group(0))] if found[0].group(0) in text else ""
-    commands = _COMMAND_NAME.findall(before)
+    at = text.find(found[0].group(0))  # the text before the list names the command
+    commands = _COMMAND_NAME.findall(text[:at]) if at >= 0 else []
     options = []
     for m in found:
         name = m["name"]
