@@ -166,7 +166,7 @@ LABELLED = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
 MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
 
 
-def described_steps(unit: Unit, turn: Turn) -> list[str]:
+def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> list[str]:
     """The items of a list of labelled items (most of the unit's steps: key bindings, menu
     commands, options) whose label and first sentence say every word of the last question but
     those of the page's title (the product it names), two words or more, when at most
@@ -176,9 +176,9 @@ def described_steps(unit: Unit, turn: Turn) -> list[str]:
     of the image" for "How do I crop an image in Gwenview?"; a list of options or commands, which
     holds no steps, by its items (:func:`option_items`: "dpkg --listfiles package (or -L): Lists
     the files installed by this package." for "How do I list the files installed by a
-    package?")."""
+    package?"). ``steps``: the unit's steps, when known."""
     question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
-    steps = unit_steps(unit) or option_items(unit)
+    steps = (unit_steps(unit) if steps is None else steps) or option_items(unit)
     if len(question) < 2 or not steps:
         return []
     labelled = [(step, m) for step in steps
@@ -190,10 +190,11 @@ def described_steps(unit: Unit, turn: Turn) -> list[str]:
     return found if len(found) <= MAX_DESCRIBED else []
 
 
-def answers_by_option(unit: Unit, turn: Turn) -> bool:
-    """The unit has no steps, and one of its list of options or commands does what the last
-    question asks (:func:`described_steps`)."""
-    return not unit_steps(unit) and bool(described_steps(unit, turn))
+def answers_by_option(unit: Unit, turn: Turn, steps: list[str] | None = None) -> bool:
+    """The unit has no steps (``steps``, when known), and one of its list of options or commands
+    does what the last question asks (:func:`described_steps`)."""
+    steps = unit_steps(unit) if steps is None else steps
+    return not steps and bool(described_steps(unit, turn, steps))
 
 
 def asked_steps(unit: Unit, turn: Turn) -> list[str]:
@@ -257,11 +258,12 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     # in others (:attr:`Candidate.restates`), a reference entry for what the question names, or
     # a list of options one of which does what it asks (:func:`answers_by_option`): its opening or
     # that entry is the answer, whether or not it has steps or reads like a problem's statement
+    steps = unit_steps(unit)
     candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms) \
-        or named >= ENTRY_ANSWERS_SHARE or answers_by_option(unit, turn)
+        or named >= ENTRY_ANSWERS_SHARE or answers_by_option(unit, turn, steps)
     if candidate.answers:
         factor *= ANSWERS_FACTOR
-    elif not unit_steps(unit):
+    elif not steps:
         factor *= 0.5
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:
         factor *= 0.6

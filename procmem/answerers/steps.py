@@ -168,6 +168,7 @@ def unit_steps(unit: Unit) -> list[str]:
 OPTION_ITEM = re.compile(r"^`(?P<name>[^`\n]{1,60})`(?P<alias>\s*\([^()\n]{1,40}\))?"
                          r"(?:,\s+(?:which|that)\s+|\s*[:—–]\s+|\s+-\s+)(?P<does>\w.*)$")
 _COMMAND_NAME = re.compile(r"`([a-z][\w.+-]{1,30})`")  # "we will study `dpkg` options"
+_CODE_ITEM = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])[ \t]+`", re.M)  # a list item that starts with code
 
 
 def option_items(unit: Unit) -> list[str]:
@@ -177,6 +178,8 @@ def option_items(unit: Unit) -> list[str]:
     them are such items; no steps (:func:`unit_steps` reads such a list as one that continues a
     sentence), but each answers a question that asks what it does."""
     text = unit_text(unit)
+    if not _CODE_ITEM.search(text):
+        return []
     items = parse_steps(list_text(text, str(unit.meta.get("lead_in", ""))), nested=False)
     found = [m for item in items if (m := OPTION_ITEM.match(item.strip()))]
     if len(found) < 2 or 2 * len(found) < len(items):
