@@ -1,9 +1,11 @@
 """Plain text: the first non-empty line is the title; structure comes from the layout.
 
 Numbered and bulleted lines become Markdown lists; numbered headings (``1.2. Title``), question
-lines and title-like lines become headings (see :mod:`inscoqa.corpus.layout`); tables drawn with
-box characters, examples set inside sentences and blocks indented under their paragraphs are
-read as such (:mod:`inscoqa.corpus.textblocks`); footnotes ("^[1]") are Markdown's ("[^1]").
+lines and title-like lines become headings, and so do lines underlined with "===" or "---" (see
+:mod:`inscoqa.corpus.layout`); examples set between scissors lines ("---%<---") are code; tables
+drawn with box characters, examples set inside sentences and blocks indented under their
+paragraphs are read as such (:mod:`inscoqa.corpus.textblocks`); footnotes ("^[1]") are
+Markdown's ("[^1]").
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from pathlib import Path
 from inscoqa.corpus.common import notes_as_quotes, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import (
+    LIST_LINE,
+    MAX_TITLE_WORDS,
     RULE,
+    SETEXT,
     dedent_sections,
     layout_headings,
     numbered_headings,
@@ -28,6 +33,9 @@ _HASH = "\ue000"  # a "#" that starts a line of the text, until the layout is kn
 # where such a line ends up as a heading would (not indented as code, "#" then a space): escaped
 _HASH_LINE = re.compile(f"^( {{0,3}}){_HASH}(?=#{{0,5}}(?:\\s|$))", re.M)
 _NUMBERED = re.compile(r"^(\s*)(\d+)[.)]\s+")
+# a line of dashes with scissors in it ("---%<-----", "-- >8 --") that opens or closes an example
+SCISSORS = re.compile(r"^\s*-{2,}\s*(?:%<|8<|>8|>%)\s*-*\s*$")
+_CODE_SLOT = "\ue001"  # where an example cut out of the text goes back, as a code block
 _BULLET = re.compile(r"^(\s*)[*•·+-]\s+")
 
 
@@ -48,6 +56,39 @@ def _markdown_line(line: str) -> str:
     return _BULLET.sub(lambda m: f"{m.group(1)}- ", line)
 
 
+def cut_examples(lines: list[str]) -> tuple[list[str], list[str]]:
+    """The examples a text sets between scissors lines ("---%<-----" above and below, as a wiki
+    exported as text has them), each cut out and left as a code block that holds only its
+    number, so that nothing reads their lines as text: ``(lines, examples)``. A scissors line
+    without a partner stays."""
+    out: list[str] = []
+    examples: list[str] = []
+    i = 0
+    while i < len(lines):
+        end = next((j for j in range(i + 1, len(lines)) if SCISSORS.match(lines[j])), None) \
+            if SCISSORS.match(lines[i]) else None
+        if end is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        body = lines[i + 1 : end]
+        indent = min((len(x) - len(x.lstrip()) for x in body if x.strip()), default=0)
+        examples.append("\n".join(x[indent:] for x in body).strip("\n"))
+        out += ["", "```", f"{_CODE_SLOT}{len(examples) - 1}{_CODE_SLOT}", "```", ""]
+        i = end + 1
+    return out, examples
+
+
+def _put_back(markdown: str, examples: list[str]) -> str:
+    return re.sub(f"{_CODE_SLOT}(\\d+){_CODE_SLOT}", lambda m: examples[int(m.group(1))], markdown)
+
+
+def _underline(lines: list[str], i: int) -> bool:
+    """Line ``i`` underlines the short line above it with "===" or "---" (a heading)."""
+    return bool(i and SETEXT.match(lines[i]) and lines[i - 1].strip() and not RULE.match(lines[i - 1])
+                and not LIST_LINE.match(lines[i - 1]) and len(lines[i - 1].split()) <= MAX_TITLE_WORDS)
+
+
 def text_to_markdown(raw: str) -> tuple[str, str]:
     """``(title, markdown)`` of a plain-text document; a manual page as ``man`` prints it is read
     by its own layout (:mod:`inscoqa.corpus.manpage`), a Vim help file by its markup
@@ -57,11 +98,14 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     if is_vim_help(raw):
         return vim_help_to_markdown(raw)
     raw = raw.replace("\xa0", " ").replace("\t", "    ")
-    lines = [_footnotes(line.rstrip()) for line in raw.split("\n")]
+    lines, examples = cut_examples([_footnotes(line.rstrip()) for line in raw.split("\n")])
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     title = lines[start].strip().lstrip("#").strip() if start < len(lines) else ""
     # a line of the text that starts with "#" (a shell prompt, a comment) is text, not a heading
-    rest = [re.sub(r"^(\s*)#", f"\\1{_HASH}", line) for line in box_tables(lines[start + 1 :]) if not RULE.match(line)]
+    # a rule is dropped, but a line it underlines is a heading (the title's own underline goes)
+    rest = box_tables([line for i, line in enumerate(lines) if i > start and (not RULE.match(line) or
+                       (i > start + 1 and _underline(lines, i)))])
+    rest = [re.sub(r"^(\s*)#", f"\\1{_HASH}", line) for line in rest]
     rest = dedent_sections(numbered_headings(rest))
     body = tidy_markdown("\n".join(_markdown_line(line) for line in rest))
     if not body.strip():
@@ -74,7 +118,7 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     # a "#" that would start a heading is escaped, outside code
     parts = re.split(r"(^```[^\n]*\n.*?^```$)", body, flags=re.M | re.S)
     body = "".join(part if part.startswith("```") else _HASH_LINE.sub(r"\1\\#", part) for part in parts)
-    return title, body.replace(_HASH, "#")
+    return title, _put_back(body.replace(_HASH, "#"), examples)
 
 
 def read_text_document(path: Path, *, doc_id: str) -> Document:

@@ -896,6 +896,24 @@ def test_plain_text_indented_under_its_paragraphs_is_code(tmp_path: Path) -> Non
         "Check these:\n\n- the disc is mounted\n  and writable\n")
 
 
+def test_plain_text_examples_between_scissors_lines_are_code_and_underlined_lines_headings(
+        tmp_path: Path) -> None:
+    """Dovecot's wiki exported as text sets its examples between "---%<---" lines and underlines
+    its sections with "---": the example is a code block whose lines ("# Preferred …", "1. …")
+    stay as written, and an underlined line is a heading even when another follows it."""
+    path = tmp_path / "SSL.txt"
+    scissors = "---%<" + "-" * 30
+    path.write_text(
+        "Dovecot SSL configuration\n=========================\n\n"
+        f"The most important SSL settings are:\n\n{scissors}\nssl = yes\n# Preferred permissions: root:root 0444\n"
+        f"1. not a step\n{scissors}\n\nMultiple SSL certificates\n-------------------------\n\n"
+        "Per algorithm\n-------------\n\nSince v2.2.31 you can give an alternative certificate.\n", encoding="utf-8")
+    assert read_document(path).text == (
+        "# Dovecot SSL configuration\n\nThe most important SSL settings are:\n\n"
+        "```\nssl = yes\n# Preferred permissions: root:root 0444\n1. not a step\n```\n\n"
+        "## Multiple SSL certificates\n\n## Per algorithm\n\nSince v2.2.31 you can give an alternative certificate.\n")
+
+
 def test_plain_text_footnotes_of_a_docbook_manual_are_markdown_footnotes(tmp_path: Path) -> None:
     """APT's guide printed as text marks a footnote "^[1]" in a sentence and gives it at the end
     of the chapter as "^[1] If you are using …": a mark and a note, not words of the step."""
