@@ -4,7 +4,9 @@ Recursive chunking splits on the coarsest separator that keeps pieces under the 
 (sections, then paragraphs, lines, sentences, words) and packs neighbouring pieces back together
 up to the limit, the usual "recursive character splitter" measured in words. With an overlap of
 ``n`` words, every chunk after the first starts with the last ``n`` words before it (its own
-new text is then at most ``max_words - n`` words, so a chunk stays within the limit).
+new text is then at most ``max_words - n`` words, so a chunk stays within the limit). Code stays
+code: no cut falls at a blank line or a "#" line inside a code block, and a block cut at a line
+between two chunks is closed at the end of the first and opened again at the start of the next.
 
 Semantic chunking cuts a document between sentences whose meaning drifts apart: each sentence is
 embedded, the cosine distance ``1 - cos`` of every pair of neighbours is taken, and the text is
@@ -86,6 +88,47 @@ def _pack(pieces: list[str], max_words: int, joiner: str) -> list[str]:
     return packed
 
 
+FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)
+FENCE_ROOM = 2  # words a part's budget keeps for the fences that close and reopen its code
+CODE_GAP = "\u2060"  # a blank line inside a code block, or what leads a "#" line there, while a text is cut
+
+
+def guard_code_gaps(body: str) -> str:
+    """``body`` with each blank line inside a code block holding :data:`CODE_GAP`, which no
+    paragraph separator matches, and each line inside one that starts with "#" (a comment, a
+    shell prompt) led by it, so that no heading separator matches."""
+    lines: list[str] = []
+    inside = False
+    for line in body.split("\n"):
+        if FENCE.match(line):
+            inside = not inside
+        elif inside and not line.strip():
+            line = CODE_GAP
+        elif inside and line.lstrip().startswith("#"):
+            line = CODE_GAP + line
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def with_fences(pieces: list[str]) -> list[str]:
+    """``pieces`` of one text, each a whole Markdown text: a piece that ends inside a code block
+    closes it, and the next opens it again with the same fence line (```` ```rust ````)."""
+    out: list[str] = []
+    carried = ""
+    for piece in pieces:
+        if carried:
+            piece = f"{carried}\n{piece}"
+        opened = ""
+        for line in piece.splitlines():
+            if FENCE.match(line):
+                opened = "" if opened else line.strip()
+        if opened:
+            piece = f"{piece}\n{opened[:3]}"
+        carried = opened
+        out.append(piece)
+    return out
+
+
 def document_unit(doc_id: str, title: str, text: str, meta: dict[str, Any]) -> Chunk:
     body = text if text.lstrip().startswith("#") else f"# {title}\n\n{text}"
     return Chunk(text=body, meta={**meta, "doc_id": doc_id, "title": title}, kind="document")
@@ -93,16 +136,21 @@ def document_unit(doc_id: str, title: str, text: str, meta: dict[str, Any]) -> C
 
 def chunk_units(doc_id: str, title: str, text: str, meta: dict[str, Any],
                 max_words: int = DEFAULT_CHUNK_WORDS, overlap: int = 0) -> list[Chunk]:
-    """Recursive chunks of ``text``; ``start`` is the word offset where a chunk's text begins
-    (its overlap included), ``overlap`` the words it repeats from before it."""
+    """Recursive chunks of ``text``; ``start`` is the word offset in ``text`` where a chunk's
+    text begins (its overlap included), ``overlap`` the words it repeats from before it. Apart
+    from the fences that close and reopen a code block cut between two chunks, a chunk's words
+    are the text's words from ``start`` on."""
     if not 0 <= overlap < max_words:
         raise ValueError(f"chunk overlap must be at least 0 and below the chunk size "
                          f"({max_words} words), got {overlap}")
     chunks = []
     before: list[str] = []  # the words of the pieces so far
-    for order, piece in enumerate(recursive_split(text, max_words - overlap)):
+    room = FENCE_ROOM if FENCE.search(text) else 0
+    pieces = [piece.replace(CODE_GAP, "").strip("\n")
+              for piece in recursive_split(guard_code_gaps(text), max_words - overlap - room)]
+    for order, (piece, fenced) in enumerate(zip(pieces, with_fences(pieces), strict=True)):
         carried = before[-overlap:] if overlap and before else []
-        body = f"{' '.join(carried)} {piece}" if carried else piece
+        body = f"{' '.join(carried)} {fenced}" if carried else fenced
         chunks.append(Chunk(text=body, kind="chunk",
                             meta={**meta, "doc_id": doc_id, "title": title, "order": order,
                                   "start": len(before) - len(carried), "overlap": len(carried)}))

@@ -20,7 +20,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from procmem.chunking import Separator, n_words, recursive_split
+from procmem.chunking import (
+    CODE_GAP,
+    FENCE,
+    FENCE_ROOM,
+    Separator,
+    guard_code_gaps,
+    n_words,
+    recursive_split,
+    with_fences,
+)
 from procmem.units import Linker, LogicUnit
 
 DEFAULT_UNIT_WORDS = 200
@@ -63,42 +72,6 @@ def _lead_in(before: str, piece: str) -> str:
     ``lead_in``, so the list is read as that sentence says, while the part's text stays its own."""
     last = before.rstrip().rsplit("\n", 1)[-1].strip()
     return last if _ITEM.match(piece) and last.endswith(":") and not _ITEM.match(last) else ""
-
-
-FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)
-FENCE_ROOM = 2  # words a part's budget keeps for the fences that close and reopen its code
-CODE_GAP = "\u2060"  # stands for a blank line inside a code block while the body is cut
-
-
-def guard_code_gaps(body: str) -> str:
-    """``body`` with each blank line inside a code block holding :data:`CODE_GAP`, which no
-    paragraph separator matches."""
-    lines: list[str] = []
-    inside = False
-    for line in body.split("\n"):
-        if FENCE.match(line):
-            inside = not inside
-        lines.append(CODE_GAP if inside and not line.strip() else line)
-    return "\n".join(lines)
-
-
-def with_fences(pieces: list[str]) -> list[str]:
-    """``pieces`` of one text, each a whole Markdown text: a piece that ends inside a code block
-    closes it, and the next opens it again with the same fence line (```` ```rust ````)."""
-    out: list[str] = []
-    carried = ""
-    for piece in pieces:
-        if carried:
-            piece = f"{carried}\n{piece}"
-        opened = ""
-        for line in piece.splitlines():
-            if FENCE.match(line):
-                opened = "" if opened else line.strip()
-        if opened:
-            piece = f"{piece}\n{opened[:3]}"
-        carried = opened
-        out.append(piece)
-    return out
 
 
 def split_logic_units(units: list[LogicUnit], max_words: int = DEFAULT_UNIT_WORDS) -> list[LogicUnit]:

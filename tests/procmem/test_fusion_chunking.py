@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from procmem.chunking import chunk_units, recursive_split
@@ -56,6 +58,18 @@ def test_recursive_chunks_cover_the_document_within_the_size(corpus):
     chunks = chunk_units(doc.doc_id, doc.title, doc.text, {"content_hash": doc.content_hash}, 120)
     assert [c.meta["order"] for c in chunks] == list(range(len(chunks)))
     assert len({c.id for c in chunks}) == len(chunks)
+
+
+def test_a_recursive_chunk_keeps_code_as_code(corpus):
+    """A PowerShell block's comment line ("# Update User's Usage Location details") is no heading
+    to cut at: it stays inside its block, and every chunk's fences are whole."""
+    doc = corpus.get("officedocs/Microsoft365/admin/access-management/set-language-and-region.md")
+    chunks = chunk_units(doc.doc_id, doc.title, doc.text, {}, 200)
+    assert len(chunks) > 1
+    assert all(len(re.findall(r"^\s*```", c.text, re.M)) % 2 == 0 for c in chunks)
+    [holder] = [c.text for c in chunks if "# Update User's Usage Location details" in c.text]
+    before = holder[: holder.index("# Update User's Usage Location details")]
+    assert before.count("```") % 2 == 1  # opened above it, in its chunk
 
 
 def test_bm25_stems_and_drops_stop_words():
