@@ -16,6 +16,7 @@ from pathlib import Path
 from inscoqa.corpus.common import notes_as_quotes, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import (
+    CONTENTS_LABEL,
     LIST_LINE,
     MAX_TITLE_WORDS,
     RULE,
@@ -101,6 +102,8 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     lines, examples = cut_examples([_footnotes(line.rstrip()) for line in raw.split("\n")])
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     title = lines[start].strip().lstrip("#").strip() if start < len(lines) else ""
+    if CONTENTS_LABEL.match(title):  # a page that opens with its contents has no title line
+        title, start = "", start - 1
     # a line of the text that starts with "#" (a shell prompt, a comment) is text, not a heading
     # a rule is dropped, but a line it underlines is a heading (the title's own underline goes)
     rest = box_tables([line for i, line in enumerate(lines) if i > start and (not RULE.match(line) or
@@ -121,9 +124,16 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     return title, _put_back(body.replace(_HASH, "#"), examples)
 
 
+def title_from_name(stem: str) -> str:
+    """A file's name as a title, for a text without a title line: "SSL.DovecotConfiguration" is
+    "SSL Dovecot Configuration"."""
+    words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", re.sub(r"[._]+", " ", stem))
+    return " ".join(words.split()) or stem
+
+
 def read_text_document(path: Path, *, doc_id: str) -> Document:
     title, body = text_to_markdown(read_text(path))
-    title = title or path.stem
+    title = title or title_from_name(path.stem)
     text = tidy_markdown(f"# {title}\n\n{body}") if body.strip() else f"# {title}\n"
     meta = {"format": "text", "path": str(path), "date": None}
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)

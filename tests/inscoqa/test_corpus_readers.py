@@ -914,6 +914,20 @@ def test_plain_text_examples_between_scissors_lines_are_code_and_underlined_line
         "## Multiple SSL certificates\n\n## Per algorithm\n\nSince v2.2.31 you can give an alternative certificate.\n")
 
 
+def test_a_plain_text_that_opens_with_its_contents_is_titled_by_its_file_name(tmp_path: Path) -> None:
+    """Some of Dovecot's wiki pages start with "Contents" and the list of their sections: the
+    page is not titled "Contents" but by its file's name, and the list goes."""
+    path = tmp_path / "TestInstallation.txt"
+    path.write_text("Contents\n\n\n 1. Check that it's running\n\n 2. Check that it's listening\n\n"
+                    "Check that it's running\n-----------------------\n\nFirst check with ps that it runs.\n\n"
+                    "Check that it's listening\n-------------------------\n\nNext check the port.\n",
+                    encoding="utf-8")
+    doc = read_document(path)
+    assert doc.title == "Test Installation"
+    assert doc.text == ("# Test Installation\n\n## Check that it's running\n\nFirst check with ps that it runs.\n\n"
+                        "## Check that it's listening\n\nNext check the port.\n")
+
+
 def test_plain_text_footnotes_of_a_docbook_manual_are_markdown_footnotes(tmp_path: Path) -> None:
     """APT's guide printed as text marks a footnote "^[1]" in a sentence and gives it at the end
     of the chapter as "^[1] If you are using …": a mark and a note, not words of the step."""
