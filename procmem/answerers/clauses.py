@@ -343,6 +343,19 @@ def lists_what_there_is(items: list[str]) -> bool:
         and all(_SUBJECT_FIRST.match(item) or _ASKS.match(item) for item in plain)
 
 
+_SETTING_VALUE = re.compile(r"^`(?P<setting>[^`=\n]{1,60}=)[^`\n]*`")  # "`-o page-border=double`; draw …"
+
+
+def values_of_settings(items: list[str]) -> bool:
+    """Lists of the values a setting takes, each a choice and none a step to follow (CUPS's
+    "`-o page-border=double`; draw two hairline borders around each page", "`-o
+    page-border=none`; do not draw a border (default)", then the values of `-o
+    number-up-layout=`): every item opens with a setting's code and a value of it, and each
+    setting has two items or more."""
+    settings = [m["setting"] if (m := _SETTING_VALUE.match(item.strip())) else None for item in items]
+    return bool(items) and None not in settings and all(settings.count(x) >= 2 for x in settings)
+
+
 _CONTINUED = re.compile(r"(?:[;,]|[;,]? (?:and|or))$")  # an item the next one continues: "rotating the logs;"
 
 

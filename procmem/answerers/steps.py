@@ -33,6 +33,7 @@ from procmem.answerers.clauses import (
     says_what_to_do,
     sentences,
     topics,
+    values_of_settings,
 )
 from procmem.answerers.code_blocks import (
     LABELLED,
@@ -139,7 +140,7 @@ def unit_steps(unit: Unit) -> list[str]:
     "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
     events (:func:`narrates`), a list of what there is to see (:func:`lists_what_there_is`),
     lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
-    (:func:`notes_only`).
+    (:func:`notes_only`), and lists of the values settings take (:func:`values_of_settings`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
@@ -151,7 +152,8 @@ def unit_steps(unit: Unit) -> list[str]:
         numbered = [_introducing_code(step) for step in parse_steps(listed, numbered_only=True)]
         listed_steps = instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
                                                      or notes_only(bulleted) or topics(bulleted, gerunds=False)
-                                                     or narrates(bulleted) or lists_what_there_is(bulleted)) else [])
+                                                     or narrates(bulleted) or lists_what_there_is(bulleted)
+                                                     or values_of_settings(bulleted)) else [])
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
                                  or narrates(numbered) or enumerates(numbered) or lists_what_there_is(numbered)) else [])
                or (listed_steps if any(says_what_to_do(s) for s in listed_steps) else [])

@@ -12,6 +12,7 @@ from procmem.answerers.clauses import (
     notes_only,
     sentences,
     topics,
+    values_of_settings,
 )
 from procmem.answerers.code_blocks import is_file_text, is_source_code, is_typed
 from procmem.answerers.extractive import compose
@@ -683,6 +684,27 @@ def test_a_bulleted_list_of_notes_gives_no_steps_and_the_sentences_that_say_what
             "seconds.\n- Ordinal dates are not currently supported.\n")
     assert unit_steps(step_unit("fromisoformat", body, "datetime.html", "datetime")) == [
         "Use the strict form for stored data."]
+
+
+def test_lists_of_the_values_a_setting_takes_are_no_steps():
+    """CUPS's N-Up section lists the values of `-o page-border=` and `-o number-up-layout=`:
+    choices, not steps; the sentence that says how, with its example, is the step. A list of
+    different commands' settings stays."""
+    assert values_of_settings(["`-o page-border=double`; draw two hairline borders",
+                               "`-o page-border=none`; do not draw a border (default)",
+                               "`-o number-up-layout=btlr`; Bottom to top, left to right",
+                               "`-o number-up-layout=lrtb`; Left to right, top to bottom (default)"])
+    assert not values_of_settings(["`-o page-border=double`; draw two hairline borders"])
+    assert not values_of_settings(["Set `ssl=yes` in the file.", "Set `ssl=required` to require it."])
+    assert not values_of_settings(["`-o page-border=double`; draw borders", "`-o number-up=2`; two pages a sheet"])
+    body = ("The `-o number-up=value` option selects N-Up printing. N-Up printing places multiple document "
+            "pages on a single printed page:\n\n```\nlp -o number-up=2 filename\n```\n\n"
+            "The `-o page-border=value` option chooses the border to draw around each page:\n\n"
+            "- `-o page-border=double`; draw two hairline borders around each page\n"
+            "- `-o page-border=none`; do not draw a border (default)\n")
+    steps = unit_steps(step_unit("N-Up Printing", body, "options.html", "Command-Line Printing and Options"))
+    assert steps and "lp -o number-up=2 filename" in steps[0]
+    assert not any("page-border=double" in step for step in steps)
 
 
 @pytest.mark.parametrize(("body", "expected"), [
