@@ -247,7 +247,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
             lead = _opening(opening.rstrip('.;,: '))
-            if not states(opening):  # "Libvirt does support SEV, but …" sends no one to the steps
+            # "Libvirt does support SEV, but …" sends no one to the steps, nor does the only step
+            if not states(opening) and len(steps) > 1:
                 lead = f"{lead}, then follow the steps below."
         elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
             lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))

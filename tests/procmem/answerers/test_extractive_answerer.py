@@ -1274,6 +1274,18 @@ def test_a_lead_that_states_how_things_are_does_not_send_the_user_to_the_steps()
     assert "follow the steps below" not in answer
 
 
+def test_the_only_step_leads_without_sending_the_user_to_the_steps():
+    """CUPS's N-Up section has one step, the sentence that shows how with its examples: the lead
+    is its opening, with no "then follow the steps below" to a list of that one step."""
+    unit = step_unit("N-Up Printing", "N-Up printing places multiple document pages on a single printed page. "
+                     "CUPS supports 1, 2, 4, 6, 9, and 16-Up formats; the default format is 1-Up:\n\n"
+                     "```\nlp -o number-up=2 filename\n```\n", "options.html", "Command-Line Printing and Options")
+    answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I print multiple pages on one sheet?"),
+                               cite=False)
+    assert len(steps) == 1 and "lp -o number-up=2 filename" in steps[0]
+    assert "follow the steps below" not in answer
+
+
 def test_a_section_that_introduces_what_is_asked_gives_way_to_its_pages_steps():
     """libvirt's "Turning on debug logs" asks the question ("How do I turn on debug logs in
     libvirt?", the product being the page's subject) but only says why logs are wanted; the
