@@ -75,7 +75,9 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
     """Numbered (``1. x``) or bulleted (``- x``) items; continuation lines join their item (a
     title in bold with a colon); without ``nested``, an item indented under another joins it,
     after a semicolon where the item does not end a sentence ("Add the files: `a.dsc`;
-    `a.orig.tar.gz`"), and items under a title in bold alone are items in its place."""
+    `a.orig.tar.gz`"), and items under a title in bold alone are items in its place. A paragraph
+    of text at the margin (not a quoted note, nor a code block written at the margin under its
+    item) ends the list's last item: lines indented after it (a code block's) are not the item's."""
     if isinstance(lines, str):
         lines = lines.splitlines()
     pattern = _NUMBERED_RE if numbered_only else _STEP_RE
@@ -83,9 +85,16 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
     indents: list[int] = []  # of each step's item
     titled = False  # the line before is a title in bold further on in a step
     fenced = False  # in a code block
+    ended = False  # a paragraph at the margin ended the last item: what is indented after it is not the item's
+    blank = True  # the line before is blank
     for line in lines:
         fenced = fenced != line.lstrip().startswith("```")
         match = pattern.match(line)
+        if not match and blank and line.strip() and not line.startswith((" ", "\t", "```", ">")) and not fenced:
+            ended = True  # ("Enable them in configuration files:", then a file's indented lines)
+        blank = not line.strip()
+        if match:
+            ended = False
         if match and fenced and not _ITEM_START.match(match.group(1)):
             match = None  # a line of code that only looks like an item: a crontab's " *  */2  *  *  *  backup"
         indent = len(line) - len(line.lstrip())
@@ -97,7 +106,7 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
         elif match:
             steps.append(match.group(1).strip())
             indents.append(indent)
-        elif steps and line.strip() and line.startswith((" ", "\t")):
+        elif steps and line.strip() and line.startswith((" ", "\t")) and not ended:
             # a title in bold, or a name in code: "**Create a Starting Point**: Click ...", "`Replaces`: Use
             # this when ..."; a title further on ends what came before it, and its text follows it after a colon
             title = TITLE_ONLY.match(line.strip())

@@ -70,6 +70,16 @@ def test_steps_reader_reads_no_item_in_a_line_of_code_that_only_looks_like_one()
     assert parse_steps("```\n- Download the tool.\n```") == ["Download the tool."]  # a list, fenced or not
 
 
+def test_steps_reader_ends_the_last_item_at_a_paragraph_at_the_margin():
+    """Dovecot's quota page lists its plugins, then says "Enable them in configuration files,
+    e.g.:" over a file's stanza: the stanza's indented lines are not the last plugin's item."""
+    text = ("- quota: Implements the actual quota handling.\n- imap_quota: For reporting quota via IMAP.\n\n"
+            "Enable them in configuration files, e.g.:\n\n```\nprotocol imap {\n  mail_plugins = $mail_plugins "
+            "imap_quota\n}\n```\n")
+    assert parse_steps(text, nested=False) == ["quota: Implements the actual quota handling.",
+                                               "imap_quota: For reporting quota via IMAP."]
+
+
 def test_rewrite_reply_outline_then_queries_capped_at_n():
     text = "steps:\n- Heat water\n- Steep\nqueries:\n- q1?\n- q2?\n- q3?\n- q4?\n- q5?"
     assert parse_rewrite_text(text, 4) == {"steps": ["Heat water", "Steep"],
