@@ -454,8 +454,17 @@ class _MarkdownBuilder(HTMLParser):
 
     def _define_terms(self, terms: _Terms) -> None:
         """A glossary's term and the paragraph that opens its description as one line, "`--no-run`:
-        Compile, but don't run tests.": a step or a passage read alone keeps what it is about."""
+        Compile, but don't run tests.": a step or a passage read alone keeps what it is about. The
+        terms right before it without a description of their own are its other names, on its line
+        ("-m, --move: Move/rename a branch …", as git's manual pages list an option's short and
+        long forms)."""
+        others: list[int] = []  # the blocks of the terms so far without a description
         for term, _, start in terms.entries:
+            if start < 0:
+                others = [*others, term] if not others or others[-1] == term - 1 else [term]
+                continue
+            aliases = [i for i in others if i < len(self.blocks)] if others and others[-1] == term - 1 else []
+            others = []
             if start != term + 1 or start >= len(self.blocks):
                 continue  # a term of several blocks, or none; several terms of one description
             (name, name_in_list), (text, text_in_list) = self.blocks[term], self.blocks[start]
@@ -463,10 +472,22 @@ class _MarkdownBuilder(HTMLParser):
             if name_in_list or text_in_list or "\n" in name or len(name.split()) > 12 or end in ".!?" \
                     or name.startswith(("#", "```", "|")) or not text or text.startswith(("#", "```", "|")):
                 continue
+            if aliases and all(self._names(self.blocks[i]) for i in aliases):
+                name = ", ".join([*(self.blocks[i][0] for i in aliases), name])
+                for i in aliases:
+                    self.blocks[i] = ("", False)
             quoted = re.match(r"(?:> )*", name)[0]  # a list of terms in a quote: its marks once
             text = text[len(quoted):] if quoted and text.startswith(quoted) else text
             self.blocks[term] = (f"{name}{' ' if end == ':' else ': '}{text}", False)
             self.blocks[start] = ("", False)
+
+    @staticmethod
+    def _names(block: tuple[str, bool]) -> bool:
+        """A term's block that can stand beside another's name: one short line of words, no list
+        item, heading, code block or table, and no sentence."""
+        text, in_list = block
+        return bool(text) and not in_list and "\n" not in text and len(text.split()) <= 6 \
+            and not text.startswith(("#", "```", "|")) and text.rstrip("*_ ")[-1:] not in ".!?:"
 
     def _flush_table(self) -> None:
         self._flush()

@@ -731,8 +731,10 @@ def test_html_terms_whose_descriptions_are_sections_are_headings(tmp_path: Path)
 def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> None:
     """A command's options (Cargo's man pages: each term a code span that links to itself) and
     a glossary set in bold: a term and the paragraph that opens its description are one line,
-    so a step or a passage read alone names the option it is about. A term that is a sentence,
-    a description that opens with code or a list, and terms that share a description stay apart."""
+    so a step or a passage read alone names the option it is about, and terms that share a
+    description (an option's short and long forms, as Cargo's and git's manual pages give them)
+    are its names on that line. A term that is a sentence, and a description that opens with
+    code or a list, stay apart."""
     path = tmp_path / "cargo-test.html"
     path.write_text(
         "<h1>cargo test</h1><h2>Options</h2><dl>"
@@ -750,7 +752,7 @@ def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> Non
     text = read_document(path).text
     assert "`--no-run`: Compile, but don't run tests." in text
     assert "`--no-fail-fast`: Run all tests regardless of failure.\n\nWithout this flag" in text
-    assert "`-j`\n\n`--jobs`: Number of parallel jobs to run." in text
+    assert "\n`-j`, `--jobs`: Number of parallel jobs to run." in text
     assert "`--config`\n\n```" in text
     assert "It runs the tests.\n\nAs the heading says." in text
     assert "**You probably can:** Unpack the archive." in text
