@@ -32,7 +32,9 @@ IMPERATIVES = (
     "search", "repeat", "replace", "move", "apply", "review", "contact", "ask", "clear", "modify",
     "specify", "increase", "adjust", "log", "import", "export", "uninstall", "fry", "chop", "dice",
     "slice", "knead", "roast", "simmer", "season", "sprinkle", "spread", "fold", "roll", "beat",
-    "drain", "rinse", "peel", "melt", "cover", "transfer", "blend", "strain", "reduce", "brown")
+    "drain", "rinse", "peel", "melt", "cover", "transfer", "blend", "strain", "reduce", "brown",
+    # what a command's reference says its examples do: "List all archives in the repository: borg list …"
+    r"list(?!\s+of\b)", "mount", "unmount")
 # what has been done, of the verbs above that a page says something "has to be" ("disabled")
 DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disabled", "enabled",
         "installed", "removed", "restarted", "run", "turned off", "turned on", "updated")

@@ -68,6 +68,8 @@ BOILERPLATE = re.compile(
     r"serious problems might occur|back up the registry|provide feedback|carefully\.?$|"
     r"(?:one of )?the following (?:methods|steps|options|procedures?)\W*$|:$|"
     r"couldn'?t resolve your issue|for (?:more )?(?:information|info)\b|see the following|see this article|visit the following|"
+    # "For more help on include/exclude patterns, see the borg help patterns command output."
+    r"^for (?:more|further|additional|detailed) [^,]{1,80}, (?:see|refer to|read|consult|check|run)\b|"
     r"follow the (?:instructions|steps) (?:on|in|at) the following|"
     # a pointer to a site ("go to the following Microsoft website:", "topic on the Microsoft TechNet
     # website", "see website from step 1"), not a website the steps set up ("Setting up a website

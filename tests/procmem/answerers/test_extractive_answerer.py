@@ -10,6 +10,7 @@ from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
 from procmem.answerers.candidates import Candidate, is_duplicate, score
+from procmem.answerers.clauses import says_what_to_do
 from procmem.answerers.common import terms
 from procmem.answerers.extractive import (
     ExtractiveParams,
@@ -20,6 +21,7 @@ from procmem.answerers.extractive import (
     select,
 )
 from procmem.answerers.retrieval import Hit
+from procmem.answerers.steps import unit_steps
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
 from procmem.units import Linker, LogicUnit, Procedure, defines_asked, entry_name
@@ -1516,6 +1518,28 @@ def test_a_list_of_options_answers_with_the_option_that_does_what_is_asked():
     # "belongs to" is said by no option: the search's sentence stays the answer
     answer, _, _ = compose(hits, Turn("How do I find which package a file belongs to?"), cite=False)
     assert answer.startswith("To search for a package, you can type / followed by a search pattern.")
+
+
+def test_a_commands_example_that_lists_leads_and_a_pointer_for_more_help_is_no_step():
+    """Borg's reference: "borg list" says only what it is and "For more help on include/exclude
+    patterns, see the borg help patterns command output.", a pointer, which led "How do I list the
+    archives in a repository?"; the quick start's "List all archives in the repository: `borg
+    list /path/to/repo`" says what to do ("List of …" still names a list) and leads."""
+    description = LogicUnit("Appendix", "", "Description (borg list — Borg)", (
+        "This command lists the contents of a repository or an archive.\n\nFor more help on include/exclude "
+        "patterns, see the [borg help patterns](help.html#borg-patterns) command output."), [],
+        unit_meta("borg/usage/list.html", "borg list — Borg"))
+    assert unit_steps(description) == []
+    quick = Procedure("", "A step by step example (Quick Start — Borg)", [
+        "Backup the ~/src and ~/Documents directories into an archive called Monday: "
+        "`borg create /path/to/repo::Monday ~/src ~/Documents`",
+        "List all archives in the repository: `borg list /path/to/repo`",
+        "Restore the Monday archive by extracting the files relative to the current directory: "
+        "`borg extract /path/to/repo::Monday`"], unit_meta("borg/quickstart.html", "Quick Start — Borg"))
+    answer, _, _ = compose([Hit(description, 1.0, 1, "x"), Hit(quick, 0.9, 2, "x")],
+                           Turn("How do I list the archives in a repository?"), cite=False)
+    assert answer.startswith("List all archives in the repository: borg list /path/to/repo.")
+    assert not says_what_to_do("List of supported compression algorithms.")
 
 
 def test_words_in_brackets_are_prose_in_a_sentence_that_says_what_to_do():
