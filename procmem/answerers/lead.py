@@ -95,6 +95,19 @@ def undoes_unasked(sentence: str, turn: Turn) -> bool:
 # rustup, Clippy is usually already installed" (no lead to the steps: "..., then follow the steps below")
 STATEMENT = re.compile(r"^(?:if|when|once|after|where)\b[^,]{1,120},\s+(?!you\b)(?:[\w’']+\s+){1,2}"
                        r"(?:is|are|was|were|will|has|have|does)\b", re.I)
+# the clause a sentence may open with before what it says: "To avoid breaking legacy databases, ",
+# "If the name is unique, then "
+OPENING_CLAUSE = re.compile(r"^(?:if|when|once|after|because|since|to \w+)\b[^,]{1,120},\s+(?:then\s+)?", re.I)
+
+
+def states_after_clause(sentence: str) -> bool:
+    """A sentence that says how things are (:func:`states`), after the clause it may open with:
+    "To avoid breaking those legacy databases, foreign key constraint enforcement is turned off
+    by default"."""
+    rest = OPENING_CLAUSE.sub("", sentence, count=1)
+    return states(sentence) or (rest != sentence and states(rest))
+
+
 SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
 # a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
 # "If it isn't, ..."
@@ -248,7 +261,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
             lead = _opening(opening.rstrip('.;,: '))
             # "Libvirt does support SEV, but …" sends no one to the steps, nor does the only step
-            if not states(opening) and len(steps) > 1:
+            if not states_after_clause(opening) and len(steps) > 1:
                 lead = f"{lead}, then follow the steps below."
         elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
             lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))

@@ -142,7 +142,7 @@ def unit_steps(unit: Unit) -> list[str]:
     "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
     events (:func:`narrates`), a list of what there is to see (:func:`lists_what_there_is`),
     lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
-    (:func:`notes_only`), and lists of the values settings take (:func:`values_of_settings`).
+    (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`).
     A reference entry's first step names it (:func:`entry_step`)."""
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \

@@ -1276,6 +1276,22 @@ def test_a_lead_that_states_how_things_are_does_not_send_the_user_to_the_steps()
     assert "follow the steps below" not in answer
 
 
+def test_a_lead_that_states_how_things_are_after_a_clause_does_not_send_the_user_to_the_steps():
+    """SQLite's foreign key page: "To avoid breaking those legacy databases, foreign key
+    constraint enforcement is turned off by default" says how things are, after the clause it
+    opens with; as a lead it sends no one to the steps."""
+    keys = Procedure("", "Enabling Foreign Key Support (SQLite Foreign Key Support)", [
+        "To avoid breaking those legacy databases, foreign key constraint enforcement is turned off by default.",
+        "If the name of the table is unique, then the schema-name prefix is not required."],
+        unit_meta("sqlite/foreignkeys.html", "SQLite Foreign Key Support"))
+    answer, steps, _ = compose([Hit(keys, 1.0, 1, "x")], Turn("How do I make SQLite enforce foreign keys?"),
+                               cite=False)
+    assert len(steps) == 2
+    assert answer.startswith("To avoid breaking those legacy databases, foreign key constraint enforcement is "
+                             "turned off by default.")
+    assert "follow the steps below" not in answer
+
+
 def test_the_only_step_leads_without_sending_the_user_to_the_steps():
     """CUPS's N-Up section has one step, the sentence that shows how with its examples: the lead
     is its opening, with no "then follow the steps below" to a list of that one step."""
