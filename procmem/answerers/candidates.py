@@ -162,7 +162,7 @@ def asked_entries(unit: Unit, turn: Turn) -> list[str]:
 
 
 # an item of a list of labelled items: a key, an option, a field, then a colon and what it does
-LABELLED = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
+LABELLED_ITEM = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
 MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
 
 
@@ -182,7 +182,7 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     if len(question) < 2 or not steps:
         return []
     labelled = [(step, m) for step in steps
-                if (m := LABELLED.match(plain_text(step))) and len(m["label"].split()) <= 6]
+                if (m := LABELLED_ITEM.match(plain_text(step))) and len(m["label"].split()) <= 6]
     if 2 * len(labelled) < len(steps):
         return []
     found = [step for step, m in labelled
