@@ -1,6 +1,7 @@
 """Markdown with YAML front matter (Microsoft Office support articles and similar docs sites).
 
-Headings, numbered lists, tables, notes and code stay as they are. Dropped: HTML comments,
+Headings, numbered lists, tables, notes and code stay as they are; a table written without its
+outer pipes (``Name | Type``) gets them, as every reader writes tables. Dropped: HTML comments,
 image-only lines (``![..](..)`` and ``:::image ...:::`` blocks), docs-site directives and
 Hugo shortcodes. ``[!INCLUDE [..](file.md)]`` is replaced by the included file's body when that
 file exists beside the article, and dropped otherwise. MyST's directives and roles (Sphinx sites
@@ -59,6 +60,7 @@ _REFERENCE = re.compile(r"^[ \t]{0,3}\[(?!\^)(?P<label>[^\]\n]+)\]:[ \t]*<?(?P<u
                         re.MULTILINE)
 _REFERENCE_LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\[(?P<label>[^\]\n]*)\]")  # not a footnote's "[^1]:" line
 _MAX_INCLUDE_DEPTH = 3
+_TABLE_DELIMITER = re.compile(r"^[ \t]{0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
 
 
 def clean_markdown(body: str, path: Path, *, depth: int = 0) -> str:
@@ -82,9 +84,26 @@ def clean_markdown(body: str, path: Path, *, depth: int = 0) -> str:
         text = _SHORTCODE.sub("", text)
         text = _LAYOUT_TAG_LINE.sub("", text)
         text = "".join(part if i % 2 else _clean_html(part) for i, part in enumerate(_INLINE_CODE.split(text)))
+        text = _outer_pipes(text)
         return _ALERT.sub(lambda m: f"{m.group(1)}**{m.group(2).capitalize()}:** ", text)
 
     return tidy_markdown(map_outside_code(body, prose))
+
+
+def _outer_pipes(text: str) -> str:
+    """Tables written without their outer pipes ("  Name | Type | Description" over
+    "  -----|-----|-----") with them, unindented: a table is the line before a delimiter row and
+    the lines with a "|" after it, up to a blank line."""
+    lines = text.split("\n")
+    in_table = False
+    for i, line in enumerate(lines):
+        starts = i + 1 < len(lines) and "|" in line and bool(_TABLE_DELIMITER.match(lines[i + 1]))
+        in_table = starts or (in_table and "|" in line and bool(line.strip()))
+        row = line.strip()
+        closed = row.endswith("|") and not row.endswith("\\|")
+        if in_table and not (row.startswith("|") and closed):
+            lines[i] = f"{row if row.startswith('|') else '| ' + row}{'' if closed else ' |'}"
+    return "\n".join(lines)
 
 
 def _reference_urls(body: str) -> dict[str, str]:
@@ -133,8 +152,8 @@ def markdown_title(fields: dict[str, Any], body: str, path: Path) -> str:
     if isinstance(title, str) and title.strip():
         return title.strip()
     h1 = _H1.search(body)
-    if h1:
-        return h1.group(1).strip()
+    if h1 and _ANCHOR.sub("", h1.group(1)).strip():
+        return _ANCHOR.sub("", h1.group(1)).strip()  # "Advanced Topics <a id="advanced-topics"></a>"
     return path.stem.replace("-", " ").replace("_", " ")
 
 

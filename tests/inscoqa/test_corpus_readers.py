@@ -108,6 +108,29 @@ def test_markdown_article_keeps_headings_and_numbered_resolution_steps() -> None
     assert doc.meta["license"] == "CC BY 4.0"
 
 
+def test_markdown_tables_without_outer_pipes_get_them_and_a_title_loses_its_anchor(tmp_path: Path) -> None:
+    page = tmp_path / "09-object-types.md"
+    page.write_text(
+        '# Object Types <a id="object-types"></a>\n\n'
+        "ScheduledDowntime objects set up recurring downtimes.\n"
+        "Check the recurring downtimes example for details.\n\n"
+        "Configuration Attributes:\n\n"
+        "  Name                      | Type         | Description\n"
+        "  --------------------------|--------------|------------\n"
+        "  host\\_name                | Object name  | **Required.** The name of the host.\n"
+        "  duration                  | Duration     | How long it lasts. \\|\n\n"
+        "Not a table | at all\n", encoding="utf-8")
+    doc = read_document(page)
+    assert doc.title == "Object Types"
+    assert doc.text.startswith("# Object Types\n")
+    rows = [line for line in doc.text.splitlines() if line.startswith("|")]
+    assert rows == ["| Name | Type | Description |",
+                    "| --------------------------|--------------|------------ |",
+                    "| host\\_name | Object name | **Required.** The name of the host. |",
+                    "| duration | Duration | How long it lasts. \\| |"]  # an escaped pipe closes no row
+    assert "\nNot a table | at all\n" in doc.text  # no delimiter row under it
+
+
 def test_markdown_drops_images_comments_and_resolves_includes() -> None:
     index = corpus_index()
     delivery = index.get("officedocs/Exchange/ExchangeOnline/email-delivery/email-delivery-issues.md")
