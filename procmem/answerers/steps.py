@@ -82,9 +82,12 @@ BOILERPLATE = re.compile(
     r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
     # ... or to the next part of the page: "Go to the next section to learn more about this."
     r"\b(?:go|go on|continue|proceed|move on|skip|turn) to the (?:next|following|previous) (?:section|chapter)\b|"
-    # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation chapter."
-    r"\b(?:take a look at|refer to|read|consult|check out|see) (?:the|our|this)\b[^.!?]{0,60}"
-    r"\b(?:chapter|section|documentation|docs|book|guide|manual|article|topic|example)s?\W*$",
+    # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation
+    # chapter.", "Check the notifications chapter for detailed examples." (not "Check the Enabled box in
+    # the General section.")
+    r"\b(?:take a look at|refer to|read|consult|check(?: out)?|see) (?:the|our|this)\b(?![^.!?]*box\b)[^.!?]{0,60}"
+    r"\b(?:chapter|section|documentation|docs|book|guide|manual|article|topic|example)s?"
+    r"(?: for (?:more |further )?(?:details|detailed examples|examples|information))?\W*$",
     re.I)
 COMMAND_START = re.compile(r"^[A-Za-z.$\\/~]")  # a word, a path or a variable, not output
 

@@ -815,6 +815,12 @@ def test_a_sentence_that_only_points_elsewhere_is_no_step():
     assert unit_steps(step_unit("Install it", pointers, "clippy/usage.md", "usage")) == [
         "Install the component with rustup component add clippy.", "Refer to the table below for the values.",
         "Open the Settings page."]
+    checks = ("- Enable the notification feature.\n- Check the notifications chapter for detailed examples.\n"
+              "- Check the recurring downtimes example for details.\n- Check the Enabled box in the General section.\n"
+              "- Check the log file for details.")  # Icinga's pointers; a box to tick and a file to read stay
+    assert unit_steps(step_unit("Notify", checks, "icinga/objects.md", "Object Types")) == [
+        "Enable the notification feature.", "Check the Enabled box in the General section.",
+        "Check the log file for details."]
 
 
 def test_the_lines_of_a_configuration_file_are_shown_not_run():
