@@ -96,8 +96,9 @@ def undoes_unasked(sentence: str, turn: Turn) -> bool:
 STATEMENT = re.compile(r"^(?:if|when|once|after|where)\b[^,]{1,120},\s+(?!you\b)(?:[\w’']+\s+){1,2}"
                        r"(?:is|are|was|were|will|has|have|does)\b", re.I)
 # the clause a sentence may open with before what it says: "To avoid breaking legacy databases, ",
-# "If the name is unique, then "
-OPENING_CLAUSE = re.compile(r"^(?:if|when|once|after|because|since|to \w+)\b[^,]{1,120},\s+(?:then\s+)?", re.I)
+# "If the name is unique, then ", or the setting it holds for: "On Linux, "
+OPENING_CLAUSE = re.compile(r"^(?:(?:if|when|once|after|because|since|to \w+)\b[^,]{1,120}"
+                            r"|(?:on|in|under|with|for) [^,]{1,40}),\s+(?:then\s+)?", re.I)
 
 
 def states_after_clause(sentence: str) -> bool:
@@ -110,10 +111,10 @@ def states_after_clause(sentence: str) -> bool:
 
 SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
 # a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
-# "If it isn't, ..."
-ANAPHORIC = re.compile(r"^(?:if (?:that|this) happens|if so|if not|in (?:that|this|either) case|otherwise|"
-                       r"if (?:it|this|that|they) (?:isn['’]t|aren['’]t|doesn['’]t|don['’]t|is not|are not|does not|do not)"
-                       r")\b", re.I)
+# "If it isn't, ...", "If it complains about something, then check your configuration.", "You can use
+# it to monitor several systems"
+ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) case|otherwise|if (?:it|this|that|these|those|they)"
+                       r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them))\b", re.I)
 # a sentence that fills in a placeholder of the example before it: "Replace package with the name of
 # a source or a binary package.", "Replace HOST with your server's name."
 PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by)\s+(?:the\s+(?:name|path|address|"

@@ -1292,6 +1292,30 @@ def test_a_lead_that_states_how_things_are_after_a_clause_does_not_send_the_user
     assert "follow the steps below" not in answer
 
 
+def test_a_lead_that_states_how_things_are_on_a_platform_does_not_send_the_user_to_the_steps():
+    """NUT's FAQ on USB permissions: "On Linux, udev rules are provided to set the correct
+    permissions on device file" says how things are where the user is; the steps follow it alone."""
+    udev = Procedure("", "Permissions of the USB device (FAQ)", [
+        "On Linux, udev rules are provided to set the correct permissions on device file.",
+        "In this case, just unplug and plug back the USB cord, then restart NUT."],
+        unit_meta("nut/faq-usb.html", "FAQ"))
+    answer, steps, _ = compose([Hit(udev, 1.0, 1, "x")], Turn("How do I fix the permissions of the USB device?"),
+                               cite=False)
+    assert len(steps) == 2
+    assert answer.startswith("On Linux, udev rules are provided to set the correct permissions on device file.")
+    assert "follow the steps below" not in answer
+
+
+def test_a_sentence_whose_case_is_the_one_before_it_does_not_lead():
+    """NUT's user manual: "If it complains about something, then check your configuration." says
+    what to do about the command before it, "You can use it to …" with it; the command leads."""
+    unit = step_unit("Start upsmon", "Start the monitoring client.\n\n```\nupsmon\n```\n\n"
+                     "If it complains about something, then check your configuration. You can use it to "
+                     "check several systems or just one.", "nut/config.html", "Configuration notes")
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I check my configuration?"), cite=False)
+    assert answer.startswith("Start the monitoring client")
+
+
 def test_the_only_step_leads_without_sending_the_user_to_the_steps():
     """CUPS's N-Up section has one step, the sentence that shows how with its examples: the lead
     is its opening, with no "then follow the steps below" to a list of that one step."""
