@@ -107,7 +107,9 @@ DESCRIPTION = re.compile(
     r"(?:after|when|if|once|because|since|while) [^,]{1,120},\s+)?"
     r"(?:the|this|these|that|those|a|an|all|some|most|many|every|here|there|it|its|so|such|each|both|whether|"
     r"you (?!can\b|should\b|must\b|need\b|may want\b|have to\b)\w+|you['’](?:re|ve)|"
-    r"let['’]s (?:\w+ )?(?:say|assume|suppose|imagine))\b",
+    r"let['’]s (?:\w+ )?(?:say|assume|suppose|imagine)|"
+    # a thing named, then what it does: "CSR Auto-Signing which uses a ticket generated on the master"
+    r"[\w/()-]+(?: [\w/()-]+){0,4} which (?:is|are|can|will|has|have|\w*[^\Ws]s))\b",
     re.I)
 # what a thing does or is, as a list of its properties says it: "Represents ...", "Is easy to ...",
 # "Composes well ..." (an instruction's verb ends in "s" only as "Press", "Focus"; a label such as

@@ -51,7 +51,7 @@ from procmem.answerers.prose import INTRODUCES, LIST_ITEM, SENTENCE_BREAK, plain
 from procmem.extract.markdown import (
     LINK_ONLY,
     code_line,
-    introduces_conditions,
+    introduces_no_steps,
     is_session,
     typed_commands,
 )
@@ -270,17 +270,18 @@ def list_text(text: str, lead_in: str = "") -> str:
     (:func:`code_under_labels`), code blocks of their own in a shown language left out
     (:func:`without_shown_code`), fences without their language, a table of the commands a
     sentence says to use as a list (:func:`command_tables`), and a command alone as an item run
-    (:data:`_COMMAND_ITEM`); a list of conditions left out (:func:`without_conditions`)."""
+    (:data:`_COMMAND_ITEM`); a list of conditions or traits left out (:func:`without_non_steps`)."""
     listed = _FENCE_INFO.sub(r"\1", without_shown_code(code_under_labels(commands_typed(
-        command_tables(without_conditions(text, lead_in))))))
+        command_tables(without_non_steps(text, lead_in))))))
     return _COMMAND_ITEM.sub(r"\g<marker>Run `\g<command>`.\n\g<rest>", listed)
 
 
-def without_conditions(text: str, lead_in: str = "") -> str:
-    """``text`` without the lists that complete the sentence before them with conditions
-    (:func:`introduces_conditions`: BIND's "… does not forward any recursive query for which:
-    1. The answer is already in the cache. 2. The domain name is localhost."): no steps. A part
-    of a cut unit that starts with its list has that sentence as ``lead_in``."""
+def without_non_steps(text: str, lead_in: str = "") -> str:
+    """``text`` without the lists that complete the sentence before them with conditions or
+    list the traits their label names (:func:`introduces_no_steps`: BIND's "… does not forward
+    any recursive query for which: 1. The answer is already in the cache. 2. The domain name is
+    localhost.", Icinga's "Advantages:"): no steps. A part of a cut unit that starts with its list
+    has that sentence as ``lead_in``."""
     out: list[str] = []
     prose = lead_in  # the last line of prose before the list
     dropping = False
@@ -288,7 +289,7 @@ def without_conditions(text: str, lead_in: str = "") -> str:
         top_item = bool(LIST_ITEM.match(line))
         if dropping and (top_item or not line.strip() or line[:1].isspace()):
             continue
-        dropping = top_item and introduces_conditions(prose)
+        dropping = top_item and introduces_no_steps(prose)
         if dropping:
             continue
         if line.strip() and not top_item and not line[:1].isspace():

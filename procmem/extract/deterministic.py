@@ -29,7 +29,7 @@ from procmem.extract.markdown import (
     Block,
     Section,
     first_sentence,
-    introduces_conditions,
+    introduces_no_steps,
     one_line,
     parse_sections,
     summary_sentence,
@@ -297,10 +297,10 @@ def _prerequisite(ctx: _Context, role: Role, text: str) -> str:
 def _lists(section: Section, *, ordered: bool | None = None) -> list[Block]:
     """The section's lists, but for a list of further articles (every item only a link):
     what to read, not steps or alternatives; and for a list of the conditions that the
-    sentence before it leads to (:func:`introduces_conditions`)."""
+    sentence before it leads to, or of the traits its label names (:func:`introduces_no_steps`)."""
     return [b for b in section.blocks if b.kind == "list" and (ordered is None or b.ordered == ordered)
             and not all(LINK_ONLY.match(item.text.strip()) for item in b.items)
-            and not introduces_conditions(_lead_in(section, b))]
+            and not introduces_no_steps(_lead_in(section, b))]
 
 
 def _lists_alternatives(section: Section) -> bool:

@@ -441,9 +441,17 @@ CONDITIONS_LEAD_IN = re.compile(r"(?:\b(?:for|in|on|to|by|of) which|\b(?:when|wh
                                 re.I)
 
 
-def introduces_conditions(paragraph: str) -> bool:
-    """Whether ``paragraph`` ends with a lead-in that its list completes with conditions."""
-    return bool(CONDITIONS_LEAD_IN.search(strip_inline(paragraph).strip()))
+# a label over a list of what something has for or against it: "Advantages:", "Drawbacks:"
+TRAITS_LABEL = re.compile(r"^(?:(?:the )?(?:main |key )?(?:advantages|disadvantages|pros|cons|benefits|drawbacks|"
+                          r"downsides|limitations)(?: of [^:]{1,60})?|pros and cons):$", re.I)
+
+
+def introduces_no_steps(paragraph: str) -> bool:
+    """Whether ``paragraph`` ends with a lead-in that its list completes with conditions, or is
+    the label of a list of traits (Icinga's "Advantages:" over "Central certificate request
+    signing management."): the list holds no steps."""
+    plain = strip_inline(paragraph).strip()
+    return bool(CONDITIONS_LEAD_IN.search(plain) or TRAITS_LABEL.match(plain))
 
 
 def first_sentence(text: str, max_words: int = 24) -> str:

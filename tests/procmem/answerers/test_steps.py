@@ -823,6 +823,22 @@ def test_a_sentence_that_only_points_elsewhere_is_no_step():
         "Check the log file for details."]
 
 
+def test_a_list_of_methods_that_says_what_each_does_or_of_their_traits_is_no_steps():
+    """Icinga's certificate signing: "CSR Auto-Signing which uses a ticket …" names a method and
+    what it does; the lists under "Advantages:" and "Disadvantages:" hold its traits. Neither
+    says what to do."""
+    methods = ("Icinga 2 provides two methods to sign certificates:\n\n"
+               "* CSR Auto-Signing which uses a client ticket generated on the master as trust identifier.\n"
+               "* On-Demand CSR Signing which allows to sign pending certificate requests on the master.\n")
+    assert unit_steps(step_unit("Signing Certificates on the Master", methods, "icinga/dm.md", "Distributed")) == []
+    traits = ("The client sends a certificate signing request to its parent without a ticket. The admin on the "
+              "master reviews and signs the requests.\n\nAdvantages:\n\n"
+              "* Central certificate request signing management.\n"
+              "* No pre-generated ticket is required for client setups.\n\nDisadvantages:\n\n"
+              "* Asynchronous step for automated deployments.\n* Needs client verification on the master.\n")
+    assert unit_steps(step_unit("On-Demand CSR Signing", traits, "icinga/dm.md", "Distributed")) == []
+
+
 def test_the_lines_of_a_configuration_file_are_shown_not_run():
     """npm's .npmrc example is an ini file's lines; a PowerShell variable set from a cmdlet is a
     command."""
