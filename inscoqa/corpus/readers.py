@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from inscoqa.corpus.asciidoc import read_asciidoc
 from inscoqa.corpus.common import read_text
 from inscoqa.corpus.docbook import is_docbook, read_docbook
 from inscoqa.corpus.document import Document, DocumentError
@@ -33,6 +34,7 @@ READERS: dict[str, Reader] = {
     "html": read_html,
     "rst": read_rst,
     "docbook": read_docbook,
+    "asciidoc": read_asciidoc,
 }
 
 FORMAT_BY_SUFFIX: dict[str, str] = {
@@ -48,6 +50,9 @@ FORMAT_BY_SUFFIX: dict[str, str] = {
     ".docbook": "docbook",
     ".dbk": "docbook",
     ".xml": "docbook",  # when its root is a DocBook element (:func:`is_document`)
+    ".adoc": "asciidoc",
+    ".asciidoc": "asciidoc",
+    ".asc": "asciidoc",
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from inscoqa.corpus.asciidoc import asciidoc_to_markdown, is_asciidoc
 from inscoqa.corpus.common import notes_as_quotes, read_text, tidy_markdown
 from inscoqa.corpus.document import Document
 from inscoqa.corpus.layout import (
@@ -92,12 +93,14 @@ def _underline(lines: list[str], i: int) -> bool:
 
 def text_to_markdown(raw: str) -> tuple[str, str]:
     """``(title, markdown)`` of a plain-text document; a manual page as ``man`` prints it is read
-    by its own layout (:mod:`inscoqa.corpus.manpage`), a Vim help file by its markup
-    (:mod:`inscoqa.corpus.vimhelp`)."""
+    by its own layout (:mod:`inscoqa.corpus.manpage`), a Vim help file and a page written in
+    AsciiDoc by their markup (:mod:`inscoqa.corpus.vimhelp`, :mod:`inscoqa.corpus.asciidoc`)."""
     if is_man_page(raw):
         return man_to_markdown(raw)
     if is_vim_help(raw):
         return vim_help_to_markdown(raw)
+    if is_asciidoc(raw):
+        return asciidoc_to_markdown(raw)
     raw = raw.replace("\xa0", " ").replace("\t", "    ")
     lines, examples = cut_examples([_footnotes(line.rstrip()) for line in raw.split("\n")])
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
