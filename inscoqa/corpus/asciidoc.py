@@ -53,6 +53,13 @@ _EMPHASIS = re.compile(r"(?<![\w'])'([^'\s](?:[^'\n]*[^'\s])?)'(?![\w'])")  # "'
 _CALLOUT = re.compile(r"(?:\s*(?://|#)?\s*<\d{1,2}>)+\s*$")  # "git branch -d foo <1>": the mark of a note below
 _CALLOUT_NOTE = re.compile(r"^<(\d{1,2})>\s+(\S.*)$")  # "<1> Delete the branch.": that note
 _ATTRIBUTE_REFERENCE = re.compile(r"\{([\w-]+)\}")
+# the attributes every AsciiDoc page has, for the characters its markup would take
+BUILT_IN = {"nbsp": " ", "sp": " ", "empty": "", "zwsp": "", "amp": "&", "lt": "<", "gt": ">", "vbar": "|",
+            "brvbar": "¦", "startsb": "[", "endsb": "]", "caret": "^", "asterisk": "*", "tilde": "~",
+            "plus": "+", "backslash": "\\", "backtick": "`", "apos": "'", "quot": '"', "cpp": "C++",
+            "two-colons": "::", "two-semicolons": ";;", "deg": "°"}
+_INLINE_PASS = re.compile(r"\+\+\+(.*?)\+\+\+|pass:\[(.*?)\]")  # "+++[[dco]]+++": shown as it is
+_INLINE_ANCHOR = re.compile(r" ?\[\[[^\[\]]+\]\]")  # "[[dco]]" inside a line: a target, no text
 _HARD_BREAK = re.compile(r"\s\+$")
 
 
@@ -90,12 +97,13 @@ def inline(text: str, attributes: dict[str, str], sections: dict[str, str] | Non
     cross reference without text shows the title of the section it names (``sections``), else
     its name in words."""
     sections = sections or {}
-    text = _ATTRIBUTE_REFERENCE.sub(lambda m: attributes.get(m[1], m[0]), text)
+    text = _ATTRIBUTE_REFERENCE.sub(lambda m: attributes.get(m[1], BUILT_IN.get(m[1], m[0])), text)
+    text = _INLINE_ANCHOR.sub("", _INLINE_PASS.sub(lambda m: m[1] if m[1] is not None else m[2], text))
+    text = _URL_MACRO.sub(lambda m: f"[{m[2] or m[1]}]({m[1]})", text)  # its text may hold code
+    text = _PLAIN_LINK.sub(lambda m: f"[{m[2] or m[1]}]({m[1]})", text)
     parts = re.split(r"(`[^`\n]+`)", text)  # what backquotes hold stays as it is
     for i in range(0, len(parts), 2):
         part = _IMAGE.sub("", parts[i])
-        part = _URL_MACRO.sub(lambda m: f"[{m[2] or m[1]}]({m[1]})", part)
-        part = _PLAIN_LINK.sub(lambda m: f"[{m[2] or m[1]}]({m[1]})", part)
         part = _XREF.sub(lambda m: (m[2] or sections.get(m[1].strip()) or m[1].replace("-", " ").replace("_", " ")).strip(),
                          part)
         part = _MACRO.sub(_macro_text, part)
