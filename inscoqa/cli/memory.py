@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     source = build.add_mutually_exclusive_group(required=True)
     source.add_argument("--corpus", action="append", metavar="NAME",
                         help="a bundled corpus (officedocs, gnome-help, based-cooking, debian-faq); repeatable")
-    source.add_argument("--path", type=Path, metavar="DIR", help="a folder of documents (.md, .rst, .page, .txt, .html, DocBook .xml)")
+    source.add_argument("--path", type=Path, metavar="DIR", help="a folder of documents (.md, .rst, .adoc, .page, .txt, .html, DocBook .xml)")
     source.add_argument("--sample", action="store_true", help="the documents of the bundled conversations")
     source.add_argument("--dataset", metavar="SPEC", help="the documents a dataset's conversations reference")
     build.add_argument("--out", type=Path, required=True, metavar="DIR", help="memory directory")
