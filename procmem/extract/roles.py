@@ -123,11 +123,16 @@ ASKING = re.compile(r"^(?:(?:can|could|do|does|did|is|are|should|will|would|may|
                     r"(?:can|could|does|did|is|are|should|will|would|has|have)\s+(?!not\b)[\w-]+)\b", re.I)
 
 
+_ENTRY_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+")  # "23. " before an FAQ's question
+
+
 def is_question(heading: str) -> bool:
     """A heading that asks: with its question mark, or one that plain-text FAQ pages leave off
-    ("Can I travel while my application is being processed")."""
-    text = heading.strip().rstrip("!")  # "… what is Linux?!"
-    return text.endswith("?") or bool(ASKING.match(text))
+    ("Can I travel while my application is being processed"); after its number, and followed by
+    what the asker saw ("23. Why doesn’t upsmon shut down my system? I pulled the plug and
+    nothing happened.")."""
+    text = _ENTRY_NUMBER.sub("", heading.strip().rstrip("!")).replace("’", "'")  # "… what is Linux?!"
+    return text.endswith("?") or "? " in text or bool(ASKING.match(text))
 
 
 # a page of questions and answers, by its title: "Frequently asked questions — Borg", "Teams FAQ"

@@ -263,6 +263,10 @@ def test_a_heading_that_asks_without_its_question_mark_is_a_faq_unit(corpus, tmp
     ("May 2024 update", False),
     ("Issues with sync", False),
     ("Install the tool", False),
+    # an FAQ's entry with its number, and what the asker saw after the question (NUT's FAQ)
+    ("23. Why doesn’t upsmon shut down my system? I pulled the plug and nothing happened.", True),
+    ("9.4. How can I keep a log of the packages I added? I'd like to know when upgrades occurred!", True),
+    ("2.5. Installing from a CD-ROM", False),
 ])
 def test_an_inverted_question_about_anything_asks(heading, asks):
     assert is_question(heading) is asks
