@@ -34,7 +34,7 @@ IMPERATIVES = (
     "slice", "knead", "roast", "simmer", "season", "sprinkle", "spread", "fold", "roll", "beat",
     "drain", "rinse", "peel", "melt", "cover", "transfer", "blend", "strain", "reduce", "brown",
     # what a command's reference says its examples do: "List all archives in the repository: borg list …"
-    r"list(?!\s+of\b)", "mount", "unmount")
+    r"list(?!\s+of\b)", "mount", "unmount", "activate")
 # what has been done, of the verbs above that a page says something "has to be" ("disabled")
 DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disabled", "enabled",
         "installed", "removed", "restarted", "run", "turned off", "turned on", "updated")
@@ -64,6 +64,9 @@ ACTION_CUE = re.compile(
     + r"|\bcan be (?:\w+ly )?(?:\w+(?:ed|en)|set|run|put|done) (?:[^.;:]{0,60}?\s)?by (?:" + _DOING + r")\s\S"
     # ... or what the user does, and with what: "The user generates a key pair on the client machine
     # with ssh-keygen -t rsa"
+    # ... or what a program may do to have it: "Applications can activate foreign key enforcement at
+    # run-time using the PRAGMA foreign_keys statement."
+    + r"|^(?:the |an? )?(?:application|program|script|client|developer)s? can (?:also )?" + _IMPERATIVE
     + r"|^(?:the |a )?(?:user|administrator|admin)s? (?:then |first |simply |just )?[a-z]+s\b[^.;:]{0,80}?"
       r"\b(?:with|using|by running|by typing) (?:the )?(?-i:[a-z][\w.-]*) (?:--?\w|\S*[/:]\S)"
     # ... or how little it takes: "Setting up a website is therefore a simple matter of creating the

@@ -1316,6 +1316,19 @@ def test_a_sentence_whose_case_is_the_one_before_it_does_not_lead():
     assert answer.startswith("Start the monitoring client")
 
 
+def test_what_a_program_can_do_to_have_it_says_what_to_do():
+    """SQLite's quirks page: "Applications can activate foreign key enforcement at run-time using
+    the PRAGMA foreign_keys statement." is how to have it, and leads before why it is off."""
+    unit = step_unit("Foreign Key Enforcement Is Off By Default", "SQLite has parsed foreign key constraints for "
+                     "time out of mind, but added the ability to actually enforce those constraints much later. "
+                     "To avoid breaking those legacy databases, foreign key constraint enforcement is turned off "
+                     "by default in SQLite.\n\nApplications can activate foreign key enforcement at run-time "
+                     "using the PRAGMA foreign_keys statement.", "sqlite/quirks.html", "Quirks of SQLite")
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I make SQLite enforce foreign keys?"), cite=False)
+    assert answer.startswith("Applications can activate foreign key enforcement at run-time using the PRAGMA "
+                             "foreign_keys statement.")
+
+
 def test_the_only_step_leads_without_sending_the_user_to_the_steps():
     """CUPS's N-Up section has one step, the sentence that shows how with its examples: the lead
     is its opening, with no "then follow the steps below" to a list of that one step."""
