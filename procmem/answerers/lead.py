@@ -91,6 +91,23 @@ def undoes_unasked(sentence: str, turn: Turn) -> bool:
     return bool(UNDOING.search(sentence)) and not _UNDO_TERMS & turn.question_terms
 
 
+# what to do when something goes wrong: "If you've problems getting the vacation reply, try deleting
+# this file."
+TROUBLE_CASE = re.compile(r"^(?:if|when)\s+(?:you(?:['’]ve| have| are having| experience| run into| get| see)|there (?:is|are))"
+                          r"\s+(?:any |a )?(?:problems?|trouble|issues?|errors?)\b", re.I)
+# the user reports that something goes wrong
+TROUBLE_WORDS = re.compile(r"\b(?:problems?|trouble|issues?|errors?|fail\w*|broken|wrong|not work\w*|doesn['’]t|"
+                           r"does not|don['’]t|can['’]t|cannot|won['’]t|isn['’]t|unable)\b", re.I)
+
+
+def troubleshoots_unasked(sentence: str, turn: Turn) -> bool:
+    """A sentence for when something goes wrong ("If you've problems getting the vacation
+    reply, try deleting this file.") when the user reports nothing wrong ("How do I set up a
+    vacation auto-reply?")."""
+    return bool(TROUBLE_CASE.match(sentence)) and not TROUBLE_WORDS.search(
+        " ".join([*(q for q, _ in turn.history), turn.question]))
+
+
 # a step that states how things are once a condition holds, and says nothing to do: "If you use
 # rustup, Clippy is usually already installed" (no lead to the steps: "..., then follow the steps below")
 STATEMENT = re.compile(r"^(?:if|when|once|after|where)\b[^,]{1,120},\s+(?!you\b)(?:[\w’']+\s+){1,2}"
@@ -125,8 +142,10 @@ GOES_ON = re.compile(r"^(?:and|but|so|they|it|this|that|these|those|then)\b", re
 # what to do instead of what the page said first: "Another option is to generate an empty bare
 # repository at the client", "Alternatively, you can delete just the local cache": no lead
 OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)
-# a note's sentence, set aside from what to do ("Warning: If you plan to copy the binary ..."): no lead
-NOTE_OPENING = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)
+# a note's sentence, set aside from what to do ("Warning: If you plan to copy the binary ...", "Use
+# this option with caution: …"): no lead
+NOTE_OPENING = re.compile(rf"^(?:(?:{NOTE_LABELS})\s*:|(?:use|apply|run|enable|set)\b[^.:;]{{0,40}}\bwith "
+                          rf"(?:great |extreme )?(?:caution|care)\b)", re.I)
 # a name as written in code: "http.proxy", "html_logo_url"; a command that names an entry, before
 # what it does ("neighbor A.B.C.D activate: This configuration modifies ...")
 NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*"
@@ -195,7 +214,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     other units (``extra``) leads only if it names something the question asks about; a note's
     sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one that offers another
     way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo something when the
-    user asks to undo nothing (:func:`undoes_unasked`). A sentence that introduces a short
+    user asks to undo nothing (:func:`undoes_unasked`), or what to do when something goes wrong
+    when the user reports nothing wrong (:func:`troubleshoots_unasked`). A sentence that introduces a short
     command says what to do with it ("For mail through a smarthost, you reconfigure the packages
     as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one
     before it (:data:`GOES_ON`). A reference entry that the question names
@@ -244,7 +264,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s)
                                           or s in gives_code)
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
-                      and not undoes_unasked(s, turn)),
+                      and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)),
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
@@ -253,7 +273,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         lead = f"{plain_text(name)}: {first_sentence(does, max_words=45)}"
     if not lead and steps:
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
-        doing = [step for step in (CITED.sub("", s) for s in steps) if not describes(step)]
+        doing = [step for step in (CITED.sub("", s) for s in steps) if not describes(step) and not NOTE_OPENING.match(step)]
         # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is one
         best = unit_steps(chosen[0].unit)[:1] if chosen else []
         entry = next((step for step in doing if step in best and defines(step)), "")

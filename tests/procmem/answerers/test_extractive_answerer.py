@@ -1329,6 +1329,24 @@ def test_what_a_program_can_do_to_have_it_says_what_to_do():
                              "foreign_keys statement.")
 
 
+def test_what_to_do_when_something_goes_wrong_or_a_caution_leads_only_when_asked():
+    """Dovecot's vacation pages: "If you've problems getting the vacation reply, try deleting
+    this file." answers a user whose replies do not come, not one who asks how to set them up;
+    "Use this option with caution: …" warns, and leads neither."""
+    usage = step_unit("Vacation auto-reply", "The list of autoreplied senders is stored in the "
+                      "`.dovecot.lda-dupes` file in the user's home directory. If you've problems getting the "
+                      "vacation reply, try deleting this file.", "dovecot/sieve-usage.txt", "Sieve Usage")
+    option = step_unit("Configuration", "sieve_vacation_dont_check_recipient = no: Use this option with caution: "
+                       "if you are using aliases, senders can get multiple vacation responses.\n\n"
+                       "Add the vacation action to the user's script to send out-of-office replies.",
+                       "dovecot/sieve-vacation.txt", "Vacation Extension")
+    hits = [Hit(option, 1.0, 1, "x"), Hit(usage, 0.9, 2, "x")]
+    answer, _, _ = compose(hits, Turn("How do I set up a vacation auto-reply?"), cite=False)
+    assert answer.startswith("Add the vacation action to the user's script"), answer
+    answer, _, _ = compose(hits, Turn("The vacation reply does not come. How do I fix it?"), cite=False)
+    assert answer.startswith("If you've problems getting the vacation reply, try deleting this file."), answer
+
+
 def test_the_only_step_leads_without_sending_the_user_to_the_steps():
     """CUPS's N-Up section has one step, the sentence that shows how with its examples: the lead
     is its opening, with no "then follow the steps below" to a list of that one step."""
