@@ -152,9 +152,8 @@ def markdown_title(fields: dict[str, Any], body: str, path: Path) -> str:
     if isinstance(title, str) and title.strip():
         return title.strip()
     h1 = _H1.search(body)
-    if h1 and _ANCHOR.sub("", h1.group(1)).strip():
-        return _ANCHOR.sub("", h1.group(1)).strip()  # "Advanced Topics <a id="advanced-topics"></a>"
-    return path.stem.replace("-", " ").replace("_", " ")
+    heading = _ANCHOR.sub("", h1.group(1)).strip() if h1 else ""  # "Advanced Topics <a id="advanced-topics"></a>"
+    return heading or path.stem.replace("-", " ").replace("_", " ")
 
 
 def with_title_heading(text: str, title: str) -> str:

@@ -62,11 +62,11 @@ ACTION_CUE = re.compile(
     # the help of debconf by running dpkg-reconfigure -plow unattended-upgrades", "This can be done by
     # creating a customlog.conf file"
     + r"|\bcan be (?:\w+ly )?(?:\w+(?:ed|en)|set|run|put|done) (?:[^.;:]{0,60}?\s)?by (?:" + _DOING + r")\s\S"
-    # ... or what the user does, and with what: "The user generates a key pair on the client machine
-    # with ssh-keygen -t rsa"
     # ... or what a program may do to have it: "Applications can activate foreign key enforcement at
     # run-time using the PRAGMA foreign_keys statement."
     + r"|^(?:the |an? )?(?:application|program|script|client|developer)s? can (?:also )?" + _IMPERATIVE
+    # ... or what the user does, and with what: "The user generates a key pair on the client machine
+    # with ssh-keygen -t rsa"
     + r"|^(?:the |a )?(?:user|administrator|admin)s? (?:then |first |simply |just )?[a-z]+s\b[^.;:]{0,80}?"
       r"\b(?:with|using|by running|by typing) (?:the )?(?-i:[a-z][\w.-]*) (?:--?\w|\S*[/:]\S)"
     # ... or how little it takes: "Setting up a website is therefore a simple matter of creating the
