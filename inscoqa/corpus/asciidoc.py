@@ -35,7 +35,7 @@ _ATTRIBUTE_ENTRY = re.compile(r"^:(!?[\w][\w-]*!?):(?:\s+(.*))?$")
 _PREPROCESSOR = re.compile(r"^(?:include|ifdef|ifndef|ifeval|endif|toc)::.*\[.*\]\s*$")
 _BLOCK_ATTRIBUTES = re.compile(r"^\[(?:[^\[\]]|\[[^\]]*\])*\]\s*$")  # "[source,sh]", "[[anchor]]", "[NOTE]"
 _BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
-_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|--)\s*$")
+_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|--)\s*$")  # a comment block's "////": step()
 _TABLE_DELIMITER = re.compile(r"^[|!,:]={3,}\s*$")
 _ADMONITION = re.compile(rf"^({'|'.join(ADMONITIONS)}):\s+(.*)$")
 _ITEM = re.compile(r"^(\*{1,5}|-|\.{1,5}|\d+\.)\s+(\S.*)$")
@@ -256,14 +256,14 @@ class _Converter:
         self.i += 1
         body: list[str] = []
         while self.i < len(self.lines) and self.lines[self.i].rstrip() != delimiter:
-            body.append(self.lines[self.i].rstrip("\n").rstrip())
+            body.append(self.lines[self.i].rstrip())
             self.i += 1
         self.i += 1
         if delimiter[0] in "-." and delimiter != "--" or style in ("source", "listing", "literal"):
             self.flush_terms()
             self.emit("\n".join([f"```{language}", *(_CALLOUT.sub("", line) for line in _dedent(body)), "```"]))
-        elif delimiter[0] in "+/":
-            return  # a passthrough block or a comment
+        elif delimiter[0] == "+":
+            return  # a passthrough block: what another backend would show
         elif style.upper() in ADMONITIONS or delimiter[0] == "_" or style in ("quote", "verse"):
             text = self.nested(body)
             label = f"**{style.capitalize()}:** " if style.upper() in ADMONITIONS else ""
