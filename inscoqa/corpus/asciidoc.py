@@ -61,6 +61,7 @@ BUILT_IN = {"nbsp": " ", "sp": " ", "empty": "", "zwsp": "", "amp": "&", "lt": "
 _INLINE_PASS = re.compile(r"\+\+\+(.*?)\+\+\+|pass:\[(.*?)\]")  # "+++[[dco]]+++": shown as it is
 _INLINE_ANCHOR = re.compile(r" ?\[\[[^\[\]]+\]\]")  # "[[dco]]" inside a line: a target, no text
 _HARD_BREAK = re.compile(r"\s\+$")
+_LITERAL_CODE = re.compile(r"^`\+(.+)\+`$")
 
 
 def is_asciidoc(text: str) -> bool:
@@ -101,7 +102,8 @@ def inline(text: str, attributes: dict[str, str], sections: dict[str, str] | Non
     text = _INLINE_ANCHOR.sub("", _INLINE_PASS.sub(lambda m: m[1] if m[1] is not None else m[2], text))
     text = _URL_MACRO.sub(lambda m: f"[{m[2] or m[1]}]({m[1]})", text)  # its text may hold code
     text = _PLAIN_LINK.sub(lambda m: f"[{m[2] or m[1]}]({m[1]})", text)
-    parts = re.split(r"(`[^`\n]+`)", text)  # what backquotes hold stays as it is
+    parts = re.split(r"(`[^`\n]+`)", text)  # what backquotes hold stays as it is ("`+--all+`": "`--all`")
+    parts[1::2] = [_LITERAL_CODE.sub(r"`\1`", part) for part in parts[1::2]]
     for i in range(0, len(parts), 2):
         part = _IMAGE.sub("", parts[i])
         part = _XREF.sub(lambda m: (m[2] or sections.get(m[1].strip()) or m[1].replace("-", " ").replace("_", " ")).strip(),
@@ -387,20 +389,29 @@ def _dedent(lines: list[str]) -> list[str]:
     return [line[margin:] for line in lines]
 
 
-_ANCHOR_LINE = re.compile(r"^\[\[([^\],]+)(?:,[^\]]*)?\]\]\s*$")
+_ANCHOR_LINE = re.compile(r"^\[(?:\[([^\],]+)(?:,[^\]]*)?\]|#([\w:.-]+)(?:[.%][^\]]*)?)\]\s*$")  # "[[id]]", "[#id]"
 
 
 def section_names(lines: list[str]) -> dict[str, str]:
-    """The title of each section an anchor line (``[[how-to-check-out]]``) stands over: what a
-    cross reference without text of its own (``<<how-to-check-out>>``) shows."""
+    """The title of each section by the names a cross reference without text of its own gives
+    it (``<<how-to-check-out>>`` shows "How to check out a different version"): the anchor line
+    over it (``[[how-to-check-out]]``, ``[#how-to-check-out]``) and the name AsciiDoc makes of its
+    title ("_configuring_ssl" for "Configuring SSL")."""
     names: dict[str, str] = {}
     for i, line in enumerate(lines):
-        if anchor := _ANCHOR_LINE.match(line.strip()):
-            rest = [other.rstrip() for other in lines[i + 1:i + 4] if not _BLOCK_ATTRIBUTES.match(other.strip())]
-            if rest and (found := _SECTION.match(rest[0])):
-                names[anchor[1]] = found[2]
-            elif len(rest) > 1 and _is_underline(rest[0], rest[1]):
-                names[anchor[1]] = rest[0].strip()
+        title = ""
+        if found := _SECTION.match(line.rstrip()):
+            title = found[2]
+        elif i + 1 < len(lines) and _is_underline(line.rstrip(), lines[i + 1].rstrip()):
+            title = line.strip()
+        if not title:
+            continue
+        names.setdefault("_" + re.sub(r"\W+", "_", title.lower()).strip("_"), title)
+        above = i - 1
+        while above >= 0 and _BLOCK_ATTRIBUTES.match(lines[above].strip()):
+            if anchor := _ANCHOR_LINE.match(lines[above].strip()):
+                names[anchor[1] or anchor[2]] = title
+            above -= 1
     return names
 
 

@@ -45,9 +45,10 @@ git branch -m old-name new-name
 ----
 . Push the new name with link:https://example.org/push.html[git push].
 
-See <<deleting>> before you clean up, and 'git branch' for more. Search the
-https://lore.kernel.org/git/[`lore.kernel.org` archive] +++[[archive]]+++ for {cpp} and `a{plus}b`.
+See <<deleting>> before you clean up, <<options>> and <<_options>> after, and 'git branch' for more. Search the
+https://lore.kernel.org/git/[`lore.kernel.org` archive] +++[[archive]]+++ for {cpp}, `a{plus}b` and `+--all+`.
 
+[#options]
 == Options
 
 -m::
@@ -86,8 +87,8 @@ def test_an_asciidoc_page_reads_as_markdown(tmp_path: Path) -> None:
     assert "> **Warning:** Use `-D` with care: it deletes unmerged work." in text
     assert ("1. Check out the branch.\n1. Run the rename:\n\n   ```\n   git branch -m old-name new-name\n   ```\n\n"
             "1. Push the new name with [git push](https://example.org/push.html).") in text
-    assert ("See Deleting a branch before you clean up, and git branch for more. Search the "
-            "[`lore.kernel.org` archive](https://lore.kernel.org/git/) for C++ and `a+b`.") in text
+    assert ("See Deleting a branch before you clean up, Options and Options after, and git branch for more. "
+            "Search the [`lore.kernel.org` archive](https://lore.kernel.org/git/) for C++, `a+b` and `--all`.") in text
     assert "\n-m, --move: Move/rename a branch, together with its config and reflog.\n" in text
     assert "\n-d: Delete a branch.\n" in text
     assert "| Option | What it does |\n|---|---|\n| -a | List all branches. |" in text
