@@ -242,6 +242,7 @@ _SENTENCE_WORD = re.compile(r"(?<![-=])\b(?:the|an?|to|is|are|if|of|for|and|or|n
 # a comment's label ("# /etc/fstab: static file system information") or a sentence's end
 _NO_COMMAND = re.compile(r"^#\s+\S+:(?:\s|$)|[A-Za-z]\.$")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # what a command quotes is no sentence of the page's
+_PRINTED_SENTENCE = re.compile(r"^[A-Z][a-z]+(?: \S+){2,}\.$")  # "Module 'ido-mysql' was enabled."
 
 
 def language_name(info: str) -> str:
@@ -271,7 +272,11 @@ def at_root(lines: list[str], language: str = "") -> list[bool]:
     words = [sentence_words(line) for line in lines]
     root = [bool(ROOT.at.match(line)) and not _NO_COMMAND.search(line) and n < 2
             for line, n in zip(lines, words, strict=True)]
-    sure = [r and not n and bool(_ROOT_COMMAND.match(line)) for r, n, line in zip(root, words, lines, strict=True)]
+    # ... or a line that a sentence the command prints follows ("# icinga2 feature enable ido-mysql",
+    # then "Module 'ido-mysql' was enabled.")
+    printed = [bool(_PRINTED_SENTENCE.match(line)) and not root[i] for i, line in enumerate(lines)]
+    sure = [r and not n and (bool(_ROOT_COMMAND.match(line)) or any(printed[i + 1:i + 3]))
+            for i, (r, n, line) in enumerate(zip(root, words, lines, strict=True))]
     shown = [(r, line) for r, line in zip(root, lines, strict=True) if line.strip()]
     if shown and shown[0][0] and (any(sure) or all(r for r, _ in shown)):
         return root

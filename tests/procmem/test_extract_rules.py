@@ -12,7 +12,7 @@ from inscoqa.corpus import read_document
 from inscoqa.corpus.document import Document
 from procmem.extract.deterministic import extract_rules
 from procmem.extract.linkers import resolve_link
-from procmem.extract.markdown import code_line, one_line, parse_sections
+from procmem.extract.markdown import code_line, is_session, one_line, parse_sections, typed_commands
 from procmem.extract.roles import heading_role, is_question
 
 MALLARD = "{http://projectmallard.org/1.0/}"
@@ -329,6 +329,17 @@ def test_a_screen_at_roots_prompt_gives_its_commands_as_steps(tmp_path):
     steps = [step for procedure in extract_rules(read_document(path)).procedures for step in procedure.steps]
     assert steps == ["Find a usable device by the following. `wodim --devices`",
                      "Write the image by the following. `wodim -v -eject dev=/dev/hda cd.iso`"]
+
+
+def test_a_command_at_roots_prompt_that_prints_a_sentence_is_typed_and_a_comment_is_not():
+    """Icinga's untyped blocks: "# icinga2 feature enable graphite", then what it prints
+    ("Enabling feature graphite. Make sure to restart Icinga 2 …"): a session, whose command is
+    the step; a file's comment over its settings stays the file's."""
+    session = ["# icinga2 feature enable graphite", "Enabling feature graphite. Make sure to restart Icinga 2 "
+               "for these changes to take effect."]
+    assert is_session(session) and typed_commands(session) == ["icinga2 feature enable graphite"]
+    config = ["# enable the feature", "feature = on", "This file is read at start."]
+    assert not is_session(config)
 
 
 def test_a_page_of_several_top_level_sections_names_each_but_not_its_title_twice():
