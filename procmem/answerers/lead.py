@@ -129,9 +129,10 @@ def states_after_clause(sentence: str) -> bool:
 SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
 # a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
 # "If it isn't, ...", "If it complains about something, then check your configuration.", "You can use
-# it to monitor several systems"
+# it to monitor several systems", "Next check that it also works from remote host: …"
 ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) case|otherwise|if (?:it|this|that|these|those|they)"
-                       r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them))\b", re.I)
+                       r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them)|(?:\w+\s+){0,3}(?:it|this|they) also)\b",
+                       re.I)
 # a sentence that fills in a placeholder of the example before it: "Replace package with the name of
 # a source or a binary package.", "Replace HOST with your server's name."
 PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by)\s+(?:the\s+(?:name|path|address|"

@@ -1308,10 +1308,12 @@ def test_a_lead_that_states_how_things_are_on_a_platform_does_not_send_the_user_
 
 def test_a_sentence_whose_case_is_the_one_before_it_does_not_lead():
     """NUT's user manual: "If it complains about something, then check your configuration." says
-    what to do about the command before it, "You can use it to …" with it; the command leads."""
+    what to do about the command before it, "You can use it to …" with it, and "Next check that it
+    also works …" after it (Dovecot's telnet test); the command leads."""
     unit = step_unit("Start upsmon", "Start the monitoring client.\n\n```\nupsmon\n```\n\n"
                      "If it complains about something, then check your configuration. You can use it to "
-                     "check several systems or just one.", "nut/config.html", "Configuration notes")
+                     "check several systems or just one. Next check that it also works from another host: "
+                     "`upsc ups@host`.", "nut/config.html", "Configuration notes")
     answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I check my configuration?"), cite=False)
     assert answer.startswith("Start the monitoring client")
 
