@@ -110,6 +110,15 @@ def guard_code_gaps(body: str) -> str:
     return "\n".join(lines)
 
 
+def split_keeping_code(text: str, max_words: int, separators: tuple[Separator, ...] = SEPARATORS) -> list[str]:
+    """:func:`recursive_split` of ``text`` with no cut at a blank or a "#" line inside a code
+    block (:func:`guard_code_gaps`), each piece's budget keeping :data:`FENCE_ROOM` for the
+    fences that :func:`with_fences` adds when a block is cut between two pieces."""
+    room = FENCE_ROOM if FENCE.search(text) else 0
+    return [piece.replace(CODE_GAP, "").strip("\n")
+            for piece in recursive_split(guard_code_gaps(text), max_words - room, separators)]
+
+
 def with_fences(pieces: list[str]) -> list[str]:
     """``pieces`` of one text, each a whole Markdown text: a piece that ends inside a code block
     closes it, and the next opens it again with the same fence line (```` ```rust ````)."""
@@ -145,9 +154,7 @@ def chunk_units(doc_id: str, title: str, text: str, meta: dict[str, Any],
                          f"({max_words} words), got {overlap}")
     chunks = []
     before: list[str] = []  # the words of the pieces so far
-    room = FENCE_ROOM if FENCE.search(text) else 0
-    pieces = [piece.replace(CODE_GAP, "").strip("\n")
-              for piece in recursive_split(guard_code_gaps(text), max_words - overlap - room)]
+    pieces = split_keeping_code(text, max_words - overlap)
     for order, (piece, fenced) in enumerate(zip(pieces, with_fences(pieces), strict=True)):
         carried = before[-overlap:] if overlap and before else []
         body = f"{' '.join(carried)} {fenced}" if carried else fenced

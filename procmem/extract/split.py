@@ -20,16 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from procmem.chunking import (
-    CODE_GAP,
-    FENCE,
-    FENCE_ROOM,
-    Separator,
-    guard_code_gaps,
-    n_words,
-    recursive_split,
-    with_fences,
-)
+from procmem.chunking import Separator, n_words, split_keeping_code, with_fences
 from procmem.units import Linker, LogicUnit
 
 DEFAULT_UNIT_WORDS = 200
@@ -43,10 +34,7 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
     """``[unit]`` when its body fits, else its parts in order (``max_words`` 0: never split)."""
     if max_words <= 0 or n_words(unit.body) <= max_words:
         return [unit]
-    fenced = FENCE_ROOM if FENCE.search(unit.body) else 0
-    pieces = [piece.replace(CODE_GAP, "").strip("\n")
-              for piece in recursive_split(guard_code_gaps(unit.body), max_words - fenced, SEPARATORS)]
-    pieces = with_fences([piece for piece in pieces if piece.strip()])
+    pieces = with_fences([piece for piece in split_keeping_code(unit.body, max_words, SEPARATORS) if piece.strip()])
     if len(pieces) < 2:
         return [unit]
     total = len(pieces)
