@@ -33,6 +33,12 @@ from inscoqa.corpus.document import Document, DocumentError
 from inscoqa.corpus.html import parse_html
 
 _DIRECTIVE = re.compile(r"^[ \t]*\.\.[ \t]+((?:[\w.+-]+:)?[\w.+-]+)[ \t]*::", re.M)
+# reStructuredText's own marks, for telling a ``.txt`` page written in it from plain text: a title
+# between two lines of one mark, a field list (":Author: …"), a paragraph that ends with "::" above
+# an indented literal block
+_OVERLINED_TITLE = re.compile(r"\A\s*([=#*~+^-])\1{2,}[ \t]*\n[^\n]*\S[^\n]*\n\1{3,}[ \t]*\n")
+_FIELD = re.compile(r"^:[A-Za-z][\w -]*:(?:[ \t]|$)", re.M)
+_LITERAL_BLOCK = re.compile(r"::[ \t]*\n(?:[ \t]*\n)+[ \t]+\S")
 _ROLE = re.compile(r"(?<![\w`]):((?:[A-Za-z][\w.+-]*:)?[A-Za-z][\w.+-]*):`")
 # Sphinx's directives that say something with their argument: the line put above their content
 _LABELS = {**SPHINX_LABELS, "tab": "{}", "group-tab": "{}", "code-tab": "{}"}
@@ -145,6 +151,14 @@ def _register(source: str) -> None:
             roles.register_local_role(name, _text_role)
 
 
+def is_rst(raw: str) -> bool:
+    """Whether a text page is written in reStructuredText: two of its own marks (a directive, a
+    title between two lines, a field list, a literal block after "::"); plain text underlines its
+    headings too, but uses none of the others."""
+    marks = (_DIRECTIVE, _OVERLINED_TITLE, _FIELD, _LITERAL_BLOCK)
+    return sum(1 for mark in marks if mark.search(raw)) >= 2
+
+
 def rst_to_html(source: str) -> tuple[str, str]:
     """The title and the HTML page of a reStructuredText text."""
     _register(source)
@@ -154,9 +168,11 @@ def rst_to_html(source: str) -> tuple[str, str]:
     return title, f"<html><head><title>{title}</title></head><body>{parts['html_body']}</body></html>"
 
 
-def read_rst(path: Path, *, doc_id: str) -> Document:
+def read_rst(path: Path, *, doc_id: str, source: str | None = None) -> Document:
+    """An ``.rst`` page, or ``source``, the text of a page written in reStructuredText that
+    ``path`` names otherwise (a ``.txt`` file)."""
     try:
-        _, page = rst_to_html(read_text(path))
+        _, page = rst_to_html(read_text(path) if source is None else source)
     except Exception as exc:  # docutils raises for input it cannot parse at all
         raise DocumentError(path, f"not readable as reStructuredText: {exc}") from exc
     document = parse_html(page, path, doc_id=doc_id)

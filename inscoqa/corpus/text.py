@@ -28,6 +28,7 @@ from inscoqa.corpus.layout import (
     split_paragraphs,
 )
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
+from inscoqa.corpus.rst import is_rst, read_rst
 from inscoqa.corpus.textblocks import box_tables, examples_in_sentences, indented_blocks
 from inscoqa.corpus.vimhelp import is_vim_help, vim_help_to_markdown
 
@@ -135,7 +136,12 @@ def title_from_name(stem: str) -> str:
 
 
 def read_text_document(path: Path, *, doc_id: str) -> Document:
-    title, body = text_to_markdown(read_text(path))
+    """A plain-text page; one written in reStructuredText (``.. contents::``, a title between two
+    rules, ":Author:" fields) is read as such (:mod:`inscoqa.corpus.rst`)."""
+    raw = read_text(path)
+    if is_rst(raw) and not is_asciidoc(raw):  # AsciiDoc's attributes and "term::" lists look alike
+        return read_rst(path, doc_id=doc_id, source=raw)
+    title, body = text_to_markdown(raw)
     title = title or title_from_name(path.stem)
     text = tidy_markdown(f"# {title}\n\n{body}") if body.strip() else f"# {title}\n"
     meta = {"format": "text", "path": str(path), "date": None}

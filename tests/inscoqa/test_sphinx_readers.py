@@ -186,3 +186,49 @@ def test_an_api_entrys_signature_is_a_heading_in_code_as_it_is_typed(tmp_path: P
     assert "### `ip ospf area AREA [ADDR]`\n\nEnable OSPF on the interface" in text
     assert "### `json.dumps(obj, *, **kw)`\n\nSerialize *obj* to a JSON formatted string." in text
     assert "¶" not in text
+
+
+SERVER_TXT = """\
+==========
+Secure Web
+==========
+
+------------
+Module: core
+------------
+
+:Author: A. Writer
+:abstract:
+  How to serve pages over TLS
+
+.. contents:: Table of Contents
+
+Configuration
+=============
+
+To serve the whole site over TLS, give the certificate and turn the engine on::
+
+  tls.engine = "enable"
+  tls.pemfile = "/etc/site/server.pem"
+
+Keep the key readable by the server alone.
+"""
+
+
+def test_a_plain_text_page_written_in_restructuredtext_is_read_as_restructuredtext(tmp_path: Path) -> None:
+    """A server's manual pages saved as ``.txt`` in reStructuredText: the title between two rules
+    is the title, a section is a heading, the block after "::" is code, and the fields and the
+    table of contents are not prose; plain text with underlined headings and a "::" of its own
+    stays text, and AsciiDoc, whose attributes and "term::" lists look alike, stays AsciiDoc."""
+    doc = read_document(_write(tmp_path, "tls.txt", SERVER_TXT))
+    assert doc.meta["format"] == "rst" and doc.title == "Secure Web"
+    assert "## Configuration" in doc.text
+    assert 'turn the engine on:\n\n```\ntls.engine = "enable"\ntls.pemfile = "/etc/site/server.pem"\n```' in doc.text
+    assert "Table of Contents" not in doc.text and "tls.engine = \"enable\" tls.pemfile" not in doc.text
+    plain = _write(tmp_path, "notes.txt", "Notes\n=====\n\nRatio 2::1 of the mix.\n\nUsage\n-----\n\n"
+                   ":set number shows the lines.\n")
+    assert read_document(plain).meta["format"] == "text"
+    asciidoc = _write(tmp_path, "git-notes.txt", "git-notes(1)\n============\n:git-notes: 1\n\nNAME\n----\n"
+                      "git-notes - Add object notes\n\nOPTIONS\n-------\n'git notes' add::\n\n"
+                      "\tAdd notes for a given object.\n")
+    assert "\n\ngit notes add: Add notes for a given object.\n" in read_document(asciidoc).text
