@@ -517,12 +517,20 @@ class _MarkdownBuilder(HTMLParser):
         return "".join(out)
 
 
+_OPENING_HEADING = re.compile(r"\A\s*#{2,6} ([^\n]*\S)[^\n]*(?:\n|\Z)")
+
+
 def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     builder = _MarkdownBuilder(layout_tables=bool(_LAYOUT_CELL.search(source)))
     builder.feed(source)
     builder.close()
     body = _without_contents(builder.markdown(), path.name)
-    title = collapse_spaces(builder.title) or builder.h1 or path.stem
+    title = collapse_spaces(builder.title) or builder.h1
+    if not title and (opening := _OPENING_HEADING.match(body)):
+        # a part of a manual without a <title> or an <h1> ("Backups.part.html" opens with its
+        # "<h2>Backups</h2>"): its first heading is its title
+        title, body = opening.group(1).strip(), body[opening.end():]
+    title = title or path.stem
     if (page := _man_page(body)) is not None:  # a manual page as ``man`` prints it, in one <pre>
         title, body = man_to_markdown(page)
     first = body.lstrip().split("\n", 1)[0]

@@ -953,6 +953,21 @@ def test_a_plain_text_that_opens_with_its_contents_is_titled_by_its_file_name(tm
                         "## Check that it's listening\n\nNext check the port.\n")
 
 
+def test_a_part_of_an_html_manual_without_a_title_is_titled_by_its_first_heading(tmp_path: Path) -> None:
+    """A home server's manual ships each chapter as an HTML part without <title> or <h1>
+    ("Backups.part.html" opens with "<h2>Backups</h2>"): its first heading is its title, not its
+    file's name "Backups.part", and is not a section of its own above the page."""
+    path = tmp_path / "Backups.part.html"
+    path.write_text('<section><div class="titlepage"><h2 class="title">Backups</h2></div>'
+                    '<section><h2 class="title">Backups</h2><p>The box can back up its apps.</p>'
+                    "<h3>How to use Backups</h3><ol><li>Open the Backups app.</li>"
+                    "<li>Click Create Backup.</li></ol></section></section>", encoding="utf-8")
+    doc = read_document(path)
+    assert doc.title == "Backups"
+    assert doc.text == ("# Backups\n\n## Backups\n\nThe box can back up its apps.\n\n### How to use Backups\n\n"
+                        "1. Open the Backups app.\n2. Click Create Backup.\n")
+
+
 def test_plain_text_footnotes_of_a_docbook_manual_are_markdown_footnotes(tmp_path: Path) -> None:
     """APT's guide printed as text marks a footnote "^[1]" in a sentence and gives it at the end
     of the chapter as "^[1] If you are using …": a mark and a note, not words of the step."""
