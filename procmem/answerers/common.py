@@ -179,10 +179,11 @@ def terms(text: str) -> list[str]:
 
 # a word as code names it: a parameter, a name in CamelCase or with underscores, a number; or a
 # capitalised word inside a sentence: a control, a panel, a product ("start typing Power"), not
-# the word that opens a sentence whose break a command hid ("… base.raw And the final image …")
+# the word that opens a sentence whose break a command hid ("… base.raw And the final image …"),
+# nor one that opens a sub-item a step's text runs on with ("… as an admin. - Go to …; Add …")
 CODED_WORD = re.compile(r"(?<![\w$-])(?:-|\$)?[A-Za-z_]*(?:[a-z][A-Z]|_|\d)[\w.]*")
-CAPITALISED_WORD = re.compile(r"(?<![.!?:]\s)(?<=\s)(?!(?:And|But|Or|Then|The|This|That|These|It|If|When)\b)"
-                              r"[A-Z][\w-]*")
+CAPITALISED_WORD = re.compile(r"(?<![.!?:;]\s)(?<!\s[-–•*]\s)(?<=\s)"
+                              r"(?!(?:And|But|Or|Then|The|This|That|These|It|If|When)\b)[A-Z][\w-]*")
 
 
 def names(text: str) -> set[str]:

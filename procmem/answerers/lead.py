@@ -335,7 +335,11 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
         room = max_words - len(said.split())
         items = " ".join(f if f.endswith((".", "!", "?", ";")) else f"{f};" for f in follows)
         words = items.rstrip(";").split()  # items that are no sentences join with ";"
-        said = f"{said}: {' '.join(words[:room])}" + (" …" if len(words) > room else "")
+        shown = " ".join(words[:room]) + (" …" if len(words) > room else "")
+        if said.endswith(","):  # the sentence goes on: "To fix that, ensure the box knows its domain."
+            said = f"{said} {shown[:1].lower() if shown[1:2].islower() else shown[:1]}{shown[1:]}"
+        else:
+            said = f"{said.rstrip(':')}: {shown}"
     return f"{name}: {said}" if name and said else said
 
 

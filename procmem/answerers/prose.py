@@ -135,12 +135,14 @@ INTRODUCES = re.compile(r"\b(?:the following|as follows|like this)\s*[.:]?$", re
 
 
 def _introduces(line: str) -> bool:
-    return line.endswith(":") or bool(INTRODUCES.search(line))
+    """A paragraph that ends with a colon, says it introduces (:data:`INTRODUCES`), or runs on
+    with a comma into the list under it ("To fix that,")."""
+    return line.endswith((":", ",")) or bool(INTRODUCES.search(line))
 
 
 def introduced(text: str) -> list[str]:
     """What a text's first paragraph introduces when it ends with a colon ("It identifies local
-    ports this way:") or says that it does (:data:`INTRODUCES`): the list items or lines of code
+    ports this way:") or a comma ("To fix that,") or says that it does (:data:`INTRODUCES`): the list items or lines of code
     that follow it, as plain text; none when the first paragraph ends otherwise."""
     lines = text.splitlines()
     i = 0

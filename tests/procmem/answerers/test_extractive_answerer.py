@@ -957,6 +957,17 @@ def test_an_faq_answer_that_introduces_a_list_goes_on_with_it():
                       "address. The port is the loopback's")
 
 
+def test_an_faq_answer_that_runs_on_with_a_comma_into_its_list_goes_on_with_it():
+    """A home server's troubleshooting entry: "This is because … To fix that," over the list that
+    says how. The answer goes on with the list's first item, not with a comma."""
+    answer, _ = asked_by_its_header(
+        "FAQ", 'Why does the server say "relay access denied"?',
+        "This is because the mail server does not know the domain. To fix that,\n\n"
+        "1. Ensure the box knows its domain name.\n   - Go to System > Name Services.\n")
+    assert answer == ("This is because the mail server does not know the domain. To fix that, ensure the box "
+                      "knows its domain name. Go to System > Name Services.")
+
+
 @pytest.mark.parametrize(("unit_type", "header", "body", "expected"), [
     # who wrote the page is no opening
     ("Step", "Draw a straight line",
@@ -1661,3 +1672,15 @@ def test_a_topic_whose_description_restates_the_wish_leads_with_its_solution():
     answer, _, _ = compose([Hit(description, 1.0, 1, "x"), Hit(rule, 0.9, 2, "x")],
                            Turn("How do I redirect HTTP to HTTPS?"), cite=False)
     assert not answer.startswith("You want")
+
+
+def test_a_step_whose_sub_items_run_on_with_dashes_or_semicolons_is_one_step():
+    """A home server's manual gives a fix as a step with sub-items: its procedure runs them on
+    with " - ", its section with "; ". The word that opens a sub-item names nothing, so the two
+    are one step; steps that name other panels stay apart."""
+    dashes = ("Make sure the box knows its domain name. - Log into the web interface as an admin. "
+              "- Go to System > Name Services - Add a domain name if there is none.")
+    semicolons = ("Make sure the box knows its domain name. Log into the web interface as an admin. "
+                  "Go to System > Name Services; Add a domain name if there is none.")
+    assert is_duplicate(semicolons, [dashes])
+    assert not is_duplicate(semicolons.replace("Name Services", "Date Settings"), [dashes])

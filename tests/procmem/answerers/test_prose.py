@@ -22,6 +22,7 @@ def test_what_an_opening_that_ends_with_a_colon_introduces():
     assert introduced("The message reads:\n\n  unknown file system type\n\nIt means a new type.") == \
         ["unknown file system type"]
     assert introduced("No colon here.\n\n- a\n- b") == []
+    assert introduced("To fix that,\n\n1. Add the domain.\n2. Restart.") == ["Add the domain.", "Restart."]
 
 
 def test_a_placeholder_in_angle_brackets_is_no_html_tag():
