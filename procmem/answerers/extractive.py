@@ -63,7 +63,7 @@ from procmem.answerers.candidates import (
     title_weights,
     topic_of,
 )
-from procmem.answerers.common import LLMParams, make_params, terms
+from procmem.answerers.common import LLMParams, make_params, names, terms
 from procmem.answerers.lead import plain_answer
 from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
@@ -130,10 +130,16 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     only when no other unit scores, and never joins another; a unit that only states the
     problem or its cause joins only when the user asks why, and one written for another
     setting than the user's, or from another corpus than the best unit's (another
-    product's documentation), never joins."""
+    product's documentation), never joins. When the question names what a page is about by its
+    one-word title (:func:`named_subject`), only units that name it are chosen."""
     ranked = sorted(candidates, key=lambda c: (c.tried, -c.score))
     if not ranked or ranked[0].score <= 0:
         return ranked[:1]
+    if named := named_subject(candidates, turn):
+        # the question names what one page is about ("… the WireGuard VPN …"): another page's
+        # steps, which never name it, answer for something else (OpenVPN's, for the same phone)
+        ranked = [c for c in ranked if named & set(terms(f"{c.unit.meta.get('title', '')} {c.unit.render()}"))] \
+            or ranked
     chosen: list[Candidate] = []
     docs: list[str] = []
     introduces = False  # the best unit asks the question, the user asks how, and it has no steps
@@ -256,6 +262,14 @@ def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams 
         return "No matching instructions were found.", [], {"used_units": []}
     candidates = _candidates([(hits, 1.0)])
     return _compose(candidates, turn, p, extra or [])
+
+
+def named_subject(candidates: list[Candidate], turn: Turn) -> set[str]:
+    """The term of a one-word page title that the question writes as a name ("WireGuard",
+    "Radicale", "Samba", not the word that opens it): what the user asks about by its name."""
+    titles = {str(c.unit.meta.get("title", "")) for c in candidates}
+    one_word = {found[0] for found in (terms(title) for title in titles) if len(found) == 1}
+    return one_word & set(terms(" ".join(names(turn.question))))
 
 
 def names_page(candidate: Candidate, turn: Turn) -> bool:

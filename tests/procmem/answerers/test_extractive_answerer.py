@@ -1684,3 +1684,23 @@ def test_a_step_whose_sub_items_run_on_with_dashes_or_semicolons_is_one_step():
                   "Go to System > Name Services; Add a domain name if there is none.")
     assert is_duplicate(semicolons, [dashes])
     assert not is_duplicate(semicolons.replace("Name Services", "Date Settings"), [dashes])
+
+
+def test_a_question_that_names_a_pages_subject_is_answered_from_pages_that_name_it():
+    """A home server's manual has a page for each VPN: asked how to connect a phone to the
+    WireGuard VPN, the OpenVPN page's steps for the same phone, which never name WireGuard,
+    answer for something else; WireGuard's own page answers."""
+    openvpn = Procedure("", "On Android", ["Download the OpenVPN profile from the home page.",
+                                          "Install an OpenVPN client for Android and import the profile.",
+                                          "Connect by tapping on the profile."], unit_meta("vpn/OpenVPN.html", "OpenVPN"))
+    wireguard = Procedure("", "Installation", ["Install WireGuard from the Apps section of the web interface.",
+                                               "Add the phone as a client and scan its QR code."],
+                          unit_meta("vpn/WireGuard.html", "WireGuard"))
+    turn = Turn("How do I connect my Android phone to the WireGuard VPN?")
+    _, steps, details = compose([Hit(openvpn, 3.0, 1, "x"), Hit(wireguard, 1.0, 2, "x")], turn, cite=False)
+    assert steps == wireguard.steps
+    assert details["documents"] == ["vpn/WireGuard.html"]
+    # without the name, the phone's steps answer
+    _, steps, _ = compose([Hit(openvpn, 3.0, 1, "x"), Hit(wireguard, 1.0, 2, "x")],
+                          Turn("How do I connect my Android phone to the VPN?"), cite=False)
+    assert steps == openvpn.steps
