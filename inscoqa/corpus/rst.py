@@ -108,9 +108,13 @@ def _text_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
 
 
 class _Translator(html5_polyglot.HTMLTranslator):
-    """docutils' HTML, with inline literals as ``<code>`` (docutils writes a ``<span>``), which the
-    HTML reader keeps as code, and a note (any admonition) as a quote that opens with its title
+    """docutils' HTML, without the page's bibliographic fields (its author, date and revision),
+    with inline literals as ``<code>`` (docutils writes a ``<span>``), which the HTML reader keeps
+    as code, and a note (any admonition) as a quote that opens with its title
     ("> Note: ..."), as the Markdown reader gives a note."""
+
+    def visit_docinfo(self, node: nodes.docinfo) -> None:
+        raise nodes.SkipNode  # who wrote the page and when (":Author:", ":Date:", ":Revision:")
 
     def visit_literal(self, node: nodes.literal) -> None:
         self.body.append(f"<code>{self.encode(node.astext())}</code>")

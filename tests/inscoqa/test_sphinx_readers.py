@@ -217,14 +217,15 @@ Keep the key readable by the server alone.
 
 def test_a_plain_text_page_written_in_restructuredtext_is_read_as_restructuredtext(tmp_path: Path) -> None:
     """A server's manual pages saved as ``.txt`` in reStructuredText: the title between two rules
-    is the title, a section is a heading, the block after "::" is code, and the fields and the
-    table of contents are not prose; plain text with underlined headings and a "::" of its own
+    is the title, a section is a heading, the block after "::" is code, and the author's fields
+    and the table of contents are not prose; plain text with underlined headings and a "::" of its own
     stays text, and AsciiDoc, whose attributes and "term::" lists look alike, stays AsciiDoc."""
     doc = read_document(_write(tmp_path, "tls.txt", SERVER_TXT))
     assert doc.meta["format"] == "rst" and doc.title == "Secure Web"
     assert "## Configuration" in doc.text
     assert 'turn the engine on:\n\n```\ntls.engine = "enable"\ntls.pemfile = "/etc/site/server.pem"\n```' in doc.text
     assert "Table of Contents" not in doc.text and "tls.engine = \"enable\" tls.pemfile" not in doc.text
+    assert "A. Writer" not in doc.text and "Author" not in doc.text  # who wrote it is no text of the page
     plain = _write(tmp_path, "notes.txt", "Notes\n=====\n\nRatio 2::1 of the mix.\n\nUsage\n-----\n\n"
                    ":set number shows the lines.\n")
     assert read_document(plain).meta["format"] == "text"
