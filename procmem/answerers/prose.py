@@ -142,8 +142,9 @@ def _introduces(line: str) -> bool:
 
 def introduced(text: str) -> list[str]:
     """What a text's first paragraph introduces when it ends with a colon ("It identifies local
-    ports this way:") or a comma ("To fix that,") or says that it does (:data:`INTRODUCES`): the list items or lines of code
-    that follow it, as plain text; none when the first paragraph ends otherwise."""
+    ports this way:") or a comma ("To fix that,") or says that it does (:data:`INTRODUCES`): the
+    list items or lines of code that follow it, as plain text; none when the first paragraph
+    ends otherwise."""
     lines = text.splitlines()
     i = 0
     while i < len(lines) and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
