@@ -135,6 +135,26 @@ def without_boilerplate(step: str) -> str:
     return " ".join(s for s in SENTENCE_BREAK.split(step) if not is_boilerplate(s))
 
 
+# a heading that names a release with its date ("FreedomBox 23.4 (2023-02-13)", "Version 2.1,
+# March 3, 2020"): what the section lists is what changed ("backups: Add restore menu item")
+RELEASE_HEADING = re.compile(r"\b(?:v|version\s+)?\d+(?:\.\d+)+\b.*?\b(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|"
+                             r"Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? \d{4})\b", re.I)
+
+
+# the title of a page of release notes: "Release Notes", "ReleaseNotes", "Changelog", "NEWS"
+RELEASE_NOTES_TITLE = re.compile(r"^(?:release\s*notes|change\s*log|news|what'?s new)\b", re.I)
+
+
+def in_release_notes(unit: Unit) -> bool:
+    """Whether a unit is part of release notes: its page's title says so
+    (:data:`RELEASE_NOTES_TITLE`), or a heading of its section's path or of its text (a chunk's)
+    names a release with its date (:data:`RELEASE_HEADING`)."""
+    headings = [*str(unit.meta.get("section", "")).split(" > "),
+                *(line for line in unit.render().splitlines() if line.startswith("#"))]
+    return bool(RELEASE_NOTES_TITLE.match(str(unit.meta.get("title", "")))) \
+        or any(RELEASE_HEADING.search(heading) for heading in headings)
+
+
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
@@ -145,8 +165,11 @@ def unit_steps(unit: Unit) -> list[str]:
     "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
     events (:func:`narrates`), a list of what there is to see (:func:`lists_what_there_is`),
     lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
-    (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`).
-    A reference entry's first step names it (:func:`entry_step`)."""
+    (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`);
+    none in release notes (:func:`in_release_notes`). A reference entry's first step names it
+    (:func:`entry_step`)."""
+    if in_release_notes(unit):
+        return []
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
             or narrates(unit.steps) or enumerates(unit.steps) or lists_what_there_is(unit.steps) else unit.steps

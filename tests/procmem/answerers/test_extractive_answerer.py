@@ -24,7 +24,7 @@ from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import unit_steps
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
-from procmem.units import Linker, LogicUnit, Procedure, defines_asked, entry_name
+from procmem.units import Chunk, Linker, LogicUnit, Procedure, defines_asked, entry_name
 from serving.scripted import unreachable_llm
 from tests.procmem.answerers.conftest import MemoryDouble, step_unit, unit_meta
 
@@ -1704,3 +1704,17 @@ def test_a_question_that_names_a_pages_subject_is_answered_from_pages_that_name_
     _, steps, _ = compose([Hit(openvpn, 3.0, 1, "x"), Hit(wireguard, 1.0, 2, "x")],
                           Turn("How do I connect my Android phone to the VPN?"), cite=False)
     assert steps == openvpn.steps
+
+
+def test_release_notes_list_what_changed_not_steps():
+    """A home server's release notes ("FreedomBox 23.4 (2023-02-13)" > "Other Changes") list
+    "backups: Add restore menu items to toolbar menu": what changed, not what to do, under a
+    release's heading, in a chunk of a page titled as release notes, or in a section of one."""
+    changes = "- backups: Add restore menu items to toolbar menu\n- app: Allow restoring a single app\n"
+    section = LogicUnit("Appendix", "", "Other Changes", changes, [],
+                        {**unit_meta("box/notes.html", "Server manual"), "section": "Box 23.4 (2023-02-13) > Other Changes"})
+    chunk = Chunk(f"### Other Changes\n\n{changes}", unit_meta("box/ReleaseNotes.html", "ReleaseNotes"))
+    howto = LogicUnit("Step", "", "Restoring", changes.replace("backups: Add", "Open Backups and click").replace(
+        "app: Allow restoring", "Choose"), [], unit_meta("box/Backups.html", "Backups"))
+    assert unit_steps(section) == [] and unit_steps(chunk) == []
+    assert unit_steps(howto) == ["Open Backups and click restore menu items to toolbar menu", "Choose a single app"]
