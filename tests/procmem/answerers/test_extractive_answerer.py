@@ -1718,3 +1718,21 @@ def test_release_notes_list_what_changed_not_steps():
         "app: Allow restoring", "Choose"), [], unit_meta("box/Backups.html", "Backups"))
     assert unit_steps(section) == [] and unit_steps(chunk) == []
     assert unit_steps(howto) == ["Open Backups and click restore menu items to toolbar menu", "Choose a single app"]
+
+
+def test_what_can_be_used_to_do_what_is_asked_leads():
+    """A home server's firewall page: the section "Opening Custom Ports" says in prose what to use
+    ("In particular, Cockpit can be used to open custom services or ports."); the answer leads
+    with it, not with a command to list ports from the manual section below it."""
+    meta = unit_meta("box/Firewall.html", "Firewall")
+    opening = LogicUnit("Appendix", "", "Opening Custom Ports",
+                        "Cockpit provides advanced management of the firewall. Both operate over firewalld and "
+                        "are compatible. In particular, Cockpit can be used to open custom services or ports.",
+                        [], {**meta, "section": "Firewall > Opening Custom Ports"})
+    manual = LogicUnit("Step", "", "Modifying services/ports",
+                       "To see the list of ports enabled:\n\n```\nfirewall-cmd --zone=internal --list-ports\n```\n\n"
+                       "To add a port:\n\n```\nfirewall-cmd --zone=internal --add-port=8080/tcp\n```",
+                       [], {**meta, "section": "Firewall > Manual operation > Modifying services/ports"})
+    answer, _, _ = compose([Hit(opening, 2.0, 1, "x"), Hit(manual, 1.5, 2, "x")],
+                           Turn("How do I open a custom port in the firewall?"), cite=False)
+    assert answer.startswith("In particular, Cockpit can be used to open custom services or ports.")
