@@ -14,7 +14,8 @@ code block hides (mdBook's "boring" lines), permalinks (a link to ``#...`` that 
 "#", "¶" or nothing, as documentation generators put beside each heading) and lines that only
 link to a place on the same page; a heading that links to itself is its words. The terms of a
 ``dl`` become headings when its descriptions are sections (POD's ``=item`` questions); a
-glossary's stay lines, each with its description. A page's footnotes are ``[^1]: ...`` lines,
+glossary's stay lines, each with its description. DocBook's variable list set as a table (a row
+per term) reads as the ``dl`` it stands for. A page's footnotes are ``[^1]: ...`` lines,
 not a list to follow, without their links back. A page without heading tags gets headings from
 its layout (question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in
 one with headings, a question set in bold above its answer becomes one.
@@ -103,6 +104,15 @@ class _ListLevel:
 
 
 @dataclass
+class _TermTable:
+    """An open ``<table class="variablelist">``: the cell of its row being read, and how many
+    tables of its own are open in a description."""
+
+    column: int = 0
+    nested: int = 0
+
+
+@dataclass
 class _Terms:
     """An open ``<dl>``: the heading level its terms would take, and per term its block, how
     many blocks its description holds and the block it starts at."""
@@ -145,6 +155,7 @@ class _MarkdownBuilder(HTMLParser):
         self._in_term = False  # in a <dt>
         self._in_signature = False  # in a <dt> that is an API entry's signature
         self._lists_of_terms: list[_Terms] = []  # the open <dl>s
+        self._term_tables: list[_TermTable] = []  # the open DocBook variable lists set as tables
         self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
         self._notes_depth = 0  # ... and how many of its kind are open
         self._figures = 0  # open <figure>s: their images' alt texts are left out
@@ -199,7 +210,11 @@ class _MarkdownBuilder(HTMLParser):
             if tag not in _VOID:
                 self._skipping, self._skip_depth = tag, 1
             return
-        if self.layout_tables and tag in _TABLE_PARTS:
+        if (as_terms := self._as_terms(tag, attrs)) is not None:
+            if not as_terms:
+                return
+            tag = as_terms
+        elif self.layout_tables and tag in _TABLE_PARTS:
             tag = "div"
         if self._notes:
             self._notes_depth += tag == self._notes
@@ -318,7 +333,11 @@ class _MarkdownBuilder(HTMLParser):
         if tag == "span":
             self._alternative_ended = self._open_spans.pop() if self._open_spans else False
             return
-        if self.layout_tables and tag in _TABLE_PARTS:
+        if (as_terms := self._as_terms(tag, None)) is not None:
+            if not as_terms:
+                return
+            tag = as_terms
+        elif self.layout_tables and tag in _TABLE_PARTS:
             tag = "div"
         if self._notes and tag == self._notes:
             self._notes_depth -= 1
@@ -431,6 +450,34 @@ class _MarkdownBuilder(HTMLParser):
             self._pre_code_ended = self._pre_code_ended and not data.strip()
         else:
             self._spans[-1].append(data)
+
+    def _as_terms(self, tag: str, attrs: list[tuple[str, str | None]] | None) -> str | None:
+        """A part of a DocBook variable list set as a table (``<table class="variablelist">``,
+        a row per entry: its term in one cell, its description in the next) read as the ``<dl>``
+        it stands for: the tag to read instead ("dl", "dt", "dd"), "" to pass it by, None when it
+        is no such part. ``attrs``: the start tag's, None for an end tag. cockpit.conf's options
+        were cells, each its own paragraph ("`Banner`", then what it does); a table in a
+        description is a table."""
+        start = attrs is not None
+        if start and tag == "table" and "variablelist" in _classes(attrs):
+            self._term_tables.append(_TermTable())
+            return "dl"
+        if not self._term_tables or tag not in _TABLE_PARTS:
+            return None
+        table = self._term_tables[-1]
+        if tag == "table" or table.nested:
+            if tag == "table":
+                table.nested += 1 if start else -1
+                if table.nested < 0:  # the variable list's own end
+                    self._term_tables.pop()
+                    return "dl"
+            return None
+        if tag in ("td", "th"):
+            table.column += start
+            return "dt" if table.column == 1 else "dd"
+        if tag == "tr":
+            table.column = 0
+        return ""
 
     def _title_terms(self, terms: _Terms) -> None:
         """A list of terms whose descriptions are sections of their own (most hold several

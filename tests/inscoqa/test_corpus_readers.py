@@ -782,6 +782,31 @@ def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> Non
     assert "> POP3: Enter the server address." in text  # in a quote (DocBook's variablelist in Claws Mail's manual)
 
 
+def test_html_variable_list_set_as_a_table_reads_as_its_terms(tmp_path: Path) -> None:
+    """DocBook's variable list set as a table (cockpit.conf's manual page): a row's first cell
+    is a term, its next cell the description, as in a ``<dl>``; an option of one paragraph is
+    one line, and the options of a section whose descriptions hold code are its headings."""
+    path = tmp_path / "web.conf.5.html"
+    cell = "<td><p><span class='term'><code class='option'>{}</code></span></p></td>"
+    path.write_text(
+        "<html><head><title>web.conf</title></head><body><h2>Session</h2>"
+        "<div class='variablelist'><table border='0' class='variablelist'><colgroup><col><col></colgroup><tbody>"
+        f"<tr>{cell.format('Banner')}<td><p>The file shown on the login page.</p></td></tr>"
+        f"<tr>{cell.format('IdleTimeout')}<td><p>Minutes before an idle session ends.</p>"
+        "<pre class='programlisting'>[Session]\nIdleTimeout=15</pre><p>Off by default.</p></td></tr>"
+        "</tbody></table></div><h2>Log</h2>"
+        "<div class='variablelist'><table border='0' class='variablelist'><tbody>"
+        f"<tr>{cell.format('Fatal')}<td><p>Messages to treat as fatal.</p></td></tr>"
+        f"<tr>{cell.format('Levels')}<td><p>Levels to log: <code>info</code>, <code>debug</code>.</p></td></tr>"
+        "</tbody></table></div></body></html>",
+        encoding="utf-8")
+    text = read_document(path).text
+    assert "### `Banner`\n\nThe file shown on the login page." in text
+    assert "### `IdleTimeout`\n\nMinutes before an idle session ends.\n\n```\n[Session]\nIdleTimeout=15\n```" in text
+    assert "## Log\n\n`Fatal`: Messages to treat as fatal." in text
+    assert "\n\n`Levels`: Levels to log: `info`, `debug`." in text
+
+
 @pytest.mark.parametrize("notes", [
     # mdBook
     "<hr><ol class='footnote-definition'><li id='footnote-a'><p>This list is not an endorsement. "
