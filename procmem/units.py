@@ -138,7 +138,7 @@ Unit = Procedure | LogicUnit | Chunk
 UnitIndex = Literal["header", "content"]
 
 
-_PART = re.compile(r"\s*\(part (\d+)(?: of \d+)?\)")  # what splitting a unit for size adds
+_PART = re.compile(r"\s*\(part (\d+)(?: of (\d+))?\)")  # what splitting a unit for size adds
 
 
 def own_header(unit: Unit) -> str:
@@ -155,6 +155,12 @@ def part_number(unit: Unit) -> int:
     """Which part of a unit split for size this is (1 for a unit not split)."""
     found = _PART.search(getattr(unit, "header", "") or getattr(unit, "output", "") or "")
     return int(found.group(1)) if found else 1
+
+
+def part_count(unit: Unit) -> int:
+    """How many parts the unit this one is a part of was split into (1 for a unit not split)."""
+    found = _PART.search(getattr(unit, "header", "") or getattr(unit, "output", "") or "")
+    return int(found.group(2) or found.group(1)) if found else 1
 
 
 HEADER_MATCH = 0.8  # a header asks the question when each holds this share of the other's terms

@@ -70,7 +70,7 @@ from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import unit_header, unit_steps
 from procmem.answerers.turn import Turn
-from procmem.units import LogicUnit, Unit, UnitKind, own_header, part_number
+from procmem.units import LogicUnit, Unit, UnitKind, own_header, part_count, part_number
 from serving.errors import LLMError
 
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
@@ -82,6 +82,9 @@ TRIED_SHARE = 0.35
 JOIN_TEXT = 0.4
 JOIN_RETRIEVAL = 0.7
 TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for with one of them
+# a section split for size into at most this many parts is read from its start; a longer one is
+# a reference's list of entries (aptitude's 32 parts of configuration options), each its own
+FIRST_PART_OF = 3
 
 
 @dataclass
@@ -154,11 +157,13 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         # ... and when it only introduces what the user asks how to do ("Turning on debug logs"
         # over why they are asked for), its page's sections that say how
         below = introduces and cand.doc_id == chosen[0].doc_id
-        # the first part of a section split for size, a later part of which is chosen: its steps start there
-        start = isinstance(cand.unit, LogicUnit) and part_number(cand.unit) == 1 and any(
+        # the first part of a section split for size (into a few parts), a later part of which is
+        # chosen: its steps start there
+        start = isinstance(cand.unit, LogicUnit) and part_number(cand.unit) == 1 \
+            and part_count(cand.unit) <= FIRST_PART_OF and any(
             c.doc_id == cand.doc_id and part_number(c.unit) > 1 and own_header(c.unit) == own_header(cand.unit)
             for c in chosen)
-        if cand.score < p.min_share * ranked[0].score and not (rest or below):
+        if cand.score < p.min_share * ranked[0].score and not (rest or below or start):
             continue
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
             continue
@@ -170,11 +175,11 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # ranked by a search that found nothing better, it names nothing the user asks
         if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause)):
             continue
-        if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure or rest) \
+        if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure or rest or start) \
                 and cand.why.get("text", 0.0) < JOIN_TEXT * chosen[0].why.get("text", 0.0) \
                 and cand.retrieval < JOIN_RETRIEVAL * chosen[0].retrieval:
             continue  # it shares a common word with the question, not what the best unit says of it
-        if chosen and cand.closeness is not None and chosen[0].closeness is not None and not (cand.linked or rest) \
+        if chosen and cand.closeness is not None and chosen[0].closeness is not None and not (cand.linked or rest or start) \
                 and cand.closeness < p.join_closeness * chosen[0].closeness:
             continue  # it shares the question's words, not its meaning (a backtrace's "check how much")
         if chosen and cand.setting < 1:
@@ -366,6 +371,7 @@ class ExtractiveAnswerer:
                                                within=top_documents)
                     searches.append((hits, weights[kind]))
             searches += self._topic_parts(retriever, searches, weights.get("logic_unit", 1.0))
+            searches += self._first_parts(retriever, searches, weights.get("logic_unit", 1.0))
             candidates = _candidates(searches)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
@@ -412,6 +418,25 @@ class ExtractiveAnswerer:
                 hits, _ = retriever.search(topic.rpartition(" > ")[2], k=TOPIC_PARTS, kind="logic_unit",
                                            within=[str(unit.meta.get("doc_id", ""))])
                 found.append(([h for h in hits if topic_of(h.unit) == topic], weight))
+        return found
+
+    def _first_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
+                     weight: float) -> list[tuple[list[Hit], float]]:
+        """The first parts of the sections split for size (into at most :data:`FIRST_PART_OF`
+        parts) that the searches' first units are later parts of: what a section says first (a command's description, a procedure's first
+        steps) is where its answer starts, and need not share the question's words (aptitude's
+        "`why` (part 2 of 3)" came first for "How can I find out why a package is installed?",
+        its part 1, "Explains the reason that a particular package should or cannot be
+        installed" and `aptitude why kdepim`, was no candidate)."""
+        found: list[tuple[list[Hit], float]] = []
+        firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
+        for unit in firsts.values():
+            if isinstance(unit, LogicUnit) and 1 < part_number(unit) <= part_count(unit) <= FIRST_PART_OF:
+                header = own_header(unit)
+                hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
+                                           within=[str(unit.meta.get("doc_id", ""))])
+                found.append(([h for h in hits if part_number(h.unit) == 1 and own_header(h.unit) == header],
+                              weight))
         return found
 
     def _restating(self, retriever: Retriever, turn: Turn, candidates: list[Candidate]) -> list[str]:

@@ -1545,6 +1545,32 @@ def test_a_later_part_of_a_section_split_for_size_brings_its_first_part_first():
         < steps.index("Click Finish on the Setup complete screen to set up the account.")
 
 
+def test_a_later_part_found_first_brings_its_first_part_though_it_was_not_found():
+    """aptitude's `why` command, its section split in three parts: the second ranked first for
+    "How can I find out why a package is installed?" and the first, which says what the command
+    does and how to run it, was no candidate. A section of a few parts is read from its start,
+    whatever the first part's score; the 32 parts of a reference's list of options are not."""
+    meta = unit_meta("aptitude/rn01re01.html", "aptitude", 4)
+    later = LogicUnit("Step", "", "why: explain a package (aptitude) (part 2 of 3)", "If one or more patterns are present, why "
+                      "starts from them: run `aptitude why ~i kdepim` to explain an installed package.\n", [], meta)
+    first = LogicUnit("Step", "", "why: explain a package (aptitude) (part 1 of 3)", "Explains the reason that a particular "
+                      "package should or cannot be installed on the system:\n\n```\n$ aptitude why kdepim\n```\n",
+                      [], meta)
+    memory = MemoryDouble([later, first])
+    answer = make_answerer("extractive", memory=memory, k=1).answer(
+        AnswerRequest("How can I find out why a package is installed?"))
+    assert answer.procedures[0].startswith("Explains the reason that a particular package should or cannot "
+                                           "be installed on the system: aptitude why kdepim")
+    assert any("aptitude why ~i kdepim" in step for step in answer.procedures[1:])
+
+    options = [LogicUnit("Step", "", f"Package options (part {n} of 32)", body, [], unit_meta("apt/conf.html", "conf", n))
+               for n, body in [(2, "Set `Install::Why` to `true` to explain why a package is installed.\n"),
+                               (1, "Set `Install::Auto` to `false` to keep packages.\n")]]
+    answer = make_answerer("extractive", memory=MemoryDouble(options), k=1).answer(
+        AnswerRequest("How can I find out why a package is installed?"))
+    assert [step for step in answer.procedures if "Install::Auto" in step] == []
+
+
 def test_a_list_of_key_bindings_gives_the_one_that_says_what_is_asked():
     """Gwenview's key bindings, a bulleted list of "key: what it does": asked "And how do I
     rotate it to the left?", the answer was the list from its first item ("Alt+Up: Moves to the
