@@ -238,8 +238,9 @@ def _introducing_code(step: str) -> str:
     return _UNINTRODUCED_CODE.sub(": ", step, count=1)
 
 
-# a header that is only a name: in code ("`http.proxy`"), or a plain one ("sidebar_visible")
-CODE_NAME = re.compile(rf"^(?:`[^`\n]+`|{PLAIN_NAME})$")
+# a header that is only a name: in code ("`http.proxy`"), with its other names ("`-R`,
+# `--without-recommends`"), or a plain one ("sidebar_visible")
+CODE_NAME = re.compile(rf"^(?:`[^`\n]+`(?:, `[^`\n]+`)*|{PLAIN_NAME})$")
 ENTRY_CODE_LINES = 2  # an example this short is shown with the entry's step
 
 

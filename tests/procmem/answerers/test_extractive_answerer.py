@@ -599,6 +599,13 @@ def test_a_reference_entry_answers_with_its_name_and_what_it_does():
     _, steps, _ = compose([Hit(ensurepip, 1.0, 1, "x")], Turn("How do I install pip?"), cite=False)
     assert steps == ["ensurepip: Python comes with an ensurepip module, which can install pip in a Python "
                      "environment. python -m ensurepip --upgrade"]
+    # aptitude's options and commands, each named with its other names: "-R" before what it does
+    without = step_unit("`-R`, `--without-recommends` (aptitude)", "Do *not* treat recommendations as dependencies "
+                        "when installing new packages.\n\nThis corresponds to the configuration option "
+                        "`APT::Install-Recommends`.", "aptitude/rn01re01.html", "aptitude")
+    _, steps, _ = compose([Hit(without, 1.0, 1, "x")], Turn("How do I stop aptitude from installing recommended "
+                                                            "packages?"), cite=False)
+    assert steps[0] == "-R, --without-recommends: Do not treat recommendations as dependencies when installing new packages."
 
 
 def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead():
