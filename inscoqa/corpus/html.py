@@ -456,8 +456,8 @@ class _MarkdownBuilder(HTMLParser):
         a row per entry: its term in one cell, its description in the next) read as the ``<dl>``
         it stands for: the tag to read instead ("dl", "dt", "dd"), "" to pass it by, None when it
         is no such part. ``attrs``: the start tag's, None for an end tag. cockpit.conf's options
-        were cells, each its own paragraph ("`Banner`", then what it does); a table in a
-        description is a table."""
+        were cells, each its own paragraph ("`Banner`", then what it does). A table inside a
+        description is read as the page's other tables are."""
         start = attrs is not None
         if start and tag == "table" and "variablelist" in _classes(attrs):
             self._term_tables.append(_TermTable())

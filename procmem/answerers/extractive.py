@@ -423,11 +423,12 @@ class ExtractiveAnswerer:
     def _first_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
                      weight: float) -> list[tuple[list[Hit], float]]:
         """The first parts of the sections split for size (into at most :data:`FIRST_PART_OF`
-        parts) that the searches' first units are later parts of: what a section says first (a command's description, a procedure's first
-        steps) is where its answer starts, and need not share the question's words (aptitude's
-        "`why` (part 2 of 3)" came first for "How can I find out why a package is installed?",
-        its part 1, "Explains the reason that a particular package should or cannot be
-        installed" and `aptitude why kdepim`, was no candidate)."""
+        parts) that the searches' first units are later parts of: what a section says first (a
+        command's description, a procedure's first steps) is where its answer starts, and need
+        not share the question's words (aptitude's "`why` (part 2 of 3)" came first for "How can
+        I find out why a package is installed?"; its part 1, "Explains the reason that a
+        particular package should or cannot be installed" and `aptitude why kdepim`, was no
+        candidate)."""
         found: list[tuple[list[Hit], float]] = []
         firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
         for unit in firsts.values():
