@@ -81,6 +81,23 @@ def _repeats_cache(root: Path, corpus: str) -> Path:
     return base / "inscoqa" / "repeats" / f"{corpus}-{h.hexdigest()[:16]}.json"
 
 
+def _one_name_each(paths: list[Path]) -> list[Path]:
+    """The paths without the symbolic links to a file that the list already holds, under its own
+    name or an earlier link's: a manual's aliases (``ch01.html`` linking to
+    ``ch-introduction.html``) are one document, not two."""
+    files = {path.resolve() for path in paths if not path.is_symlink()}
+    linked: set[Path] = set()
+    kept: list[Path] = []
+    for path in paths:
+        if path.is_symlink():
+            target = path.resolve()
+            if target in files or target in linked:
+                continue
+            linked.add(target)
+        kept.append(path)
+    return kept
+
+
 class DocumentNotFound(DocumentError, KeyError):
     """A ``doc_id`` that does not name a document in the known corpora."""
 
@@ -234,14 +251,16 @@ class CorpusIndex:
                 raise KeyError(f"unknown corpus '{name}' (known: {', '.join(self.roots)})")
             found = None if every_page else self.repeats(name)
             left_out = set(found.compilations) | found.stubs if found else set()
+            listed: list[Path] = []
             for path in sorted(root.rglob("*")):
                 rel = path.relative_to(root)
-                doc_id = f"{name}/{rel.as_posix()}"
                 if (path.is_file() and not rel.name.startswith(("_", "."))
-                        and not SKIPPED_DIRS.intersection(rel.parts[:-1]) and doc_id not in left_out
+                        and not SKIPPED_DIRS.intersection(rel.parts[:-1])
+                        and f"{name}/{rel.as_posix()}" not in left_out
                         and not built_page_source(root, rel) and not sphinx_generated(root, rel)
                         and is_document(path)):
-                    ids.append(doc_id)
+                    listed.append(path)
+            ids.extend(f"{name}/{path.relative_to(root).as_posix()}" for path in _one_name_each(listed))
         return ids
 
     def iter_documents(self, corpus: str | None = None, *,

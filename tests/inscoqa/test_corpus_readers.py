@@ -204,6 +204,21 @@ def test_a_folder_with_an_unreadable_file_raises_or_lists_it(tmp_path: Path) -> 
     assert [(Path(e.path).name, e.problem) for e in unreadable] == [("b.md", "not UTF-8 text (byte 5, line 1)")]
 
 
+def test_a_link_to_a_document_the_folder_holds_is_not_a_second_document(tmp_path: Path) -> None:
+    (tmp_path / "ch-intro.html").write_text("<h1>Introduction</h1><p>Start the daemon.</p>")
+    (tmp_path / "ch01.html").symlink_to("ch-intro.html")
+    outside = tmp_path.parent / f"{tmp_path.name}-shared"
+    outside.mkdir()
+    (outside / "faq.md").write_text("# FAQ\n\nRestart it.\n")
+    (tmp_path / "faq.md").symlink_to(outside / "faq.md")
+    (tmp_path / "questions.md").symlink_to(outside / "faq.md")
+
+    index = CorpusIndex({"spec": tmp_path})
+
+    assert index.doc_ids("spec") == ["spec/ch-intro.html", "spec/faq.md"]
+    assert index.get("spec/ch01.html").title == "Introduction"  # still found by the link's name
+
+
 # ---------------------------------------------------------------- based-cooking (recipes)
 
 
