@@ -516,6 +516,8 @@ class _MarkdownBuilder(HTMLParser):
                 continue  # a term of several blocks, or none; several terms of one description
             (name, name_in_list), (text, text_in_list) = self.blocks[term], self.blocks[start]
             end = name.rstrip("*_ ")[-1:]  # "**You probably can:**" ends with its colon
+            if name.endswith("..."):  # "-Mrm <message id> <message id> ...": arguments, no sentence
+                end = " "
             if name_in_list or text_in_list or "\n" in name or len(name.split()) > 12 or end in ".!?" \
                     or name.startswith(("#", "```", "|")) or not text or text.startswith(("#", "```", "|")):
                 continue

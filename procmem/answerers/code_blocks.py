@@ -20,7 +20,9 @@ from procmem.extract.markdown import (
 )
 
 LABELLED = re.compile(r"^[A-Za-z][\w ()'/]{0,40}:(?:\s+\S|$)")  # "definitely lost: 48 bytes"
-_SETTING = re.compile(r"^[A-Za-z_][\w.\-]*(?:\[\])?\s+=\s+\S")  # "cache = ${HOME}/.npm-packages" (an ini file's line)
+# a configuration file's setting: "cache = ${HOME}/.npm-packages" (an ini file's line), Exim's
+# "require verify = recipient" (a verb and its option; a command types no " = ")
+_SETTING = re.compile(r"^[A-Za-z_][\w.\-]*(?:\s+[A-Za-z_][\w.\-]*){0,2}(?:\[\])?\s+=\s+\S")
 _NAMED = re.compile(r"^[a-z][\w.+-]*\s+-\s+[A-Z0-9]")  # a name and what it is: "ap1394 - Apple IP-over-IEEE 1394"
 
 

@@ -772,7 +772,7 @@ def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> Non
     so a step or a passage read alone names the option it is about, and terms that share a
     description (an option's short and long forms, as Cargo's and git's manual pages give them)
     are its names on that line. A term that is a sentence, and a description that opens with
-    code or a list, stay apart."""
+    code or a list, stay apart; a term whose arguments end with "..." is no sentence."""
     path = tmp_path / "cargo-test.html"
     path.write_text(
         "<h1>cargo test</h1><h2>Options</h2><dl>"
@@ -783,7 +783,9 @@ def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> Non
         "after the first executable fails.</p></dd>"
         "<dt><code>-j</code></dt><dt><code>--jobs</code></dt><dd><p>Number of parallel jobs to run.</p></dd>"
         "<dt><code>--config</code></dt><dd><pre><code>cargo test --config build.jobs=2</code></pre></dd>"
-        "<dt>It runs the tests.</dt><dd><p>As the heading says.</p></dd></dl>"
+        "<dt>It runs the tests.</dt><dd><p>As the heading says.</p></dd>"
+        "<dt><code>-Mrm</code> &lt;<em>message id</em>&gt; &lt;<em>message id</em>&gt; ...</dt>"
+        "<dd><p>Remove the given messages from the queue.</p></dd></dl>"
         "<h2>Can I</h2><dl><dt><b>You probably can:</b></dt><dd><p>Unpack the archive.</p></dd></dl>"
         "<h2>Server type</h2><blockquote><dl><dt>POP3</dt><dd><p>Enter the server address.</p></dd></dl></blockquote>",
         encoding="utf-8")
@@ -793,6 +795,7 @@ def test_html_glossary_terms_stay_with_their_descriptions(tmp_path: Path) -> Non
     assert "\n`-j`, `--jobs`: Number of parallel jobs to run." in text
     assert "`--config`\n\n```" in text
     assert "It runs the tests.\n\nAs the heading says." in text
+    assert "`-Mrm` <*message id*> <*message id*> ...: Remove the given messages" in text  # its arguments, no sentence
     assert "**You probably can:** Unpack the archive." in text
     assert "> POP3: Enter the server address." in text  # in a quote (DocBook's variablelist in Claws Mail's manual)
 

@@ -1054,6 +1054,17 @@ def test_a_block_of_what_a_program_says_is_no_command_to_run():
                                       "Require not ip 192.168.205; Require not host phishers.example.com"]
 
 
+def test_a_configuration_line_shown_after_a_sentence_is_no_command_to_run():
+    """A walk through a configuration file shows each setting in a block of its own, then says
+    what it does (Exim's default configuration: "require verify = recipient", a commented-out
+    "# require verify = csa"): settings, not commands ("Run require verify = recipient")."""
+    unit = step_unit("ACL configuration", "These lines check each recipient.\n\n```\nrequire verify = recipient\n```\n\n"
+                     "This statement requires the recipient address to be verified.\n\n```\n# require verify = csa\n```\n\n"
+                     "This commented-out line turns on CSA checking. To list the queue, run:\n\n```\nexim -bp\n```\n",
+                     "exim/spec.html", "The default configuration file")
+    assert unit_steps(unit) == ["To list the queue, run: exim -bp"]
+
+
 def test_a_sentence_that_opens_the_dialog_it_introduces_is_a_step_and_an_introduction_that_needs_its_code_is_not():
     """KiCad's "Select the Generate Drill Files option from the Fabrication Outputs menu to open
     the dialog:" over the dialog's options says all there is to do; "To check it, run the
