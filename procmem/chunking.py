@@ -18,6 +18,7 @@ at blank lines, and before a heading, list item or table row; a fenced code bloc
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -96,11 +97,18 @@ CODE_GAP = "\u2060"  # a blank line inside a code block, or what leads a "#" lin
 def guard_code_gaps(body: str) -> str:
     """``body`` with each blank line inside a code block holding :data:`CODE_GAP`, which no
     paragraph separator matches, and each line inside one that starts with "#" (a comment, a
-    shell prompt) led by it, so that no heading separator matches."""
+    shell prompt) led by it, so that no heading separator matches; so do the blank lines between
+    a code block and the line before it that leads to it, a sentence left open ("you need to
+    change this setting to", "Run:") or a heading, which a cut would leave without its code."""
     lines: list[str] = []
     inside = False
     for line in body.split("\n"):
         if FENCE.match(line):
+            if not inside:
+                blank = len(lines) - len(list(itertools.takewhile(lambda kept: not kept.strip(),
+                                                                  reversed(lines))))
+                if blank < len(lines) and blank > 0 and _leads_to_code(lines[blank - 1]):
+                    lines[blank:] = [CODE_GAP] * (len(lines) - blank)
             inside = not inside
         elif inside and not line.strip():
             line = CODE_GAP
@@ -108,6 +116,13 @@ def guard_code_gaps(body: str) -> str:
             line = CODE_GAP + line
         lines.append(line)
     return "\n".join(lines)
+
+
+def _leads_to_code(line: str) -> bool:
+    """A line that a code block under it finishes: no sentence's end, no code fence, no table row."""
+    text = line.strip()
+    return bool(text) and not text.endswith((".", "!", "?", "|")) and not FENCE.match(text) \
+        and not text.startswith((CODE_GAP, "|"))
 
 
 def split_keeping_code(text: str, max_words: int, separators: tuple[Separator, ...] = SEPARATORS) -> list[str]:

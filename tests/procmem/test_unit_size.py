@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from inscoqa.corpus.document import Document
 from procmem.chunking import n_words
@@ -130,6 +131,24 @@ def test_a_shell_session_stays_with_its_command_when_the_unit_is_cut():
     assert len(parts) == 2 and all(n_words(p.body) <= 200 for p in parts)
     assert any(session in p.body for p in parts)  # the whole session, its blank lines too, in one part
     assert not any("```" in p.body for p in parts if session not in p.body)
+
+
+def test_a_sentence_left_open_before_its_code_stays_with_it_when_the_unit_is_cut():
+    """Exim's appendfile options: "If you want to exclude the Trash folder from the count, you
+    need to change this setting to" and the setting under it. Cut between the two, the first
+    part's step ended with "to" and the setting began the next part alone."""
+    sentence = "This option is relevant only when the size file is used for the quota of the mailbox."  # 17 words
+    prose = " ".join([sentence] * 10)  # the lead fits in the first part, the lead and its code do not
+    lead = "If you want to exclude the Trash folder from the count, you need to change this setting to"
+    code = ("```\n# leave the Trash folder and the folders under it out of the count of the mailbox\n"
+            "maildir_quota_directory_regex = ^(?:cur|new|\\.(?!Trash).*)$\n```")
+    body = f"{prose}\n\n{lead}\n\n{code}\n\n{sentence}"
+    unit = LogicUnit("Fact", "", "maildir_quota_directory_regex", body, meta={"doc_id": "exim/appendfile.html"})
+    parts = split_logic_unit(unit, 200)
+    assert len(parts) == 2
+    assert parts[1].body.startswith(f"{lead}\n\n{code}")
+    closed = body.replace(lead, f"{lead}.")  # a finished sentence: the code may start the next part
+    assert split_logic_unit(replace(unit, body=closed), 200)[0].body.endswith(f"{lead}.")
 
 
 def test_each_linker_goes_with_the_part_that_holds_its_link():
