@@ -556,7 +556,7 @@ class _MarkdownBuilder(HTMLParser):
             self._flush_table()
         out: list[str] = []
         previous_is_list = False
-        for block, is_list in self.blocks:
+        for block, is_list in _code_in_sentences(self.blocks):
             if not block:
                 continue  # joined to the block before it
             if out:
@@ -564,6 +564,28 @@ class _MarkdownBuilder(HTMLParser):
             out.append(block)
             previous_is_list = is_list
         return "".join(out)
+
+
+_ONE_LINE_CODE = re.compile(r"```[\w+-]*\n([^\n`]{1,80})\n```")  # a code block of one short line
+
+
+def _code_in_sentences(blocks: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """A command or value that DocBook sets on a line of its own inside a sentence, back in its
+    sentence as code: Exim's "It runs / exim -bpu / or (in case -a switch is specified) / exim
+    -bp / to obtain a queue listing, …" is one paragraph, not a step "Run exim -bpu" and a step
+    "or (in case …): exim -bp". The paragraph before the block breaks off (no ".", "!", "?" or
+    ":" at its end) and the one after it starts in lower case."""
+    out: list[tuple[str, bool]] = []
+    for block, is_list in blocks:
+        if len(out) >= 2 and not is_list and block[:1].islower():
+            (before, before_in_list), (code, code_in_list) = out[-2], out[-1]
+            shown = _ONE_LINE_CODE.fullmatch(code)
+            if shown and not code_in_list and before and before[-1:] not in ".!?:" \
+                    and not before.startswith(("#", "```", "|", ">")) and "\n" not in before.strip():
+                out[-2:] = [(f"{before} `{shown.group(1).strip()}` {block}", before_in_list)]
+                continue
+        out.append((block, is_list))
+    return out
 
 
 _OPENING_HEADING = re.compile(r"\A\s*#{2,6} ([^\n]*\S)[^\n]*(?:\n|\Z)")
