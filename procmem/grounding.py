@@ -96,6 +96,18 @@ def rouge_l_f(cand: str, refs: Sequence[str]) -> np.ndarray:
         return np.where(total > 0, 2 * precision * recall / np.where(total > 0, total, 1), 0.0)
 
 
+_RUN = re.compile(r"Run `?(?P<code>[^`]+?)`?\.?", re.S)  # a step that runs a code block of its own
+
+
+def _rouge(step: str, texts: list[str]) -> np.ndarray:
+    """The step's ROUGE-L F-measure against each text; a step that runs a code block ("Run
+    `accept`", "Run reboot") is the block's text as well, whose page never says "Run"."""
+    scores = rouge_l_f(step, texts)
+    if run := _RUN.fullmatch(step.strip()):
+        scores = np.maximum(scores, rouge_l_f(run["code"], texts))
+    return scores
+
+
 def snippets(text: str) -> list[Snippet]:
     """The snippets a step can be grounded in: sentences of each line, and neighbouring pairs."""
     sentences: list[tuple[int, int]] = []
@@ -241,7 +253,7 @@ class Grounder:
         if not pool:
             return [None] * len(steps)
         texts = [_LINK_TARGET.sub("]", snip.text) for _, snip in pool]  # a link's words, not where it leads
-        rouges = [rouge_l_f(step, texts) if _TOKEN.search(step.lower()) else None for step in steps]
+        rouges = [_rouge(step, texts) if _TOKEN.search(step.lower()) else None for step in steps]
         if self.embedder is not None and any(r is not None and not (r > self.rouge_threshold).any()
                                              for r in rouges):
             # some step can only be grounded by its embedding: every vector, in one batch
