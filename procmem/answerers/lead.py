@@ -176,6 +176,18 @@ LEAD_CODE = re.compile(r"[A-Za-z.$\\/~<:]")  # ... when it is a command, a path 
 LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its opening only
 
 
+# a sentence that tells what not to do: "If you do use plain text, you should not use the same passwords"
+PROHIBITS = re.compile(r"(?:^|,\s+)(?:you\s+)?(?:should|must|need)\s+not\b|(?:^|,\s+)(?:do\s+not|don['’]t|never)\s", re.I)
+
+
+def sends_to_steps(sentence: str) -> bool:
+    """A step's opening that can send the user on to the steps: not one that describes what
+    something does (:func:`describes`: "Redirects a set of URLs externally"), says how things are
+    (:func:`states_after_clause`: "Libvirt does support SEV, but …") or what not to do
+    (:data:`PROHIBITS`)."""
+    return not describes(sentence) and not states_after_clause(sentence) and not PROHIBITS.search(sentence)
+
+
 def _step_opening(step: str) -> str:
     """A step as the answer's lead: whole, or when longer than :data:`LEAD_STEP_WORDS` words
     (the code of a file with the notes on it) the words that introduce its code ("Add the
@@ -282,8 +294,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
             lead = _opening(opening.rstrip('.;,: '))
-            # "Libvirt does support SEV, but …" sends no one to the steps, nor does the only step
-            if not states_after_clause(opening) and len(steps) > 1:
+            # nor does the only step
+            if sends_to_steps(opening) and len(steps) > 1:
                 lead = f"{lead}, then follow the steps below."
         elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
             lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))

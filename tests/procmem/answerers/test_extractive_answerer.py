@@ -1294,6 +1294,20 @@ def test_a_lead_that_states_how_things_are_does_not_send_the_user_to_the_steps()
     assert "follow the steps below" not in answer
 
 
+def test_a_lead_that_cautions_does_not_send_the_user_to_the_steps():
+    """Exim's plaintext authenticator opens with a caution ("If you do use unencrypted plain
+    text, you should not use the same passwords …"): no step to do first, and "…, then follow the
+    steps below" made it read as one."""
+    caution = Procedure("", "Using plaintext in a server (The plaintext authenticator)", [
+        "If you do use unencrypted plain text, you should not use the same passwords for SMTP connections as "
+        "you do for login accounts.",
+        "The server_condition option must be set."], unit_meta("exim/plaintext.html", "Exim"))
+    answer, steps, _ = compose([Hit(caution, 1.0, 1, "x")], Turn("How do I set up SMTP authentication with a password?"),
+                               cite=False)
+    assert len(steps) == 2 and answer.startswith("If you do use unencrypted plain text, you should not use")
+    assert "follow the steps below" not in answer
+
+
 def test_a_lead_that_states_how_things_are_after_a_clause_does_not_send_the_user_to_the_steps():
     """SQLite's foreign key page: "To avoid breaking those legacy databases, foreign key
     constraint enforcement is turned off by default" says how things are, after the clause it
