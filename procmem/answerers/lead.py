@@ -184,8 +184,11 @@ def sends_to_steps(sentence: str) -> bool:
     """A step's opening that can send the user on to the steps: not one that describes what
     something does (:func:`describes`: "Redirects a set of URLs externally"), says how things are
     (:func:`states_after_clause`: "Libvirt does support SEV, but …") or what not to do
-    (:data:`PROHIBITS`)."""
-    return not describes(sentence) and not states_after_clause(sentence) and not PROHIBITS.search(sentence)
+    (:data:`PROHIBITS`); an entry's name is passed by ("?narrow(filter, pattern): This term
+    “narrows” the search …" describes)."""
+    _, named, rest = sentence.partition(": ")
+    return not any(describes(said) for said in (sentence, rest if named else "") if said) \
+        and not states_after_clause(sentence) and not PROHIBITS.search(sentence)
 
 
 def _step_opening(step: str) -> str:

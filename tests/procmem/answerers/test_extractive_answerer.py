@@ -1294,10 +1294,11 @@ def test_a_lead_that_states_how_things_are_does_not_send_the_user_to_the_steps()
     assert "follow the steps below" not in answer
 
 
-def test_a_lead_that_cautions_does_not_send_the_user_to_the_steps():
+def test_a_lead_that_cautions_or_says_what_an_entry_does_does_not_send_the_user_to_the_steps():
     """Exim's plaintext authenticator opens with a caution ("If you do use unencrypted plain
-    text, you should not use the same passwords …"): no step to do first, and "…, then follow the
-    steps below" made it read as one."""
+    text, you should not use the same passwords …") and aptitude's search term with what it does
+    after its name: no step to do first, and "…, then follow the steps below" made each read as
+    one."""
     caution = Procedure("", "Using plaintext in a server (The plaintext authenticator)", [
         "If you do use unencrypted plain text, you should not use the same passwords for SMTP connections as "
         "you do for login accounts.",
@@ -1306,6 +1307,14 @@ def test_a_lead_that_cautions_does_not_send_the_user_to_the_steps():
                                cite=False)
     assert len(steps) == 2 and answer.startswith("If you do use unencrypted plain text, you should not use")
     assert "follow the steps below" not in answer
+    entry = Procedure("", "Search term reference (aptitude)", [
+        "?narrow(filter, pattern), ~S filter pattern: This term “narrows” the search to package versions "
+        "matching filter.", "In particular, it matches any package version which matches both filter and pattern."],
+        unit_meta("aptitude/ch02s04s05.html", "aptitude"))
+    answer, _, _ = compose([Hit(entry, 1.0, 1, "x")], Turn("How do I find packages no longer in any archive?"),
+                           cite=False)
+    assert answer.startswith("?narrow(filter, pattern), ~S filter pattern: This term “narrows” the search")
+    assert "follow the steps below" not in answer  # what the entry does, after its name
 
 
 def test_a_lead_that_states_how_things_are_after_a_clause_does_not_send_the_user_to_the_steps():
