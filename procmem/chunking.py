@@ -5,7 +5,8 @@ Recursive chunking splits on the coarsest separator that keeps pieces under the 
 up to the limit, the usual "recursive character splitter" measured in words. With an overlap of
 ``n`` words, every chunk after the first starts with the last ``n`` words before it (its own
 new text is then at most ``max_words - n`` words, so a chunk stays within the limit). Code stays
-code: no cut falls at a blank line or a "#" line inside a code block, and a block cut at a line
+code: no cut falls at a blank line or a "#" line inside a code block, nor between a block and
+the line left open before it ("you need to change this setting to"), and a block cut at a line
 between two chunks is closed at the end of the first and opened again at the start of the next.
 
 Semantic chunking cuts a document between sentences whose meaning drifts apart: each sentence is
@@ -107,7 +108,7 @@ def guard_code_gaps(body: str) -> str:
             if not inside:
                 blank = len(lines) - len(list(itertools.takewhile(lambda kept: not kept.strip(),
                                                                   reversed(lines))))
-                if blank < len(lines) and blank > 0 and _leads_to_code(lines[blank - 1]):
+                if 0 < blank < len(lines) and _leads_to_code(lines[blank - 1]):
                     lines[blank:] = [CODE_GAP] * (len(lines) - blank)
             inside = not inside
         elif inside and not line.strip():

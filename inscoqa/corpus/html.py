@@ -15,7 +15,8 @@ code block hides (mdBook's "boring" lines), permalinks (a link to ``#...`` that 
 link to a place on the same page; a heading that links to itself is its words. The terms of a
 ``dl`` become headings when its descriptions are sections (POD's ``=item`` questions); a
 glossary's stay lines, each with its description. DocBook's variable list set as a table (a row
-per term) reads as the ``dl`` it stands for. A page's footnotes are ``[^1]: ...`` lines,
+per term) reads as the ``dl`` it stands for. A command set on a line of its own inside a
+sentence goes back into the sentence as code. A page's footnotes are ``[^1]: ...`` lines,
 not a list to follow, without their links back. A page without heading tags gets headings from
 its layout (question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in
 one with headings, a question set in bold above its answer becomes one.

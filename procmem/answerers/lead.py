@@ -297,7 +297,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
             lead = _opening(opening.rstrip('.;,: '))
-            # nor does the only step
+            # what to do sends the user on to the other steps (:func:`sends_to_steps`)
             if sends_to_steps(opening) and len(steps) > 1:
                 lead = f"{lead}, then follow the steps below."
         elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
