@@ -182,12 +182,25 @@ def stubs(texts: Mapping[str, str], chrome: Mapping[str, Chrome]) -> frozenset[s
     for doc_id, text in texts.items():
         own = [b for b in blocks(text) if _comparable(b) and not _heading(b)]
         site = chrome.get(doc_id.split("/", 1)[0], Chrome()) | chrome.get(site_part(doc_id), Chrome())
-        if own and all(block_key(b) in site.top or block_key(b) in site.bottom or links_only(b) for b in own):
+        linked = sum(map(links_only, own))
+        if own and all(block_key(b) in site.top or block_key(b) in site.bottom or links_only(b) for b in own) \
+                or linked >= MIN_INDEX_BLOCKS and linked >= INDEX_SHARE * len(own):
             found.add(doc_id)
     return frozenset(found)
 
 
-_LINK_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*\)\s*$")
+# a page of this many blocks of links alone, and that share of its blocks, is an index whatever
+# its few other lines say (Exim's concept index: 2,515 entries of its 2,595 blocks, the rest
+# "see …" pointers and entries cut where a term holds brackets)
+MIN_INDEX_BLOCKS = 20
+INDEX_SHARE = 0.9
+
+
+_LINK = r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*\)"  # "[text](target)", "[The Exim command line [Options]](…)"
+_LINK_ITEM = re.compile(rf"^\s*(?:[-*+]|\d+[.)])\s+{_LINK}\s*$")
+# an index's entry: a term, a colon, the links to where it is said ("-C: [The Exim command line
+# [Command line options]](ch-the_exim_command_line.html#vi41), [Security considerations …](…)")
+_INDEX_ENTRY = re.compile(rf"^[^\[\]\n]{{1,60}}?:\s+{_LINK}(?:\s*,\s*{_LINK})*\s*$")  # "-bI:help: [...](…)" too
 
 
 def links_only(block: str) -> bool:
@@ -195,7 +208,9 @@ def links_only(block: str) -> bool:
     arguments](command-line-arguments.html)"): a table of contents or a site map; or a table
     whose every cell is links, a short label or nothing, with a link in half its rows or more
     (a manual's index: "| [history, sharing](Options.html#index-SHARE_HISTORY) | [16.2.4
-    History](…) |", under "| Index Entry | Section |" and a row per letter)."""
+    History](…) |", under "| Index Entry | Section |" and a row per letter); or a manual's index
+    set as lines, each a term and the links to it ("-C: [The Exim command line [Command line
+    options]](…), [Security considerations [Root privilege]](…)")."""
     lines = [line for line in block.splitlines() if line.strip()]
     if lines and all(line.lstrip().startswith("|") for line in lines):
         rows = [line for line in lines if not _TABLE_RULE.match(line)]
@@ -203,7 +218,8 @@ def links_only(block: str) -> bool:
         linked = sum(any(_LINKS.fullmatch(cell) for cell in row) for row in cells)
         return bool(rows) and 2 * linked >= len(rows) and all(
             not cell or _LINKS.fullmatch(cell) or len(cell.split()) <= 3 for row in cells for cell in row)
-    return bool(lines) and all(_LINK_ITEM.match(line) for line in lines)
+    return bool(lines) and (all(_LINK_ITEM.match(line) for line in lines)
+                            or all(_INDEX_ENTRY.match(line) for line in lines))
 
 
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")

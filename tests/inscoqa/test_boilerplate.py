@@ -200,6 +200,28 @@ def test_a_manuals_index_page_is_a_stub_and_a_table_with_words_of_its_own_is_not
     assert find_repeats(texts).stubs == {"zsh/Concept-Index.md"}
 
 
+def test_a_manuals_index_set_as_lines_of_terms_and_links_is_a_stub() -> None:
+    """Exim's Option Index: a line per option, its name and the links to the sections that
+    describe it; a line that says what the term is, or a reference entry with a link in its
+    text, is no index. An index of many entries is one with a few lines of its own ("see …");
+    a page of a few links and a line of its own is not."""
+    texts = {f"exim/ch{n}.md": chapter(n) for n in range(6)}
+    texts["exim/option-index.md"] = (
+        "# Option Index\n\n### Symbols\n\n--help: [The Exim command line [Command line options]](cmd.html#vi1)\n\n"
+        "-C: [The Exim command line [Command line options]](cmd.html#vi41), [Security considerations [Root "
+        "privilege]](security.html#SECID270)\n\n-bI:help: [The Exim command line](cmd.html#vi18)\n\n### A\n\naccept_8bitmime: [Main configuration [Alphabetical list]]"
+        "(main.html#vi100)\n")
+    texts["exim/options.md"] = ("# Options\n\n-C: Use [another configuration file](config.html) instead.\n\n"
+                                "-bV: [Version](cmd.html#v) and configuration check.\n")
+    assert links_only("-C: [The Exim command line](cmd.html#vi41), [Security considerations](security.html)")
+    assert not links_only("-C: Use [another configuration file](config.html) instead.")
+    assert find_repeats(texts).stubs == {"exim/option-index.md"}
+    entries = [f"term {n}: [Chapter {n}](ch{n}.html#e{n})" for n in range(30)]  # a long index with a few other lines
+    texts["exim/concept-index.md"] = "# Concept Index\n\n" + "\n\n".join([*entries, 'rewriting: see "rewriting"'])
+    texts["exim/links.md"] = "# Links\n\n" + "\n\n".join([*entries[:5], "Read these first."])
+    assert find_repeats(texts).stubs == {"exim/option-index.md", "exim/concept-index.md"}
+
+
 def test_bundled_corpora_have_no_compilation_and_no_stub() -> None:
     index = corpus_index()
     assert all(not index.repeats(name).compilations and not index.repeats(name).stubs for name in index.roots)
