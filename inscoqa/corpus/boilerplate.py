@@ -173,27 +173,29 @@ def compilations(texts: Mapping[str, str]) -> dict[str, int]:
     return found
 
 
-def stubs(texts: Mapping[str, str], chrome: Mapping[str, Chrome]) -> frozenset[str]:
-    """The pages of ``texts`` (id -> text) with no text of their own: they have text besides
-    their headings, and every block of it is chrome of their corpus or their part of it
-    (``chrome`` by :func:`site_part`) or a list of links alone (:func:`links_only`: mdBook's
-    ``toc.html``, the chapter list a browser without scripts gets)."""
-    found = set()
-    for doc_id, text in texts.items():
-        own = [b for b in blocks(text) if _comparable(b) and not _heading(b)]
-        site = chrome.get(doc_id.split("/", 1)[0], Chrome()) | chrome.get(site_part(doc_id), Chrome())
-        linked = sum(map(links_only, own))
-        if own and all(block_key(b) in site.top or block_key(b) in site.bottom or links_only(b) for b in own) \
-                or linked >= MIN_INDEX_BLOCKS and linked >= INDEX_SHARE * len(own):
-            found.add(doc_id)
-    return frozenset(found)
-
-
 # a page of this many blocks of links alone, and that share of its blocks, is an index whatever
 # its few other lines say (Exim's concept index: 2,515 entries of its 2,595 blocks, the rest
 # "see …" pointers and entries cut where a term holds brackets)
 MIN_INDEX_BLOCKS = 20
 INDEX_SHARE = 0.9
+
+
+def stubs(texts: Mapping[str, str], chrome: Mapping[str, Chrome]) -> frozenset[str]:
+    """The pages of ``texts`` (id -> text) with no text of their own: they have text besides
+    their headings, and every block of it is chrome of their corpus or their part of it
+    (``chrome`` by :func:`site_part`) or a list of links alone (:func:`links_only`: mdBook's
+    ``toc.html``, the chapter list a browser without scripts gets); or they are an index, whose
+    blocks are links alone but for a few (:data:`MIN_INDEX_BLOCKS`, :data:`INDEX_SHARE`)."""
+    found = set()
+    for doc_id, text in texts.items():
+        own = [b for b in blocks(text) if _comparable(b) and not _heading(b)]
+        site = chrome.get(doc_id.split("/", 1)[0], Chrome()) | chrome.get(site_part(doc_id), Chrome())
+        linked = [links_only(b) for b in own]
+        said = [b for b, link in zip(own, linked, strict=True) if not link]  # the blocks besides links
+        if own and all(block_key(b) in site.top or block_key(b) in site.bottom for b in said) \
+                or sum(linked) >= max(MIN_INDEX_BLOCKS, INDEX_SHARE * len(own)):
+            found.add(doc_id)
+    return frozenset(found)
 
 
 _LINK = r"\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*\)"  # "[text](target)", "[The Exim command line [Options]](…)"

@@ -209,8 +209,8 @@ def test_a_manuals_index_set_as_lines_of_terms_and_links_is_a_stub() -> None:
     texts["exim/option-index.md"] = (
         "# Option Index\n\n### Symbols\n\n--help: [The Exim command line [Command line options]](cmd.html#vi1)\n\n"
         "-C: [The Exim command line [Command line options]](cmd.html#vi41), [Security considerations [Root "
-        "privilege]](security.html#SECID270)\n\n-bI:help: [The Exim command line](cmd.html#vi18)\n\n### A\n\naccept_8bitmime: [Main configuration [Alphabetical list]]"
-        "(main.html#vi100)\n")
+        "privilege]](security.html#SECID270)\n\n-bI:help: [The Exim command line](cmd.html#vi18)\n\n"
+        "### A\n\naccept_8bitmime: [Main configuration [Alphabetical list]](main.html#vi100)\n")
     texts["exim/options.md"] = ("# Options\n\n-C: Use [another configuration file](config.html) instead.\n\n"
                                 "-bV: [Version](cmd.html#v) and configuration check.\n")
     assert links_only("-C: [The Exim command line](cmd.html#vi41), [Security considerations](security.html)")
