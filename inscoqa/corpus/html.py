@@ -568,6 +568,8 @@ class _MarkdownBuilder(HTMLParser):
 
 
 _ONE_LINE_CODE = re.compile(r"```[\w+-]*\n([^\n`]{1,80})\n```")  # a code block of one short line
+# words that go on with a phrase, not a clause: what follows says where the code above goes
+_PLACE_WORD = re.compile(r"(?:in|into|inside|within|on|at|under|from|of)\b")
 
 
 def _code_in_sentences(blocks: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -575,13 +577,16 @@ def _code_in_sentences(blocks: list[tuple[str, bool]]) -> list[tuple[str, bool]]
     sentence as code: Exim's "It runs / exim -bpu / or (in case -a switch is specified) / exim
     -bp / to obtain a queue listing, …" is one paragraph, not a step "Run exim -bpu" and a step
     "or (in case …): exim -bp". The paragraph before the block breaks off (no ".", "!", "?" or
-    ":" at its end) and the one after it starts in lower case."""
+    ":" at its end, or a ":" when the next says where the code goes: "by uncommenting the line: /
+    #Include conf/extra/httpd-userdir.conf / in the default config file …", Apache's) and the one
+    after it starts in lower case."""
     out: list[tuple[str, bool]] = []
     for block, is_list in blocks:
         if len(out) >= 2 and not is_list and block[:1].islower():
             (before, before_in_list), (code, code_in_list) = out[-2], out[-1]
             shown = _ONE_LINE_CODE.fullmatch(code)
-            if shown and not code_in_list and before and before[-1:] not in ".!?:" \
+            ends = ".!?" if _PLACE_WORD.match(block) else ".!?:"
+            if shown and not code_in_list and before and before[-1:] not in ends \
                     and not before.startswith(("#", "```", "|", ">")) and "\n" not in before.strip():
                 out[-2:] = [(f"{before} `{shown.group(1).strip()}` {block}", before_in_list)]
                 continue

@@ -85,6 +85,9 @@ TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for wit
 # a section split for size into at most this many parts is read from its start; a longer one is
 # a reference's list of entries (aptitude's 32 parts of configuration options), each its own
 FIRST_PART_OF = 3
+# a section split into at most this many parts is one procedure read on into its next part (a
+# 1,200-word section); a longer one is a list of entries, each its own
+NEXT_PART_OF = 6
 
 
 @dataclass
@@ -134,7 +137,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     problem or its cause joins only when the user asks why, and one written for another
     setting than the user's, or from another corpus than the best unit's (another
     product's documentation), never joins. When the question names what a page is about by its
-    one-word title (:func:`named_subject`), only units that name it are chosen."""
+    one-word title (:func:`named_subject`), only units that name it are chosen. The next part of
+    the best unit's section, when its steps go on there (:func:`goes_on`), comes second."""
     ranked = sorted(candidates, key=lambda c: (c.tried, -c.score))
     if not ranked or ranked[0].score <= 0:
         return ranked[:1]
@@ -143,6 +147,9 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         # steps, which never name it, answer for something else (OpenVPN's, for the same phone)
         ranked = [c for c in ranked if named & set(terms(f"{c.unit.meta.get('title', '')} {c.unit.render()}"))] \
             or ranked
+    if (after := next((c for c in ranked[1:] if goes_on(c.unit, ranked[0].unit, p.first_unit_steps)), None)) is not None:
+        ranked.remove(after)  # the best unit's procedure goes on into the next part of its section
+        ranked.insert(1, after)
     chosen: list[Candidate] = []
     docs: list[str] = []
     introduces = False  # the best unit asks the question, the user asks how, and it has no steps
@@ -157,6 +164,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         # ... and when it only introduces what the user asks how to do ("Turning on debug logs"
         # over why they are asked for), its page's sections that say how
         below = introduces and cand.doc_id == chosen[0].doc_id
+        # the next part of the best unit's section, split for size: its steps go on there
+        rest = rest or bool(chosen) and goes_on(cand.unit, chosen[0].unit, p.first_unit_steps)
         # the first part of a section split for size (into a few parts), a later part of which is
         # chosen: its steps start there
         start = isinstance(cand.unit, LogicUnit) and part_number(cand.unit) == 1 \
@@ -195,6 +204,22 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if len(chosen) == 1:
             introduces = cand.answers and turn.asks_how and not unit_steps(cand.unit)
     return chosen or ranked[:1]
+
+
+def continues(unit: Unit, earlier: Unit) -> bool:
+    """Whether ``unit`` is the part after ``earlier`` of one section of a page split for size."""
+    return isinstance(unit, LogicUnit) and isinstance(earlier, LogicUnit) \
+        and unit.meta.get("doc_id") == earlier.meta.get("doc_id") \
+        and part_number(unit) == part_number(earlier) + 1 and own_header(unit) == own_header(earlier)
+
+
+def goes_on(unit: Unit, earlier: Unit, shown: int) -> bool:
+    """Whether the steps of ``earlier`` go on in ``unit``: it has steps, at most ``shown`` (an
+    answer gives them all), and ``unit`` is its next part of a section split into at most
+    :data:`NEXT_PART_OF` parts. A longer part's last steps are in its page's procedure, which
+    its next part would push out (a lasagna's "Place the tray in the centre of your oven")."""
+    steps = unit_steps(earlier)
+    return continues(unit, earlier) and part_count(unit) <= NEXT_PART_OF and 0 < len(steps) <= shown
 
 
 def _ordered(chosen: list[Candidate]) -> list[Candidate]:
@@ -372,6 +397,7 @@ class ExtractiveAnswerer:
                     searches.append((hits, weights[kind]))
             searches += self._topic_parts(retriever, searches, weights.get("logic_unit", 1.0))
             searches += self._first_parts(retriever, searches, weights.get("logic_unit", 1.0))
+            searches += self._next_parts(retriever, searches)
             candidates = _candidates(searches)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
@@ -438,6 +464,26 @@ class ExtractiveAnswerer:
                                            within=[str(unit.meta.get("doc_id", ""))])
                 found.append(([h for h in hits if part_number(h.unit) == 1 and own_header(h.unit) == header],
                               weight))
+        return found
+
+    def _next_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
+                    ) -> list[tuple[list[Hit], float]]:
+        """The next parts of the sections split for size (into at most :data:`NEXT_PART_OF`
+        parts) that the searches' first units are earlier parts of, when those have steps: a
+        procedure goes on where the cut fell, and what comes next need not share the question's
+        words (Apache's "Getting it working (part 1 of 5)" creates the password file; its part 2,
+        the directives that ask for the password, was no candidate for "How do I
+        password-protect a directory?"). They are candidates, at no weight: being next ranks
+        nothing higher (a recipe's second half over the page the question names)."""
+        found: list[tuple[list[Hit], float]] = []
+        firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
+        for unit in firsts.values():
+            if isinstance(unit, LogicUnit) and part_number(unit) < part_count(unit) <= NEXT_PART_OF \
+                    and unit_steps(unit):
+                header = own_header(unit)
+                hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
+                                           within=[str(unit.meta.get("doc_id", ""))])
+                found.append(([h for h in hits if continues(h.unit, unit)], 0.0))
         return found
 
     def _restating(self, retriever: Retriever, turn: Turn, candidates: list[Candidate]) -> list[str]:

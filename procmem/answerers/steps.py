@@ -349,7 +349,10 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             commands = typed_commands(lines, language)
             joined = code_line(lines, language)  # the commands as one line
             if commands and not output:  # not what a command printed ("Output:")
-                if steps and introduced:  # what the sentence introduces, typed or said ("… saying:")
+                if steps and introduced and len(commands) < len(lines) \
+                        and any(f"`{joined}`" in step for step in steps[:-1]):
+                    pass  # an earlier step's command shown as it runs, with what it asks and prints
+                elif steps and introduced:  # what the sentence introduces, typed or said ("… saying:")
                     steps[-1] = f"{steps[-1].rstrip(':.')}: `{joined}`"
                 elif shows_messages(lines):
                     pass  # what a program says, shown after a sentence that does not introduce it
@@ -368,7 +371,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             said = sentences(block)
             found = [s for s in said if is_step(s) or s.endswith(":")]
             steps += found
-            introduced = bool(found) and (not found[-1].endswith((".", "!", "?")) or bool(INTRODUCES.search(found[-1]))) \
+            introduced = bool(found) and (not found[-1].endswith((".", "!", "?")) or bool(INTRODUCES.search(found[-1]))
+                                          or bool(USES_FOLLOWING.search(found[-1]))) \
                 and not output and _introduces_code(lines, found[-1])
             follows_step = bool(found) and said[-1] == found[-1]
     # an introduction ("run the following cmdlet:") is a step only with the commands it introduced;
@@ -399,6 +403,13 @@ def _introduces_code(lines: list[str], introduction: str) -> bool:
     return not any(line.rstrip().endswith(":") or line.lstrip().startswith("|") or LIST_ITEM.match(line.lstrip())
                    for line in lines[at + 1:] if at >= 0)
 
+
+# a sentence that says to use what follows it and goes on to say where: "you can use the following
+# directives, either placed in the file …/.htaccess, or placed in apache2.conf inside a <Directory …>
+# section." (Apache's guide to password-protecting a directory)
+USES_FOLLOWING = re.compile(r"\b(?:use|add|put|place|insert|set|type|enter|run|write|include) the following "
+                            r"(?:\w+ ){0,2}?(?:directives?|lines?|commands?|code|settings?|configuration|"
+                            r"entries|statements?)\b", re.I)
 
 SHOWN_CODE_LINES = 3  # code this short that a step writes (a signature, a file's lines) joins the step
 SHOWN_FILE_LINES = 8  # and a file's stanza this short (:func:`is_file_text`)

@@ -650,7 +650,9 @@ def html_text(tmp_path: Path, html: str) -> str:
 def test_html_a_command_set_on_its_own_line_inside_a_sentence_stays_in_it(tmp_path: Path) -> None:
     """Exim's manual sets the commands a sentence names on lines of their own: "It runs / exim
     -bpu / or (in case -a switch is specified) / exim -bp / to obtain a queue listing". A block
-    after a finished sentence, or one that the next sentence does not go on from, stays a block."""
+    after a finished sentence, or one that the next sentence does not go on from, stays a block;
+    a line after a colon goes back when the next words say where it goes (Apache's "uncommenting the
+    line: / #Include … / in the default config file")."""
     path = tmp_path / "utilities.html"
     path.write_text(
         "<h1>Exim utilities</h1><p>This utility is a Perl script. It runs</p>"
@@ -658,12 +660,17 @@ def test_html_a_command_set_on_its_own_line_inside_a_sentence_stays_in_it(tmp_pa
         "<div class='docbook_literallayout'><pre>\nexim -bp\n</pre></div><p>to obtain a queue listing.</p>"
         "<p>To summarise the queue, run this:</p><pre>exim -bp | exiqsumm</pre><p>and read its lines.</p>"
         "<p>The default setting contains one port</p><pre>daemon_smtp_ports = smtp</pre><p>If more ports are listed,"
-        " the daemon listens on all of them.</p>", encoding="utf-8")
+        " the daemon listens on all of them.</p>"
+        "<p>You can enable it by uncommenting the line:</p><pre>#Include conf/extra/httpd-userdir.conf</pre>"
+        "<p>in the default config file <code>conf/apache2.conf</code>.</p>", encoding="utf-8")
     text = read_document(path).text
     assert ("This utility is a Perl script. It runs `exim -bpu` or (in case -a is specified) `exim -bp` "
             "to obtain a queue listing.") in text
     assert "To summarise the queue, run this:\n\n```\nexim -bp | exiqsumm\n```\n\nand read its lines." in text
     assert "The default setting contains one port\n\n```\ndaemon_smtp_ports = smtp\n```\n\nIf more ports" in text
+    # ... and a line the sentence names before it says where it goes
+    assert ("You can enable it by uncommenting the line: `#Include conf/extra/httpd-userdir.conf` in the default"
+            " config file `conf/apache2.conf`.") in text
 
 
 def test_html_screen_writes_what_the_user_types_after_a_dollar_prompt(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from procmem.answerers.extractive import (
     ExtractiveParams,
     compose,
     compose_steps,
+    goes_on,
     names_page,
     relevant_steps,
     select,
@@ -1596,6 +1597,41 @@ def test_a_later_part_found_first_brings_its_first_part_though_it_was_not_found(
     options = [LogicUnit("Step", "", f"Package options (part {n} of 32)", body, [], unit_meta("apt/conf.html", "conf", n))
                for n, body in [(2, "Set `Install::Why` to `true` to explain why a package is installed.\n"),
                                (1, "Set `Install::Auto` to `false` to keep packages.\n")]]
+    answer = make_answerer("extractive", memory=MemoryDouble(options), k=1).answer(
+        AnswerRequest("How can I find out why a package is installed?"))
+    assert [step for step in answer.procedures if "Install::Auto" in step] == []
+
+
+def test_a_procedure_split_for_size_goes_on_into_its_next_part():
+    """Apache's guide to password-protecting a directory, a section split in five parts: its
+    first creates the password file, and its second, the directives that ask for the password (which share no word
+    with the question), was no candidate; the answer stopped after the password file. The next
+    part of the best unit's section joins, with the directives its sentence names; a list of 32
+    parts of options does not go on into its next entry."""
+    meta = unit_meta("en/howto/auth.html", "Authentication and Authorization", 3)
+    first = LogicUnit("Step", "", "Password protecting a directory (part 1 of 5)", "Here's the basics of password protecting "
+                      "a directory on your server. First, you need to create a password file. To create the "
+                      "file, type:\n\n```\nhtpasswd -c /usr/local/apache/passwd/passwords rbowen\n```\n", [], meta)
+    second = LogicUnit("Step", "", "Password protecting a directory (part 2 of 5)", "Next, you'll need to configure the server "
+                       "to ask for it. You can use the following directives, either placed in the file "
+                       "`.htaccess`, or placed in `apache2.conf` inside a section.\n\n```config\nAuthType Basic\n"
+                       'AuthName "Restricted Files"\nAuthBasicProvider file\nAuthUserFile "/usr/local/apache/passwd/passwords"\nRequire user rbowen\n```\n', [], meta)
+    other = step_unit("Examples", "1. Run `htpasswd -D passwords jane` to delete a user from the password file.\n",
+                      "en/programs/htpasswd.html", "htpasswd", order=9)
+    answer = make_answerer("extractive", memory=MemoryDouble([first, other, second]), k=1, cite=False).answer(
+        AnswerRequest("How do I password-protect a directory on my Apache site?"))
+    assert ("You can use the following directives, either placed in the file .htaccess, or placed in apache2.conf "
+            'inside a section: AuthType Basic; AuthName "Restricted Files"; AuthBasicProvider file; AuthUserFile "/usr/local/apache/passwd/passwords"; Require user '
+            "rbowen") in answer.procedures
+    assert [s for s in answer.procedures if "htpasswd -c" in s] == [
+        "To create the file, type: htpasswd -c /usr/local/apache/passwd/passwords rbowen"]
+    # a first part with more steps than the answer shows goes on in its page's procedure, not here
+    assert goes_on(second, first, shown=7) and not goes_on(second, first, shown=1)
+    assert not goes_on(first, second, shown=7) and not goes_on(other, first, shown=7)
+
+    options = [LogicUnit("Step", "", f"Package options (part {n} of 32)", body, [], unit_meta("apt/conf.html", "conf", n))
+               for n, body in [(2, "Set `Install::Why` to `true` to explain why a package is installed.\n"),
+                               (3, "Set `Install::Auto` to `false` to keep packages.\n")]]
     answer = make_answerer("extractive", memory=MemoryDouble(options), k=1).answer(
         AnswerRequest("How can I find out why a package is installed?"))
     assert [step for step in answer.procedures if "Install::Auto" in step] == []

@@ -647,6 +647,33 @@ def test_a_sentence_that_says_the_following_introduces_its_code_without_a_colon(
     assert introduced("Make the image as follows.\n\n```\nisoinfo -d -i /dev/cdrom\n```\n") == ["isoinfo -d -i /dev/cdrom"]
 
 
+def test_a_sentence_that_says_to_use_the_following_lines_and_where_takes_them():
+    """Apache's guide goes on after "the following directives" to say where they go, and ends
+    with a full stop; the directives (too many lines to join a step that only names them) are
+    what the step uses."""
+    body = ("You can use the following directives, either placed in the file `.htaccess`, or placed in "
+            "`apache2.conf` inside a section.\n\n```config\nAuthType Basic\nAuthName \"Restricted Files\"\n"
+            "AuthBasicProvider file\nAuthUserFile \"/usr/local/apache/passwd/passwords\"\nRequire user rbowen\n```\n")
+    assert prose_steps(body) == ["You can use the following directives, either placed in the file .htaccess, or "
+                                 "placed in apache2.conf inside a section: `AuthType Basic; AuthName \"Restricted "
+                                 "Files\"; AuthBasicProvider file; AuthUserFile \"/usr/local/apache/passwd/passwords\";"
+                                 " Require user rbowen`"]
+
+
+def test_an_earlier_steps_command_shown_as_it_runs_is_not_a_step_again():
+    """Apache's guide runs `htpasswd -c …`, then shows the same command at a "#" prompt with the
+    password prompts it prints, after "htpasswd will ask you for the password, … to confirm it:";
+    that sentence was a step with the command again. A sentence that introduces a command alone
+    (typed again, "Run it again:") keeps it."""
+    body = ("To create the file, type:\n\n```\nhtpasswd -c /usr/local/apache/passwd/passwords rbowen\n```\n\n"
+            "htpasswd will ask you for the password, and then ask you to type it again to confirm it:\n\n```\n"
+            "# htpasswd -c /usr/local/apache/passwd/passwords rbowen\nNew password: mypassword\n"
+            "Re-type new password: mypassword\nAdding password for user rbowen\n```\n\n"
+            "If it fails, run it again:\n\n```\nhtpasswd -c /usr/local/apache/passwd/passwords rbowen\n```\n")
+    assert prose_steps(body) == ["To create the file, type: `htpasswd -c /usr/local/apache/passwd/passwords rbowen`",
+                                 "If it fails, run it again: `htpasswd -c /usr/local/apache/passwd/passwords rbowen`"]
+
+
 def test_a_numbered_list_of_what_to_consider_gives_no_steps():
     """"1. Knowing what to backup and recover. 2. Assessing risks and costs involved." are topics,
     not steps; a list whose items say what to do stays steps whatever their first word."""
