@@ -11,8 +11,9 @@ import re
 from procmem.extract.markdown import code_line
 from procmem.units import SOURCE_LINE
 
-# (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile.")
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<![( ]e\.g\.)(?<![( ]i\.e\.)\s+(?=[A-Z0-9\"“(`*])")
+# (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile."), and after
+# the quotation mark that closes a sentence: 'The dash means "do not rewrite." Combined with …'
+SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])(?<![( ]e\.g\.)(?<![( ]i\.e\.)|(?<=[.!?][\"”]))\s+(?=[A-Z0-9\"“(`*])")
 # the HTML elements a Markdown page writes in its prose (not a placeholder: "Rename the remote
 # named <old> to <new>")
 _INLINE_TAGS = (r"(?:a|abbr|b|br|center|code|del|details|div|em|font|i|img|ins|kbd|li|mark|ol|p|s|small|span"

@@ -30,6 +30,15 @@ def test_a_sentence_goes_on_after_e_g_and_i_e():
                                "Then merge the profiles (i.e. *.profraw) into one."]
 
 
+def test_a_sentence_ends_inside_the_quotation_it_closes():
+    """Apache's rewrite guide: 'The dash (-) substitution means "do not rewrite." Combined with
+    [L], …' was one sentence, and it said why in an answer about HTTPS redirects."""
+    text = ('The dash (-) substitution means "do not rewrite." Combined with [L], it stops. The dialog asks '
+            "“Keep these changes?” Press Keep to save them.")
+    assert sentences(text) == ['The dash (-) substitution means "do not rewrite."', "Combined with [L], it stops.",
+                               "The dialog asks “Keep these changes?”", "Press Keep to save them."]
+
+
 def test_a_modal_in_a_relative_clause_says_what_a_thing_does_not_what_to_do():
     """libvirt's list of transports: "ext: Any external program which can make a connection to
     the remote machine …" was a step of "How do I connect virsh to a remote host over SSH?"."""
