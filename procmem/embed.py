@@ -381,13 +381,7 @@ def _tokenizer(path: Path) -> tuple[Tokenizer, int]:
 
 class OnnxRunner:
     """Runs an exported model with onnxruntime: tokenise once, encode each distinct token
-    sequence once, in batches of similar length; the quantised model one sequence at a time.
-
-    The int8 model quantises each call's activations with one scale for the whole batch, so a
-    text's vector would depend on the texts beside it (cosine 0.993 alone and in a batch of
-    four): a memory updated in place would hold other vectors than one built afresh from the same
-    documents, and documents would be encoded otherwise than the queries, which come alone. One
-    sequence per call costs 1.3x the encoding time of batches of 8 (800 units, AVX2 AMD)."""
+    sequence once, in batches of similar length."""
 
     def __init__(self, path: Path, *, quantised: bool, max_tokens: int | None = None):
         missing = [p for p in ONNX_PACKAGES if importlib.util.find_spec(p) is None]
@@ -405,7 +399,6 @@ class OnnxRunner:
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_length)
         self.file = onnx_model_path(path, quantised=quantised)
-        self.quantised = quantised
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # onnxruntime's threads spin while waiting for work (its default): a build's back-to-back
@@ -427,8 +420,6 @@ class OnnxRunner:
         return [encoding.ids for encoding in self.tokenizer.encode_batch(texts)]
 
     def encode(self, texts: list[str], batch_size: int, *, progress: bool = False) -> np.ndarray:
-        """One vector per text; ``batch_size`` sequences per call (1 for the quantised model)."""
-        batch_size = 1 if self.quantised else batch_size
         ids = self.token_ids(texts)
         distinct: dict[tuple[int, ...], int] = {}
         slot = np.array([distinct.setdefault(tuple(seq), len(distinct)) for seq in ids], dtype=np.int64)

