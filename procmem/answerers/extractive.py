@@ -70,7 +70,7 @@ from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import unit_header, unit_steps
 from procmem.answerers.turn import Turn
-from procmem.units import LogicUnit, Unit, UnitKind, own_header, part_count, part_number
+from procmem.units import LogicUnit, Procedure, Unit, UnitKind, own_header, part_count, part_number
 from serving.errors import LLMError
 
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
@@ -147,7 +147,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         # steps, which never name it, answer for something else (OpenVPN's, for the same phone)
         ranked = [c for c in ranked if named & set(terms(f"{c.unit.meta.get('title', '')} {c.unit.render()}"))] \
             or ranked
-    if (after := next((c for c in ranked[1:] if goes_on(c.unit, ranked[0].unit, p.first_unit_steps)), None)) is not None:
+    if (after := _going_on(ranked, p)) is not None:
         ranked.remove(after)  # the best unit's procedure goes on into the next part of its section
         ranked.insert(1, after)
     chosen: list[Candidate] = []
@@ -165,7 +165,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         # over why they are asked for), its page's sections that say how
         below = introduces and cand.doc_id == chosen[0].doc_id
         # the next part of the best unit's section, split for size: its steps go on there
-        rest = rest or bool(chosen) and goes_on(cand.unit, chosen[0].unit, p.first_unit_steps)
+        rest = rest or cand is after
         # the first part of a section split for size (into a few parts), a later part of which is
         # chosen: its steps start there
         start = isinstance(cand.unit, LogicUnit) and part_number(cand.unit) == 1 \
@@ -220,6 +220,18 @@ def goes_on(unit: Unit, earlier: Unit, shown: int) -> bool:
     its next part would push out (a lasagna's "Place the tray in the centre of your oven")."""
     steps = unit_steps(earlier)
     return continues(unit, earlier) and part_count(unit) <= NEXT_PART_OF and 0 < len(steps) <= shown
+
+
+def _going_on(ranked: list[Candidate], p: ExtractiveParams) -> Candidate | None:
+    """The candidate in which the best unit's steps go on (:func:`goes_on`), unless a procedure
+    of the best unit's section is a candidate: it holds the section's steps whole, and its
+    sentences may say more than the next part (GNOME's "Wipe everything off a removable disk",
+    whose part 2 is only a note on deleting files securely)."""
+    best = ranked[0]
+    if any(isinstance(c.unit, Procedure) and c.doc_id == best.doc_id and own_header(c.unit) == own_header(best.unit)
+           for c in ranked):
+        return None
+    return next((c for c in ranked[1:] if goes_on(c.unit, best.unit, p.first_unit_steps)), None)
 
 
 def _ordered(chosen: list[Candidate]) -> list[Candidate]:

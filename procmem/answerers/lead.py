@@ -52,6 +52,20 @@ CAUSE_CUE = re.compile(
     re.I)
 
 
+SENTENCE_END = re.compile(r"[.!?][\"”’)]?$")  # "… named \"Outlook.\"" ends as it is
+_END_MARKS = re.compile(r"[.;,: ]+([\"”’)]?)$")  # ... and goes on as "… named \"Outlook\", then …"
+
+
+def _unended(text: str) -> str:
+    """``text`` without the marks that end it, a closing quotation mark kept."""
+    return _END_MARKS.sub(r"\1", text)
+
+
+def _ended(text: str) -> str:
+    """``text`` ending as a sentence ends: as it is, or with a full stop for what it ended with."""
+    return text if SENTENCE_END.search(text) else f"{_unended(text)}."
+
+
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
     """How well a sentence answers the question; ``position`` is its unit's place in the
     selection (the best unit first). A sentence for a case the conversation has not named ("If
@@ -248,7 +262,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         return said  # unless it only sets the scene for the steps (its own, its page's) of what the user asks how to do
     only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers else []
     if len(only) == 1:  # a section that answers with one command alone
-        return f"{_opening(only[0]).rstrip('.;,: ')}."
+        return _ended(_opening(only[0]))
     pool: dict[str, float] = {}
     aside: set[str] = set()
     gives_code: set[str] = set()  # sentences that introduce what to type, with it
@@ -296,7 +310,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         if entry or doing and defines(doing[0]):
             lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
-            lead = _opening(opening.rstrip('.;,: '))
+            lead = _opening(_unended(opening))
             # what to do sends the user on to the other steps (:func:`sends_to_steps`)
             if sends_to_steps(opening) and len(steps) > 1:
                 lead = f"{lead}, then follow the steps below."
@@ -305,7 +319,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     if asked:  # the entry says why in its own words, not in another entry's
         causes = [s for s in causes if s in plain_text(asked)]
     why = next((s for s in causes if not is_duplicate(s, [lead])), "")  # not the lead again
-    answer = " ".join(s if s.endswith((".", "!", "?")) else f"{s.rstrip(';,: ')}." for s in (lead, why) if s)
+    answer = " ".join(_ended(s) for s in (lead, why) if s)
     return answer or "No matching instructions were found."
 
 

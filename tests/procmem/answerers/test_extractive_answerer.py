@@ -534,6 +534,17 @@ def test_the_plain_answer_starts_a_sentence_not_a_fragment_of_one():
     assert answer == "Add the wine, then follow the steps below."
 
 
+def test_a_sentence_that_ends_inside_a_quotation_ends_the_answer_as_it_is():
+    """A step of two sentences, the last ending '… named "Outlook."', led the answer as
+    '… named "Outlook.", then follow the steps below.' (and '"Outlook.".' alone)."""
+    profile = LogicUnit("Step", "", "Add a delegate", "1. Open the Outlook client. In this situation, there is only "
+                        'the default profile that is named "Outlook."\n2. In the Delegates dialog box, click Add.\n',
+                        [], unit_meta("outlook.md", "Outlook"))
+    answer, _, _ = compose([Hit(profile, 1.0, 1, "x")], Turn("How do I add a delegate in Outlook?"), cite=False)
+    assert answer == ('Open the Outlook client. In this situation, there is only the default profile that is named '
+                      '"Outlook", then follow the steps below.')
+
+
 def test_the_page_whose_title_the_question_names_leads(corpus):
     """A bundled conversation about a lamb biriyani: "I'm out of garam masala, can I make my
     own?" is answered from the garam masala page first, not from the biriyani recipe the
@@ -1628,6 +1639,18 @@ def test_a_procedure_split_for_size_goes_on_into_its_next_part():
     # a first part with more steps than the answer shows goes on in its page's procedure, not here
     assert goes_on(second, first, shown=7) and not goes_on(second, first, shown=1)
     assert not goes_on(first, second, shown=7) and not goes_on(other, first, shown=7)
+    # ... nor when the section's procedure is a candidate: it holds the section's steps whole
+    why = {"text": 1.0, "header": 0.3, "context": 0.0}
+    ranked = [Candidate(Hit(first, 1.0, 1, "x"), retrieval=0.5, score=1.0, why=why),
+              Candidate(Hit(other, 0.9, 2, "x"), retrieval=0.4, score=0.8, why=why),
+              Candidate(Hit(second, 0.1, 3, "x"), retrieval=0.1, score=0.1, why=why)]
+    turn = Turn("How do I password-protect a directory on my Apache site?")
+    assert [c.unit for c in select(ranked, turn, ExtractiveParams())][:2] == [first, second]
+    whole = Procedure("", "Password protecting a directory", ["Create a password file with htpasswd.",
+                      "Add the AuthType, AuthUserFile and Require directives."], dict(first.meta))
+    picked = select([*ranked, Candidate(Hit(whole, 0.8, 4, "x"), retrieval=0.3, score=0.7, why=why)], turn,
+                    ExtractiveParams())
+    assert second not in [c.unit for c in picked]
 
     options = [LogicUnit("Step", "", f"Package options (part {n} of 32)", body, [], unit_meta("apt/conf.html", "conf", n))
                for n, body in [(2, "Set `Install::Why` to `true` to explain why a package is installed.\n"),
