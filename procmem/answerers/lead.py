@@ -53,12 +53,13 @@ CAUSE_CUE = re.compile(
 
 
 SENTENCE_END = re.compile(r"[.!?][\"”’)]?$")  # "… named \"Outlook.\"" ends as it is
-_END_MARKS = re.compile(r"[.;,: ]+([\"”’)]?)$")  # ... and goes on as "… named \"Outlook\", then …"
+# ... and goes on as "… named \"Outlook\", then …"
+_END_MARKS = re.compile(r"[.;,:]+(?=[\"”’]$)|[.;,: ]+$")
 
 
 def _unended(text: str) -> str:
     """``text`` without the marks that end it, a closing quotation mark kept."""
-    return _END_MARKS.sub(r"\1", text)
+    return _END_MARKS.sub("", text)
 
 
 def _ended(text: str) -> str:

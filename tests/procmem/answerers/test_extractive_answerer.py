@@ -543,6 +543,12 @@ def test_a_sentence_that_ends_inside_a_quotation_ends_the_answer_as_it_is():
     answer, _, _ = compose([Hit(profile, 1.0, 1, "x")], Turn("How do I add a delegate in Outlook?"), cite=False)
     assert answer == ('Open the Outlook client. In this situation, there is only the default profile that is named '
                       '"Outlook", then follow the steps below.')
+    # code that ends in a bracket after a space keeps its words (lighttpd's "<extension> => ... )")
+    proxy = LogicUnit("Step", "", "Proxy", "Structure of proxy.server section:\n\n```\n( <extension> => ( \"host\" => "
+                      "<string> ), <extension> => ... )\n```\n\nThen set the port.\n", [], unit_meta("proxy.txt", "Proxy"))
+    answer, _, _ = compose([Hit(proxy, 1.0, 1, "x")], Turn("How do I set up the proxy server?"), cite=False)
+    assert answer == ('Structure of proxy.server section: ( <extension> => ( "host" => <string> ), <extension> => ... ), '
+                      "then follow the steps below.")
 
 
 def test_the_page_whose_title_the_question_names_leads(corpus):
