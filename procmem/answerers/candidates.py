@@ -166,6 +166,19 @@ LABELLED_ITEM = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
 MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
 
 
+def _labelled(steps: list[str], words: int = 6) -> list[tuple[str, re.Match[str]]]:
+    """The steps that are labelled items (a label of at most ``words`` words), with their match."""
+    return [(step, m) for step in steps
+            if (m := LABELLED_ITEM.match(plain_text(step))) and len(m["label"].split()) <= words]
+
+
+def is_labelled_list(steps: list[str]) -> bool:
+    """Whether most steps are items labelled by a name of at most three words ("start: Start
+    the Apache httpd daemon."): a list of entries (options, commands, keys), not a procedure,
+    whose sentences may end introducing code ("To create the file, type: `htpasswd …`")."""
+    return 2 * len(_labelled(steps, words=3)) > len(steps)
+
+
 def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> list[str]:
     """The items of a list of labelled items (most of the unit's steps: key bindings, menu
     commands, options) whose label and first sentence say every word of the last question but
@@ -181,8 +194,7 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     steps = (unit_steps(unit) if steps is None else steps) or option_items(unit)
     if len(question) < 2 or not steps:
         return []
-    labelled = [(step, m) for step in steps
-                if (m := LABELLED_ITEM.match(plain_text(step))) and len(m["label"].split()) <= 6]
+    labelled = _labelled(steps)
     if 2 * len(labelled) < len(steps):
         return []
     found = [step for step, m in labelled

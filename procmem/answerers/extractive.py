@@ -55,6 +55,7 @@ from procmem.answerers.candidates import (
     asked_entries,
     asked_steps,
     is_duplicate,
+    is_labelled_list,
     is_problem,
     quoting_documents,
     score,
@@ -215,11 +216,14 @@ def continues(unit: Unit, earlier: Unit) -> bool:
 
 def goes_on(unit: Unit, earlier: Unit, shown: int) -> bool:
     """Whether the steps of ``earlier`` go on in ``unit``: it has steps, at most ``shown`` (an
-    answer gives them all), and ``unit`` is its next part of a section split into at most
-    :data:`NEXT_PART_OF` parts. A longer part's last steps are in its page's procedure, which
-    its next part would push out (a lasagna's "Place the tray in the centre of your oven")."""
+    answer gives them all), not a list of entries (:func:`is_labelled_list`: the next part of
+    `apache2ctl`'s options is more options), and ``unit`` is its next part of a section split
+    into at most :data:`NEXT_PART_OF` parts. A longer part's last steps are in its page's
+    procedure, which its next part would push out (a lasagna's "Place the tray in the centre of
+    your oven")."""
     steps = unit_steps(earlier)
-    return continues(unit, earlier) and part_count(unit) <= NEXT_PART_OF and 0 < len(steps) <= shown
+    return continues(unit, earlier) and part_count(unit) <= NEXT_PART_OF and 0 < len(steps) <= shown \
+        and not is_labelled_list(steps)
 
 
 def _going_on(ranked: list[Candidate], p: ExtractiveParams) -> Candidate | None:
@@ -480,18 +484,18 @@ class ExtractiveAnswerer:
 
     def _next_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
                     ) -> list[tuple[list[Hit], float]]:
-        """The next parts of the sections split for size (into at most :data:`NEXT_PART_OF`
-        parts) that the searches' first units are earlier parts of, when those have steps: a
-        procedure goes on where the cut fell, and what comes next need not share the question's
-        words (Apache's "Getting it working (part 1 of 5)" creates the password file; its part 2,
-        the directives that ask for the password, was no candidate for "How do I
-        password-protect a directory?"). They are candidates, at no weight: being next ranks
-        nothing higher (a recipe's second half over the page the question names)."""
+        """The next parts of the sections split for size (into at most :data:`NEXT_PART_OF` parts)
+        that the searches' first units are earlier parts of, when those have steps (not a list of
+        entries): a procedure goes on where the cut fell, and what comes next need not share the
+        question's words (Apache's "Getting it working (part 1 of 5)" creates the password file; its
+        part 2, the directives that ask for the password, was no candidate for "How do I
+        password-protect a directory?"). They are candidates, at no weight: being next ranks nothing
+        higher (a recipe's second half over the page the question names)."""
         found: list[tuple[list[Hit], float]] = []
         firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
         for unit in firsts.values():
             if isinstance(unit, LogicUnit) and part_number(unit) < part_count(unit) <= NEXT_PART_OF \
-                    and unit_steps(unit):
+                    and (steps := unit_steps(unit)) and not is_labelled_list(steps):
                 header = own_header(unit)
                 hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
                                            within=[str(unit.meta.get("doc_id", ""))])

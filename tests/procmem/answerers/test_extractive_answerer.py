@@ -16,6 +16,7 @@ from procmem.answerers.extractive import (
     ExtractiveParams,
     compose,
     compose_steps,
+    continues,
     goes_on,
     names_page,
     relevant_steps,
@@ -1650,6 +1651,12 @@ def test_a_procedure_split_for_size_goes_on_into_its_next_part():
     # a first part with more steps than the answer shows goes on in its page's procedure, not here
     assert goes_on(second, first, shown=7) and not goes_on(second, first, shown=1)
     assert not goes_on(first, second, shown=7) and not goes_on(other, first, shown=7)
+    # ... nor a list of entries into its next part's entries (apache2ctl's options: "start", then "startssl")
+    options = [LogicUnit("Step", "", f"Options (part {n} of 2)", body, [], meta) for n, body in [
+        (1, "- `start`: Start the Apache httpd daemon.\n- `stop`: Stop the Apache httpd daemon.\n"
+            "- `graceful`: Gracefully restart the daemon.\n"),
+        (2, "- `startssl`: Start httpd with SSL support.\n- `configtest`: Run a configuration file syntax test.\n")]]
+    assert continues(options[1], options[0]) and not goes_on(options[1], options[0], shown=7)
     # ... nor when the section's procedure is a candidate: it holds the section's steps whole
     why = {"text": 1.0, "header": 0.3, "context": 0.0}
     ranked = [Candidate(Hit(first, 1.0, 1, "x"), retrieval=0.5, score=1.0, why=why),
