@@ -214,16 +214,22 @@ def continues(unit: Unit, earlier: Unit) -> bool:
         and part_number(unit) == part_number(earlier) + 1 and own_header(unit) == own_header(earlier)
 
 
+def _steps_going_on(unit: Unit) -> list[str]:
+    """The steps of a part of a section split into at most :data:`NEXT_PART_OF` parts, not its
+    last, that may go on in its next part: none for a list of entries (:func:`is_labelled_list`:
+    the next part of `apache2ctl`'s options is more options)."""
+    if not (isinstance(unit, LogicUnit) and part_number(unit) < part_count(unit) <= NEXT_PART_OF):
+        return []
+    steps = unit_steps(unit)
+    return [] if is_labelled_list(steps) else steps
+
+
 def goes_on(unit: Unit, earlier: Unit, shown: int) -> bool:
-    """Whether the steps of ``earlier`` go on in ``unit``: it has steps, at most ``shown`` (an
-    answer gives them all), not a list of entries (:func:`is_labelled_list`: the next part of
-    `apache2ctl`'s options is more options), and ``unit`` is its next part of a section split
-    into at most :data:`NEXT_PART_OF` parts. A longer part's last steps are in its page's
-    procedure, which its next part would push out (a lasagna's "Place the tray in the centre of
-    your oven")."""
-    steps = unit_steps(earlier)
-    return continues(unit, earlier) and part_count(unit) <= NEXT_PART_OF and 0 < len(steps) <= shown \
-        and not is_labelled_list(steps)
+    """Whether the steps of ``earlier`` go on in ``unit``, its next part (:func:`continues`,
+    :func:`_steps_going_on`): it has steps, at most ``shown`` (an answer gives them all). A
+    longer part's last steps are in its page's procedure, which its next part would push out (a
+    lasagna's "Place the tray in the centre of your oven")."""
+    return continues(unit, earlier) and 0 < len(_steps_going_on(earlier)) <= shown
 
 
 def _going_on(ranked: list[Candidate], p: ExtractiveParams) -> Candidate | None:
@@ -494,8 +500,7 @@ class ExtractiveAnswerer:
         found: list[tuple[list[Hit], float]] = []
         firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
         for unit in firsts.values():
-            if isinstance(unit, LogicUnit) and part_number(unit) < part_count(unit) <= NEXT_PART_OF \
-                    and (steps := unit_steps(unit)) and not is_labelled_list(steps):
+            if _steps_going_on(unit):
                 header = own_header(unit)
                 hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
                                            within=[str(unit.meta.get("doc_id", ""))])
