@@ -58,7 +58,8 @@ _BACK_MARKS = frozenset({"↩", "↩\ufe0e", "↑", "^"})  # a footnote's link b
 _FOOTNOTES = re.compile(r"^footnotes?(?:-definitions?|-list)?$")
 # Publican's (DocBook) <ul class="docnav"> of Prev, Up, Home and Next links and its site <div id="banner">
 _CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "docnav", "banner", "breadcrumb",
-                           "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink"})
+                           "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink",
+                           "toctree-wrapper"})  # Sphinx's lists of the pages below a page
 # "mdbook-menu-bar", "mdbook-help-popup", SQLite's "fancy_toc"
 _CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal|toc)$")
 # a site's menu or tagline, as a block of its own (SQLite's <div class="menu mainmenu">); a word

@@ -614,7 +614,11 @@ def test_html_navigation_bars_contents_menus_and_pop_ups_are_left_out(tmp_path: 
         "<html><body><div class='navheader'><table><tr><td><a href='prev.html'>Prev</a></td>"
         "<td><a href='next.html'>Next</a></td></tr></table></div><div class='chapter'><h1>Chapter 8. "
         "Tools</h1><div class='toc'><p><b>Table of Contents</b></p><dl><dt><a href='#a'>8.1. dpkg</a>"
-        "</dt></dl></div><h2>8.1. dpkg</h2><p>dpkg installs a package file.</p><div role='navigation'>"
+        "</dt></dl></div><h2>8.1. dpkg</h2><p>dpkg installs a package file.</p>"
+        # Sphinx's list of the pages below this one, with their sections
+        "<div class='toctree-wrapper compound'><ul><li class='toctree-l1'><a class='reference internal' "
+        "href='dpkg-query.html'>dpkg-query</a><ul><li class='toctree-l2'><a class='reference internal' "
+        "href='dpkg-query.html#list'>Listing packages</a></li></ul></li></ul></div><div role='navigation'>"
         "<a href='index.html'>Home</a></div><p>It keeps a database of what is installed.</p></div>"
         "<div class='navfooter'><p><a href='prev.html'>Prev</a> <a href='index.html'>Home</a></p></div>"
         "<div id='gtoc'><ul><li><a href='fs.html'>File system</a></li></ul></div>"
