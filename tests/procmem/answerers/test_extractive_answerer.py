@@ -1864,3 +1864,28 @@ def test_what_can_be_used_to_do_what_is_asked_leads():
     answer, _, _ = compose([Hit(opening, 2.0, 1, "x"), Hit(manual, 1.5, 2, "x")],
                            Turn("How do I open a custom port in the firewall?"), cite=False)
     assert answer.startswith("In particular, Cockpit can be used to open custom services or ports.")
+
+
+def test_a_section_in_which_the_page_speaks_of_itself_gives_no_steps(embedder):
+    """A paper's abstract and conclusion name what the question asks for ("how to write log
+    messages to a MySQL database") and rank first; the steps are in the section that does it."""
+    from procmem.answerers.candidates import is_problem
+    from procmem.memory import build_memory
+
+    page = Document("tutorials/database.md", "Writing log messages to a MySQL database", (
+        "# Writing log messages to a MySQL database\n\n## Abstract\n\nIn this paper, I describe how to write "
+        "log messages to a MySQL database. Having log messages in a database is handy for a front-end that "
+        "shows them.\n\n## Setting up the system\n\nDatabase support comes as a plugin.\n\n"
+        "1. Load the plugin: put `module(load=\"ommysql\")` at the beginning of the configuration.\n"
+        "2. Create the tables with the `createDB.sql` script of the package.\n"
+        "3. Add an action that writes every message to the server: `*.* :ommysql:127.0.0.1,Syslog,writer,secret`.\n"
+        "4. Restart the daemon.\n\n## Conclusion\n\nWith minimal effort, you can store log messages in a MySQL "
+        "database. You can even protect it against database downtime.\n"), {"corpus": "logs"})
+    memory = build_memory([page], embedder=embedder, progress=False)
+    sections = {u.header.split(" (")[0]: u for u in memory.units("logic_unit")}
+    assert is_problem(sections["Abstract"]) and is_problem(sections["Conclusion"])
+    assert not is_problem(sections["Setting up the system"])
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("How do I store log messages in a MySQL database?"))
+    assert answer.procedures[0].startswith("Load the plugin")
+    assert not any("minimal effort" in step or "this paper" in step for step in answer.procedures)
