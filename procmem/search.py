@@ -17,7 +17,7 @@ import numpy as np
 
 from procmem.config import ALL_KINDS, MemoryConfig, kind_names
 from procmem.records import DocumentHit, DocumentRecord, Hit
-from procmem.retrieval.bm25 import tokenize
+from procmem.retrieval.bm25 import query_tokens, tokenize
 from procmem.retrieval.fusion import reorder_head
 from procmem.retrieval.index import Fusion, Method, SearchIndex, SearchSettings, unit_doc_ids
 from procmem.retrieval.language import text_language
@@ -93,7 +93,7 @@ class MemorySearch:
 
         def ranked(text: str, n: int, by: Method = method) -> list[Hit]:
             return self.ranked_units(text, n, kinds=kinds, method=by, types=types, doc_ids=doc_ids,
-                                     settings=settings, language=language)
+                                     settings=settings, language=language, asked=question or query)
 
         asked = (question or query) if method != "dense" else None  # a dense search stays dense
         return self.arrange(ranked, query, k, self.ordering_question(question, query, kinds, method), asked)
@@ -110,12 +110,14 @@ class MemorySearch:
 
     def ranked_units(self, text: str, n: int, *, kinds: Sequence[str], method: Method,
                      types: Sequence[str] | None, doc_ids: Sequence[str] | None,
-                     settings: SearchSettings, language: str | None = None) -> list[Hit]:
+                     settings: SearchSettings, language: str | None = None,
+                     asked: str | None = None) -> list[Hit]:
         """The ``n`` best units for ``text`` alone, from the memory's own search structure
         (another search backend answers this and keeps the rest of the search); ``language``:
-        none of a page written in another."""
+        none of a page written in another; ``asked``: the question whose verbs the search adds
+        (:func:`query_tokens`; None: ``text``'s), not an earlier turn's ("I turned it on")."""
         index = self.index()
-        found = index.search(tokenize(text), lambda: self.query_vector(text), k=n, kinds=kinds,
+        found = index.search(query_tokens(text, asked), lambda: self.query_vector(text), k=n, kinds=kinds,
                              method=method, types=types, doc_ids=doc_ids, language=language,
                              settings=settings)
         return [Hit(index.units[row], score, rank, method) for rank, (row, score) in enumerate(found, 1)]

@@ -1,6 +1,9 @@
 """Lexical retrieval with bm25s: English stop words removed, Snowball (PyStemmer) stemming after
-irregular verb forms are brought to their base ("hidden": "hide"); a name joined with
-underscores (``html_logo_url``) is a token and so is each of its words."""
+irregular verb forms are brought to their base ("hidden": "hide") and short forms to the word
+they stand for ("config": "configuration"); a name joined with
+underscores (``html_logo_url``) is a token and so is each of its words, and a name with a version
+after a slash ("HTTP/2") is a token besides the name. A query says with one verb what it says
+with a particle ("turn on": "enable", :func:`query_tokens`)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,24 @@ from procmem.retrieval.verbs import BASE_FORM
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 STOPWORDS = frozenset(STOPWORDS_EN)
-TOKENIZER_NAME = "regex-w2+/underscore-parts/stopwords-en/irregular-verbs/snowball-english"
+# a name with its version after a slash ("HTTP/2", "HTTP/1.1"): the version is no word of its own
+# (one character), so "HTTP/2" was "http", a word of every page of a web server's manual
+VERSIONED = re.compile(r"\b([a-z]+)/(\d+)\b")
+TOKENIZER_NAME = ("regex-w2+/underscore-parts/name-version/stopwords-en/irregular-verbs/short-forms"
+                  "/snowball-english")
+# the words that technical writing shortens, with what they stand for: a question that says
+# "configuration" meets a page that says "config" ("Rsyslog has support for config checking");
+# not those that are also names of their own ("info" pages, the "env" command, a Word "doc")
+FULL_WORD = {"config": "configuration", "configs": "configurations", "repo": "repository",
+             "repos": "repositories", "dir": "directory", "dirs": "directories", "pkg": "package",
+             "pkgs": "packages", "msg": "message", "msgs": "messages", "db": "database"}
+# the verb that instructions use for what a question says with a particle, a stop word that
+# leaves "turn" alone to search for ("How do I turn on HTTP/2?": "you need to enable it"); not
+# what the user reports having done ("I turned it on. People still see …")
+PHRASAL_VERBS = {
+    "enable": re.compile(r"\b(?:turn|switch)(?:ing)?\s+(?:(?:it|them|this|that)\s+)?on\b"),
+    "disable": re.compile(r"\b(?:turn|switch)(?:ing)?\s+(?:(?:it|them|this|that)\s+)?off\b"),
+}
 
 
 @lru_cache(maxsize=1)
@@ -27,9 +47,10 @@ def _stemmer() -> Stemmer.Stemmer:
 
 def words(text: str) -> list[str]:
     """Lower-cased words of two characters or more, stop words dropped; after a name joined with
-    underscores, its own words ("html_logo_url", "html", "logo", "url": the question says "logo")."""
+    underscores, its own words ("html_logo_url", "html", "logo", "url": the question says "logo");
+    a name with a version after a slash, the name and the two joined ("HTTP/2": "http", "http2")."""
     found: list[str] = []
-    for word in TOKEN.findall(text.lower()):
+    for word in TOKEN.findall(VERSIONED.sub(r"\1 \1\2", text.lower())):
         if word not in STOPWORDS:
             found.append(word)
         if "_" in word.strip("_"):
@@ -38,13 +59,22 @@ def words(text: str) -> list[str]:
 
 
 def stems(found: list[str]) -> list[str]:
-    """The Snowball stem of each word, an irregular verb form's that of its base form."""
-    return _stemmer().stemWords([BASE_FORM.get(word, word) for word in found])
+    """The Snowball stem of each word, an irregular verb form's that of its base form, a short
+    form's that of the word it stands for (:data:`FULL_WORD`)."""
+    return _stemmer().stemWords([BASE_FORM.get(word) or FULL_WORD.get(word, word) for word in found])
 
 
 def tokenize(text: str) -> list[str]:
     """The stems of :func:`words`."""
     return stems(words(text))
+
+
+def query_tokens(text: str, asked: str | None = None) -> list[str]:
+    """The tokens of a query: :func:`tokenize`'s, and the stem of the verb that instructions use
+    for what the question ``asked`` (None: ``text``) says with a particle (:data:`PHRASAL_VERBS`):
+    a query that holds the conversation's earlier turns takes the verbs of its last question."""
+    lowered = (text if asked is None else asked).lower()
+    return tokenize(text) + stems([verb for verb, said in PHRASAL_VERBS.items() if said.search(lowered)])
 
 
 class BM25Index:

@@ -44,7 +44,7 @@ import numpy as np
 
 from procmem.memory import Memory
 from procmem.records import Hit
-from procmem.retrieval.bm25 import TOKENIZER_NAME, tokenize
+from procmem.retrieval.bm25 import TOKENIZER_NAME, query_tokens, tokenize
 from procmem.retrieval.fusion import rrf
 from procmem.retrieval.index import KIND_ORDER, Method, SearchSettings, unit_language
 from procmem.search import MemorySearch
@@ -429,12 +429,14 @@ class QdrantMemory(MemorySearch):
 
     def ranked_units(self, text: str, n: int, *, kinds: Sequence[str], method: Method,
                      types: Sequence[str] | None, doc_ids: Sequence[str] | None,
-                     settings: SearchSettings, language: str | None = None) -> list[Hit]:
-        """The ``n`` best units for ``text``, from the Qdrant collection."""
+                     settings: SearchSettings, language: str | None = None,
+                     asked: str | None = None) -> list[Hit]:
+        """The ``n`` best units for ``text``, from the Qdrant collection (``asked``: as
+        :meth:`procmem.search.MemorySearch.ranked_units` takes it)."""
         if settings.fusion != "rrf" and method == "hybrid":
             raise ValueError("a Qdrant store fuses with reciprocal rank only (--fusion rrf)")
         vector = self.memory.query_vector(text) if method in ("dense", "hybrid") else None
-        found = self.store.search(tokenize(text), vector, k=n, kinds=kinds, method=method,
+        found = self.store.search(query_tokens(text, asked), vector, k=n, kinds=kinds, method=method,
                                   types=types, doc_ids=doc_ids, candidates=settings.candidates,
                                   other_languages=sorted(set(self.page_languages().values()) - {"", language})
                                   if language else (),

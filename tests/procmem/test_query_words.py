@@ -1,0 +1,65 @@
+"""Words a question and a page say differently: a name with its version after a slash ("HTTP/2"),
+a verb said with a particle ("turn on"), a short form ("config"), in the BM25 tokens and in a
+memory's search."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inscoqa.corpus.document import Document
+from procmem.memory import build_memory
+from procmem.retrieval.bm25 import query_tokens, tokenize
+
+
+def test_a_name_with_a_version_is_a_token_besides_the_name() -> None:
+    assert tokenize("HTTP/2 and HTTP/1.1") == ["http", "http2", "http", "http1"]
+    assert tokenize("the mod_http2 module") == ["mod_http2", "mod", "http2", "modul"]  # the page's name says it so
+    assert tokenize("1/2 cup of milk") == ["cup", "milk"]  # a fraction names nothing
+
+
+def test_a_query_said_with_a_particle_searches_for_the_verb_too() -> None:
+    assert query_tokens("How do I turn on HTTP/2?")[-1] == "enabl"
+    assert query_tokens("Can I switch it off?")[-1] == "disabl"
+    assert query_tokens("Turning them on again") == tokenize("Turning them on again") + ["enabl"]
+    assert query_tokens("turn left onto the road") == tokenize("turn left onto the road")
+    assert query_tokens("I turned it on, but it still fails") == tokenize("I turned it on, but it still fails")
+    assert "enabl" not in tokenize("How do I turn on HTTP/2?")  # pages are indexed by their own words
+    # a query that holds an earlier answer takes the verbs of the last question alone
+    earlier = "Select Turn on automatic replies. People never receive the reply. What should I check?"
+    assert query_tokens(earlier, "People never receive the reply. What should I check?") == tokenize(earlier)
+
+
+def test_a_short_form_is_the_word_it_stands_for() -> None:
+    assert tokenize("config checks") == tokenize("configuration checking")
+    assert tokenize("the repo dirs") == tokenize("the repository directories")
+    assert tokenize("set config_file") == ["set", "config_fil", "configur", "file"]  # a name keeps its own token
+    assert tokenize("info pages") == ["info", "page"]  # a name of its own too
+
+
+def _pages() -> list[Document]:
+    def page(doc_id: str, title: str, text: str) -> Document:
+        return Document(doc_id, title, text, {"corpus": "site"})
+
+    return [
+        page("protocols.md", "Protocols", "# Protocols\n\nTo enable HTTP/2, load `mod_http2` and add "
+             "`Protocols h2` to the server configuration.\n"),
+        page("status.md", "HTTP status codes", "# HTTP status codes\n\nA response of the HTTP server carries a status: "
+             "2xx for success, 4xx when the request was wrong, 5xx when the HTTP server failed.\n"),
+        page("checks.md", "Troubleshooting", "# Troubleshooting\n\nRun `rsyslogd -N1` for config checking: it "
+             "reads the config file and reports its errors.\n"),
+        page("syntax.md", "Configuration syntax", "# Configuration syntax\n\nThe configuration is made of "
+             "statements; a configuration statement ends at the end of its line.\n"),
+        page("logging.md", "Turn on HTTP logging", "# Logging\n\nEvery HTTP request is written to the access log; "
+             "turn the log rotation on in the settings.\n"),
+    ]
+
+
+def test_a_question_finds_the_page_that_says_it_with_its_words(embedder: Any) -> None:
+    memory = build_memory(_pages(), embedder=embedder, progress=False)
+
+    def first(question: str) -> str:
+        return memory.search(question, k=1, kind="logic_unit", method="bm25")[0].unit.meta["doc_id"]
+
+    assert first("How do I turn on HTTP/2?") == "protocols.md"
+    assert first("Is HTTP/2 supported?") == "protocols.md"  # not the page that says HTTP most
+    assert first("How do I check my configuration?") == "checks.md"  # not the page that says configuration
