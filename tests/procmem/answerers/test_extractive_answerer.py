@@ -1889,3 +1889,24 @@ def test_a_section_in_which_the_page_speaks_of_itself_gives_no_steps(embedder):
         AnswerRequest("How do I store log messages in a MySQL database?"))
     assert answer.procedures[0].startswith("Load the plugin")
     assert not any("minimal effort" in step or "this paper" in step for step in answer.procedures)
+    assert "minimal effort" not in answer.answer and "this paper" not in answer.answer  # nor what to do first
+
+
+def test_a_conclusion_may_say_why_but_does_not_lead_with_what_to_do():
+    """The units that may say why (``extra``: the causes of the chosen pages) include a paper's
+    conclusion, whose "you can use rsyslogd to write syslog messages to a database" named the
+    question's words and led the answer over the chosen section's steps."""
+    from procmem.answerers.candidates import Candidate
+    from procmem.answerers.lead import plain_answer
+
+    setup = step_unit("Setting up the system", "Save the configuration file and restart the daemon; the messages "
+                      "then go to the events table.", "tutorials/database.md", "Writing log messages to a database")
+    conclusion = step_unit("Conclusion", "With minimal effort, you can use the daemon to write log messages to a "
+                           "MySQL database.", "tutorials/database.md", "Writing log messages to a database", order=2)
+    turn = Turn("How do I write log messages to a MySQL database?", [])
+    chosen = [Candidate(Hit(setup, 1.0, 1, "hybrid"))]
+    steps = unit_steps(setup)
+    assert plain_answer(chosen, [conclusion], turn, steps).startswith("Save the configuration file")
+    other = step_unit("Database writer", "You can use the daemon to write log messages to a MySQL database.",
+                      "tutorials/database.md", "Writing log messages to a database", order=3)
+    assert plain_answer(chosen, [other], turn, steps).startswith("You can use the daemon")  # no conclusion: it may lead
