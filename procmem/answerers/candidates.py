@@ -37,11 +37,11 @@ TITLE_WEIGHT = 0.1
 ANSWERS_FACTOR = 1.5  # a section whose header asks the question (asks) ranks above units sharing its words
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 WHY = re.compile(r"^why\b", re.I)  # a question of cause: "Why is Cargo rebuilding my code?"
-# a section of a problem, or one in which a page speaks of itself ("Abstract": "In this paper, I
-# describe how to write syslog messages to a MySQL database"; "Conclusion": "With minimal effort,
-# you can …"; Office's "Introduction": "This article describes …"), not of what to do
-PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary|abstract"
-                            r"|conclusions?|introduction|background|overview)\b", re.I)
+PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
+# a section in which a page speaks of itself ("Abstract": "In this paper, I describe how to write
+# syslog messages to a MySQL database"; "Conclusion": "With minimal effort, you can …"; Office's
+# "Introduction": "This article describes …"), not of what to do
+SELF_HEADER = re.compile(r"^(?:abstract|conclusions?|introduction|background|overview)\b", re.I)
 
 
 @dataclass
@@ -133,12 +133,17 @@ def is_problem(unit: Unit) -> bool:
     """A unit that describes a problem or its cause rather than what to do: a symptom, a cause
     (an FAQ unit, unless it answers a question of what to do: :func:`answers_a_question`), a
     definition, background with no step in it, a section in which the page speaks of itself
-    (:data:`PROBLEM_HEADER`)."""
+    (:func:`speaks_of_itself`)."""
     if isinstance(unit, LogicUnit) and (unit.type == "FAQ" and not answers_a_question(unit)
                                         or unit.type == "Terminology"
                                         or unit.type == "Appendix" and not unit_steps(unit)):
         return True
-    return bool(PROBLEM_HEADER.match(unit_header(unit)))
+    return bool(PROBLEM_HEADER.match(unit_header(unit))) or speaks_of_itself(unit)
+
+
+def speaks_of_itself(unit: Unit) -> bool:
+    """A section in which the page speaks of itself (:data:`SELF_HEADER`)."""
+    return bool(SELF_HEADER.match(unit_header(unit)))
 
 
 # an entry of a reference section: its name as code or in bold, its other name in brackets and
@@ -326,4 +331,4 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
 
 
 __all__ = ["Candidate", "DUPLICATE_SIMILARITY", "is_duplicate", "is_problem", "quoting_documents", "score", "share",
-           "term_weights", "title_weights", "topic_of", "unit_settings"]
+           "speaks_of_itself", "term_weights", "title_weights", "topic_of", "unit_settings"]

@@ -19,8 +19,8 @@ from procmem.answerers.candidates import (
     asked_entries,
     asked_steps,
     is_duplicate,
-    is_problem,
     share,
+    speaks_of_itself,
 )
 from procmem.answerers.clauses import (
     ACTION_CUE,
@@ -244,7 +244,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     labelled value ("Type: string (host and path)") and sentences that end introducing what
     follows them ("You can change it by the following."); a sentence of the chosen documents'
     other units (``extra``) leads only if it names something the question asks about and its unit
-    is no problem's statement (:func:`is_problem`: it may say why); a note's
+    is no section in which the page speaks of itself (:func:`speaks_of_itself`: it may say why); a note's
     sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one that offers another
     way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo something when the
     user asks to undo nothing (:func:`undoes_unasked`), or what to do when something goes wrong
@@ -289,10 +289,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                     gives_code.add(s)
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
-                    if position >= len(chosen) and (not turn.question_terms & set(terms(s)) or is_problem(unit)):
-                        # another section's, naming nothing asked, or one that states a problem or
-                        # in which the page speaks of itself ("Conclusion": "With minimal effort, you
-                        # can use rsyslogd to write syslog messages to a database"): no lead
+                    if position >= len(chosen) and (not turn.question_terms & set(terms(s)) or speaks_of_itself(unit)):
+                        # another section's, naming nothing asked, or one in which the page speaks
+                        # of itself ("Conclusion": "With minimal effort, you can use rsyslogd to
+                        # write syslog messages to a database"): no lead
                         aside.add(s)
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
     # a note says what to mind, not what to do first: it may say why, but leads nothing; nor does how
