@@ -157,6 +157,7 @@ class _MarkdownBuilder(HTMLParser):
         self._in_term = False  # in a <dt>
         self._in_signature = False  # in a <dt> that is an API entry's signature
         self._lists_of_terms: list[_Terms] = []  # the open <dl>s
+        self._quotes: list[int] = []  # for each open <blockquote>, the number of blocks before it
         self._term_tables: list[_TermTable] = []  # the open DocBook variable lists set as tables
         self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
         self._notes_depth = 0  # ... and how many of its kind are open
@@ -283,6 +284,7 @@ class _MarkdownBuilder(HTMLParser):
             self._spans[-1].append(_BREAK)
         elif tag == "blockquote":
             self._flush()
+            self._quotes.append(len(self.blocks))
             self._continuation = "> "
         elif tag in ("td", "th"):
             self._flush()
@@ -382,6 +384,7 @@ class _MarkdownBuilder(HTMLParser):
         elif tag == "blockquote":
             self._flush()
             self._continuation = ""
+            self._unquote_code(self._quotes.pop() if self._quotes else len(self.blocks))
         elif tag == "dl" and self._lists_of_terms:
             self._flush()
             self._title_terms(self._lists_of_terms.pop())
@@ -539,6 +542,17 @@ class _MarkdownBuilder(HTMLParser):
         text, in_list = block
         return bool(text) and not in_list and "\n" not in text and len(text.split()) <= 6 \
             and not text.startswith(("#", "```", "|")) and text.rstrip("*_ ")[-1:] not in ".!?:"
+
+    def _unquote_code(self, start: int) -> None:
+        """A quotation that holds code alone is the code: Sphinx indents a literal block, or a
+        command set as a paragraph of its own, inside a ``blockquote`` ("This is done by placing
+        the" / ``$ModLoad ommysql`` / "directive at the beginning of /etc/rsyslog.conf"), and
+        quoted, it was no code block to the steps nor to the sentence around it."""
+        quoted = self.blocks[start:]
+        unquoted = [(re.sub(r"(?m)^> ?", "", block), is_list) for block, is_list in quoted]
+        if quoted and all(block.startswith("> ") and text.startswith("```") and text.rstrip().endswith("```")
+                          for (block, _), (text, _) in zip(quoted, unquoted, strict=True)):
+            self.blocks[start:] = unquoted
 
     def _flush_table(self) -> None:
         self._flush()

@@ -677,6 +677,22 @@ def test_html_a_command_set_on_its_own_line_inside_a_sentence_stays_in_it(tmp_pa
             " config file `conf/apache2.conf`.") in text
 
 
+def test_html_a_quotation_that_holds_code_alone_is_the_code(tmp_path: Path) -> None:
+    """Sphinx indents a command set as a paragraph of its own, or a literal block, inside a
+    ``blockquote`` (rsyslog's "This is done by placing the" / ``$ModLoad ommysql`` / "directive at
+    the beginning of /etc/rsyslog.conf"): it is code, in the sentence or as a block; a quotation
+    of prose stays one."""
+    text = html_text(tmp_path, (
+        "<h1>Databases</h1><p>This is done by placing the</p><blockquote><div><p><code class='docutils literal'>"
+        "<span class='pre'>$ModLoad</span> <span class='pre'>ommysql</span></code></p></div></blockquote>"
+        "<p>directive at the beginning of /etc/rsyslog.conf.</p><p>Add a selector line:</p><blockquote><div>"
+        "<div class='highlight-none'><pre>*.* :ommysql:127.0.0.1,Syslog,writer,secret</pre></div></div></blockquote>"
+        "<blockquote><div><p>Logging is the memory of a system.</p></div></blockquote>"))
+    assert "This is done by placing the `$ModLoad ommysql` directive at the beginning of /etc/rsyslog.conf." in text
+    assert "Add a selector line:\n\n```\n*.* :ommysql:127.0.0.1,Syslog,writer,secret\n```" in text
+    assert "> Logging is the memory of a system." in text
+
+
 def test_html_screen_writes_what_the_user_types_after_a_dollar_prompt(tmp_path: Path) -> None:
     """DocBook marks a session's typed text (``userinput``) beside its prompt and output
     (``computeroutput``): a root "#" or a user@host prompt is written "$ ", on the line of its
