@@ -89,13 +89,14 @@ class MemorySearch:
         settings = SearchSettings(candidates=self.config.candidates, fusion=fusion or self.config.fusion,  # type: ignore[arg-type]
                                   rrf_k=self.config.rrf_k, dense_weight=self.config.dense_weight)
 
-        language = self.search_language(question or query)
+        last = question or query  # the last question: its language, its verbs, its sections first
+        language = self.search_language(last)
 
         def ranked(text: str, n: int, by: Method = method) -> list[Hit]:
             return self.ranked_units(text, n, kinds=kinds, method=by, types=types, doc_ids=doc_ids,
-                                     settings=settings, language=language, asked=question or query)
+                                     settings=settings, language=language, asked=last)
 
-        asked = (question or query) if method != "dense" else None  # a dense search stays dense
+        asked = last if method != "dense" else None  # a dense search stays dense
         return self.arrange(ranked, query, k, self.ordering_question(question, query, kinds, method), asked)
 
     def search_language(self, text: str) -> str | None:
