@@ -454,8 +454,7 @@ class DemoService:
             yield state
             if self.config.stream_delay_s:
                 time.sleep(self.config.stream_delay_s)
-        said = f"{answer.answer}\n{answer.clarification or ''}".strip()
-        state.turns.append((question, said))
+        state.turns.append((question, answer.said()))
         state.follow_ups = list(answer.follow_ups)
         yield state
 

@@ -239,9 +239,11 @@ def test_second_turn_sees_the_first_one_as_history(tmp_path: Path) -> None:
     final(service.respond("How do I join Wi-Fi?", state, app.Settings("steps")))
     final(service.respond("And a hidden network?", state, app.Settings("steps")))
 
-    assert factory.made[1].requests[0].history == [("How do I join Wi-Fi?", "First answer.")]
+    # the history holds the steps the user was given, without their citations
+    given = "1. Open Settings.\n2. 2. Choose Wi-Fi.\n3. Pick the network."
+    assert factory.made[1].requests[0].history == [("How do I join Wi-Fi?", f"First answer.\n{given}")]
     assert [m["role"] for m in state.messages] == ["user", "assistant"] * 2
-    assert state.turns[-1] == ("And a hidden network?", "Second answer.")
+    assert state.turns[-1] == ("And a hidden network?", f"Second answer.\n{given}")
 
 
 def test_empty_question_changes_nothing(tmp_path: Path) -> None:
@@ -285,7 +287,7 @@ def test_engine_down_gives_a_clear_message_and_the_extractive_answer(tmp_path: P
                           "**Sources:** [1] The document")
     assert "Traceback" not in reply
     assert state.trace["answerer"] == "extractive (for rag)"
-    assert state.turns == [("How do I join Wi-Fi?", "Found it in the documents.")]
+    assert state.turns == [("How do I join Wi-Fi?", "Found it in the documents.\n1. Do this.")]
     assert service.engines.status == "⚠ engine failure: engine unreachable"
 
 
@@ -370,7 +372,8 @@ def test_follow_ups_become_buttons_that_continue_the_conversation(tmp_path: Path
     state = final(service.respond(clicked, state, app.Settings("logic-units")))
     request = factory.made[1].requests[0]
     assert request.question == "I still get error 0x80070005"
-    assert request.history == [("Update fails", "Restart the service.")]
+    assert request.history == [("Update fails", "Restart the service.\n1. Open Settings.\n"
+                                                "2. 2. Choose Wi-Fi.\n3. Pick the network.")]
     assert state.messages[-2] == {"role": "user", "content": "I still get error 0x80070005"}
 
 

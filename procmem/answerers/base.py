@@ -56,6 +56,7 @@ class Source:
 
 NumberedSource = tuple[int, Source]  # a source and its citation number, [n] = the n-th source
 _CITATION = re.compile(r"\[(\d+)\]")
+_ENDING_CITATIONS = re.compile(r"(?:\s*\[\d+\])+$")  # "… the file. [2][3]"
 
 
 @dataclass
@@ -136,6 +137,13 @@ class Answer:
             return numbered, []
         return ([(n, s) for n, s in numbered if n in cited],
                 [(n, s) for n, s in numbered if n not in cited])
+
+    def said(self) -> str:
+        """The reply as a conversation's history keeps it: the answer, the steps numbered and
+        without their citations, the question back; the next turn then knows which steps the
+        user has already been given."""
+        steps = [f"{i}. {_ENDING_CITATIONS.sub('', step)}" for i, step in enumerate(self.procedures, 1)]
+        return "\n".join([self.answer, *steps, self.clarification or ""]).strip()
 
     def to_dict(self) -> dict[str, Any]:
         return {

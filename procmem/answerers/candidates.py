@@ -275,12 +275,16 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
             + 0.15 * parts["context"] + TITLE_WEIGHT * parts["title"])
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
+    steps = unit_steps(unit)
+    if steps and turn.history:
+        # a unit whose steps an earlier answer gave has nothing new to say, however few of the
+        # words around them were said
+        novelty = min(novelty, sum(not turn.already_said(s) for s in steps) / len(steps))
     factor = 0.5 + 0.5 * novelty
     # a section whose header is the question (an FAQ entry, background, steps), in its words or
     # in others (:attr:`Candidate.restates`), a reference entry for what the question names, or
     # a list of options one of which does what it asks (:func:`answers_by_option`): its opening or
     # that entry is the answer, whether or not it has steps or reads like a problem's statement
-    steps = unit_steps(unit)
     candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE or answers_by_option(unit, turn, steps)
     if candidate.answers:

@@ -183,6 +183,35 @@ def test_steps_the_conversation_already_gave_are_dropped():
     assert "Select Printers and add the printer" not in _plain(answer)
 
 
+
+TICKETS = "user/tickets.md"
+TICKET_UNITS = [
+    LogicUnit("Step", "", "Obtaining tickets with kinit",
+              "A ticket-granting ticket proves who you are to every service of the realm, so that "
+              "you see no password prompt again until it expires; kinit asks the KDC for one.\n\n"
+              "1. Type kinit and your password to get tickets; you see no tickets until you do.\n"
+              "2. Type kinit -f to get tickets you can forward and see on other hosts.\n"
+              "3. Type kinit -l 3h to get tickets that you see expire in three hours.",
+              [], unit_meta(TICKETS, "Ticket management", 0)),
+    LogicUnit("Step", "", "Viewing tickets with klist",
+              "1. Run klist to list the tickets in your credentials cache.\n"
+              "2. Run klist -f to show the flags of each ticket.",
+              [], unit_meta(TICKETS, "Ticket management", 1)),
+]
+
+
+def test_a_unit_whose_steps_the_last_answer_gave_makes_way_for_the_next_question():
+    memory = MemoryDouble(TICKET_UNITS)
+    extractive = make_answerer("extractive", memory=memory)
+    first = extractive.answer(AnswerRequest("How do I obtain tickets with kinit?"))
+    assert _plain(first)[0].startswith("Type kinit and your password")
+    answer = extractive.answer(AnswerRequest("How do I see the tickets I have?",
+                                             history=[("How do I obtain tickets with kinit?", first.said())]))
+    assert _plain(answer)[0] == "Run klist to list the tickets in your credentials cache."
+    assert not any(step.startswith("Type kinit") for step in _plain(answer))
+    compose = next(s for s in answer.trace.stages if s.name == "compose")
+    assert compose.details["scores"][0]["unit_id"] == TICKET_UNITS[1].id  # the other has nothing new
+
 def test_the_users_platform_chooses_among_procedures():
     history = [("I'm on a Mac and want to print.", "Sure.")]
     answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
