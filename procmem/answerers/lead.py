@@ -196,14 +196,43 @@ LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its openin
 PROHIBITS = re.compile(r"(?:^|,\s+)(?:you\s+)?(?:should|must|need)\s+not\b|(?:^|,\s+)(?:do\s+not|don['’]t|never)\s", re.I)
 
 
+def says_what_to_do(sentence: str) -> bool:
+    """A sentence that says what to do: an imperative or a modal's ("you can set ..."), after the
+    case it is for, if any ("If the pool is running, recycle it"), not in a clause of purpose or
+    result ("This way, you can search ...")."""
+    return bool(ACTION_CUE.search(without_consequences(sentence)) or CASE_ACTION.match(sentence))
+
+
+# a sentence shaped as an order, whatever its verb ("Bring the milk to 45°C", "Migrate the crate"):
+# its first word is none that opens a statement, a case or a value ("0 Success", "Actually you can
+# call the method whatever you like", "In deciding how often ..., you will need to balance ...", "If
+# jennifer connected ..., she would have gotten ...", "To fully work, rsyslogd must run ...")
+ORDER_SHAPED = re.compile(
+    r"^(?:(?:first|then|next|now|finally),?\s+)?(?!(?:i|you|we|they|he|she|it|this|that|these|those|there|here|"
+    r"one|the|an?|all|some|most|many|each|every|both|no|any|such|my|your|our|their|its|if|when|once|after|"
+    r"before|while|because|since|although|though|as|in|on|at|by|for|from|with|without|to|of|and|but|or|so|"
+    r"not|only|also|just|however|\w+ly)\b)[a-z][a-z-]*\b(?![’'])", re.I)
+# what the user has to do, in a sentence that is no order: "If you'd like to wait for it, you must call ..."
+OBLIGED = re.compile(r"\byou (?:must|should|need to|have to) \w+", re.I)
+
+
+def orders(sentence: str) -> bool:
+    """A sentence that tells the user what to do (:func:`says_what_to_do`, :data:`ORDER_SHAPED`,
+    :data:`OBLIGED`)."""
+    return says_what_to_do(sentence) or bool(ORDER_SHAPED.match(sentence) or OBLIGED.search(sentence))
+
+
 def sends_to_steps(sentence: str) -> bool:
-    """A step's opening that can send the user on to the steps: not one that describes what
+    """A step's opening that can send the user on to the steps: one that says what to do
+    (:func:`orders`; not "You can filter quite a bit with varnishlog", nor a value's
+    "0 Success", nor "In deciding how often ..., you will need to balance ..."), not one that describes what
     something does (:func:`describes`: "Redirects a set of URLs externally"), says how things are
     (:func:`states_after_clause`: "Libvirt does support SEV, but …") or what not to do
     (:data:`PROHIBITS`); an entry's name is passed by ("?narrow(filter, pattern): This term
     “narrows” the search …" describes)."""
     _, named, rest = sentence.partition(": ")
-    return not any(describes(said) for said in (sentence, rest if named else "") if said) \
+    return orders(sentence) \
+        and not any(describes(said) for said in (sentence, rest if named else "") if said) \
         and not states_after_clause(sentence) and not PROHIBITS.search(sentence)
 
 
@@ -297,8 +326,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
     # a note says what to mind, not what to do first: it may say why, but leads nothing; nor does how
     # to undo something, unless the user asks to undo
-    actions = sorted((s for s in pool if (ACTION_CUE.search(without_consequences(s)) or CASE_ACTION.match(s)
-                                          or s in gives_code)
+    actions = sorted((s for s in pool if (says_what_to_do(s) or s in gives_code)
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)),
                      key=lambda s: -pool[s])

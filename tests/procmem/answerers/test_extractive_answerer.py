@@ -1300,6 +1300,11 @@ def test_a_page_whose_whole_title_the_question_says_counts_as_one_of_the_first_d
     assert names_page(candidate("9.5. Buying Shares"), turn)
     assert not names_page(candidate("9.7. Selling Shares"), turn)
     assert not names_page(candidate("Shares"), turn)  # a one-word title says too little
+    # the verb of a longer title may be the question's in other words
+    port = Turn("How do I make Varnish listen on port 80?")
+    assert names_page(candidate("Put Varnish on port 80"), port)
+    assert not names_page(candidate("Put Varnish on port 8080"), port)
+    assert not names_page(candidate("Put Varnish"), port)
 
 
 def test_a_sentence_of_another_section_that_names_nothing_asked_does_not_lead():
@@ -1341,6 +1346,26 @@ def test_a_lead_that_states_how_things_are_does_not_send_the_user_to_the_steps()
     assert answer.startswith("Libvirt does support SEV, but either QEMU or the host does not.")
     assert "follow the steps below" not in answer
 
+
+
+def test_a_lead_that_says_nothing_to_do_does_not_send_the_user_to_the_steps():
+    """Varnish's purging section opens with a remark on a name and Kerberos's propagation with
+    a thing to weigh: each led "…, then follow the steps below" as if it were the first thing to
+    do; an order with a verb the answerer does not know still sends the user on."""
+    for first, question in [
+            ("Actually you can call the method whatever you like, but most people refer to this as purging.",
+             "How do I purge a page from the cache?"),
+            ("In deciding how frequently the propagation should happen, you will need to balance the time it "
+             "takes against how long a user waits for a password change.", "How do I propagate the database?"),
+            ("0 Success", "How do I fix clock skew?")]:
+        unit = Procedure("", "Purging and propagating (Admin)", [first, "Run the command below."],
+                         unit_meta("admin.html", "Admin"))
+        answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn(question), cite=False)
+        assert len(steps) == 2 and "follow the steps below" not in answer, answer
+    ban = Procedure("", "Banning (Admin)", ["Ban the objects from the shell.", "Run the command below."],
+                    unit_meta("admin.html", "Admin"))
+    answer, _, _ = compose([Hit(ban, 1.0, 1, "x")], Turn("How do I ban objects?"), cite=False)
+    assert answer == "Ban the objects from the shell, then follow the steps below."
 
 def test_a_lead_that_cautions_or_says_what_an_entry_does_does_not_send_the_user_to_the_steps():
     """Exim's plaintext authenticator opens with a caution ("If you do use unencrypted plain
