@@ -35,6 +35,7 @@ what a unit's text says is read by :mod:`procmem.answerers.steps` (its steps) an
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,9 @@ from serving.errors import LLMError
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
 # up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
 TRIED_SHARE = 0.35
+# a reference entry's header: a name as code, then what it is ("Backend_health - Backend health
+# check", "`log_level`: how much to log")
+NAMED_ENTRY = re.compile(r"^`?[\w.$-]*(?:_|[a-z][A-Z])[\w.$-]*`?\s*(?:\s[-–—]|:)\s")
 # a further unit joins when its text holds at least JOIN_TEXT of what the best unit's holds of
 # the question's words (weighted by rarity), when the searches give it at least JOIN_RETRIEVAL of
 # the best unit's retrieval score, or when the conversation or a linker brought it
@@ -328,9 +332,12 @@ def names_page(candidate: Candidate, turn: Turn) -> bool:
     """Whether the question names the candidate's page: every word of a title of two or more
     ("Buying Shares" for "How do I buy shares?"), whether or not the conversation's document
     ranking has the page among its first (a neighbouring page, "Selling Shares", names the
-    shares it buys more often)."""
-    title = set(terms(str(candidate.unit.meta.get("title", ""))))
-    return len(title) >= 2 and title <= turn.question_terms
+    shares it buys more often); or every word but the verb it opens with, of a title of three or
+    more words besides ("Put Varnish on port 80" for "How do I make Varnish listen on port 80?")."""
+    said = terms(str(candidate.unit.meta.get("title", "")))
+    title = set(said)
+    return len(title) >= 2 and title <= turn.question_terms \
+        or len(title - set(said[:1])) >= 3 and set(said[1:]) <= turn.question_terms
 
 
 def _candidates(searches: list[tuple[list[Hit], float]]) -> list[Candidate]:
@@ -514,8 +521,11 @@ class ExtractiveAnswerer:
         marked :attr:`Candidate.restates`; their ids (none without an embedding model)."""
         if not self.params.restates:
             return []
+        # an entry of a reference, a name as code and what it is ("Backend_health - Backend health
+        # check", a log record's tag), asks nothing, though a question how to do something with
+        # the thing may sound like it
         pool = [c for c in candidates if isinstance(c.unit, LogicUnit) and part_number(c.unit) == 1
-                and len(own_header(c.unit).split()) > 1]
+                and len(own_header(c.unit).split()) > 1 and not NAMED_ENTRY.match(own_header(c.unit))]
         similar = retriever.text_closeness(turn.question, [own_header(c.unit) for c in pool])
         for cand, similarity in zip(pool, similar or [0.0] * len(pool), strict=True):
             cand.restates = similarity >= self.params.restates

@@ -1964,3 +1964,26 @@ def test_a_conclusion_may_say_why_but_does_not_lead_with_what_to_do():
     other = step_unit("Database writer", "You can use the daemon to write log messages to a MySQL database.",
                       "tutorials/database.md", "Writing log messages to a database", order=3)
     assert plain_answer(chosen, [other], turn, steps).startswith("You can use the daemon")  # no conclusion: it may lead
+
+
+def test_a_reference_entry_that_names_what_the_question_asks_about_does_not_restate_it(embedder):
+    """Varnish's log reference has an entry "Backend_health - Backend health check" (a log
+    record's tag), close in meaning to "How do I add a health check for my backend?"; taken as
+    asking the question, it answered with the record's format. The guide's section says how."""
+    from procmem.memory import build_memory
+
+    pages = [Document("varnish/vsl.md", "VSL",
+                      "# VSL\n\n## VSL tags\n\n### Backend_health - Backend health check\n\n"
+                      "The result of a backend health probe. Its fields are the backend's name, the probe's "
+                      "window, its threshold and the response time.\n"),
+             Document("varnish/backends.md", "Backend servers",
+                      "# Backend servers\n\n## Health checks\n\nVarnish polls each backend to see whether it is "
+                      "healthy.\n\n1. Add a probe to the backend: `.probe = { .url = \"/\"; .interval = 5s; }`.\n"
+                      "2. Load the changed VCL with `varnishadm vcl.load`.\n")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    entry = next(u for u in memory.units("logic_unit") if u.header.startswith("Backend_health"))
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("How do I add a health check for my backend?"))
+    retrieve = next(s for s in answer.trace.stages if s.name == "retrieve")
+    assert entry.id not in retrieve.details["restating"]
+    assert _plain(answer)[0].startswith("Add a probe to the backend")
