@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
+from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.common import names, terms
 from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
@@ -240,17 +241,34 @@ def entry_share(unit: Unit, turn: Turn, weight: dict[str, float] | None = None) 
     return share(turn.question_terms, set(terms(entries[0].partition(": ")[0])), weight) if entries else 0.0
 
 
+_WORD = re.compile(r"[\w$@<>/=.:-]+")
+_NOTE_WORDS = {f"{label}:" for label in NOTE_LABELS.split("|")}
+
+
 def is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     """Near-identical to a kept step, or a part of one (the same step without its note, one of
-    the sentences a kept step joins); not when the two name other things: parameters, settings,
+    the sentences a kept step joins, the same long step without the note put inside it:
+    :func:`_holds_words`); not when the two name other things: parameters, settings,
     values ("for emails Sent As ...: ``-MessageCopyForSentAsEnabled $True``" and "for emails Sent
     On Behalf ...: ``-MessageCopyForSendOnBehalfEnabled $True``") or controls and panels ("Open
     the Activities overview and start typing Power." and "... typing Files.")."""
     key = step.casefold()
     start = key.rstrip(". ")
     named = names(step)
+    said = set(_WORD.findall(key))
     return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and names(other) == named
-               or (len(start.split()) >= min_words and start in other.casefold()) for other in kept)
+               or (len(start.split()) >= min_words and start in other.casefold())
+               or _holds_words(said, set(_WORD.findall(other.casefold())), 3 * min_words) for other in kept)
+
+
+
+def _holds_words(step: set[str], other: set[str], min_words: int) -> bool:
+    """A long step every word of which another says, which adds a note: the same step with a note
+    put inside it ("… run the following cmdlet: Note: The value … can be found in the file that's
+    saved in step 2. Set-RemoteMailbox …") holds another page's copy without the note; one that
+    adds an instruction ("… make sure that Landscape is selected. In the Duplex drop-down list,
+    select Short Edge. Click OK …") is another step."""
+    return len(step) >= min_words and step <= other and bool(_NOTE_WORDS & (other - step))
 
 
 def score(candidate: Candidate, turn: Turn, best_retrieval: float,

@@ -65,6 +65,7 @@ from procmem.answerers.candidates import (
     title_weights,
     topic_of,
 )
+from procmem.answerers.clauses import defines, describes
 from procmem.answerers.common import LLMParams, make_params, names, terms
 from procmem.answerers.lead import plain_answer
 from procmem.answerers.parsing import ReplyParseError
@@ -207,8 +208,18 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)
         if len(chosen) == 1:
-            introduces = cand.answers and turn.asks_how and not unit_steps(cand.unit)
+            introduces = cand.answers and turn.asks_how and (not unit_steps(cand.unit) or points_on(cand.unit))
     return chosen or ranked[:1]
+
+
+def points_on(unit: Unit) -> bool:
+    """A section whose one step points on to the sections below it ("Now we need to edit the
+    configuration file that starts Varnish."): not an FAQ entry or a section whose header asks a
+    question (its step is the answer), nor a step that is an entry ("update: Updates the list of
+    available packages") or says what something is ("rotatelogs is a simple program …")."""
+    steps = unit_steps(unit)
+    return isinstance(unit, LogicUnit) and len(steps) == 1 and unit.type != "FAQ" \
+        and not own_header(unit).rstrip().endswith("?") and not defines(steps[0]) and not describes(steps[0])
 
 
 def continues(unit: Unit, earlier: Unit) -> bool:

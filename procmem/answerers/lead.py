@@ -196,10 +196,10 @@ LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its openin
 PROHIBITS = re.compile(r"(?:^|,\s+)(?:you\s+)?(?:should|must|need)\s+not\b|(?:^|,\s+)(?:do\s+not|don['’]t|never)\s", re.I)
 
 
-def says_what_to_do(sentence: str) -> bool:
-    """A sentence that says what to do: an imperative or a modal's ("you can set ..."), after the
-    case it is for, if any ("If the pool is running, recycle it"), not in a clause of purpose or
-    result ("This way, you can search ...")."""
+def acts(sentence: str) -> bool:
+    """A sentence that says what to do as a lead may: an imperative or a modal's ("you can set
+    ..."), after the case it is for, if any ("If the pool is running, recycle it"), not in a
+    clause of purpose or result ("This way, you can search ...")."""
     return bool(ACTION_CUE.search(without_consequences(sentence)) or CASE_ACTION.match(sentence))
 
 
@@ -217,9 +217,9 @@ OBLIGED = re.compile(r"\byou (?:must|should|need to|have to) \w+", re.I)
 
 
 def orders(sentence: str) -> bool:
-    """A sentence that tells the user what to do (:func:`says_what_to_do`, :data:`ORDER_SHAPED`,
+    """A sentence that tells the user what to do (:func:`acts`, :data:`ORDER_SHAPED`,
     :data:`OBLIGED`)."""
-    return says_what_to_do(sentence) or bool(ORDER_SHAPED.match(sentence) or OBLIGED.search(sentence))
+    return acts(sentence) or bool(ORDER_SHAPED.match(sentence) or OBLIGED.search(sentence))
 
 
 def sends_to_steps(sentence: str) -> bool:
@@ -326,7 +326,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
     # a note says what to mind, not what to do first: it may say why, but leads nothing; nor does how
     # to undo something, unless the user asks to undo
-    actions = sorted((s for s in pool if (says_what_to_do(s) or s in gives_code)
+    actions = sorted((s for s in pool if (acts(s) or s in gives_code)
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)),
                      key=lambda s: -pool[s])

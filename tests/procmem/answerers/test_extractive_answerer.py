@@ -96,6 +96,23 @@ def test_near_duplicate_steps_are_dropped():
     assert steps == [*guide.steps, "Run the app."]
     assert is_duplicate("`GnuCash` uses a Perl module called `Finance::Quote` to get quotes.",
                         ["GnuCash uses a Perl module called Finance::Quote to get quotes."])
+    # the same long step with a note put inside it on one page
+    plain = ("Add the LegacyExchangeDN value of the previous on-premises mailbox to the proxy address of the "
+             "new remote mailbox as an x500 address. To do this, run the following cmdlet: Set-RemoteMailbox "
+             '-Identity "user identity" -EmailAddresses @{add="x500:/o=First Organization/cn=<user identity>"}')
+    noted = plain.replace("cmdlet: ", "cmdlet: Note: The value of the LegacyExchangeDN parameter can be found "
+                                      "in the file that's saved in step 2. ")
+    onprem = Procedure("", "offboard", [noted, "Restore the contents"], {"doc_id": "k", "title": "K"})
+    hybrid = Procedure("", "offboard", [plain, "Force a synchronization"], {"doc_id": "l", "title": "L"})
+    _, steps, _ = compose([Hit(onprem, 2.0, 1, "x"), Hit(hybrid, 1.0, 2, "x")], cite=False)
+    assert steps == [noted, "Restore the contents", "Force a synchronization"]
+    # ... but one with another instruction put inside it is another step
+    landscape = "Click Properties. Make sure that Landscape is selected. Click OK to go back to the print dialog."
+    duplex = landscape.replace("selected. ", "selected. In the Duplex list, select Short Edge. ")
+    single = Procedure("", "booklet", [landscape, "Click Print"], {"doc_id": "m", "title": "M"})
+    double = Procedure("", "booklet", [duplex, "Click Print"], {"doc_id": "n", "title": "N"})
+    _, steps, _ = compose([Hit(single, 2.0, 1, "x"), Hit(double, 1.0, 2, "x")], cite=False)
+    assert steps == [landscape, "Click Print", duplex]
 
 
 def test_history_aware_query_without_a_model(memory):
@@ -1987,3 +2004,29 @@ def test_a_reference_entry_that_names_what_the_question_asks_about_does_not_rest
     retrieve = next(s for s in answer.trace.stages if s.name == "retrieve")
     assert entry.id not in retrieve.details["restating"]
     assert _plain(answer)[0].startswith("Add a probe to the backend")
+
+
+def test_a_section_that_answers_with_one_step_pointing_on_brings_its_pages_sections(embedder):
+    """Varnish's "Put Varnish on port 80" opens with one step that points on ("Now we need to
+    edit the configuration file that starts Varnish."); the page's sections below it say how,
+    and the answer gives them, as it does below a section that has no steps."""
+    from procmem.memory import build_memory
+
+    pages = [Document("varnish/port80.md", "Put Varnish on port 80",
+                      "# Put Varnish on port 80\n\nUntil now we've been running with Varnish on a high port, which is "
+                      "great for testing. Let's now put Varnish on the default HTTP port 80.\n\nNow we need to edit the configuration file that "
+                      "starts Varnish.\n\n## Debian\n\nOn Debian the file that says which port Varnish listens on is /etc/default/varnish.\n\n"
+                      "1. Change `-a :6081` to `-a :80` in `DAEMON_OPTS`.\n2. Restart Varnish with "
+                      "`service varnish restart`.\n\n## Red Hat\n\nOn Red Hat you can make Varnish listen on port 80 "
+                      "with a similar configuration file in /etc/sysconfig/varnish.\n\n"
+                      "## Restarting Varnish again\n\nOnce the change is done, restart Varnish on port 80: "
+                      "`service varnish start`.\n"),
+             Document("varnish/command-line.md", "Command line arguments",
+                      "# Command line arguments\n\n## The listen address\n\n1. Give the address to listen on with "
+                      "`-a`, for example `-a :8080`.\n2. Separate several addresses with commas.\n")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("How do I make Varnish listen on port 80?"))
+    steps = _plain(answer)
+    assert steps[0] == "Now we need to edit the configuration file that starts Varnish."
+    assert "Change -a :6081 to -a :80 in DAEMON_OPTS." in steps
