@@ -208,7 +208,7 @@ def acts(sentence: str) -> bool:
 # call the method whatever you like", "In deciding how often ..., you will need to balance ...", "If
 # jennifer connected ..., she would have gotten ...", "To fully work, rsyslogd must run ...")
 ORDER_SHAPED = re.compile(
-    r"^(?:(?:first|then|next|now|finally),?\s+)?(?!(?:i|you|we|they|he|she|it|this|that|these|those|there|here|"
+    r"^(?:(?:first|then|next|now|finally),?\s+)?(?!(?:first|then|next|now|finally|i|you|we|they|he|she|it|this|that|these|those|there|here|"
     r"one|the|an?|all|some|most|many|each|every|both|no|any|such|my|your|our|their|its|if|when|once|after|"
     r"before|while|because|since|although|though|as|in|on|at|by|for|from|with|without|to|of|and|but|or|so|"
     r"not|only|also|just|however|\w+ly)\b)[a-z][a-z-]*\b(?![’'])", re.I)

@@ -1374,12 +1374,13 @@ def test_a_lead_that_says_nothing_to_do_does_not_send_the_user_to_the_steps():
              "How do I purge a page from the cache?"),
             ("In deciding how frequently the propagation should happen, you will need to balance the time it "
              "takes against how long a user waits for a password change.", "How do I propagate the database?"),
-            ("0 Success", "How do I fix clock skew?")]:
+            ("0 Success", "How do I fix clock skew?"),
+            ("Now, you can filter quite a bit with varnishlog.", "How do I filter the log?")]:
         unit = Procedure("", "Purging and propagating (Admin)", [first, "Run the command below."],
                          unit_meta("admin.html", "Admin"))
         answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn(question), cite=False)
         assert len(steps) == 2 and "follow the steps below" not in answer, answer
-    ban = Procedure("", "Banning (Admin)", ["Ban the objects from the shell.", "Run the command below."],
+    ban = Procedure("", "Banning (Admin)", ["Now ban the objects from the shell.", "Run the command below."],
                     unit_meta("admin.html", "Admin"))
     answer, _, _ = compose([Hit(ban, 1.0, 1, "x")], Turn("How do I ban objects?"), cite=False)
     assert answer == "Ban the objects from the shell, then follow the steps below."
