@@ -207,11 +207,12 @@ def acts(sentence: str) -> bool:
 # its first word is none that opens a statement, a case or a value ("0 Success", "Actually you can
 # call the method whatever you like", "In deciding how often ..., you will need to balance ...", "If
 # jennifer connected ..., she would have gotten ...", "To fully work, rsyslogd must run ...")
+_SEQUENCE = r"first|then|next|now|finally"
 ORDER_SHAPED = re.compile(
-    r"^(?:(?:first|then|next|now|finally),?\s+)?(?!(?:first|then|next|now|finally|i|you|we|they|he|she|it|this|that|these|those|there|here|"
-    r"one|the|an?|all|some|most|many|each|every|both|no|any|such|my|your|our|their|its|if|when|once|after|"
-    r"before|while|because|since|although|though|as|in|on|at|by|for|from|with|without|to|of|and|but|or|so|"
-    r"not|only|also|just|however|\w+ly)\b)[a-z][a-z-]*\b(?![’'])", re.I)
+    rf"^(?:(?:{_SEQUENCE}),?\s+)?(?!(?:{_SEQUENCE}|i|you|we|they|he|she|it|this|that|these|those|there|"
+    r"here|one|the|an?|all|some|most|many|each|every|both|no|any|such|my|your|our|their|its|if|when|"
+    r"once|after|before|while|because|since|although|though|as|in|on|at|by|for|from|with|without|to|"
+    r"of|and|but|or|so|not|only|also|just|however|\w+ly)\b)[a-z][a-z-]*\b(?![’'])", re.I)
 # what the user has to do, in a sentence that is no order: "If you'd like to wait for it, you must call ..."
 OBLIGED = re.compile(r"\byou (?:must|should|need to|have to) \w+", re.I)
 
