@@ -261,7 +261,6 @@ def is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
                or _holds_words(said, set(_WORD.findall(other.casefold())), 3 * min_words) for other in kept)
 
 
-
 def _holds_words(step: set[str], other: set[str], min_words: int) -> bool:
     """A long step every word of which another says, which adds a note: the same step with a note
     put inside it ("… run the following cmdlet: Note: The value … can be found in the file that's

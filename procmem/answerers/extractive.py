@@ -67,7 +67,7 @@ from procmem.answerers.candidates import (
 )
 from procmem.answerers.clauses import defines, describes
 from procmem.answerers.common import LLMParams, make_params, names, terms
-from procmem.answerers.lead import plain_answer
+from procmem.answerers.lead import is_faq, plain_answer
 from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
@@ -218,8 +218,8 @@ def points_on(unit: Unit) -> bool:
     question (its step is the answer), nor a step that is an entry ("update: Updates the list of
     available packages") or says what something is ("rotatelogs is a simple program …")."""
     steps = unit_steps(unit)
-    return isinstance(unit, LogicUnit) and len(steps) == 1 and unit.type != "FAQ" \
-        and not own_header(unit).rstrip().endswith("?") and not defines(steps[0]) and not describes(steps[0])
+    return isinstance(unit, LogicUnit) and len(steps) == 1 and not is_faq(unit) \
+        and not defines(steps[0]) and not describes(steps[0])
 
 
 def continues(unit: Unit, earlier: Unit) -> bool:
