@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from procmem.answerers.common import names, terms
 from procmem.retrieval.query import asks_how_to
@@ -144,27 +145,35 @@ def _same_version(a: str, b: str) -> bool:
 
 @dataclass
 class Turn:
+    """The last question and the conversation before it; the words of both are read once, when
+    first asked for (a turn is made for one answer and not changed)."""
+
     question: str
     history: list[tuple[str, str]] = field(default_factory=list)
 
-    @property
+    @cached_property
     def question_terms(self) -> set[str]:
         return set(terms(self.question))
 
-    @property
+    @cached_property
     def context_terms(self) -> set[str]:
         """Terms of the earlier questions."""
         return {t for q, _ in self.history for t in terms(q)}
 
-    @property
+    @cached_property
     def said_terms(self) -> set[str]:
         """Terms of everything already said in the conversation (both sides)."""
         return {t for q, a in self.history for t in terms(f"{q} {a}")}
 
-    @property
+    @cached_property
     def answered_terms(self) -> set[str]:
         """Terms of the assistant's earlier answers."""
         return {t for _, a in self.history for t in terms(a)}
+
+    @cached_property
+    def _answered_words(self) -> set[str]:
+        """The words of the assistant's earlier answers, as names are written."""
+        return {word for _, answer in self.history for word in re.findall(r"[\w$-]+(?:\.[\w$-]+)*", answer.casefold())}
 
     @property
     def setting(self) -> set[str]:
@@ -205,5 +214,4 @@ class Turn:
         wanted = set(terms(text))
         if len(wanted) < min_terms or len(wanted & self.answered_terms) < share * len(wanted):
             return False
-        said = {word for _, answer in self.history for word in re.findall(r"[\w$-]+(?:\.[\w$-]+)*", answer.casefold())}
-        return all(name.casefold() in said for name in names(text))
+        return all(name.casefold() in self._answered_words for name in names(text))
