@@ -301,6 +301,26 @@ def test_the_users_product_version_chooses_among_procedures():
     assert "outlook@2016" in compose_stage.details["setting"]
 
 
+def test_a_variant_the_question_names_keeps_out_the_other_variants_pages():
+    # one server's manual in two editions, for DHCPv4 and for DHCPv6: the DHCPv6 page's pools
+    # share the question's words as well, and must not join an answer for DHCPv4
+    def unit(doc_id, title, goal, steps):
+        return Procedure("", goal, steps, unit_meta(doc_id, title))
+
+    v4 = unit("arm/dhcp4-srv.html", "8. The DHCPv4 Server", "Configuration of IPv4 address pools",
+              ["Define the subnet and its pools under Dhcp4", "List each address pool as a range"])
+    v6 = unit("arm/dhcp6-srv.html", "9. The DHCPv6 Server", "Configuration of IPv6 address pools",
+              ["Define the subnet and its pools under Dhcp6", "Mind the boundaries of a prefix pool"])
+    question = Turn("How do I configure a subnet and address pool for DHCPv4?")
+    assert question.setting == {"dhcp@4"}
+    _, steps, details = compose([Hit(v6, 3.0, 1, "x"), Hit(v4, 2.9, 2, "x")], question, cite=False)
+    assert steps == v4.steps and details["documents"] == ["arm/dhcp4-srv.html"]
+    # a question that names neither variant gets both
+    _, steps, _ = compose([Hit(v6, 3.0, 1, "x"), Hit(v4, 2.9, 2, "x")],
+                          Turn("How do I configure a subnet and address pool?"), cite=False)
+    assert set(steps) == set(v4.steps + v6.steps)
+
+
 def test_a_further_document_joins_only_from_the_best_units_corpus():
     def unit(doc_id, corpus, goal, steps):
         return Procedure("", goal, steps, {**unit_meta(doc_id, goal), "corpus": corpus})

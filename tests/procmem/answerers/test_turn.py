@@ -54,6 +54,16 @@ def test_product_versions_are_settings_of_their_own_product():
     assert settings_named("my iPhone on iOS 17.2") == {"ios", "ios@17.2"}
 
 
+def test_numbered_variants_written_as_one_word_are_settings():
+    assert settings_named("How do I set up a DHCPv4 pool?") == {"dhcp@4"}
+    assert settings_named("the Dhcp6 map of kea-dhcp6.conf") == {"dhcp@6"}
+    assert settings_named("IPv4 and IPv6 addresses") == {"ip@4", "ip@6"}
+    assert settings_named("GTK3 themes") == {"gtk@3"}
+    # three digits or a leading zero name no variant: a hash, a host's number
+    assert settings_named("the SHA256 sum of server01") == set()
+    assert setting_factor({"dhcp@4"}, {"dhcp@6"}) < 1 < setting_factor({"dhcp@4"}, {"dhcp@4", "dhcp@6"})
+
+
 def test_a_version_factor_compares_versions_of_the_same_product_only():
     user = settings_named("I'm on Outlook 2016")
     assert setting_factor(user, settings_named("Applies to: Outlook 2016, Outlook 2019")) > 1
