@@ -52,6 +52,9 @@ _VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "wbr", "source", 
 _WRAP = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`", "tt": "`"}  # tt: older HTML's code (Texinfo's)
 # what a heading's permalink shows (Sphinx and MkDocs "¶", Node.js "#", icons dropped as svg)
 _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
+# an icon font's glyph, a character of Unicode's private use area (Kea's Sphinx theme links each
+# heading with U+F0C1, Font Awesome's link icon): it shows nothing without the font
+_ICON_GLYPHS = re.compile("[\ue000-\uf8ff]+")
 _BACK_MARKS = frozenset({"↩", "↩\ufe0e", "↑", "^"})  # a footnote's link back to where it is cited
 # a page's footnotes: mdBook's <ol class="footnote-definition">, pandoc's <section class="footnotes">,
 # Python-Markdown's <div class="footnote">
@@ -423,7 +426,7 @@ class _MarkdownBuilder(HTMLParser):
             inner = collapse_spaces(raw)
             lead = " " if raw[:1].isspace() else ""
             trail = " " if raw[-1:].isspace() else ""
-            if tag == "a" and href.startswith("#") and inner in _PERMALINK_MARKS | _BACK_MARKS:
+            if tag == "a" and href.startswith("#") and _ICON_GLYPHS.sub("", inner) in _PERMALINK_MARKS | _BACK_MARKS:
                 inner = ""  # a permalink to this very place, or a footnote's way back, says nothing
             elif tag == "a" and href.startswith("#") and (self._prefix.startswith("#") or self._in_term):
                 pass  # a heading or a term that links to itself (mdBook, Cargo's options): its words

@@ -276,17 +276,19 @@ def test_html_reader_converts_structure_and_drops_scripts(tmp_path: Path) -> Non
 
 
 def test_html_reader_drops_heading_permalinks(tmp_path: Path) -> None:
-    # Node.js ("#"), Sphinx and MkDocs ("¶") and icon-only permalinks beside headings
+    # Node.js ("#"), Sphinx and MkDocs ("¶") and icon-only permalinks beside headings (an svg, an
+    # icon font's private-use glyph)
     path = tmp_path / "fs.html"
     path.write_text(
         "<html><head><title>File system</title></head><body><h1>File system</h1>"
         "<h2><code>fs.open()</code><span><a class='mark' href='#fs_open' id='fs_open'>#</a></span></h2>"
         "<p>Opens a file. See <a href='#fs_close'>fs.close()</a>.</p>"
         "<h2>Close a file<a class='headerlink' href='#close' title='Permalink'>¶</a></h2>"
-        "<h3>Flags<a href='#flags'><svg><path d='M0'/></svg></a></h3><p>Read only.</p></body></html>",
+        "<h3>Flags<a href='#flags'><svg><path d='M0'/></svg></a></h3><p>Read only.</p>"
+        "<h3>Modes<a class='headerlink' href='#modes' title='Permalink'>\uf0c1</a></h3><p>Octal.</p></body></html>",
         encoding="utf-8")
     headings = [line for line in read_document(path).text.splitlines() if line.startswith("#")]
-    assert headings == ["# File system", "## `fs.open()`", "## Close a file", "### Flags"]
+    assert headings == ["# File system", "## `fs.open()`", "## Close a file", "### Flags", "### Modes"]
     assert "See [fs.close()](#fs_close)." in read_document(path).text  # a named link stays
 
 
