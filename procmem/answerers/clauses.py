@@ -76,7 +76,7 @@ ACTION_CUE = re.compile(
     + r"|\bis (?:\w+ )?(?:a (?:simple |quick )?matter of|as (?:simple|easy) as) (?:" + _DOING + r")\b"
     # the way to do it, named as such: "The usual way to deal with this is to use `git revert`", "The
     # preferred approach uses a Redirect directive in a dedicated HTTP virtual host:"
-    + r"|^(?:the|an?|one|another)\s+(?:\w+\s+){0,2}?(?:way|solution|fix|remedy|workaround|approach|option)\b"
+    + r"|^(?:the|an?|one|another)\s+(?:\w+\s+){0,2}?(?:way|solution|fix|remedy|workaround|approach|option|procedure|method)\b"
       r"[^.;:]{0,80}?\s(?:(?:is|would be)\s+(?:to|by)\s+(?!be\b)\w+|uses\s)"
     # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
     + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
@@ -91,6 +91,8 @@ LATER_ACTION = re.compile(
     r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|any|each|every|some|no|not"
     r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b)"
     r"(?-i:[a-z])[a-z]*\b"  # in lower case: a capital opens a name ("To avoid this, Wireshark tries ...")
+    # ... and not the subject of a verb: "If you have only one server, things are simple"
+    r"(?!\s+(?:is|are|was|were|can|could|will|would|may|might|must|should|has|have|had|does|do|did)\b)"
     # (what to know is nothing to do: "In addition to these guide lines, you should know the following")
     r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?"
     r"(?!be\b|see\b|know\b|understand\b|notice\b|expect\b)\w+"
@@ -345,7 +347,7 @@ def lists_what_there_is(items: list[str]) -> bool:
     """A list of what there is to see, not steps (a file browser's "You can see these items:
     1. The name of the browsing tool and its version number … 4. How names are to be sorted"):
     none says what to do, and each names a thing (it opens with an article or another
-    determiner) or a topic (it asks how or what, without a question mark); a list of what must be
+    determiner) or a topic (it asks how, what or whether, without a question mark); a list of what must be
     ("The index type must support index-only scans") is one of conditions to meet."""
     plain = [plain_text(item).strip() for item in items]
     return len(plain) >= 2 and not any(says_what_to_do(item) or _REQUIRES.match(item) for item in plain) \
@@ -395,7 +397,8 @@ _NOT_GERUND = frozenset({"bring", "string", "sing", "ring", "swing", "sting", "f
                          "spring", "during", "thing", "nothing", "something", "anything", "everything",
                          "morning", "evening", "king", "wing", "ceiling", "icing", "pudding", "stuffing"})
 _GERUND = re.compile(r"^([A-Za-z]{2,}ing)\b")  # "Using", "Splitting"
-_ASKS = re.compile(r"^(?:how|what|why|when|where|which)\b(?!.*\?$)", re.I)  # "How the user interface works"
+# "How the user interface works", "Whether it is a request to add or remove DNS entries"
+_ASKS = re.compile(r"^(?:how|what|why|when|where|which|whether)\b(?!.*\?$)", re.I)
 
 
 LABEL_WORDS = 5  # at most, in the label of a topic ("Serving:")

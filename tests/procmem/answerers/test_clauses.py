@@ -54,6 +54,9 @@ def test_the_way_to_do_it_named_as_such_says_what_to_do():
     assert says_what_to_do("The usual way to deal with this is to use `git revert`.")
     assert says_what_to_do("One option is to run the command twice.")
     assert says_what_to_do("A solution would be to restart the daemon.")
+    # NTPsec's manual: "The recommended procedure is to change to the keys directory, … then run the program."
+    assert says_what_to_do("The recommended procedure is to change to the keys directory, then run the program.")
+    assert says_what_to_do("One method is to set the option in the configuration file.")
     assert not says_what_to_do("The option is to be used with care.")
     assert not says_what_to_do("The way Git stores objects is simple.")
 
@@ -117,3 +120,13 @@ def test_a_short_introduction_that_points_back_joins_the_sentence_it_points_to()
 def test_keys_with_what_each_does_are_no_list_of_names():
     assert names_only(["Post Office Protocol (POP)", "Outlook on the web", "`BookInPolicy`"])
     assert not names_only(["`]n`: move to the next note", "`[n`: move to the previous note"])
+
+
+def test_what_holds_in_a_case_is_no_step_when_the_clause_after_it_has_a_subject_of_its_own():
+    """NTPsec's "How Many Servers?": "If you have only one server, things are simple." and "If you
+    have three servers, two can outvote a falseticker." were the steps of "How do I prefer one
+    server over the others?"."""
+    assert not says_what_to_do("If you have only one server, things are simple.")
+    assert not says_what_to_do("If you have three servers, two can outvote a falseticker.")
+    assert says_what_to_do("If the pool is running, recycle it.")
+    assert says_what_to_do("When it fails, restart the service.")
