@@ -155,6 +155,17 @@ def in_release_notes(unit: Unit) -> bool:
         or any(RELEASE_HEADING.search(heading) for heading in headings)
 
 
+# the heading of a list of works cited: "7. References", "Bibliography", "Further reading"
+REFERENCES_HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(?:references|bibliography|further reading|works cited)$", re.I)
+
+
+def cites_works(unit: Unit) -> bool:
+    """Whether a unit is a section of works cited (:data:`REFERENCES_HEADING`): "Mills, D.L., J.
+    Levine, … Coping with overload on the Network Time Protocol public servers. … Paper: PDF" is
+    nothing to do."""
+    return bool(REFERENCES_HEADING.match(str(unit.meta.get("section", "")).rpartition(" > ")[2].strip()))
+
+
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
@@ -166,9 +177,10 @@ def unit_steps(unit: Unit) -> list[str]:
     events (:func:`narrates`), a list of what there is to see (:func:`lists_what_there_is`),
     lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
     (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`);
-    none in release notes (:func:`in_release_notes`). A reference entry's first step names it
+    none in release notes (:func:`in_release_notes`) or works cited (:func:`cites_works`). A
+    reference entry's first step names it
     (:func:`entry_step`)."""
-    if in_release_notes(unit):
+    if in_release_notes(unit) or cites_works(unit):
         return []
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \

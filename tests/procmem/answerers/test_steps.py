@@ -1159,6 +1159,14 @@ def test_a_list_of_what_there_is_to_see_gives_no_steps():
         "4. How to get help (use the <F1> key), and a listing of the commands\n"
         "5. A listing of files, including the parent directory.\n"), meta=unit_meta("browser.txt", "Browsing"))
     assert unit_steps(shown) == []
+    # Kea's "The NCR contains the following information: 1. Whether it is a request to add (update)
+    # or remove DNS entries. 2. Whether the change requests forward DNS updates … 3. The Fully
+    # Qualified Domain Name …" (as the procedure the build extracts from it)
+    request = Procedure("", "DDNS for DHCPv4", [
+        "Whether it is a request to add (update) or remove DNS entries.",
+        "Whether the change requests forward DNS updates (A records), reverse DNS updates (PTR records), or both.",
+        "The Fully Qualified Domain Name (FQDN), lease address, and DHCID."], unit_meta("dhcp4-srv.html", "DHCPv4"))
+    assert unit_steps(request) == []
     actions = LogicUnit("Step", "", "Browsing", "1. The browser opens.\n2. Press Enter on a file to edit it.\n",
                         meta=unit_meta("browser.txt", "Browsing"))
     assert unit_steps(actions) == ["The browser opens.", "Press Enter on a file to edit it."]
@@ -1176,3 +1184,18 @@ def test_marks_alone_are_no_step():
                      "postfix/STANDARD_CONFIGURATION_README.html", "Postfix Standard Configuration Examples")
     assert not [step for step in unit_steps(unit) if not any(c.isalnum() for c in step)]
     assert not is_step(". . .") and not is_step("…") and is_step("Run postfix reload.")
+
+
+def test_a_section_of_works_cited_gives_no_steps():
+    """NTPsec's "7. References" under the kiss-o'-death page: a paper's citation was a step of
+    "How do I make my server keep serving time when it loses its upstream servers?"."""
+    body = ("- Mills, D.L., J. Levine, R. Schmidt and D. Plonka. Coping with overload on the Network Time "
+            "Protocol public servers. Proc. PTTI Meeting, 5-16. Paper: PDF, Slides: PDF\n"
+            "- Read the protocol specification before you change the poll interval.\n")
+    cited = step_unit("7. References", body, "rate.html", "Rate Management")
+    cited.meta["section"] = "Rate Management > 7. References"
+    assert unit_steps(cited) == []
+    # the same list under another heading keeps its instruction
+    kept = step_unit("7. Reading", body, "rate.html", "Rate Management")
+    kept.meta["section"] = "Rate Management > 7. Reading"
+    assert unit_steps(kept) == ["Read the protocol specification before you change the poll interval."]
