@@ -62,12 +62,13 @@ _NUMBER = r"(?:(?:19|20)\d\d|\d{1,2}(?:\.\d+)?)\b"  # a year or a small number (
 _VERSIONS = re.compile(
     rf"\b(?P<product>{'|'.join(re.escape(p) for p in VERSIONED_PRODUCTS)})(?: server)?\s+"
     rf"(?P<versions>{_NUMBER}(?:(?:\s*[,/]\s*|\s+(?:and|or)\s+){_NUMBER})*)")
-# one of several numbered variants of a thing, written as one word: "DHCPv4" and "DHCPv6", "IPv4",
-# "GTK3", "Python2"; a variant setting is named like a version, "<thing>@<number>" ("dhcp@4"), so
-# a unit for another variant fits less and never joins (Kea's "9. The DHCPv6 Server" gave its
-# pools to "How do I configure a subnet and address pool for DHCPv4?"); a number of three digits
-# or more ("SHA256", "Office 365") or with a leading zero ("server01") names no variant
-_VARIANT = re.compile(r"\b(?P<thing>[a-z]{2,}?)v?(?P<number>[1-9]\d?)\b")
+# one of several numbered variants of a thing, written as one word, its name in capitals: "DHCPv4"
+# and "DHCPv6", "IPv4", "GTK3", "SP1"; a variant setting is named like a version, "<thing>@<number>"
+# ("dhcp@4"), so a unit for another variant fits less and never joins (Kea's "9. The DHCPv6
+# Server" gave its pools to "How do I configure a subnet and address pool for DHCPv4?"). An
+# example's name ("User1", "mailbox1"), a number of three digits or more ("SHA256", "Office 365")
+# and one with a leading zero ("SERVER01") name no variant.
+_VARIANT = re.compile(r"\b(?P<thing>[A-Z]{2,}?)v?(?P<number>[1-9]\d?)\b")
 _SETTING_WORD = {word: name for name, words in SETTINGS.items() for word in words}
 _PHRASE = re.compile("|".join(rf"\b{re.escape(p)}\b" for ps in SETTING_PHRASES.values() for p in ps))
 _PHRASE_SETTING = {p: name for name, ps in SETTING_PHRASES.items() for p in ps}
@@ -104,11 +105,12 @@ def quoted_fragments(text: str) -> list[str]:
 
 def settings_named(text: str) -> set[str]:
     """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`)."""
+    named = {f"{m['thing'].casefold()}@{m['number']}" for m in _VARIANT.finditer(text)
+             if m["thing"].casefold() not in VERSIONED_PRODUCTS}
     text = _NOT_A_SETTING.sub(" ", text.casefold())
-    named = {_SETTING_WORD[w] for w in _WORD.findall(text) if w in _SETTING_WORD}
+    named |= {_SETTING_WORD[w] for w in _WORD.findall(text) if w in _SETTING_WORD}
     named |= {f"{m.group('product')}@{v}" for m in _VERSIONS.finditer(text)
               for v in re.findall(_NUMBER, m.group("versions"))}
-    named |= {f"{m['thing']}@{m['number']}" for m in _VARIANT.finditer(text) if m["thing"] not in VERSIONED_PRODUCTS}
     return named | {_PHRASE_SETTING[m.group(0)] for m in _PHRASE.finditer(text)}
 
 

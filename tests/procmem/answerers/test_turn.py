@@ -56,11 +56,11 @@ def test_product_versions_are_settings_of_their_own_product():
 
 def test_numbered_variants_written_as_one_word_are_settings():
     assert settings_named("How do I set up a DHCPv4 pool?") == {"dhcp@4"}
-    assert settings_named("the Dhcp6 map of kea-dhcp6.conf") == {"dhcp@6"}
     assert settings_named("IPv4 and IPv6 addresses") == {"ip@4", "ip@6"}
-    assert settings_named("GTK3 themes") == {"gtk@3"}
-    # three digits or a leading zero name no variant: a hash, a host's number
-    assert settings_named("the SHA256 sum of server01") == set()
+    assert settings_named("GTK3 themes on SP1") == {"gtk@3", "sp@1"}
+    # an example's name, three digits or a leading zero name no variant: a user, a hash, a host
+    assert settings_named("User1 gets an error; mailbox1 is fine") == set()
+    assert settings_named("the SHA256 sum of SERVER01") == set()
     assert setting_factor({"dhcp@4"}, {"dhcp@6"}) < 1 < setting_factor({"dhcp@4"}, {"dhcp@4", "dhcp@6"})
 
 
