@@ -55,6 +55,9 @@ _PERMALINK_MARKS = frozenset({"", "#", "¶", "§", "🔗", "⚓"})
 # an icon font's glyph, a character of Unicode's private use area (Kea's Sphinx theme links each
 # heading with U+F0C1, Font Awesome's link icon): it shows nothing without the font
 _ICON_GLYPHS = re.compile("[\ue000-\uf8ff]+")
+# a bulleted item's first line that is one term alone: "- experimental", "- `must_reload`" (a
+# numbered item's is a step: "1. Install")
+_ITEM_TERM = re.compile(r"\s*[-*] (?:`[\w.-]+`|\*{1,2}[\w.-]+\*{1,2}|[\w-]+)")
 _BACK_MARKS = frozenset({"↩", "↩\ufe0e", "↑", "^"})  # a footnote's link back to where it is cited
 # a page's footnotes: mdBook's <ol class="footnote-definition">, pandoc's <section class="footnotes">,
 # Python-Markdown's <div class="footnote">
@@ -145,6 +148,7 @@ class _MarkdownBuilder(HTMLParser):
         self._lists: list[_ListLevel] = []
         self._prefix = ""  # marker for the next flushed line (list item) or heading hashes
         self._continuation = ""
+        self._item_line = -1  # the block that opened the list item being read, while it is its only one
         self._skipping = ""  # the element being left out (script, nav, a navigation bar, ...)
         self._skip_depth = 0  # ... and how many of its kind are open
         self._in_title = False
@@ -202,9 +206,18 @@ class _MarkdownBuilder(HTMLParser):
             paragraph = paragraph.replace("\n", "\n" + self._continuation)
             if self._prefix:
                 self.blocks.append((self._prefix + paragraph, in_list and not self._prefix.startswith("#")))
+                self._item_line = len(self.blocks) - 1 if in_list else -1
                 self._prefix = ""
+            elif in_list and self._item_line == len(self.blocks) - 1 and paragraph[:1].isupper() \
+                    and _ITEM_TERM.fullmatch(self.blocks[-1][0]):
+                # an item that names a term in a paragraph of its own and says what it is in the next
+                # (Varnish's parameter flags: "experimental", then "We have no solid information …"):
+                # one line, as a list of terms is written
+                self.blocks[-1] = (f"{self.blocks[-1][0]}: {paragraph}", True)
+                self._item_line = -1
             else:
                 self.blocks.append((self._continuation + paragraph, in_list))
+                self._item_line = -1
 
     # -- parser callbacks
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:

@@ -292,6 +292,22 @@ def test_html_reader_drops_heading_permalinks(tmp_path: Path) -> None:
     assert "See [fs.close()](#fs_close)." in read_document(path).text  # a named link stays
 
 
+def test_html_reader_writes_a_bulleted_term_and_its_paragraph_as_one_line(tmp_path: Path) -> None:
+    # Varnish's parameter flags: each item names a term in a paragraph of its own and says what it
+    # is in the next; a numbered item's first paragraph is a step, and stays its own line
+    path = tmp_path / "flags.html"
+    path.write_text(
+        "<html><head><title>Flags</title></head><body><h1>Flags</h1><ul>"
+        "<li><p><cite>experimental</cite></p><p>We have no solid information about good values.</p></li>"
+        "<li><p><code>must_reload</code></p><p>The VCL must be reloaded.</p><p>A second paragraph.</p></li>"
+        "<li><p>Open the settings</p><p>Then click Save.</p></li></ul>"
+        "<ol><li><p>Install</p><p>Use apt to install it.</p></li></ol></body></html>", encoding="utf-8")
+    assert read_document(path).text.splitlines()[2:] == [
+        "- experimental: We have no solid information about good values.",
+        "- `must_reload`: The VCL must be reloaded.", "   A second paragraph.",
+        "- Open the settings", "   Then click Save.", "1. Install", "   Use apt to install it."]
+
+
 def test_plain_text_layout_gives_question_and_title_headings(tmp_path: Path) -> None:
     path = tmp_path / "benefits.txt"
     path.write_text(
