@@ -206,13 +206,14 @@ def acts(sentence: str) -> bool:
 # a sentence shaped as an order, whatever its verb ("Bring the milk to 45°C", "Migrate the crate"):
 # its first word is none that opens a statement, a case or a value ("0 Success", "Actually you can
 # call the method whatever you like", "In deciding how often ..., you will need to balance ...", "If
-# jennifer connected ..., she would have gotten ...", "To fully work, rsyslogd must run ...")
+# jennifer connected ..., she would have gotten ...", "To fully work, rsyslogd must run ..."), nor
+# a file's name ("builtin.vcl sets beresp.uncacheable to true …")
 _SEQUENCE = r"first|then|next|now|finally"
 ORDER_SHAPED = re.compile(
     rf"^(?:(?:{_SEQUENCE}),?\s+)?(?!(?:{_SEQUENCE}|i|you|we|they|he|she|it|this|that|these|those|there|"
     r"here|one|the|an?|all|some|most|many|each|every|both|no|any|such|my|your|our|their|its|if|when|"
     r"once|after|before|while|because|since|although|though|as|in|on|at|by|for|from|with|without|to|"
-    r"of|and|but|or|so|not|only|also|just|however|\w+ly)\b)[a-z][a-z-]*\b(?![’'])", re.I)
+    r"of|and|but|or|so|not|only|also|just|however|\w+ly)\b)[a-z][a-z-]*\b(?![’']|\.\w)", re.I)
 # what the user has to do, in a sentence that is no order: "If you'd like to wait for it, you must call ..."
 OBLIGED = re.compile(r"\byou (?:must|should|need to|have to) \w+", re.I)
 

@@ -1395,7 +1395,10 @@ def test_a_lead_that_says_nothing_to_do_does_not_send_the_user_to_the_steps():
             ("In deciding how frequently the propagation should happen, you will need to balance the time it "
              "takes against how long a user waits for a password change.", "How do I propagate the database?"),
             ("0 Success", "How do I fix clock skew?"),
-            ("Now, you can filter quite a bit with varnishlog.", "How do I filter the log?")]:
+            ("Now, you can filter quite a bit with varnishlog.", "How do I filter the log?"),
+            # a file's name, then what it does: Varnish's "Why is my hit rate so low?"
+            ("builtin.vcl sets beresp.uncacheable to true when the response cannot be cached.",
+             "Why is my hit rate so low?")]:
         unit = Procedure("", "Purging and propagating (Admin)", [first, "Run the command below."],
                          unit_meta("admin.html", "Admin"))
         answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn(question), cite=False)
