@@ -178,8 +178,7 @@ def unit_steps(unit: Unit) -> list[str]:
     lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
     (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`);
     none in release notes (:func:`in_release_notes`) or works cited (:func:`cites_works`). A
-    reference entry's first step names it
-    (:func:`entry_step`)."""
+    reference entry's first step names it (:func:`entry_step`)."""
     if in_release_notes(unit) or cites_works(unit):
         return []
     if isinstance(unit, Procedure):

@@ -104,7 +104,8 @@ def quoted_fragments(text: str) -> list[str]:
 
 
 def settings_named(text: str) -> set[str]:
-    """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`)."""
+    """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`), the
+    product versions (:data:`_VERSIONS`) and the numbered variants (:data:`_VARIANT`) it names."""
     named = {f"{m['thing'].casefold()}@{m['number']}" for m in _VARIANT.finditer(text)
              if m["thing"].casefold() not in VERSIONED_PRODUCTS}
     text = _NOT_A_SETTING.sub(" ", text.casefold())
