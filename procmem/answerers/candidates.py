@@ -256,9 +256,18 @@ def is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     start = key.rstrip(". ")
     named = names(step)
     said = set(_WORD.findall(key))
-    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and names(other) == named
+    return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and _names_alike(step, named, other)
                or (len(start.split()) >= min_words and start in other.casefold())
                or _holds_words(said, set(_WORD.findall(other.casefold())), 3 * min_words) for other in kept)
+
+
+def _names_alike(step: str, named: set[str], other: str) -> bool:
+    """Whether two steps name the same things (:func:`names`): a name only one of them has as
+    a name, the other has as a word all the same (the sentence a command's block ran into:
+    "… /path/to/ksr/file Save the output …" and "… /path/to/ksr/file: Save the output …")."""
+    differ = named ^ names(other)
+    return all(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", step if name not in named else other)
+               for name in differ)
 
 
 def _holds_words(step: set[str], other: set[str], min_words: int) -> bool:

@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.amounts import with_amounts
 from procmem.answerers.base import (
     Answer,
@@ -87,6 +88,8 @@ NAMED_ENTRY = re.compile(r"^`?[\w.$-]*(?:_|[a-z][A-Z])[\w.$-]*`?\s*(?:\s[-–—
 # the best unit's retrieval score, or when the conversation or a linker brought it
 JOIN_TEXT = 0.4
 JOIN_RETRIEVAL = 0.7
+_NOTE = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)  # a note's words: "Warning: Make sure …"
+INTRODUCTIONS_FROM = 3  # each search's first units whose subsections are looked for
 TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for with one of them
 # a section split for size into at most this many parts is read from its start; a longer one is
 # a reference's list of entries (aptitude's 32 parts of configuration options), each its own
@@ -220,6 +223,14 @@ def points_on(unit: Unit) -> bool:
     steps = unit_steps(unit)
     return isinstance(unit, LogicUnit) and len(steps) == 1 and not is_faq(unit) \
         and not defines(steps[0]) and not describes(steps[0])
+
+
+def cautions_only(unit: Unit) -> bool:
+    """A section whose steps are all its notes' words (Knot DNS's "Automatic DNSSEC signing",
+    which names the two ways to sign and warns "Make sure to set the KASP database permissions
+    correctly.", its steps in the sections below)."""
+    steps = unit_steps(unit)
+    return isinstance(unit, LogicUnit) and bool(steps) and all(_NOTE.match(step) for step in steps)
 
 
 def continues(unit: Unit, earlier: Unit) -> bool:
@@ -438,6 +449,7 @@ class ExtractiveAnswerer:
             searches += self._topic_parts(retriever, searches, weights.get("logic_unit", 1.0))
             searches += self._first_parts(retriever, searches, weights.get("logic_unit", 1.0))
             searches += self._next_parts(retriever, searches)
+            searches += self._sections_below(retriever, searches)
             candidates = _candidates(searches)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
@@ -523,6 +535,23 @@ class ExtractiveAnswerer:
                 hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
                                            within=[str(unit.meta.get("doc_id", ""))])
                 found.append(([h for h in hits if continues(h.unit, unit)], 0.0))
+        return found
+
+    def _sections_below(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
+                        ) -> list[tuple[list[Hit], float]]:
+        """The sections under each search's first units that give no steps or only their notes'
+        (:func:`cautions_only`): such a section introduces what its subsections say how to do, in
+        words they need not share with the question (Knot DNS's "Automatic DNSSEC signing" names
+        the two ways to sign; "Automatic ZSK management" under it holds the configuration). They
+        are candidates at no weight, which a section that introduces the answer lets join."""
+        found: list[tuple[list[Hit], float]] = []
+        leading = {hit.unit.id: hit.unit for hits, _ in searches for hit in hits[:INTRODUCTIONS_FROM]}
+        for unit in leading.values():
+            if isinstance(unit, LogicUnit) and (not unit_steps(unit) or cautions_only(unit)):
+                section = f"{unit.meta.get('section', '')} > "
+                hits, _ = retriever.search(own_header(unit), k=TOPIC_PARTS, kind="logic_unit",
+                                           within=[str(unit.meta.get("doc_id", ""))])
+                found.append(([h for h in hits if str(h.unit.meta.get("section", "")).startswith(section)], 0.0))
         return found
 
     def _restating(self, retriever: Retriever, turn: Turn, candidates: list[Candidate]) -> list[str]:

@@ -451,12 +451,19 @@ TRAITS_LABEL = re.compile(r"^(?:(?:the )?(?:main |key )?(?:advantages|disadvanta
                           r"downsides|limitations)(?: of [^:]{1,60})?|pros and cons):$", re.I)
 
 
+# a sentence over a list of the modes or kinds something comes in, each said what it is: "The
+# signing can operate in two modes:", "There are three types of zones:"
+KINDS_LEAD_IN = re.compile(r"\b(?:two|three|four|five|several|different|various|these|the following) "
+                           r"(?:\w+ )?(?:modes|kinds|types|levels|flavou?rs)(?: of [^:]{1,60})?:$", re.I)
+
+
 def introduces_no_steps(paragraph: str) -> bool:
-    """Whether ``paragraph`` ends with a lead-in that its list completes with conditions, or is
-    the label of a list of traits (Icinga's "Advantages:" over "Central certificate request
-    signing management."): the list holds no steps."""
+    """Whether ``paragraph`` ends with a lead-in that its list completes with conditions or
+    with the kinds something comes in (Knot DNS's "The signing can operate in two modes:",
+    then what each does), or is the label of a list of traits (Icinga's "Advantages:" over
+    "Central certificate request signing management."): the list holds no steps."""
     plain = strip_inline(paragraph).strip()
-    return bool(CONDITIONS_LEAD_IN.search(plain) or TRAITS_LABEL.match(plain))
+    return bool(CONDITIONS_LEAD_IN.search(plain) or KINDS_LEAD_IN.search(plain) or TRAITS_LABEL.match(plain))
 
 
 def first_sentence(text: str, max_words: int = 24) -> str:

@@ -1540,6 +1540,30 @@ def test_a_section_that_introduces_what_is_asked_gives_way_to_its_pages_steps():
     assert not answer.startswith("If you report a bug")
 
 
+def test_the_subsections_of_a_section_that_introduces_the_answer_are_candidates(embedder):
+    """Over a memory: the subsection with the configuration shares few of the question's words
+    and was no candidate; it is now looked for under the section that introduces it, and gives
+    the steps."""
+    from procmem.memory import build_memory
+
+    pages = [Document("knot/configuration.html", "Configuration",
+                      "# Configuration\n\n## Automatic DNSSEC signing\n\nKnot DNS supports automatic DNSSEC "
+                      "signing of zones. The signing can operate in two modes:\n\n1. Automatic key management. In "
+                      "this mode, the server maintains signing keys.\n2. Manual key management. In this mode, the "
+                      "server maintains zone signatures only.\n\n> **Warning:** Make sure to set the KASP database "
+                      "permissions correctly.\n\n### Automatic ZSK management\n\nFor automatic ZSK management a "
+                      "policy has to be configured and assigned to the zone. A minimal zone configuration may look "
+                      "as follows:\n\n```\nzone:\n  - domain: myzone.test\n    dnssec-signing: on\n```\n\n"
+                      "## Zone templates\n\nA template is a shared set of zone options.\n"),
+             Document("knot/reference.html", "Configuration Reference",
+                      "# Configuration Reference\n\n## dnssec-signing\n\nIf enabled, automatic DNSSEC signing "
+                      "for the zone is turned on.\n\n## storage\n\nA data directory for storing zone files.\n")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory, k=2, within_top_documents=0).answer(  # among many units
+        AnswerRequest("How do I enable automatic DNSSEC signing for a zone?"))
+    assert any("dnssec-signing: on" in step for step in answer.procedures)
+
+
 def _undo_pages() -> list[Document]:
     return [
         Document("git/gitfaq.md", "gitfaq",
@@ -1613,6 +1637,20 @@ def test_a_step_repeated_with_a_colon_after_its_command_is_a_duplicate():
     again = ("Enumerate the backing file chain: qemu-img info --backing-chain /var/lib/libvirt/images/base.raw: "
              "And the final resulting disk image will be a single, consolidated disk image: [base] (live QEMU)")
     assert is_duplicate(again, kept)
+
+
+def test_a_step_whose_command_ran_into_the_next_sentence_is_a_duplicate():
+    """Knot DNS's offline-KSK steps, once from the section's procedure (the command's block runs
+    into the sentence after it: "… file Save the output") and once from its logic unit ("…
+    file: Save the output"): "Save" names nothing, as the other copy says it too. Two steps that
+    name other things stay two."""
+    step = ("Use the keymgr generate-ksr command on the ZSK side to export the public parts of the future "
+            "ZSKs: keymgr -c /path/to/ZSK/side.conf example.com. generate-ksr +0 +6mo > /path/to/ksr/file{} "
+            "Save the output of the command (called the Key Signing Request or KSR) to a file.")
+    assert is_duplicate(step.format(""), [step.format(":")])
+    assert is_duplicate(step.format(":"), [step.format("")])
+    assert not is_duplicate("Open the Activities overview and start typing Power.",
+                            ["Open the Activities overview and start typing Files."])
 
 
 def test_an_faq_entry_that_asks_what_to_do_is_no_problem_statement():

@@ -866,6 +866,19 @@ def test_a_list_of_methods_that_says_what_each_does_or_of_their_traits_is_no_ste
     assert unit_steps(step_unit("On-Demand CSR Signing", traits, "icinga/dm.md", "Distributed")) == []
 
 
+def test_a_list_of_the_modes_something_comes_in_is_no_steps():
+    """Knot DNS's "The signing can operate in two modes:" over what each mode does; a list of
+    ways to work around a problem stays steps."""
+    modes = ("Knot DNS supports automatic DNSSEC signing of zones. The signing can operate in two modes:\n\n"
+             "1. Automatic key management. In this mode, the server maintains signing keys.\n"
+             "2. Manual key management. In this mode, the server maintains zone signatures only.\n")
+    assert unit_steps(step_unit("Automatic DNSSEC signing", modes, "knot/configuration.html", "Configuration")) == []
+    ways = ("There are several ways to work around this:\n\n- Allow reusing of ports in TIME_WAIT.\n"
+            "- Shorten the TIME_WAIT timeout.\n")
+    assert unit_steps(step_unit("Secondary zone", ways, "knot/configuration.html", "Configuration")) == [
+        "Allow reusing of ports in TIME_WAIT.", "Shorten the TIME_WAIT timeout."]
+
+
 def test_the_lines_of_a_configuration_file_are_shown_not_run():
     """npm's .npmrc example is an ini file's lines; a PowerShell variable set from a cmdlet is a
     command."""
