@@ -325,12 +325,17 @@ def instructions(items: list[str]) -> list[str]:
 REMARK = re.compile(r"\s*\([^()]*\)")  # a remark in brackets: "(experimental, no binaries yet)"
 
 
+NAMED_SHARE = 0.75  # of a long list's items (NAMED_LIST or more) that name things
+NAMED_LIST = 8
+
+
 def names_only(items: list[str], words: int = 6) -> bool:
     """A bulleted list that names things (``- Post Office Protocol (POP)``, ``- Outlook on the
     web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
     final period, a command (a code span of several words), a leading quantity (ingredients
     stay steps) or a description after a colon (a key's: "]n: move to the next note"), and not
-    an action."""
+    an action; or, in a long list, most of them, and none saying what to do (Knot DNS's
+    features: "Minimal responses", "Name server identification using NSID or Chaos TXT records")."""
     def name(item: str) -> bool:
         plain = plain_text(item)  # without markup, so without the backticks of a command
         # not the "/" of alternatives, nor a remark in brackets: "Cygwin (experimental, no binaries yet)"
@@ -340,7 +345,13 @@ def names_only(items: list[str], words: int = 6) -> bool:
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
                 and not ACTION_CUE.search(plain))
     named_items = [item for item in items if not MORE_ONLY.match(plain_text(item).strip())]  # not "… and more!"
-    return len(named_items) >= 2 and all(name(i) for i in named_items)
+    if len(named_items) < 2:
+        return False
+    named = sum(map(name, named_items))
+    # a long list of features, most of them names and the rest longer ones ("Name server
+    # identification using NSID or Chaos TXT records"), none of them saying what to do
+    return named == len(named_items) or named >= NAMED_SHARE * len(named_items) and len(named_items) >= NAMED_LIST \
+        and not any(says_what_to_do(plain_text(item)) for item in named_items)
 
 
 def lists_what_there_is(items: list[str]) -> bool:

@@ -122,6 +122,18 @@ def test_keys_with_what_each_does_are_no_list_of_names():
     assert not names_only(["`]n`: move to the next note", "`[n`: move to the previous note"])
 
 
+def test_a_long_list_of_features_names_things_though_some_take_more_words():
+    """Knot DNS's features: most are names, some longer; none says what to do. A list of steps
+    in which most items are short names stays steps when one of them says what to do."""
+    features = ["Primary and secondary server operation", "Internet class (IN)", "TCP and UDP protocols",
+                "Minimal responses", "Dynamic zone updates", "DNSSEC with NSEC and NSEC3",
+                "Name server identification using NSID or Chaos TXT records", "Zone journal storage",
+                "Multithreaded DNSSEC zone signing and zone validation", "Response rate limiting"]
+    assert names_only(features)
+    assert not names_only(features[:6] + ["Open the Settings app and select Network", "Zone journal storage"])
+    assert not names_only(features[6:] + ["Restart the server."])  # a short list: every item must name
+
+
 def test_what_holds_in_a_case_is_no_step_when_the_clause_after_it_has_a_subject_of_its_own():
     """NTPsec's "How Many Servers?": "If you have only one server, things are simple." and "If you
     have three servers, two can outvote a falseticker." were the steps of "How do I prefer one
