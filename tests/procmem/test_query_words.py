@@ -29,6 +29,15 @@ def test_a_query_said_with_a_particle_searches_for_the_verb_too() -> None:
     assert query_tokens(earlier, "People never receive the reply. What should I check?") == tokenize(earlier)
 
 
+def test_a_verb_with_a_particle_is_also_the_word_written_as_one() -> None:
+    """Knot DNS's "Data and metadata backup" for "How do I back up the server's zones?"."""
+    assert "backup" in tokenize("How do I back up the server's zones?")
+    assert tokenize("backing up") == ["back", "up", "backup"]
+    assert set(tokenize("setting up the printer")) >= set(tokenize("the printer setup"))
+    assert "logout" in tokenize("I logged out") and "shutdown" in tokenize("shutting down the VM")
+    assert tokenize("set the upper limit") == ["set", "upper", "limit"]  # a particle is a word of its own
+
+
 def test_a_short_form_is_the_word_it_stands_for() -> None:
     assert tokenize("config checks") == tokenize("configuration checking")
     assert tokenize("the repo dirs") == tokenize("the repository directories")
@@ -51,6 +60,10 @@ def _pages() -> list[Document]:
              "statements; a configuration statement ends at the end of its line.\n"),
         page("logging.md", "Turn on HTTP logging", "# Logging\n\nEvery HTTP request is written to the access log; "
              "turn the log rotation on in the settings.\n"),
+        page("backup.md", "Data and metadata backup", "# Data and metadata backup\n\nRun `knotc zone-backup` "
+             "with a target directory; every zone and its keys are copied there.\n"),
+        page("keys.md", "Keys", "# Keys\n\nThe server keeps its zone keys in a key database; move the database "
+             "up a level when the disk fills.\n"),
     ]
 
 
@@ -63,3 +76,4 @@ def test_a_question_finds_the_page_that_says_it_with_its_words(embedder: Any) ->
     assert first("How do I turn on HTTP/2?") == "protocols.md"
     assert first("Is HTTP/2 supported?") == "protocols.md"  # not the page that says HTTP most
     assert first("How do I check my configuration?") == "checks.md"  # not the page that says configuration
+    assert first("How do I back up the zone keys?") == "backup.md"  # not the page that says keys
