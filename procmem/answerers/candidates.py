@@ -20,7 +20,14 @@ from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.common import names, terms
 from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
-from procmem.answerers.steps import option_items, unit_header, unit_steps, unit_text
+from procmem.answerers.steps import (
+    DESCRIPTION,
+    MANUAL_TITLE,
+    option_items,
+    unit_header,
+    unit_steps,
+    unit_text,
+)
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
 from procmem.extract.markdown import first_sentence, one_line
 from procmem.extract.roles import labels_a_part
@@ -241,6 +248,19 @@ def entry_share(unit: Unit, turn: Turn, weight: dict[str, float] | None = None) 
     return share(turn.question_terms, set(terms(entries[0].partition(": ")[0])), weight) if entries else 0.0
 
 
+def manual_share(unit: Unit, turn: Turn) -> float:
+    """For a manual page's description (:data:`MANUAL_TITLE`), the share of the last question's
+    terms that the page's line of what its command does says ("kzonecheck – Knot DNS zone file
+    checking tool" for "How do I check a zone file for errors before loading it?"), each term
+    counted alike (the words such a line uses are the manual's common ones: "zone", "file");
+    0.0 for any other unit."""
+    manual = MANUAL_TITLE.match(str(unit.meta.get("title", "")))
+    if not (manual and isinstance(unit, LogicUnit) and DESCRIPTION.match(own_header(unit))):
+        return 0.0
+    summary = str(unit.meta.get("title", ""))[manual.end() - 1:]
+    return share(turn.question_terms, set(terms(summary)))
+
+
 _WORD = re.compile(r"[\w$@<>/=.:-]+")
 _NOTE_WORDS = {f"{label}:" for label in NOTE_LABELS.split("|")}
 
@@ -308,11 +328,13 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         novelty = min(novelty, sum(not turn.already_said(s) for s in steps) / len(steps))
     factor = 0.5 + 0.5 * novelty
     # a section whose header is the question (an FAQ entry, background, steps), in its words or
-    # in others (:attr:`Candidate.restates`), a reference entry for what the question names, or
+    # in others (:attr:`Candidate.restates`), a reference entry for what the question names, a
+    # manual page's description of a command that does what it asks (:func:`manual_share`), or
     # a list of options one of which does what it asks (:func:`answers_by_option`): its opening or
     # that entry is the answer, whether or not it has steps or reads like a problem's statement
     candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms) \
-        or named >= ENTRY_ANSWERS_SHARE or answers_by_option(unit, turn, steps)
+        or named >= ENTRY_ANSWERS_SHARE or manual_share(unit, turn) >= ENTRY_ANSWERS_SHARE \
+        or answers_by_option(unit, turn, steps)
     if candidate.answers:
         factor *= ANSWERS_FACTOR
     elif not steps:

@@ -255,14 +255,27 @@ CODE_NAME = re.compile(rf"^(?:`[^`\n]+`(?:, `[^`\n]+`)*|{PLAIN_NAME})$")
 ENTRY_CODE_LINES = 2  # an example this short is shown with the entry's step
 
 
+# a manual page's title, its command's name and what it does ("kzonecheck – Knot DNS zone file
+# checking tool", "ntpwait - wait until ntpd is in synchronized state"), and its description's header
+MANUAL_TITLE = re.compile(r"^`?(?P<name>[a-z][\w.+-]*)`?(?:\(\d\w*\))?\s+[–—-]\s+\S")
+DESCRIPTION = re.compile(r"^(?:\d+\.\s*)?description$", re.I)
+
+
 def entry_step(unit: Unit) -> str:
     """A reference entry's step: a section named by a setting, attribute or option alone
     ("`html_logo_url`") says what that name does in its first sentence, and often nothing to do:
     the name with that sentence, and the example right after it when it is a line or two
     ("`html_logo_url`: This form of the `doc` attribute lets you control the logo ...
-    `#![doc(html_logo_url = "...")]`"). "" for any other unit."""
+    `#![doc(html_logo_url = "...")]`"); so does a manual page's description, for its command
+    ("`kzonecheck`: The utility checks zone file syntax …", :data:`MANUAL_TITLE`). "" for any
+    other unit."""
     name = own_header(unit)
-    if not isinstance(unit, LogicUnit) or not CODE_NAME.match(name) or part_number(unit) != 1:
+    if isinstance(unit, LogicUnit) and DESCRIPTION.match(name) \
+            and (manual := MANUAL_TITLE.match(str(unit.meta.get("title", "")))):
+        name = f"`{manual['name']}`"
+    elif not isinstance(unit, LogicUnit) or not CODE_NAME.match(name):
+        return ""
+    if part_number(unit) != 1:
         return ""
     text = unit_text(unit)
     first = next((s for s in sentences(text) if not LABELLED.match(s)), "")  # not "Type: string"

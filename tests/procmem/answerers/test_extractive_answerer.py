@@ -1564,6 +1564,35 @@ def test_the_subsections_of_a_section_that_introduces_the_answer_are_candidates(
     assert any("dnssec-signing: on" in step for step in answer.procedures)
 
 
+def test_a_manual_page_whose_command_does_what_is_asked_answers_with_its_description(embedder):
+    """NTPsec's ntpwait: the page's line "ntpwait - wait until ntpd is in synchronized state"
+    says what the question asks; its description, which says nothing to do, is the answer,
+    named by the command ("ntpwait: The ntpwait program blocks …"), not ntpd's options."""
+    from procmem.memory import build_memory
+
+    pages = [Document("ntpwait.html", "ntpwait - wait until ntpd is in synchronized state",
+                      "# ntpwait - wait until ntpd is in synchronized state\n\n## Description\n\nThe ntpwait "
+                      "program blocks until ntpd is in synchronized state. This can be useful at boot time, to "
+                      "delay the boot sequence until after the clock is set.\n"),
+             Document("ntpd.html", "ntpd - Network Time Protocol (NTP) Daemon",
+                      "# ntpd - Network Time Protocol (NTP) Daemon\n\n## Options\n\n- `-q`, `--quit`: Set the "
+                      "time and quit. Use it in a boot script when the clock is far off.\n- `-w`, `--wait-sync`: "
+                      "Wait until ntpd is synchronized before the script goes on.\n")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("How do I wait in a boot script until ntpd is synchronized?"))
+    assert answer.procedures[0].startswith("ntpwait: The ntpwait program blocks until ntpd is in synchronized state.")
+    # it answers the question, as a section whose header asks it does; another section of such a
+    # page, or a command that does something else, does not
+    from procmem.answerers.candidates import manual_share
+
+    turn = Turn("How do I wait in a boot script until ntpd is synchronized?")
+    description = next(u for u in memory.units("logic_unit") if u.meta["doc_id"] == "ntpwait.html")
+    options = next(u for u in memory.units("logic_unit") if u.meta["doc_id"] == "ntpd.html")
+    assert manual_share(description, turn) >= 0.6 and manual_share(options, turn) == 0.0
+    assert manual_share(description, Turn("How do I restrict which hosts can query my server?")) < 0.6
+
+
 def _undo_pages() -> list[Document]:
     return [
         Document("git/gitfaq.md", "gitfaq",
