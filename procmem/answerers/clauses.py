@@ -200,10 +200,18 @@ def says_what_to_do(sentence: str) -> bool:
     opening clause or with a modal, a command), rather than what a tool is or does ("Memcheck is
     the default tool", "Tools will complain at startup"). What a clause of purpose, result or
     reason lets someone do is no step (:func:`without_consequences`): "The emails that you send
-    are saved in the Sent folder, so that you can recall what you wrote"."""
+    are saved in the Sent folder, so that you can recall what you wrote"; nor what an attacker
+    can do (:data:`ADVERSARY`)."""
     sentence = without_consequences(_REMARK_AFTER_WORD.sub("", sentence))
     plain = plain_text(sentence)
+    if ADVERSARY.match(plain):
+        return False  # what an attacker can do ("An attacker can use a DNS server as an amplification source")
     return bool(ACTION_CUE.search(plain) or LATER_ACTION.search(sentence) or COMMAND_WORD.search(sentence))
+
+
+# a sentence whose subject is whoever attacks the system: what they can do is the threat, not a step
+ADVERSARY = re.compile(r"^(?:an?|the|any|some)\s+(?:(?:malicious|remote|local|determined|potential)\s+)?"
+                       r"(?:attackers?|adversar(?:y|ies)|intruders?|hackers?|spammers?|eavesdroppers?|crackers?)\b", re.I)
 
 
 # a clause that says what something lets someone do, or why: "..., so that you can recall what

@@ -134,6 +134,15 @@ def test_a_long_list_of_features_names_things_though_some_take_more_words():
     assert not names_only(features[6:] + ["Restart the server."])  # a short list: every item must name
 
 
+def test_what_an_attacker_can_do_is_no_step():
+    """Knot DNS's response rate limiting: "An attacker can use a DNS server … as an amplification
+    source" is the threat; what an administrator can do stays a step."""
+    assert not says_what_to_do("An attacker can use a DNS server (or multiple servers) as an amplification "
+                               "source and can flood a victim with a large number of unsolicited DNS responses.")
+    assert not says_what_to_do("A determined cracker can circumvent source address restrictions easily.")
+    assert says_what_to_do("An administrator can add the key with keymgr.")
+
+
 def test_what_holds_in_a_case_is_no_step_when_the_clause_after_it_has_a_subject_of_its_own():
     """NTPsec's "How Many Servers?": "If you have only one server, things are simple." and "If you
     have three servers, two can outvote a falseticker." were the steps of "How do I prefer one
