@@ -166,10 +166,12 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if len(chosen) >= p.max_units:
             break
         # the rest of a section that answers the question (an FAQ answer split for size) is the answer too,
-        # and so are the other parts of a topic the best unit is a labelled part of (its "Solution:")
+        # and so are the other parts of a topic the best unit is a labelled part of (its "Solution:"),
+        # or is the topic of (Knot DNS's "`rrl` — Response rate limiting" and its "Example")
         rest = bool(chosen) and cand.doc_id == chosen[0].doc_id and (
             chosen[0].answers and part_number(cand.unit) > 1 and own_header(cand.unit) == own_header(chosen[0].unit)
-            or topic_of(cand.unit) != "" and topic_of(cand.unit) == topic_of(chosen[0].unit))
+            or topic_of(cand.unit) != "" and topic_of(cand.unit) in (topic_of(chosen[0].unit),
+                                                                      chosen[0].unit.meta.get("section")))
         # ... and when it only introduces what the user asks how to do ("Turning on debug logs"
         # over why they are asked for), its page's sections that say how
         below = introduces and cand.doc_id == chosen[0].doc_id

@@ -1964,6 +1964,26 @@ def test_a_topic_whose_description_restates_the_wish_leads_with_its_solution():
     assert not answer.startswith("You want")
 
 
+def test_the_labelled_parts_of_the_best_sections_topic_go_on_from_it():
+    """Knot DNS's "`rrl` — Response rate limiting" says what the module is for; its "Example"
+    below, the configuration, scores far lower and joins all the same: it is that section's part."""
+    page = "knot/modules.html", "Modules"
+    rrl = step_unit("`rrl` — Response rate limiting (Modules)", "Response rate limiting (RRL) is a method to "
+                    "combat DNS reflection amplification attacks. You can limit the responses per flow.",
+                    *page, order=3)
+    rrl.meta["section"] = "Modules > `rrl` — Response rate limiting"
+    example = step_unit("`rrl` — Response rate limiting: Example (Modules)", "You can enable RRL by setting "
+                        "the module globally:\n\n```\nmod-rrl:\n  - id: default\n    rate-limit: 200\n```\n",
+                        *page, order=4)
+    example.meta["section"] = "Modules > `rrl` — Response rate limiting > Example"
+    other = step_unit("tcp-max-clients (Configuration Reference)", "Set it below the file descriptor limit to "
+                      "limit the number of TCP clients.", "knot/reference.html", "Configuration Reference")
+    turn = Turn("How do I limit the number of responses to mitigate amplification attacks?")
+    _, steps, _ = compose([Hit(rrl, 1.0, 1, "x"), Hit(other, 0.9, 2, "x"), Hit(example, 0.1, 9, "x")], turn,
+                          cite=False)
+    assert any("rate-limit: 200" in step for step in steps)
+
+
 def test_a_step_whose_sub_items_run_on_with_dashes_or_semicolons_is_one_step():
     """A home server's manual gives a fix as a step with sub-items: its procedure runs them on
     with " - ", its section with "; ". The word that opens a sub-item names nothing, so the two
