@@ -925,6 +925,16 @@ def test_a_parameter_with_its_type_is_no_step():
         "Open the {settings} page and press OK."]
 
 
+def test_a_sphinx_field_list_of_parameters_is_no_steps():
+    """Knot Resolver's `cache.clear()`: Sphinx writes each parameter as "**name** (*type*) – what
+    it is", though its description may say what the caller may do."""
+    text = ("- **name** (*string*) – subtree to purge; if the name isn’t provided, whole cache is purged.\n"
+            "- **exact_name** (*bool*) – if set to `true`, only records with *the same* name are removed.\n"
+            "- **rr_type** (*kres.type*) – you may additionally specify the type to remove.\n"
+            "- **prev_state** (*table*) – return value from previous run (can be used by callback)\n")
+    assert unit_steps(step_unit("`cache.clear([name])`: Parameters", text, "kres/cache.html", "Cache")) == []
+
+
 def test_a_list_in_a_code_block_of_its_own_is_no_list_of_steps():
     """A GitHub Actions workflow's "- name: Run Clippy" is a file's line; a block whose fence names
     no language (a part whose fences a split left unbalanced) and a block under an item keep
