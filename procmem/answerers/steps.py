@@ -166,6 +166,22 @@ def cites_works(unit: Unit) -> bool:
     return bool(REFERENCES_HEADING.match(str(unit.meta.get("section", "")).rpartition(" > ")[2].strip()))
 
 
+# a text that sets out how the guide writes things ("Before we start let us explain basic
+# conventions used in this text:"), or a section headed so ("Typographic conventions", "Notation")
+CONVENTIONS = re.compile(r"\bconventions (?:used |followed )?in this (?:text|document|guide|manual|book|chapter)\b", re.I)
+CONVENTIONS_HEADING = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(?:(?:typographic(?:al)?|document) )?(?:conventions|notation)$",
+                                 re.I)
+
+
+def shows_conventions(unit: Unit) -> bool:
+    """Whether a unit sets out how its guide writes things (:data:`CONVENTIONS`,
+    :data:`CONVENTIONS_HEADING`): Knot Resolver's "This is Linux/Unix shell command to be
+    executed and an output from this command: `echo "This is output!"`" shows what a command
+    looks like; it is nothing to do."""
+    return bool(CONVENTIONS_HEADING.match(str(unit.meta.get("section", "")).rpartition(" > ")[2].strip())
+                or not isinstance(unit, Procedure) and CONVENTIONS.search(unit_text(unit)))
+
+
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
@@ -177,9 +193,10 @@ def unit_steps(unit: Unit) -> list[str]:
     events (:func:`narrates`), a list of what there is to see (:func:`lists_what_there_is`),
     lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
     (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`);
-    none in release notes (:func:`in_release_notes`) or works cited (:func:`cites_works`). A
-    reference entry's first step names it (:func:`entry_step`)."""
-    if in_release_notes(unit) or cites_works(unit):
+    none in release notes (:func:`in_release_notes`), works cited (:func:`cites_works`) or the
+    guide's conventions (:func:`shows_conventions`). A reference entry's first step names it
+    (:func:`entry_step`)."""
+    if in_release_notes(unit) or cites_works(unit) or shows_conventions(unit):
         return []
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \

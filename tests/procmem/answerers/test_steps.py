@@ -935,6 +935,22 @@ def test_a_sphinx_field_list_of_parameters_is_no_steps():
     assert unit_steps(step_unit("`cache.clear([name])`: Parameters", text, "kres/cache.html", "Cache")) == []
 
 
+def test_the_conventions_a_guide_writes_in_are_no_steps():
+    """Knot Resolver's quick start opens by showing what a command and a configuration snippet
+    look like; the installation commands after it are the steps."""
+    conventions = ("Before we start let us explain basic conventions used in this text:\n\nThis is Linux/Unix "
+                   "shell command to be executed and an output from this command:\n\n```bash\n$ echo \"This is "
+                   "output!\"\nThis is output!\n```\n\nSnippets from the configuration file look like this:\n\n"
+                   "```lua\nnet.listen('192.0.2.1')\n```\n")
+    assert unit_steps(step_unit("Installation", conventions, "kres/install.html", "Installation")) == []
+    notation = step_unit("Notation", "Run commands as root with `sudo`.", "guide/intro.html", "Guide")
+    notation.meta["section"] = "Guide > 1.2. Notation"
+    assert unit_steps(notation) == []
+    install = step_unit("Installation", "Install the package:\n\n```bash\n$ sudo apt install -y knot-resolver\n```\n",
+                        "kres/install.html", "Installation")
+    assert unit_steps(install) == ["Run sudo apt install -y knot-resolver"]
+
+
 def test_a_list_in_a_code_block_of_its_own_is_no_list_of_steps():
     """A GitHub Actions workflow's "- name: Run Clippy" is a file's line; a block whose fence names
     no language (a part whose fences a split left unbalanced) and a block under an item keep
