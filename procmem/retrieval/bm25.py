@@ -2,8 +2,8 @@
 irregular verb forms are brought to their base ("hidden": "hide") and short forms to the word
 they stand for ("config": "configuration"); a name joined with
 underscores (``html_logo_url``) is a token and so is each of its words, a name with a version
-after a slash ("HTTP/2") is a token besides the name, and so is the one word a verb with a
-particle is also written as ("back up": "backup"). A query says with one verb what it says
+after a slash ("HTTP/2") is a token besides the name, and a verb with a particle that is also
+written as one word is that word ("back up": "backup"). A query says with one verb what it says
 with a particle ("turn on": "enable", :func:`query_tokens`)."""
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ STOPWORDS = frozenset(STOPWORDS_EN)
 # (one character), so "HTTP/2" was "http", a word of every page of a web server's manual
 VERSIONED = re.compile(r"\b([a-z]+)/(\d+)\b")
 # a verb with a particle that is also written as one word, the noun ("back up": "backup", "set
-# up": "setup", "logged in": "login"): the one word is a token besides the verb, so a question
-# that says "back up" meets a section headed "Data and metadata backup", and the other way round
+# up": "setup", "logged in": "login"): it is that one word, so a question that says "back up"
+# meets a section headed "Data and metadata backup", and the other way round, and "set up" is
+# not "set" ("set the value")
 COMPOUND = re.compile(r"\b(?:(back)(?:s|ed|ing)?\s+(up)|(set)(?:s|ting)?\s+(up)|(log)(?:s|ged|ging)?\s+(in|out)"
                       r"|(shut)(?:s|ting)?\s+(down)|(start)(?:s|ed|ing)?\s+(up)|(clean)(?:s|ed|ing)?\s+(up)"
                       r"|(look)(?:s|ed|ing)?\s+(up)|(roll)(?:s|ed|ing)?\s+(back|over)|(fail)(?:s|ed|ing)?\s+(over))\b")
@@ -56,10 +57,10 @@ def words(text: str) -> list[str]:
     """Lower-cased words of two characters or more, stop words dropped; after a name joined with
     underscores, its own words ("html_logo_url", "html", "logo", "url": the question says "logo");
     a name with a version after a slash, the name and the two joined ("HTTP/2": "http", "http2");
-    after a verb with a particle that is also one word, the word ("backing up": "backing",
-    "backup", :data:`COMPOUND`)."""
+    a verb with a particle that is also one word as that word ("backing up": "backup",
+    :data:`COMPOUND`)."""
     found: list[str] = []
-    lowered = COMPOUND.sub(lambda m: f"{m[0]} {''.join(filter(None, m.groups()))}", text.lower())
+    lowered = COMPOUND.sub(lambda m: "".join(filter(None, m.groups())), text.lower())
     for word in TOKEN.findall(VERSIONED.sub(r"\1 \1\2", lowered)):
         if word not in STOPWORDS:
             found.append(word)
