@@ -451,7 +451,7 @@ class ExtractiveAnswerer:
             searches += self._topic_parts(retriever, searches, weights.get("logic_unit", 1.0))
             searches += self._first_parts(retriever, searches, weights.get("logic_unit", 1.0))
             searches += self._next_parts(retriever, searches)
-            searches += self._sections_below(retriever, searches)
+            searches += self._sections_below(retriever, searches, turn)
             candidates = _candidates(searches)
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
@@ -540,16 +540,19 @@ class ExtractiveAnswerer:
         return found
 
     def _sections_below(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
-                        ) -> list[tuple[list[Hit], float]]:
-        """The sections under each search's first units that give no steps or only their notes'
-        (:func:`cautions_only`): such a section introduces what its subsections say how to do, in
-        words they need not share with the question (Knot DNS's "Automatic DNSSEC signing" names
-        the two ways to sign; "Automatic ZSK management" under it holds the configuration). They
-        are candidates at no weight, which a section that introduces the answer lets join."""
+                        turn: Turn) -> list[tuple[list[Hit], float]]:
+        """The sections under each search's first units whose header the question says whole and
+        that give no steps or only their notes' (:func:`cautions_only`): such a section
+        introduces what its subsections say how to do, in words they need not share with the
+        question (Knot DNS's "Automatic DNSSEC signing" names the two ways to sign; "Automatic
+        ZSK management" under it holds the configuration). They are candidates at no weight,
+        which a section that introduces the answer lets join."""
         found: list[tuple[list[Hit], float]] = []
         leading = {hit.unit.id: hit.unit for hits, _ in searches for hit in hits[:INTRODUCTIONS_FROM]}
         for unit in leading.values():
-            if isinstance(unit, LogicUnit) and (not unit_steps(unit) or cautions_only(unit)):
+            header = set(terms(own_header(unit)))
+            if isinstance(unit, LogicUnit) and header and header <= turn.question_terms \
+                    and (not unit_steps(unit) or cautions_only(unit)):
                 section = f"{unit.meta.get('section', '')} > "
                 hits, _ = retriever.search(own_header(unit), k=TOPIC_PARTS, kind="logic_unit",
                                            within=[str(unit.meta.get("doc_id", ""))])
