@@ -132,8 +132,10 @@ DEFINITION = re.compile(
 _TYPE = r"(?:\{[^{}]+\}|\[<[^<>\]]+>\]\([^)]*\)|<[^<>]+>)"
 TYPE_ONLY = re.compile(_TYPE + r"(?:\s*\|\s*" + _TYPE + r")*")  # "{string}", "{Buffer} | {string}"
 PARAMETER = re.compile(r"^(?:`[^`]+`|[\w.$\[\]'\"-]+) " + _TYPE + r"(?: \| " + _TYPE + r")*(?:\s+\S.*)?$"
-                       # ... and Sphinx's field list of them: "**exact_name** (*bool*) – if set to `true`, …"
-                       r"|^\*\*[\w.$-]+\*\* \(\*[^*()\n]+\*(?:, \*?optional\*?)?\)(?:\s+[–—-]\s+\S.*)?$")
+                       # ... and Sphinx's field list of them: "**exact_name** (*bool*) – if set to `true`, …",
+                       # "**count** *(integer)* - number of items removed …"
+                       r"|^\*\*[\w.$-]+\*\* (?:\(\*[^*()\n]+\*(?:, \*?optional\*?)?\)|\*\([^*()\n]+\)\*)"
+                       r"(?:\s+[–—-]\s+\S.*)?$")
 # a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
 COMMAND_WORD = re.compile(
     r"\b(?:Get|Set|New|Remove|Add|Enable|Disable|Test|Start|Stop|Export|Import|Update|Invoke|Clear|"

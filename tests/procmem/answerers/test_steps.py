@@ -933,6 +933,10 @@ def test_a_sphinx_field_list_of_parameters_is_no_steps():
             "- **rr_type** (*kres.type*) – you may additionally specify the type to remove.\n"
             "- **prev_state** (*table*) – return value from previous run (can be used by callback)\n")
     assert unit_steps(step_unit("`cache.clear([name])`: Parameters", text, "kres/cache.html", "Cache")) == []
+    returns = ("`count` key is always present.\n\n- **count** *(integer)* - number of items removed from cache by "
+               "this call\n- **not_apex** - cleared subtree is not cached as zone apex\n- **subtree** *(string)* - hint "
+               "where zone apex lies\n")
+    assert unit_steps(step_unit("Returns:", returns, "kres/cache.html", "Cache")) == []
 
 
 def test_the_conventions_a_guide_writes_in_are_no_steps():
