@@ -28,7 +28,10 @@ VERSIONED = re.compile(r"\b([a-z]+)/(\d+)\b")
 # up": "setup", "logged in": "login"): it is that one word, so a question that says "back up"
 # meets a section headed "Data and metadata backup", and the other way round, and "set up" is
 # not "set" ("set the value")
-COMPOUND = re.compile(r"\b(?:(back)(?:s|ed|ing)?\s+(up)|(set)(?:s|ting)?\s+(up)|(log)(?:s|ged|ging)?\s+(in|out)"
+COMPOUND = re.compile(r"\b(?:(back)(?:s|ed|ing)?\s+(up)|(set)(?:s|ting)?\s+(up)|(log)ged\s+(in|out)"
+                      # "log in" is a verb before "to", "with", … or at the end, not in "the logs in /var/log"
+                      # nor in "Logging in Varnish"
+                      r"|(log)(?:ging)?\s+(in|out)(?=\s+(?:to|into|with|as|via|using|again|of|from)\b|\s*[.,;:!?)]|\s*$)"
                       r"|(shut)(?:s|ting)?\s+(down)|(start)(?:s|ed|ing)?\s+(up)|(clean)(?:s|ed|ing)?\s+(up)"
                       r"|(look)(?:s|ed|ing)?\s+(up)|(roll)(?:s|ed|ing)?\s+(back|over)|(fail)(?:s|ed|ing)?\s+(over))\b")
 TOKENIZER_NAME = ("regex-w2+/underscore-parts/name-version/compounds/stopwords-en/irregular-verbs/short-forms"

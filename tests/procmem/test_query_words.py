@@ -35,6 +35,9 @@ def test_a_verb_with_a_particle_is_also_the_word_written_as_one() -> None:
     assert tokenize("backing up") == ["backup"]
     assert tokenize("setting up the printer") == tokenize("the setup printer") == ["setup", "printer"]
     assert "logout" in tokenize("I logged out") and "shutdown" in tokenize("shutting down the VM")
+    assert "login" in tokenize("How do I log in to Cockpit?") and "login" in tokenize("How do I log in?")
+    # a noun and a preposition: "the logs in libvirt", the Varnish page "Logging in Varnish"
+    assert "login" not in tokenize("How do I turn on debug logs in libvirt?") + tokenize("Logging in Varnish")
     assert tokenize("set the upper limit") == ["set", "upper", "limit"]  # "set" alone is "set"
 
 
