@@ -4,7 +4,8 @@
   else its specific heading, else the title, with the title as context; input = what applies and
   what must hold first: "applies to", prerequisite sections and sentences, the symptom; steps =
   the items) and a Step :class:`LogicUnit` (header = the procedure's output, prerequisite = the
-  input, body = the lead-in, the list and its notes, Markdown and code kept).
+  input, body = the lead-in, the list and its notes, Markdown and code kept). What the section
+  says before its first list's lead-in is a unit as a section without a numbered list is.
 - In a resolution section without a numbered list, the bullet items are alternative methods: one
   procedure over them and one Step unit each, chained by CONTINUE linkers ("if this does not
   resolve the problem then <next method>"); numbered sibling sections (Method 1, Method 2 ...)
@@ -18,7 +19,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -145,8 +146,13 @@ def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction)
         return []
     numbered = _lists(section, ordered=True)
     if numbered:
-        return [_procedure_unit(ctx, section, role, block, out, part=i if len(numbered) > 1 else 0)
-                for i, block in enumerate(numbered, 1)]
+        # what the section says before its first list's lead-in (a manual page's description and
+        # options before "The scenario is as follows:") is a unit of its own, not lost
+        before = replace(section, blocks=section.blocks[:_list_start(section, numbered[0])])
+        parts = len(numbered) > 1
+        return _section_units(ctx, before, role, out) + [
+            _procedure_unit(ctx, section, role, block, out, part=i if parts else 0)
+            for i, block in enumerate(numbered, 1)]
     bullets = _lists(section, ordered=False)
     if role in ("resolution", "alternative") and bullets and _lists_alternatives(section):
         return _alternatives(ctx, section, role, bullets[0], out)
@@ -317,12 +323,16 @@ def _lead_in(section: Section, block: Block) -> str:
     return ""
 
 
+def _list_start(section: Section, block: Block) -> int:
+    """Where the list's unit starts: at its lead-in paragraph, else at the list."""
+    i = section.blocks.index(block)
+    return i - 1 if i > 0 and section.blocks[i - 1].kind == "paragraph" else i
+
+
 def _list_body(section: Section, block: Block) -> str:
     """The lead-in paragraph, the list, and the notes and paragraphs up to the next list."""
     i = section.blocks.index(block)
-    start = i
-    if i > 0 and section.blocks[i - 1].kind == "paragraph":
-        start = i - 1
+    start = _list_start(section, block)
     end = i + 1
     while end < len(section.blocks) and section.blocks[end].kind != "list":
         end += 1
