@@ -187,9 +187,13 @@ def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[
 # a name joined with underscores, as a plain-text manual sets it ("sidebar_visible", one of Mutt's
 # variables): a name, where a heading of words is none
 PLAIN_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
-# a header that is the name of what its section defines: one code span, then at most its type
-# or kind in brackets ("`port` (`integer`)", "`core.editor`", "`--force`"), or a plain name
-_NAME_HEADER = re.compile(rf"^(?:`([^`]+)`\s*(?:\([^)]{{0,40}}\))?[:.]?|({PLAIN_NAME}))$")
+# what a header may add in brackets after the name it defines: its type, kind or default value
+# ("(`integer`)", "(default: 10240000)", "(empty)")
+NAME_NOTE = r"\s*\([^)]{0,40}\)"
+# a header that is the name of what its section defines: one code span or a plain name, then at
+# most a note in brackets ("`port` (`integer`)", "`core.editor`", "`--force`", Postfix's
+# "message_size_limit (default: 10240000)")
+_NAME_HEADER = re.compile(rf"^(?:`([^`]+)`(?:{NAME_NOTE})?[:.]?|({PLAIN_NAME})(?:{NAME_NOTE})?)$")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s")
 
 
@@ -202,18 +206,21 @@ def entry_name(unit: Unit) -> str:
 
 def defines_asked(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[str]]) -> bool:
     """Whether a logic unit is a reference manual's entry for the thing the question asks about:
-    its own header is a name (:data:`_NAME_HEADER`) that the question names, and the header with
-    the first sentence under it ("The TCP port the server listens on; 5432 by default.") holds
+    its own header is a name (:data:`_NAME_HEADER`) that the question names, word by word for a
+    name of joined words ("message_size_limit"), and the header with the first sentence under it
+    ("The TCP port the server listens on; 5432 by default.") and its page's title hold
     :data:`HEADER_MATCH` of the question's terms but one, the verb of what to do with it
     ("How do I change the port the server listens on?")."""
     if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
         return False
     name = _NAME_HEADER.match(own_header(unit))
     named = set(tokens(name.group(1) or name.group(2))) if name else set()
+    named = {term for term in named if term.isalnum()} or named  # its words, not the joined name
     if not named or not named <= question_terms:
         return False
     opening = _SENTENCE_END.split(unit.body.strip(), maxsplit=1)[0]
-    found = len(question_terms & (named | set(tokens(opening))))
+    context = tokens(f"{opening} {unit.meta.get('title', '')}")
+    found = len(question_terms & (named | set(context)))
     return found >= HEADER_MATCH * (len(question_terms) - 1)
 
 

@@ -74,7 +74,16 @@ from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import unit_header, unit_steps
 from procmem.answerers.turn import Turn
-from procmem.units import LogicUnit, Procedure, Unit, UnitKind, own_header, part_count, part_number
+from procmem.units import (
+    LogicUnit,
+    Procedure,
+    Unit,
+    UnitKind,
+    entry_name,
+    own_header,
+    part_count,
+    part_number,
+)
 from serving.errors import LLMError
 
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
@@ -274,11 +283,15 @@ def _going_on(ranked: list[Candidate], p: ExtractiveParams) -> Candidate | None:
 
 def _ordered(chosen: list[Candidate]) -> list[Candidate]:
     """Documents in the order of their best unit; a document's units in their order there (the
-    parts of a section split for size in theirs)."""
+    parts of a section split for size in theirs), but for a reference entry that answers the
+    question, which leads its page's (the entries around it in Postfix's list of parameters,
+    "bounce_size_limit" before "message_size_limit", are only related)."""
     doc_rank = {}
     for cand in chosen:
         doc_rank.setdefault(cand.doc_id, len(doc_rank))
-    return sorted(chosen, key=lambda c: (doc_rank[c.doc_id], c.unit.meta.get("order", 0), part_number(c.unit)))
+    lead = chosen[0] if chosen and chosen[0].answers and entry_name(chosen[0].unit) else None
+    return sorted(chosen, key=lambda c: (doc_rank[c.doc_id], c is not lead, c.unit.meta.get("order", 0),
+                                         part_number(c.unit)))
 
 
 def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float] | None = None) -> list[str]:

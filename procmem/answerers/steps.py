@@ -56,6 +56,7 @@ from procmem.extract.markdown import (
     typed_commands,
 )
 from procmem.units import (
+    NAME_NOTE,
     PLAIN_NAME,
     LogicUnit,
     Procedure,
@@ -268,7 +269,7 @@ def _introducing_code(step: str) -> str:
 
 # a header that is only a name: in code ("`http.proxy`"), with its other names ("`-R`,
 # `--without-recommends`"), or a plain one ("sidebar_visible")
-CODE_NAME = re.compile(rf"^(?:`[^`\n]+`(?:, `[^`\n]+`)*|{PLAIN_NAME})$")
+CODE_NAME = re.compile(rf"^(?:`[^`\n]+`(?:, `[^`\n]+`)*|(?P<plain>{PLAIN_NAME})(?P<note>{NAME_NOTE})?)$")
 ENTRY_CODE_LINES = 2  # an example this short is shown with the entry's step
 
 
@@ -290,8 +291,10 @@ def entry_step(unit: Unit) -> str:
     if isinstance(unit, LogicUnit) and DESCRIPTION.match(name) \
             and (manual := MANUAL_TITLE.match(str(unit.meta.get("title", "")))):
         name = f"`{manual['name']}`"
-    elif not isinstance(unit, LogicUnit) or not CODE_NAME.match(name):
+    elif not isinstance(unit, LogicUnit) or not (named := CODE_NAME.match(name)):
         return ""
+    elif named["plain"]:
+        name = f"`{named['plain']}`{named['note'] or ''}"  # "`message_size_limit` (default: 10240000)"
     if part_number(unit) != 1:
         return ""
     text = unit_text(unit)

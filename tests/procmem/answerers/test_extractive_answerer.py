@@ -693,6 +693,25 @@ def test_a_reference_entry_answers_with_its_name_and_what_it_does():
     assert steps[0] == "-R, --without-recommends: Do not treat recommendations as dependencies when installing new packages."
 
 
+def test_a_reference_entry_that_answers_leads_the_entries_before_it_on_its_page():
+    """A mail server's list of parameters, each headed by its name and default: the entry that
+    the question names word by word answers, and its step comes first, before the entry that
+    precedes it on the page and only shares a word with the question."""
+    bounce = step_unit("bounce_size_limit (default: 50000) (Configuration Parameters)",
+                       "The largest amount of the original message's text that a non-delivery notice returns.",
+                       "postconf.5.html", "Configuration Parameters", order=1, unit_type="Appendix")
+    message = step_unit("message_size_limit (default: 10240000) (Configuration Parameters)",
+                        "The largest size in bytes of a message, envelope included.",
+                        "postconf.5.html", "Configuration Parameters", order=2, unit_type="Appendix")
+    question = "How do I limit the size of a message?"
+    assert defines_asked(message, set(terms(question)), terms)
+    assert not defines_asked(bounce, set(terms(question)), terms)
+    assert entry_name(message) == "message_size_limit (default: 10240000)"
+    answer, steps, _ = compose([Hit(message, 1.0, 1, "x"), Hit(bounce, 0.95, 2, "x")], Turn(question), cite=False)
+    assert steps[0] == "message_size_limit (default: 10240000): The largest size in bytes of a message, envelope included."
+    assert steps[1].startswith("bounce_size_limit (default: 50000): The largest amount")
+    assert answer.startswith("message_size_limit (default: 10240000): The largest size in bytes")
+
 def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead():
     stock = step_unit("Thicken the stew", "If the stew is too thin, let it simmer uncovered for a while. "
                       "Otherwise you can mix a teaspoon of flour with water and stir it into the stew.",
