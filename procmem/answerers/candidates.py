@@ -23,6 +23,7 @@ from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import (
     DESCRIPTION,
     MANUAL_TITLE,
+    entry_step,
     option_items,
     unit_header,
     unit_steps,
@@ -337,8 +338,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         or answers_by_option(unit, turn, steps)
     if candidate.answers:
         factor *= ANSWERS_FACTOR
-    elif not steps:
-        factor *= 0.5
+    elif not steps or len(steps) == 1 and entry_step(unit):
+        factor *= 0.5  # nothing to do, or only what its entry's setting is (one of Postfix's hundreds)
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:
         factor *= 0.6
     if unit.kind == "chunk":

@@ -5,7 +5,8 @@
   what must hold first: "applies to", prerequisite sections and sentences, the symptom; steps =
   the items) and a Step :class:`LogicUnit` (header = the procedure's output, prerequisite = the
   input, body = the lead-in, the list and its notes, Markdown and code kept). What the section
-  says before its first list's lead-in is a unit as a section without a numbered list is.
+  says before its first list's lead-in, when longer than a sentence or two, is a unit as a
+  section without a numbered list is.
 - In a resolution section without a numbered list, the bullet items are alternative methods: one
   procedure over them and one Step unit each, chained by CONTINUE linkers ("if this does not
   resolve the problem then <next method>"); numbered sibling sections (Method 1, Method 2 ...)
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from inscoqa.corpus.document import Document
 
 MIN_SECTION_WORDS = 8
+MIN_TEXT_BEFORE_LIST_WORDS = 30  # a section's text before its numbered list that is a unit
 LEAD_IN_GOAL = re.compile(r"^(?:to|in order to)\s+(?P<goal>[^,:]{3,160})\s*[,:]", re.I)
 FOLLOW_GOAL = re.compile(r"(?:follow these steps|as follows|do the following)\s+to\s+(?P<goal>[^.:]{3,160})", re.I)
 GENERIC_GOAL = re.compile(r"^(?:do (?:this|so|that)|resolve (?:this|the) (?:issue|problem)|fix (?:this|the) "
@@ -147,10 +149,12 @@ def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction)
     numbered = _lists(section, ordered=True)
     if numbered:
         # what the section says before its first list's lead-in (a manual page's description and
-        # options before "The scenario is as follows:") is a unit of its own, not lost
+        # options before "The scenario is as follows:") is a unit of its own, not lost; a sentence
+        # or two there only prefaces the list ("Be sure to read the note at the end of step 8.")
         before = replace(section, blocks=section.blocks[:_list_start(section, numbered[0])])
+        own = len(before.text.split()) >= MIN_TEXT_BEFORE_LIST_WORDS
         parts = len(numbered) > 1
-        return _section_units(ctx, before, role, out) + [
+        return (_section_units(ctx, before, role, out) if own else []) + [
             _procedure_unit(ctx, section, role, block, out, part=i if parts else 0)
             for i, block in enumerate(numbered, 1)]
     bullets = _lists(section, ordered=False)

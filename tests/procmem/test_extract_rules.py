@@ -467,3 +467,26 @@ def test_a_wish_the_user_may_have_is_no_prerequisite():
     units = extract_rules(Document(doc_id="kmail/later.docbook", title="Send Later", text=required, meta={})).logic_units
     assert next(u for u in units if "1. Check the Delay box" in u.body).prerequisite == \
         "Your outgoing account must be online at that time"
+
+
+def test_the_text_before_a_sections_numbered_list_is_a_unit_when_it_says_more_than_a_preface():
+    """A manual page's description gives the command's options, then a numbered list of how a
+    wrong message gets removed: the options were in no logic unit, only the list's part was.
+    A sentence before the list only prefaces it and stays out ("Be sure to read the note at the
+    end of step 3.")."""
+    options = ("The queueadm command does maintenance jobs on the mail queue. Only the superuser may run it.\n\n"
+               "`-d queue_id`: Remove one message with the named queue ID. Specify \"-d ALL deferred\" to remove "
+               "all mail in the deferred queue.\n\n`-h queue_id`: Put one message on hold, so that no attempt is "
+               "made to deliver it.")
+    listed = ("This is how a wrong message gets removed:\n\n1. The queue manager removes the message.\n"
+              "2. New mail arrives with the same queue ID.\n3. queueadm removes the new message instead.\n")
+    text = f"# queueadm - mail queue maintenance\n\n## DESCRIPTION\n\n{options}\n\n{listed}"
+    units = extract_rules(Document(doc_id="man/queueadm.1", title="queueadm - mail queue maintenance",
+                                   text=text, meta={})).logic_units
+    assert [u.body for u in units] == [options, listed.strip()]
+    assert all(u.header.startswith("DESCRIPTION") for u in units)
+    preface = "Be sure to read the note at the end of step 3."
+    text = f"# queueadm - mail queue maintenance\n\n## DESCRIPTION\n\n{preface}\n\n{listed}"
+    units = extract_rules(Document(doc_id="man/queueadm.1", title="queueadm - mail queue maintenance",
+                                   text=text, meta={})).logic_units
+    assert [u.body for u in units] == [listed.strip()]
