@@ -712,6 +712,22 @@ def test_a_reference_entry_that_answers_leads_the_entries_before_it_on_its_page(
     assert steps[1].startswith("bounce_size_limit (default: 50000): The largest amount")
     assert answer.startswith("message_size_limit (default: 10240000): The largest size in bytes")
 
+def test_an_entry_that_only_says_what_its_setting_is_ranks_as_a_unit_without_steps():
+    """One of a list of hundreds of parameters, found for a question it does not answer, says
+    only what its setting is: it ranks as a unit with nothing to do, and does not join the
+    howto's steps it shares a name with."""
+    level = step_unit("debug_peer_level (default: 2) (Configuration Parameters)",
+                      "The increment in verbose logging level when a remote client or server matches a pattern in "
+                      "the debug_peer_list parameter.", "postconf.5.html", "Configuration Parameters",
+                      unit_type="Appendix")
+    howto = step_unit("Verbose logging for specific connections (Debugging Howto)",
+                      "1. In main.cf, list the client's name or address in the debug_peer_list parameter.\n"
+                      "2. Run postfix reload to make the change take effect.\n", "DEBUG_README.html", "Debugging Howto")
+    _, steps, _ = compose([Hit(level, 1.0, 1, "x"), Hit(howto, 0.9, 2, "x")],
+                          Turn("How do I turn on verbose logging for one client?"), cite=False)
+    assert steps == ["In main.cf, list the client's name or address in the debug_peer_list parameter.",
+                     "Run postfix reload to make the change take effect."]
+
 def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead():
     stock = step_unit("Thicken the stew", "If the stew is too thin, let it simmer uncovered for a while. "
                       "Otherwise you can mix a teaspoon of flour with water and stir it into the stew.",
