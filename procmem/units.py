@@ -208,9 +208,9 @@ def defines_asked(unit: Unit, question_terms: set[str], tokens: Callable[[str], 
     """Whether a logic unit is a reference manual's entry for the thing the question asks about:
     its own header is a name (:data:`_NAME_HEADER`) that the question names, word by word for a
     name of joined words ("message_size_limit"), and the header with the first sentence under it
-    ("The TCP port the server listens on; 5432 by default.") and its page's title hold
-    :data:`HEADER_MATCH` of the question's terms but one, the verb of what to do with it
-    ("How do I change the port the server listens on?")."""
+    ("The TCP port the server listens on; 5432 by default.") and, for a name of several words,
+    its page's title hold :data:`HEADER_MATCH` of the question's terms but one, the verb of what
+    to do with it ("How do I change the port the server listens on?")."""
     if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
         return False
     name = _NAME_HEADER.match(own_header(unit))
@@ -219,8 +219,10 @@ def defines_asked(unit: Unit, question_terms: set[str], tokens: Callable[[str], 
     if not named or not named <= question_terms:
         return False
     opening = _SENTENCE_END.split(unit.body.strip(), maxsplit=1)[0]
-    context = tokens(f"{opening} {unit.meta.get('title', '')}")
-    found = len(question_terms & (named | set(context)))
+    # a name of several words that the question says is specific enough for its page's title to
+    # say the rest ("Postfix"); a name of one word ("add") is not
+    title = str(unit.meta.get("title", "")) if len(named) > 1 else ""
+    found = len(question_terms & (named | set(tokens(f"{opening} {title}"))))
     return found >= HEADER_MATCH * (len(question_terms) - 1)
 
 

@@ -249,6 +249,18 @@ def entry_share(unit: Unit, turn: Turn, weight: dict[str, float] | None = None) 
     return share(turn.question_terms, set(terms(entries[0].partition(": ")[0])), weight) if entries else 0.0
 
 
+# a setting's default value, noted after its name ("(default: 50000)", "(empty)")
+DEFAULT_NOTE = re.compile(r"\((?:default\b[^)]*|empty)\)", re.I)
+
+
+def defines_only(unit: Unit, steps: list[str]) -> bool:
+    """Whether a unit's only step is a setting's entry, headed with its default value
+    ("bounce_size_limit (default: 50000)", one of Postfix's hundreds of parameters): what the
+    setting is, nothing to do, as against a command's entry ("markauto, unmarkauto: Mark packages
+    as automatically installed …")."""
+    return len(steps) == 1 and bool(entry_step(unit)) and bool(DEFAULT_NOTE.search(own_header(unit)))
+
+
 def manual_share(unit: Unit, turn: Turn) -> float:
     """For a manual page's description (:data:`MANUAL_TITLE`), the share of the last question's
     terms that the page's line of what its command does says ("kzonecheck – Knot DNS zone file
@@ -338,8 +350,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         or answers_by_option(unit, turn, steps)
     if candidate.answers:
         factor *= ANSWERS_FACTOR
-    elif not steps or len(steps) == 1 and entry_step(unit):
-        factor *= 0.5  # nothing to do, or only what its entry's setting is (one of Postfix's hundreds)
+    elif not steps or defines_only(unit, steps):
+        factor *= 0.5
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:
         factor *= 0.6
     if unit.kind == "chunk":

@@ -9,7 +9,7 @@ import pytest
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
-from procmem.answerers.candidates import Candidate, is_duplicate, score
+from procmem.answerers.candidates import Candidate, defines_only, is_duplicate, score
 from procmem.answerers.clauses import says_what_to_do
 from procmem.answerers.common import terms
 from procmem.answerers.extractive import (
@@ -707,6 +707,11 @@ def test_a_reference_entry_that_answers_leads_the_entries_before_it_on_its_page(
     assert defines_asked(message, set(terms(question)), terms)
     assert not defines_asked(bounce, set(terms(question)), terms)
     assert entry_name(message) == "message_size_limit (default: 10240000)"
+    # a name of one word is not specific enough for its page's title to say the rest of the question
+    add = LogicUnit("Appendix", "", "`add` (dbmmanage - Manage user authentication files)",
+                    "Adds an entry for username to filename using the hashed password.", [],
+                    unit_meta("dbmmanage.html", "dbmmanage - Manage user authentication files"))
+    assert not defines_asked(add, set(terms("How do I add another user to the password file?")), terms)
     answer, steps, _ = compose([Hit(message, 1.0, 1, "x"), Hit(bounce, 0.95, 2, "x")], Turn(question), cite=False)
     assert steps[0] == "message_size_limit (default: 10240000): The largest size in bytes of a message, envelope included."
     assert steps[1].startswith("bounce_size_limit (default: 50000): The largest amount")
@@ -727,6 +732,11 @@ def test_an_entry_that_only_says_what_its_setting_is_ranks_as_a_unit_without_ste
                           Turn("How do I turn on verbose logging for one client?"), cite=False)
     assert steps == ["In main.cf, list the client's name or address in the debug_peer_list parameter.",
                      "Run postfix reload to make the change take effect."]
+    assert defines_only(level, unit_steps(level))
+    # a command's entry says what it does, as aptitude's "markauto", and ranks by it
+    command = step_unit("`markauto`, `unmarkauto` (aptitude)", "Mark packages as automatically installed or "
+                        "manually installed, respectively.", "rn01re01.html", "aptitude", unit_type="Appendix")
+    assert not defines_only(command, unit_steps(command))
 
 def test_a_sentence_that_needs_the_one_before_it_or_an_exclamation_does_not_lead():
     stock = step_unit("Thicken the stew", "If the stew is too thin, let it simmer uncovered for a while. "
