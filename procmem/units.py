@@ -193,7 +193,7 @@ NAME_NOTE = r"\s*\([^)]{0,40}\)"
 # a header that is the name of what its section defines: one code span or a plain name, then at
 # most a note in brackets ("`port` (`integer`)", "`core.editor`", "`--force`", Postfix's
 # "message_size_limit (default: 10240000)")
-_NAME_HEADER = re.compile(rf"^(?:`([^`]+)`(?:{NAME_NOTE})?[:.]?|({PLAIN_NAME})(?:{NAME_NOTE})?)$")
+_NAME_HEADER = re.compile(rf"^(?:`([^`]+)`\s*(?:{NAME_NOTE})?[:.]?|({PLAIN_NAME})(?:{NAME_NOTE})?)$")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s")
 
 
