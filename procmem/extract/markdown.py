@@ -120,7 +120,55 @@ def parse_blocks(lines: list[str]) -> list[Block]:
                 end += 1
             blocks.append(Block("paragraph", "\n".join(x.strip() for x in lines[i:end])))
             i = end
-    return blocks
+    return _with_callouts_folded(blocks)
+
+
+# a callout at the end of a code line, which a numbered list after the block explains
+# ("$ git reset --soft HEAD^      <1>", "autocrlf = true  # (2)")
+CALLOUT = re.compile(r"\s+(?:(?:#|//|--|;)\s*)?(?:<(?P<angle>\d{1,2})>|\((?P<round>\d{1,2})\))\s*$")
+
+
+def _with_callouts_folded(blocks: list[Block]) -> list[Block]:
+    """A code block whose lines carry callouts (``<1>``, ``<2>`` …: AsciiDoc's) followed by the
+    numbered list that explains them, as that list with each item's lines of code under it: the
+    list's items are the steps, and what each step types is in its lines. A line without a callout
+    goes with the next line that has one (an example's first ``$ git commit ...`` before ``$ git
+    reset --soft HEAD^ <1>``), the lines after the last one with the last."""
+    folded: list[Block] = []
+    for block in blocks:
+        explained = folded[-1] if folded and block.kind == "list" and block.ordered else None
+        parts = _callout_parts(explained.text, len(block.items)) if explained and explained.kind == "code" else None
+        if parts is None:
+            folded.append(block)
+            continue
+        fence = explained.text.splitlines()[0].strip()
+        items = [ListItem(f"{item.text}\n\n{fence}\n" + "\n".join(lines) + f"\n{fence[:3]}")
+                 for lines, item in zip(parts, block.items, strict=True)]
+        text = "\n".join(f"{n}. {_indent_rest(item.text)}" for n, item in enumerate(items, 1))
+        folded[-1] = Block("list", text, ordered=True, items=items)
+    return folded
+
+
+def _callout_parts(code: str, count: int) -> list[list[str]] | None:
+    """The lines of a fenced code block for each of its callouts 1 … ``count``, without the
+    callouts, or None unless its callouts are exactly those."""
+    lines = code.splitlines()[1:-1]
+    marks = [CALLOUT.search(line) for line in lines]
+    numbers = {int(m["angle"] or m["round"]) for m in marks if m}
+    if count < 1 or numbers != set(range(1, count + 1)):
+        return None
+    parts: list[list[str]] = [[] for _ in range(count)]
+    pending: list[str] = []
+    last = 0
+    for line, mark in zip(lines, marks, strict=True):
+        if not mark:
+            pending.append(line)
+            continue
+        last = int(mark["angle"] or mark["round"]) - 1
+        parts[last] += [*pending, line[:mark.start()]]
+        pending = []
+    parts[last] += [line for line in pending if line.strip()]
+    return parts
 
 
 def _fence_end(lines: list[str], start: int) -> int:

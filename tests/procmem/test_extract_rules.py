@@ -10,6 +10,7 @@ import pytest
 from inscoqa.bundled import sample_documents
 from inscoqa.corpus import read_document
 from inscoqa.corpus.document import Document
+from procmem.answerers.steps import unit_steps
 from procmem.extract.deterministic import extract_rules
 from procmem.extract.linkers import resolve_link
 from procmem.extract.markdown import code_line, is_session, one_line, parse_sections, typed_commands
@@ -490,3 +491,72 @@ def test_the_text_before_a_sections_numbered_list_is_a_unit_when_it_says_more_th
     units = extract_rules(Document(doc_id="man/queueadm.1", title="queueadm - mail queue maintenance",
                                    text=text, meta={})).logic_units
     assert [u.body for u in units] == [listed.strip()]
+
+
+CALLOUT_EXAMPLE = """# git-reset(1)
+
+## Undo a commit and redo
+
+```
+$ git commit ...
+$ git reset --soft HEAD^      <1>
+$ edit                        <2>
+$ git commit -a -c ORIG_HEAD  <3>
+```
+
+1. This is most often done when you remembered what you just committed is incomplete.
+2. Make corrections to working tree files.
+3. Redo the commit by starting with its log message.
+
+## Open and save
+
+```
+[core]
+    autocrlf = true  # (1)
+```
+
+1. Open the file.
+2. Save it.
+"""
+
+
+def test_a_code_blocks_callouts_go_with_the_items_that_explain_them():
+    """Git's manual pages show an example's commands with callouts (``<1>``), then a numbered list
+    that says what each does: each step carries its own commands (a line without a callout, the
+    example's first commit, goes with the next that has one)."""
+    extraction = extract_rules(Document(doc_id="git/git-reset.html", title="git-reset(1)", text=CALLOUT_EXAMPLE,
+                                        meta={}))
+    redo = next(p for p in extraction.procedures if p.output.startswith("Undo a commit and redo"))
+    assert redo.steps == [
+        "This is most often done when you remembered what you just committed is incomplete. "
+        "`git commit...; git reset --soft HEAD^`",
+        "Make corrections to working tree files. `edit`",
+        "Redo the commit by starting with its log message. `git commit -a -c ORIG_HEAD`"]
+    step_unit = next(u for u in extraction.logic_units if u.header.startswith("Undo a commit and redo"))
+    assert "<1>" not in step_unit.body and "   $ git reset --soft HEAD^" in step_unit.body
+    assert unit_steps(step_unit)[2] == "Redo the commit by starting with its log message. git commit -a -c ORIG_HEAD"
+    # callouts that are not exactly the list's numbers: the block and the list stay as they are
+    other = next(p for p in extraction.procedures if p.output.startswith("Open and save"))
+    assert other.steps == ["Open the file.", "Save it."]
+    kept = parse_sections(CALLOUT_EXAMPLE)[-1].blocks
+    assert [b.kind for b in kept] == ["code", "list"] and "autocrlf = true  # (1)" in kept[0].text
+
+
+def test_an_asciidoc_pages_callouts_reach_the_steps_through_the_html_reader(tmp_path):
+    """The same example as git's HTML manual page writes it (a listing whose callouts are bold
+    ``&lt;1&gt;``, then a "colist" ordered list), read by the HTML reader."""
+    page = tmp_path / "git-reset.html"
+    page.write_text(
+        "<html><head><title>git-reset(1)</title></head><body><h1>git-reset(1) Manual Page</h1>"
+        "<h2>EXAMPLES</h2><div class='dlist'><dl><dt class='hdlist1'>Undo a commit and redo</dt><dd>"
+        "<div class='listingblock'><div class='content'><pre><code>$ git commit ...\n"
+        "$ git reset --soft HEAD^      <b>&lt;1&gt;</b>\n$ edit                        <b>&lt;2&gt;</b>\n"
+        "$ git commit -a -c ORIG_HEAD  <b>&lt;3&gt;</b></code></pre></div></div>"
+        "<div class='colist arabic'><ol><li><p>This is most often done when you remembered what you\n"
+        "    just committed is incomplete.</p></li><li><p>Make corrections to working tree files.</p></li>"
+        "<li><p>Redo the commit by starting with its log message.</p></li></ol></div></dd></dl></div>"
+        "</body></html>", encoding="utf-8")
+    steps = [s for p in extract_rules(read_document(page)).procedures for s in p.steps]
+    assert "This is most often done when you remembered what you just committed is incomplete. " \
+           "`git commit...; git reset --soft HEAD^`" in steps
+    assert "Redo the commit by starting with its log message. `git commit -a -c ORIG_HEAD`" in steps
