@@ -13,7 +13,7 @@ from typing import Any
 
 import jsonschema
 
-from procmem.extract.markdown import CODE_ONLY, TITLE_ONLY
+from procmem.extract.markdown import CODE_ONLY, FENCE, TITLE_ONLY, one_line
 
 NO_UPDATE = "NO UPDATE REQUIRED"
 
@@ -77,7 +77,10 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
     after a semicolon where the item does not end a sentence ("Add the files: `a.dsc`;
     `a.orig.tar.gz`"), and items under a title in bold alone are items in its place. A paragraph
     of text at the margin (not a quoted note, nor a code block written at the margin under its
-    item) ends the list's last item: lines indented after it (a code block's) are not the item's."""
+    item) ends the list's last item: lines indented after it (a code block's) are not the item's.
+    An item with a code block under it reads as :func:`one_line` writes it: the block's commands
+    joined as a shell takes them, without their prompts or what they print ("Delete the branch:
+    `git branch -D test`")."""
     if isinstance(lines, str):
         lines = lines.splitlines()
     pattern = _NUMBERED_RE if numbered_only else _STEP_RE
@@ -87,6 +90,7 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
     fenced = False  # in a code block
     ended = False  # a paragraph at the margin ended the last item: what is indented after it is not the item's
     blank = True  # the line before is blank
+    written: list[list[str]] = []  # each step's lines as written
     for line in lines:
         fenced = fenced != line.lstrip().startswith("```")
         match = pattern.match(line)
@@ -100,15 +104,19 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
         indent = len(line) - len(line.lstrip())
         if match and not nested and steps and indent > indents[-1] and TITLE_ONLY.match(steps[-1]):
             steps[-1], indents[-1] = match.group(1).strip(), indent  # a label over its items: the items
+            written[-1] = [match.group(1)]
         elif match and not nested and steps and indent > indents[-1]:
             end = "" if steps[-1].endswith((":", ";", ",", ".", "!", "?")) else ";"
             steps[-1] = f"{steps[-1]}{end} {match.group(1).strip()}"
+            written[-1].append(line)
         elif match:
             steps.append(match.group(1).strip())
             indents.append(indent)
+            written.append([match.group(1)])
         elif steps and line.strip() and line.startswith((" ", "\t")) and not ended:
             # a title in bold, or a name in code: "**Create a Starting Point**: Click ...", "`Replaces`: Use
             # this when ..."; a title further on ends what came before it, and its text follows it after a colon
+            written[-1].append(line)
             title = TITLE_ONLY.match(line.strip())
             end = (":" if TITLE_ONLY.match(steps[-1]) or CODE_ONLY.fullmatch(steps[-1]) or titled
                    else "." if title and not steps[-1].endswith((":", ";", ",", ".", "!", "?")) else "")
@@ -116,6 +124,8 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
             titled = bool(title)
             continue
         titled = False
+    steps = [one_line("\n".join(lines)) if any(FENCE.match(line) for line in lines) else step
+             for step, lines in zip(steps, written, strict=True)]
     return [s for s in steps if s]
 
 

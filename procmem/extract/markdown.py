@@ -483,7 +483,7 @@ def one_line(markdown: str, *, max_words: int = 120) -> str:
         parts.append(part)
         labelled = "line" if label else "item" if m and len(parts) > 1 and TITLE_ONLY.match(m.group("rest")) else ""
     text = " ".join(p for p in parts if p)
-    text = re.sub(r"\s+([,.;:])", r"\1", text)
+    text = re.sub(r"\s+([,.;:])(?=\s|$)", r"\1", text)  # not a file's ".eml" or a "..." placeholder
     words = text.split()
     return " ".join(words[:max_words]) + (" ..." if len(words) > max_words else "")
 

@@ -529,7 +529,7 @@ def test_a_code_blocks_callouts_go_with_the_items_that_explain_them():
     redo = next(p for p in extraction.procedures if p.output.startswith("Undo a commit and redo"))
     assert redo.steps == [
         "This is most often done when you remembered what you just committed is incomplete. "
-        "`git commit...; git reset --soft HEAD^`",
+        "`git commit ...; git reset --soft HEAD^`",
         "Make corrections to working tree files. `edit`",
         "Redo the commit by starting with its log message. `git commit -a -c ORIG_HEAD`"]
     step_unit = next(u for u in extraction.logic_units if u.header.startswith("Undo a commit and redo"))
@@ -558,5 +558,5 @@ def test_an_asciidoc_pages_callouts_reach_the_steps_through_the_html_reader(tmp_
         "</body></html>", encoding="utf-8")
     steps = [s for p in extract_rules(read_document(page)).procedures for s in p.steps]
     assert "This is most often done when you remembered what you just committed is incomplete. " \
-           "`git commit...; git reset --soft HEAD^`" in steps
+           "`git commit ...; git reset --soft HEAD^`" in steps
     assert "Redo the commit by starting with its log message. `git commit -a -c ORIG_HEAD`" in steps

@@ -70,6 +70,18 @@ def test_steps_reader_reads_no_item_in_a_line_of_code_that_only_looks_like_one()
     assert parse_steps("```\n- Download the tool.\n```") == ["Download the tool."]  # a list, fenced or not
 
 
+def test_steps_reader_reads_an_items_code_block_as_the_commands_typed():
+    """A step with a shell session under it gives the commands, joined as a shell takes them,
+    without their prompts; a file's name keeps the space before its dot."""
+    listed = ("1. Delete the branch even if it is not merged.\n\n   ```\n   $ git branch -D test\n   ```\n"
+              "2. Rewind and switch back.\n\n   ```\n   $ git reset --keep start\n   $ git switch -\n   ```\n"
+              "3. Save the meeting as an .eml file.")
+    assert parse_steps(listed, numbered_only=True) == [
+        "Delete the branch even if it is not merged. `git branch -D test`",
+        "Rewind and switch back. `git reset --keep start; git switch -`",
+        "Save the meeting as an .eml file."]
+
+
 def test_steps_reader_ends_the_last_item_at_a_paragraph_at_the_margin():
     """Dovecot's quota page lists its plugins, then says "Enable them in configuration files,
     e.g.:" over a file's stanza: the stanza's indented lines are not the last plugin's item."""
