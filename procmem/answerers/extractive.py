@@ -303,6 +303,19 @@ def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float
     return steps[start:start + n]
 
 
+def _list_introduced(chosen: list[Candidate]) -> str:
+    """The id of the chosen unit with steps that the best unit introduces: the best unit is what a
+    section says before its numbered list (a step at most: Office's "Scenario 1: Keep Exchange
+    Online mailbox" before "To use this method, follow these steps:") and the other, later in the
+    same section, holds the list; its steps are the answer's, from the first. "" when none is."""
+    if not chosen or len(unit_steps(chosen[0].unit)) > 1:
+        return ""
+    head = chosen[0]
+    return next((c.unit.id for c in chosen[1:]
+                 if c.doc_id == head.doc_id and c.unit.meta.get("section") == head.unit.meta.get("section")
+                 and c.unit.meta.get("order", 0) > head.unit.meta.get("order", 0) and len(unit_steps(c.unit)) > 1), "")
+
+
 def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                   source_index: dict[str, int], weight: dict[str, float] | None = None,
                   ) -> tuple[list[str], list[str]]:
@@ -315,17 +328,18 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     origin: list[str] = []  # the unit each step came from
     given: set[str] = set()  # ingredient lines an earlier step gave
     best = chosen[0].unit.id if chosen else ""
+    leading = {best, _list_introduced(chosen)}  # units whose steps come as the best unit's do
     asked = {c.unit.id: asked_steps(c.unit, turn) for c in chosen}
     # the units whose entries the question names first: what was asked
     for cand in sorted(_ordered(chosen), key=lambda c: not asked[c.unit.id]):
-        budget = p.first_unit_steps if cand.unit.id == best else p.other_unit_steps
+        budget = p.first_unit_steps if cand.unit.id in leading else p.other_unit_steps
         # new steps only, before a runner-up's run is chosen among them
         named = asked[cand.unit.id]
         # a list of labelled items gives those that say what is asked, not the rest of the list
         rest = [] if named and not asked_entries(cand.unit, turn) else unit_steps(cand.unit)
         fresh = [s for s in named + [s for s in rest if s not in named]
                  if not turn.already_said(s) and not is_duplicate(s, plain)]
-        if cand.unit.id != best and len(fresh) > budget:
+        if cand.unit.id not in leading and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)
         for step in fresh:
             if len(steps) >= p.max_steps or budget <= 0:

@@ -1,0 +1,57 @@
+"""A section's text before its numbered list, which ranks first for the question it names,
+brings the list's steps from the first (memory built with ``inscoqa memory build --path``: the
+real reader, units, embedding model and search)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from procmem.answerers import AnswerRequest, make_answerer
+from tests.procmem.answerers.conftest import memory_from_files
+
+RECOVER = """\
+# Recover a mailbox that exists both in the cloud and on the local server
+
+## Scenario 1: Keep the cloud mailbox
+
+This scenario applies when the user's mailbox was moved to the cloud earlier and an old mailbox
+was later reconnected on the local server, or when a cloud licence was assigned too early and a
+new cloud mailbox was created while the user still had a local mailbox. Be sure to read the
+note at the end of step 8.
+
+To use this method, follow these steps:
+
+1. Open the management shell and save the local mailbox's attributes to a file.
+2. Set the enumeration limit to unlimited so that no value is cut.
+3. Disconnect the local mailbox.
+4. Enable the local user as a remote mailbox.
+5. Restore any custom addresses that were removed.
+6. Add the old local mailbox's legacy name to the remote mailbox as an address.
+7. Collect the identifiers of the local mailbox, its database and the cloud mailbox.
+8. Optionally stamp the cloud mailbox's identifier on the remote mailbox.
+9. Restore the contents of the disconnected local mailbox into the cloud mailbox.
+"""
+
+MOVED = """\
+# A moved mailbox can still be opened
+
+## Resolution
+
+1. Check which server holds the mailbox.
+2. Remove the stale cache entry for the mailbox.
+3. Restart the client.
+"""
+
+
+def test_the_text_before_a_list_brings_the_lists_steps_from_the_first(clean_env: Path) -> None:
+    memory = memory_from_files(clean_env, {"recover.md": RECOVER, "moved.md": MOVED})
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest(
+        history=[], question="We want to keep the cloud mailbox. How do I get rid of the local mailbox?"))
+    steps = [step.rsplit(" [", 1)[0] for step in answer.procedures]
+    assert "Open the management shell and save the local mailbox's attributes to a file." in steps, steps
+    first = steps.index("Open the management shell and save the local mailbox's attributes to a file.")
+    assert steps[first + 1:first + 7] == [
+        "Set the enumeration limit to unlimited so that no value is cut.", "Disconnect the local mailbox.",
+        "Enable the local user as a remote mailbox.", "Restore any custom addresses that were removed.",
+        "Add the old local mailbox's legacy name to the remote mailbox as an address.",
+        "Collect the identifiers of the local mailbox, its database and the cloud mailbox."], steps
