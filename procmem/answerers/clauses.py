@@ -390,6 +390,16 @@ def values_of_settings(items: list[str]) -> bool:
     return bool(items) and None not in settings and all(settings.count(x) >= 2 for x in settings)
 
 
+# an item that gives a quantity under a short label: "⏲️ Prep time: 90 min", "Servings: 4"
+_QUANTITY = re.compile(r"^\W*(?:\w+ ){0,3}\w+:\s*\d[\d.,/–-]*(?: \w+){0,2}$")
+
+
+def states_quantities(items: list[str]) -> bool:
+    """Lists of a page's figures, each a quantity under a short label, none a step (a recipe's
+    "⏲️ Prep time: 90 min", "🍳 Cook time: 30 min", "🍽️ Servings: 4")."""
+    return len(items) >= 2 and all(_QUANTITY.match(plain_text(item).strip()) for item in items)
+
+
 _CONTINUED = re.compile(r"(?:[;,]|[;,]? (?:and|or))$")  # an item the next one continues: "rotating the logs;"
 
 

@@ -33,6 +33,7 @@ from procmem.answerers.clauses import (
     says_what_to_do,
     sentences,
     topics,
+    states_quantities,
     values_of_settings,
 )
 from procmem.answerers.code_blocks import (
@@ -193,7 +194,8 @@ def unit_steps(unit: Unit) -> list[str]:
     "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
     events (:func:`narrates`), a list of what there is to see (:func:`lists_what_there_is`),
     lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
-    (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`);
+    (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`),
+    or a page's figures (:func:`states_quantities`: a recipe's "Prep time: 90 min");
     none in release notes (:func:`in_release_notes`), works cited (:func:`cites_works`) or the
     guide's conventions (:func:`shows_conventions`). A reference entry's first step names it
     (:func:`entry_step`)."""
@@ -210,7 +212,8 @@ def unit_steps(unit: Unit) -> list[str]:
         listed_steps = instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
                                                      or notes_only(bulleted) or topics(bulleted, gerunds=False)
                                                      or narrates(bulleted) or lists_what_there_is(bulleted)
-                                                     or values_of_settings(bulleted)) else [])
+                                                     or values_of_settings(bulleted) or states_quantities(bulleted))
+                                   else [])
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
                                  or narrates(numbered) or enumerates(numbered) or lists_what_there_is(numbered)) else [])
                or (listed_steps if any(says_what_to_do(s) for s in listed_steps) else [])

@@ -11,6 +11,7 @@ from procmem.answerers.clauses import (
     names_only,
     notes_only,
     sentences,
+    states_quantities,
     topics,
     values_of_settings,
 )
@@ -711,6 +712,19 @@ def test_a_bulleted_list_of_notes_gives_no_steps_and_the_sentences_that_say_what
             "seconds.\n- Ordinal dates are not currently supported.\n")
     assert unit_steps(step_unit("fromisoformat", body, "datetime.html", "datetime")) == [
         "Use the strict form for stored data."]
+
+
+def test_a_pages_figures_are_no_steps():
+    """A recipe's "⏲️ Prep time: 90 min", "🍳 Cook time: 30 min" and "🍽️ Servings: 4" under its
+    introduction: figures of the page, which the answer gave as steps between the naan's and the
+    rice's. A list whose labelled items say what to do stays."""
+    figures = ["⏲️ Prep time: 90 min", "🍳 Cook time: 30 min", "🍽️ Servings: 4"]
+    assert states_quantities(figures)
+    assert not states_quantities(["Step 1: Open the file", "Step 2: Save it"])
+    assert not states_quantities(["Prep time: 90 min"])
+    body = ("A curry serves best with naan. At home we make it in the oven.\n\n"
+            + "\n".join(f"- {line}" for line in figures))
+    assert unit_steps(step_unit("About Naan Bread", body, "naan-bread.md", "Naan Bread")) == []
 
 
 def test_lists_of_the_values_a_setting_takes_are_no_steps():
