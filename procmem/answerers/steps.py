@@ -32,8 +32,8 @@ from procmem.answerers.clauses import (
     purposes,
     says_what_to_do,
     sentences,
-    topics,
     states_quantities,
+    topics,
     values_of_settings,
 )
 from procmem.answerers.code_blocks import (
