@@ -53,6 +53,9 @@ if TYPE_CHECKING:
     from inscoqa.corpus.document import Document
 
 MIN_SECTION_WORDS = 8
+MIN_SENTENCE_WORDS = 6
+_ONE_SENTENCE = re.compile(r"^[A-Z`*][^.!?:]*[a-z`*)]\.$")
+_POINTS_AHEAD = re.compile(r"\b(?:following|these steps|below)\b", re.I)
 MIN_TEXT_BEFORE_LIST_WORDS = 30  # a section's text before its numbered list that is a unit
 LEAD_IN_GOAL = re.compile(r"^(?:to|in order to)\s+(?P<goal>[^,:]{3,160})\s*[,:]", re.I)
 FOLLOW_GOAL = re.compile(r"(?:follow these steps|as follows|do the following)\s+to\s+(?P<goal>[^.:]{3,160})", re.I)
@@ -143,7 +146,7 @@ def _effective_role(section: Section, sections: list[Section]) -> Role:
 
 def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction) -> list[LogicUnit]:
     """Units of one section's own blocks (subsections are separate sections)."""
-    if len(section.text.split()) < MIN_SECTION_WORDS or role in ("contents", "legal", "changes", "synopsis") \
+    if _too_short(section) or role in ("contents", "legal", "changes", "synopsis") \
             or role == "prerequisite" and not _lists(section):
         return []
     numbered = _lists(section, ordered=True)
@@ -172,6 +175,20 @@ def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction)
     unit.linker = find_linkers(section.text, doc_id=ctx.doc.doc_id, anchors=ctx.anchors)
     out.logic_units.append(unit)
     return [unit]
+
+
+def _too_short(section: Section) -> bool:
+    """A section of fewer than :data:`MIN_SECTION_WORDS` words, unless it shows code (a short
+    reference page's only example is the command its question asks for: "$ docker rename
+    my_container my_new_container") or says a whole thing in one sentence (a resolution: "Use
+    Microsoft Outlook to move archived items.", what a command does: "The `docker rename`
+    command renames a container."); a sentence that points to what follows it ("To resolve this
+    issue, follow these steps.") or a label says nothing of its own."""
+    text = " ".join(section.text.split())
+    if len(text.split()) >= MIN_SECTION_WORDS or any(b.kind == "code" for b in section.blocks):
+        return False
+    return not (len(text.split()) >= MIN_SENTENCE_WORDS and _ONE_SENTENCE.match(text)
+                and not _POINTS_AHEAD.search(text))
 
 
 def _typed_header(ctx: _Context, section: Section, role: Role) -> tuple[LogicUnitType, str]:

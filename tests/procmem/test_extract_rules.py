@@ -560,3 +560,21 @@ def test_an_asciidoc_pages_callouts_reach_the_steps_through_the_html_reader(tmp_
     assert "This is most often done when you remembered what you just committed is incomplete. " \
            "`git commit ...; git reset --soft HEAD^`" in steps
     assert "Redo the commit by starting with its log message. `git commit -a -c ORIG_HEAD`" in steps
+
+
+def test_a_short_section_with_a_command_or_a_whole_sentence_is_a_unit():
+    """A command's reference page is short: its description is one sentence and its example one
+    command, each under its heading; both are units (the example is what "How do I rename a
+    container?" asks for). A short section that only points to what follows is none."""
+    text = ("# rename\n\n```\nUsage:  tool rename CONTAINER NEW_NAME\n\nRename a container\n```\n\n"
+            "## Description\n\nThe `tool rename` command renames a container.\n\n"
+            "## Examples\n\n```console\n$ tool rename my_box my_new_box\n```\n\n"
+            "## Solution\n\nUse the desktop client to move archived items.\n\n"
+            "## Resolution\n\nTo resolve this issue, follow these steps.\n\n"
+            "## Status\n\nThis is by design.\n")
+    units = extract_rules(Document(doc_id="cli/rename.md", title="rename", text=text, meta={})).logic_units
+    bodies = {unit.meta["section"].split(" > ")[-1]: unit.body for unit in units}
+    assert bodies["Description"] == "The `tool rename` command renames a container."
+    assert "$ tool rename my_box my_new_box" in bodies["Examples"]
+    assert bodies["Solution"] == "Use the desktop client to move archived items."
+    assert "Resolution" not in bodies and "Status" not in bodies
