@@ -21,8 +21,7 @@ from procmem.answerers.common import names, terms
 from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import (
-    DESCRIPTION,
-    MANUAL_TITLE,
+    command_summary,
     entry_step,
     option_items,
     unit_header,
@@ -262,16 +261,19 @@ def defines_only(unit: Unit, steps: list[str]) -> bool:
 
 
 def manual_share(unit: Unit, turn: Turn) -> float:
-    """For a manual page's description (:data:`MANUAL_TITLE`), the share of the last question's
-    terms that the page's line of what its command does says ("kzonecheck – Knot DNS zone file
-    checking tool" for "How do I check a zone file for errors before loading it?"), each term
-    counted alike (the words such a line uses are the manual's common ones: "zone", "file");
-    0.0 for any other unit."""
-    manual = MANUAL_TITLE.match(str(unit.meta.get("title", "")))
-    if not (manual and isinstance(unit, LogicUnit) and DESCRIPTION.match(own_header(unit))):
+    """For a manual page's description, the share of the last question's terms that its line
+    of what the command does says (:func:`command_summary`: "kzonecheck – Knot DNS zone file
+    checking tool" for "How do I check a zone file for errors before loading it?", "The `docker
+    rename` command renames a container." for "How do I rename a container?"), with the terms of
+    what a pronoun of the question points back to (:attr:`Turn.referent_terms`: "Load an image …
+    from a tar archive" for "How do I load it again …?" after one saved an image), each term counted
+    alike (the words such a line uses are the manual's common ones: "zone", "file"); 0.0 for any
+    other unit, and for a command that does not do the action the question asks about (`docker
+    load`, "Load an image … from a tar archive", for "How do I save an image to a tar archive?")."""
+    said = set(terms(command_summary(unit)))
+    if not said or not said.issuperset(turn.action):
         return 0.0
-    summary = str(unit.meta.get("title", ""))[manual.end() - 1:]
-    return share(turn.question_terms, set(terms(summary)))
+    return share(turn.question_terms | turn.referent_terms, said)
 
 
 _WORD = re.compile(r"[\w$@<>/=.:-]+")
@@ -327,7 +329,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     title = set(terms(str(unit.meta.get("title", ""))))
     parts["title"] = share(title, question, title_weight)  # the question names the page's subject
     # a reference entry that the question names is the section's header for it
-    named = entry_share(unit, turn, weight)
+    # and so is a manual page's description of a command that does what the question asks
+    named = max(entry_share(unit, turn, weight), manual_share(unit, turn))
     if named >= ENTRY_ANSWERS_SHARE:
         parts["header"] = max(parts["header"], named)
     base = (0.3 * parts["retrieval"] + 0.3 * parts["header"] + 0.25 * parts["text"]
@@ -346,7 +349,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     # a list of options one of which does what it asks (:func:`answers_by_option`): its opening or
     # that entry is the answer, whether or not it has steps or reads like a problem's statement
     candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms) \
-        or named >= ENTRY_ANSWERS_SHARE or manual_share(unit, turn) >= ENTRY_ANSWERS_SHARE \
+        or named >= ENTRY_ANSWERS_SHARE \
         or answers_by_option(unit, turn, steps)
     if candidate.answers:
         factor *= ANSWERS_FACTOR

@@ -252,6 +252,11 @@ VERSION_VALUE = re.compile(r"^(?:[<>]=?\s*)?v?\d+(?:\.\d+)+[a-z\d]*(?:\s+or\s+(?
                            r"earlier|older)|\+)?(?=\s*(?:[(,;.]|$))", re.I)
 
 
+# an amount: a number, then a unit or a word ("500 g", "1/2 cup", "2x"); not the values a
+# parameter takes ("1/True/true or 0/False/false")
+AMOUNT_FIRST = re.compile(r"^\d+(?:[.,/]\d+)*(?=\s|[^\W\d_]|%|°|$)")
+
+
 def defines(item: str) -> bool:
     """A bulleted line that says what a term is rather than what to do: a name, a code span or a
     link, then a dash or a colon and a description ("`members` — Packages to include in the
@@ -264,7 +269,7 @@ def defines(item: str) -> bool:
     if not found:
         return False
     rest = plain_text(found["rest"])
-    return (not rest[:1].isdigit() or bool(VERSION_VALUE.match(rest))) and not ACTION_CUE.match(rest) \
+    return (not AMOUNT_FIRST.match(rest) or bool(VERSION_VALUE.match(rest))) and not ACTION_CUE.match(rest) \
         and not COMMAND_WORD.search(rest)
 
 

@@ -52,6 +52,7 @@ from procmem.answerers.prose import INTRODUCES, LIST_ITEM, SENTENCE_BREAK, plain
 from procmem.extract.markdown import (
     LINK_ONLY,
     code_line,
+    first_sentence,
     introduces_no_steps,
     is_session,
     typed_commands,
@@ -280,6 +281,22 @@ ENTRY_CODE_LINES = 2  # an example this short is shown with the entry's step
 # checking tool", "ntpwait - wait until ntpd is in synchronized state"), and its description's header
 MANUAL_TITLE = re.compile(r"^`?(?P<name>[a-z][\w.+-]*)`?(?:\(\d\w*\))?\s+[–—-]\s+\S")
 DESCRIPTION = re.compile(r"^(?:\d+\.\s*)?description$", re.I)
+# a command reference page titled with the command alone, in lower case ("load", "container
+# prune"), whose description's first sentence says what it does ("The `docker rename` command
+# renames a container.")
+COMMAND_TITLE = re.compile(r"^[a-z][\w.+-]*(?: [a-z][\w.+-]*){0,2}$")
+
+
+def command_summary(unit: Unit) -> str:
+    """What a manual page's command does, for the page's description section: its title's line
+    (:data:`MANUAL_TITLE`) or, on a page titled with the command alone (:data:`COMMAND_TITLE`),
+    the description's first sentence; "" for any other unit."""
+    if not (isinstance(unit, LogicUnit) and DESCRIPTION.match(own_header(unit))):
+        return ""
+    title = str(unit.meta.get("title", ""))
+    if manual := MANUAL_TITLE.match(title):
+        return title[manual.end() - 1:]
+    return first_sentence(unit.body) if COMMAND_TITLE.match(title) else ""
 
 
 def entry_step(unit: Unit) -> str:

@@ -76,13 +76,20 @@ _WORD = re.compile(r"[a-z0-9]+")
 # words of a setting that name something else here: a network card's MAC address is no Mac
 _NOT_A_SETTING = re.compile(r"\bmac[ -]address(?:es)?\b")
 
-# the user says something did not work (again, still, same error, never, it keeps failing, ...)
-# or asks what is next after doing it; "can I still see ..." and "I keep it off" are no failure
+# the user says something did not work (tried again, still, same error, never, it keeps
+# failing, ...) or asks what is next after doing it; "can I still see ..." and "I keep it off"
+# are no failure, nor is an action asked for again ("How do I load it again on another machine?")
 FAILED = re.compile(
-    r"\b(?:didn'?t|did not|doesn'?t|does not|don'?t|isn'?t|wasn'?t|won'?t|can'?t|cannot|not work\w*"
+    r"\b(?:didn'?t|did not|doesn'?t|does not|don'?t|isn'?t|wasn'?t|won'?t|can'?t|cannot|couldn'?t|could not"
+    r"|not work\w*|what did (?:i|we) miss"
     r"|(?<!can i )(?<!can we )(?<!could i )still|same (?:error|problem|message|issue)|no luck"
-    r"|nothing (?:happen|change)\w*|fail\w*|no change|keeps? (?:on )?\w+ing|again|never|even after"
+    r"|nothing (?:happen|change)\w*|fail\w*|no change|keeps? (?:on )?\w+ing|never|even after"
+    r"|(?:tried|did|done|redid|happen\w*|occur\w*|came back|comes back|appear\w*|shows? up) (?:it |that |this )?again"
     r"|what(?:'s| is) next|what else|check next)\b", re.I)
+# the action a "how do I" question asks about, and a question that asks it of what the
+# conversation was about, by a pronoun ("How do I load it again …?", "How do I make them?")
+ASKED_ACTION = re.compile(r"\bhow (?:do|can|could|should|would) (?:i|we|you) ([a-z]+)", re.I)
+REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
 # text in quotes: "...", “...”, or '...' whose quote marks are not apostrophes (don't)
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'(.+?)'(?!\w)")
@@ -153,6 +160,13 @@ def _same_version(a: str, b: str) -> bool:
     return a == b or a.startswith(f"{b}.") or b.startswith(f"{a}.")
 
 
+def asked_action(question: str) -> list[str]:
+    """The term of the action a "how do I" question asks about: ``["renam"]`` of "How do I
+    rename a container?"; empty when it asks none."""
+    found = ASKED_ACTION.search(question)
+    return terms(found[1]) if found else []
+
+
 @dataclass
 class Turn:
     """The last question and the conversation before it; the words of both are read once, when
@@ -164,6 +178,24 @@ class Turn:
     @cached_property
     def question_terms(self) -> set[str]:
         return set(terms(self.question))
+
+    @cached_property
+    def referent_terms(self) -> set[str]:
+        """What a question that asks how to do something to what the conversation was about, by a
+        pronoun ("How do I load it again on another machine?"), is about: the terms of the
+        question before it ("How do I save an image to a tar archive?"), without the action that
+        question asked how to do (the user now asks another); none for any other question (one
+        that names a thing of its own, "Can I make my own for it?", asks about that thing)."""
+        if not self.history or not REFERS_BACK.search(self.question):
+            return set()
+        earlier = self.history[-1][0]
+        return set(terms(earlier)) - set(asked_action(earlier))
+
+    @property
+    def action(self) -> list[str]:
+        """The action the last question asks how to do, as a term ("rename" of "How do I rename
+        a container?"); empty for a question that asks none."""
+        return asked_action(self.question)
 
     @cached_property
     def context_terms(self) -> set[str]:

@@ -481,6 +481,18 @@ def test_a_list_of_platforms_with_the_versions_they_need_is_no_steps():
     assert defines("Python: 3.8 or later") and not defines("Sugar: 1.5 cups") and not defines("Flour: 500 g")
 
 
+def test_a_list_of_an_api_calls_parameters_and_the_values_they_take_is_no_steps():
+    """An API reference lists a call's query parameters, each with the values it takes ("1/True/true
+    or 0/False/false"); a value list that opens with a digit is no amount ("2 cups", "1/2 cup")."""
+    body = ("Query parameters:\n\n"
+            "- **follow** – 1/True/true or 0/False/false, keep the stream open. Default `false`.\n"
+            "- **stdout** – 1/True/true or 0/False/false, include standard output. Default `false`.\n"
+            "- **tail** – Output this many lines from the end: `all` or `<number>`. Default all.\n")
+    assert unit_steps(step_unit("Get a container's logs", body, "api/v1.md", "Engine API")) == []
+    assert defines("**follow** – 1/True/true or 0/False/false, keep the stream open.")
+    assert not defines("Sugar: 1/2 cup") and not defines("Butter: 100g") and not defines("Eggs: 2x")
+
+
 def test_a_list_of_terms_is_no_procedure_even_numbered():
     """An order of precedence is numbered, but its items say what each term is."""
     order = Procedure("", "Overrides", ["[profile.dev.package.name] — A named package.",

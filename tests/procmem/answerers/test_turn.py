@@ -23,6 +23,10 @@ def test_a_reported_failure_needs_an_earlier_turn():
     ("The test passes. What's next?", True),
     ("I keep location services off for privacy. How do I set the time myself?", False),
     ("Can I still see what time it is in London?", False),
+    ("I tried it again and nothing changed.", True),
+    ("The warning came back again after the restart.", True),
+    ("How do I load it again on another machine?", False),
+    ("I restarted it, but now it says the files couldn't be attached. What did I miss?", True),
 ])
 def test_a_failure_or_a_question_for_what_is_next_is_told_from_a_wish(question, failed):
     assert Turn(question, [("How?", "Restart it.")]).reports_failure is failed
@@ -119,3 +123,13 @@ def test_without_a_quote_in_the_last_question_the_latest_earlier_quote_counts():
 def test_a_mac_address_names_no_platform():
     assert settings_named("Find the MAC address of your network card") == set()
     assert settings_named("the MAC addresses of my Mac") == {"mac"}
+
+
+def test_a_question_that_asks_how_to_do_something_to_it_is_about_what_the_question_before_named():
+    history = [("How do I save an image to a tar archive?", "Run tool save -o base.tar base.")]
+    turn = Turn("How do I load it again on another machine?", history)
+    # the image and the archive, not the saving the user did already
+    assert turn.referent_terms == {"imag", "tar", "archiv"} and turn.action == ["load"]
+    # a question that names its own subject is about that ("Can I make my own for it?")
+    assert Turn("Can I make my own garam masala for it?", history).referent_terms == set()
+    assert Turn("How do I load it again?").referent_terms == set()
