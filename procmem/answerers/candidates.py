@@ -260,6 +260,11 @@ def defines_only(unit: Unit, steps: list[str]) -> bool:
     return len(steps) == 1 and bool(entry_step(unit)) and bool(DEFAULT_NOTE.search(own_header(unit)))
 
 
+# the actions of showing something: a command that fetches, lists or displays a thing does what
+# "How do I see …?" asks
+SHOWING = frozenset(terms("see view show display list fetch print inspect read look"))
+
+
 def manual_share(unit: Unit, turn: Turn) -> float:
     """For a manual page's description, the share of the last question's terms that its line
     of what the command does says (:func:`command_summary`: "kzonecheck – Knot DNS zone file
@@ -269,9 +274,10 @@ def manual_share(unit: Unit, turn: Turn) -> float:
     from a tar archive" for "How do I load it again …?" after one saved an image), each term counted
     alike (the words such a line uses are the manual's common ones: "zone", "file"); 0.0 for any
     other unit, and for a command that does not do the action the question asks about (`docker
-    load`, "Load an image … from a tar archive", for "How do I save an image to a tar archive?")."""
+    load`, "Load an image … from a tar archive", for "How do I save an image to a tar archive?";
+    any way of showing a thing does what "How do I see …" asks, :data:`SHOWING`)."""
     said = set(terms(command_summary(unit)))
-    if not said or not said.issuperset(turn.action):
+    if not said or not (said.issuperset(turn.action) or set(turn.action) & SHOWING and said & SHOWING):
         return 0.0
     return share(turn.question_terms | turn.referent_terms, said)
 

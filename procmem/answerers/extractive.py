@@ -52,6 +52,7 @@ from procmem.answerers.base import (
     register,
 )
 from procmem.answerers.candidates import (
+    ENTRY_ANSWERS_SHARE,
     Candidate,
     answers_by_option,
     asked_entries,
@@ -59,6 +60,7 @@ from procmem.answerers.candidates import (
     is_duplicate,
     is_labelled_list,
     is_problem,
+    manual_share,
     quoting_documents,
     score,
     share,
@@ -222,7 +224,9 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)
         if len(chosen) == 1:
-            introduces = cand.answers and turn.asks_how and (not unit_steps(cand.unit) or points_on(cand.unit))
+            # (a command's description that answers introduces its page's examples)
+            introduces = cand.answers and turn.asks_how and (not unit_steps(cand.unit) or points_on(cand.unit)
+                                                             or manual_share(cand.unit, turn) >= ENTRY_ANSWERS_SHARE)
     return chosen or ranked[:1]
 
 
@@ -572,11 +576,17 @@ class ExtractiveAnswerer:
         that give no steps or only their notes' (:func:`cautions_only`): such a section
         introduces what its subsections say how to do, in words they need not share with the
         question (Knot DNS's "Automatic DNSSEC signing" names the two ways to sign; "Automatic
-        ZSK management" under it holds the configuration). They are candidates at no weight,
-        which a section that introduces the answer lets join."""
+        ZSK management" under it holds the configuration); and the sections of a command's
+        page whose description says it does what is asked (:func:`manual_share`: its examples).
+        They are candidates at no weight, which a section that introduces the answer lets join."""
         found: list[tuple[list[Hit], float]] = []
         leading = {hit.unit.id: hit.unit for hits, _ in searches for hit in hits[:INTRODUCTIONS_FROM]}
         for unit in leading.values():
+            if manual_share(unit, turn) >= ENTRY_ANSWERS_SHARE:
+                hits, _ = retriever.search(turn.question, k=TOPIC_PARTS, kind="logic_unit",
+                                           within=[str(unit.meta.get("doc_id", ""))])
+                found.append((hits, 0.0))
+                continue
             header = set(terms(own_header(unit)))
             if isinstance(unit, LogicUnit) and header and header <= turn.question_terms \
                     and (not unit_steps(unit) or cautions_only(unit)):

@@ -164,10 +164,12 @@ OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)
 NOTE_OPENING = re.compile(rf"^(?:(?:{NOTE_LABELS})\s*:|(?:use|apply|run|enable|set)\b[^.:;]{{0,40}}\bwith "
                           rf"(?:great |extreme )?(?:caution|care)\b)", re.I)
 # a name as written in code: "http.proxy", "html_logo_url"; a command that names an entry, before
-# what it does ("neighbor A.B.C.D activate: This configuration modifies ...")
+# what it does ("neighbor A.B.C.D activate: This configuration modifies ..."), or a command and
+# its subcommand ("docker rename: Rename a container")
 NAME_FIRST = re.compile(r"^[a-z][\w-]*[._(\[:$][\w.()\[\]-]*"
                         r"|^[a-z](?=(?:[^:.]|\.\S){0,80}?(?:\b[A-Z][A-Z0-9_.]*[A-Z0-9]\b|[\[<{(|_]|\w-\w))"
-                        r"(?:[^:.]|\.\S){0,80}: [A-Z]")
+                        r"(?:[^:.]|\.\S){0,80}: [A-Z]"
+                        r"|^[a-z][\w.+-]*(?: [a-z][\w.+-]*){1,2}: [A-Z]")
 
 
 def _opening(sentence: str) -> str:

@@ -283,20 +283,34 @@ MANUAL_TITLE = re.compile(r"^`?(?P<name>[a-z][\w.+-]*)`?(?:\(\d\w*\))?\s+[–—
 DESCRIPTION = re.compile(r"^(?:\d+\.\s*)?description$", re.I)
 # a command reference page titled with the command alone, in lower case ("load", "container
 # prune"), whose description's first sentence says what it does ("The `docker rename` command
-# renames a container.")
+# renames a container."), or the line under the usage its opening section shows, as a command's
+# help prints it ("Usage:  docker logs [OPTIONS] CONTAINER", then "Fetch the logs of a container")
 COMMAND_TITLE = re.compile(r"^[a-z][\w.+-]*(?: [a-z][\w.+-]*){0,2}$")
+USAGE = re.compile(r"^usage:[ \t]+(?P<name>(?-i:[a-z][\w.+-]*(?: [a-z][\w.+-]*)*)).*\n(?:[ \t]+\S.*\n)*[ \t]*\n"
+                   r"(?P<summary>[A-Z].*(?:\n\S.*)*)$", re.I | re.M)
 
 
 def command_summary(unit: Unit) -> str:
     """What a manual page's command does, for the page's description section: its title's line
     (:data:`MANUAL_TITLE`) or, on a page titled with the command alone (:data:`COMMAND_TITLE`),
-    the description's first sentence; "" for any other unit."""
-    if not (isinstance(unit, LogicUnit) and DESCRIPTION.match(own_header(unit))):
+    the description's first sentence, and for the page's opening section the line under its
+    usage (:data:`USAGE`); "" for any other unit."""
+    if not isinstance(unit, LogicUnit):
         return ""
     title = str(unit.meta.get("title", ""))
-    if manual := MANUAL_TITLE.match(title):
-        return title[manual.end() - 1:]
-    return first_sentence(unit.body) if COMMAND_TITLE.match(title) else ""
+    header = own_header(unit)
+    if DESCRIPTION.match(header):
+        if manual := MANUAL_TITLE.match(title):
+            return title[manual.end() - 1:]
+        return first_sentence(unit.body) if COMMAND_TITLE.match(title) else ""
+    usage = _usage(unit)
+    return " ".join(usage["summary"].split()) if usage else ""
+
+
+def _usage(unit: LogicUnit) -> re.Match[str] | None:
+    """The usage a command page's opening section shows, with the line under it (:data:`USAGE`)."""
+    title = str(unit.meta.get("title", ""))
+    return USAGE.search(unit.body) if own_header(unit) == title and COMMAND_TITLE.match(title) else None
 
 
 def entry_step(unit: Unit) -> str:
@@ -305,12 +319,15 @@ def entry_step(unit: Unit) -> str:
     the name with that sentence, and the example right after it when it is a line or two
     ("`html_logo_url`: This form of the `doc` attribute lets you control the logo ...
     `#![doc(html_logo_url = "...")]`"); so does a manual page's description, for its command
-    ("`kzonecheck`: The utility checks zone file syntax …", :data:`MANUAL_TITLE`). "" for any
-    other unit."""
+    ("`kzonecheck`: The utility checks zone file syntax …", :data:`MANUAL_TITLE`), and the usage
+    a command's page opens with, for its command ("`docker exec`: Execute a command in a running
+    container", :data:`USAGE`). "" for any other unit."""
     name = own_header(unit)
     if isinstance(unit, LogicUnit) and DESCRIPTION.match(name) \
             and (manual := MANUAL_TITLE.match(str(unit.meta.get("title", "")))):
         name = f"`{manual['name']}`"
+    elif isinstance(unit, LogicUnit) and (usage := _usage(unit)):
+        return f"`{usage['name']}`: {' '.join(usage['summary'].split())}"  # "`docker exec`: Run a command …"
     elif not isinstance(unit, LogicUnit) or not (named := CODE_NAME.match(name)):
         return ""
     elif named["plain"]:

@@ -31,8 +31,18 @@ PAGES = {
                     "or from the standard input. It restores both images and tags.",
                     "### Read an image from a file (--input)\n\n```console\n$ tool load --input base.tar\n"
                     "Loaded image: base:latest\n```"),
+    "logs.md": page("logs", "[OPTIONS] CONTAINER", "Fetch the logs of a\ncontainer",
+                    "The `tool logs` command batch-retrieves the logs present when it runs.",
+                    "### Show the last lines (--tail)\n\n```console\n$ tool logs --tail 20 my_box\n```"),
     "api.md": ("# Engine API\n\n## Containers\n\n### Rename a container\n\n`POST /containers/(id)/rename`\n\n"
                "Rename the container `id` to a `new_name`.\n\nQuery parameters:\n\n"
+               "- **name** – the new name for the container.\n\n### Get container logs\n\n"
+               "`GET /containers/(id)/logs`\n\nGet `stdout` and `stderr` logs from the container `id`.\n\n"
+               "Query parameters:\n\n- **follow** – 1/True/true or 0/False/false, keep the stream open. "
+               "Default `false`.\n- **tail** – Output this many lines from the end of the logs. Default all.\n"
+               "- **since** – UNIX timestamp (integer) to filter logs. Default: 0 (unfiltered)\n\n"
+               "### Wait for a container\n\n`POST /containers/(id)/wait`\n\nBlock until the container `id` stops.\n\n"
+               "Query parameters:\n\n"
                "- **name** – the new name for the container.\n\n### Export an image\n\n"
                "`GET /images/(name)/get`\n\nGet a tarball containing all images and metadata for a repository.\n\n"
                "Query parameters:\n\n- **follow** – 1/True/true or 0/False/false, keep the stream open. "
@@ -53,6 +63,19 @@ def test_the_command_that_does_what_is_asked_leads_with_its_example(clean_env: P
     answer = answerer.answer(AnswerRequest(history=[], question="How do I rename a container?"))
     assert "Run tool rename my_box my_new_box" in steps_of(answer), answer.procedures
     assert answer.sources[0].doc_id.endswith("rename.md")
+
+
+def test_a_commands_usage_line_says_what_it_does_and_its_example_shows_how(clean_env: Path) -> None:
+    """The page's usage shows the line of what the command does ("Fetch the logs of a
+    container", wrapped), which the API's section for the same thing is not; fetching is a way
+    of seeing. Its example comes with it, and the lead keeps the command in lower case."""
+    answerer = make_answerer("extractive", memory=memory_from_files(clean_env, PAGES))
+    answer = answerer.answer(AnswerRequest(history=[], question="How do I see the logs of a container?"))
+    assert answer.sources[0].doc_id.endswith("logs.md"), answer.sources
+    steps = steps_of(answer)
+    assert "tool logs: Fetch the logs of a container" in steps, steps
+    assert any("tool logs --tail 20 my_box" in step for step in steps), steps
+    assert not any("1/True/true" in step for step in steps), steps  # the API's parameters are no steps
 
 
 def test_a_follow_up_asks_of_the_thing_the_question_before_named(clean_env: Path) -> None:

@@ -1638,6 +1638,31 @@ def test_a_manual_page_whose_command_does_what_is_asked_answers_with_its_descrip
     assert manual_share(description, Turn("How do I restrict which hosts can query my server?")) < 0.6
 
 
+def test_a_command_pages_usage_or_description_answers_when_the_command_does_the_asked_action():
+    """A command's page titled with the command alone: the line under its usage (wrapped as
+    its help prints it) and its description's first sentence say what it does. They answer a
+    question whose action they name, or, for "see", any way of showing (fetch, list); a page
+    that does something else to the same things does not ("Load an image from a tar archive"
+    for "How do I save an image to a tar archive?"). The usage is a step, named by its command."""
+    from procmem.answerers.candidates import manual_share
+    from procmem.answerers.steps import command_summary
+
+    usage = LogicUnit("Appendix", "", "load", "```\nUsage:  tool load [OPTIONS]\n\nLoad an image from a tar archive "
+                      "or\nSTDIN\n\nOptions:\n  -i, --input string   Read from a file\n```", meta=unit_meta("cli/load.md", "load"))
+    assert command_summary(usage) == "Load an image from a tar archive or STDIN"
+    assert unit_steps(usage) == ["tool load: Load an image from a tar archive or STDIN"]
+    assert manual_share(usage, Turn("How do I load an image from a tar archive?")) >= 0.6
+    assert manual_share(usage, Turn("How do I save an image to a tar archive?")) == 0.0
+    description = LogicUnit("Appendix", "", "Description", "The `tool logs` command fetches the logs of a "
+                            "container. It shows what was written so far.", meta=unit_meta("cli/logs.md", "logs"))
+    assert command_summary(description) == "The `tool logs` command fetches the logs of a container"
+    assert manual_share(description, Turn("How do I see the logs of a container?")) >= 0.6
+    # a page titled as prose is no command's page, and another section of a command's page says no summary
+    prose = LogicUnit("Appendix", "", "Description", description.body, meta=unit_meta("guide.md", "Reading logs"))
+    examples = LogicUnit("Appendix", "", "Examples", "Run `tool logs my_box`.", meta=unit_meta("cli/logs.md", "logs"))
+    assert command_summary(prose) == command_summary(examples) == ""
+
+
 def _undo_pages() -> list[Document]:
     return [
         Document("git/gitfaq.md", "gitfaq",
