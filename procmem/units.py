@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, get_args
 
+from rapidfuzz import fuzz, process
+
 UnitKind = Literal["procedure", "logic_unit", "chunk", "semantic_chunk", "proposition", "document"]
 UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 MODEL_KINDS: tuple[str, ...] = ("proposition",)  # written by the chat model: built only with one
@@ -249,19 +251,45 @@ def same_text(unit: Unit) -> str:
     return " ".join(text.casefold().split())
 
 
+COPY_SIMILARITY = 90.0  # rapidfuzz ratio of two sections' texts that say the same, but for a word or two
+
+
 def repeated(units: Iterable[Unit]) -> set[str]:
-    """The ids of the units that say the same as an earlier unit of another page
-    (:func:`same_text`): a search shows one of them, the first."""
+    """The ids of the units that say the same as an earlier unit of another page: word for word
+    (:func:`same_text`: the option that every command page of a CLI reference repeats), or, for
+    sections and procedures of the same header, nearly (:data:`COPY_SIMILARITY`: a reference
+    kept whole for each version, "Get container logs" in an API's pages for v1.18 to v1.24). A
+    search shows one of them, the first."""
     first: dict[tuple[str, str], str] = {}
+    headed: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (kind, header): (text, doc_id) of the first ones
     found: set[str] = set()
     for unit in units:
-        key = (unit.kind, same_text(unit))
+        text = same_text(unit)
         doc_id = str(unit.meta.get("doc_id", ""))
-        if key in first and first[key] != doc_id:
+        if first.setdefault((unit.kind, text), doc_id) != doc_id:
+            found.add(unit.id)
+            continue
+        if not isinstance(unit, LogicUnit | Procedure):
+            continue
+        kept = headed.setdefault((unit.kind, own_header(unit).casefold()), [])
+        near = process.extractOne(text, [t for t, _ in kept], scorer=fuzz.ratio,
+                                  score_cutoff=COPY_SIMILARITY) if kept else None
+        if near is not None and kept[near[2]][1] != doc_id:
             found.add(unit.id)
         else:
-            first.setdefault(key, doc_id)
+            kept.append((text, doc_id))
     return found
+
+
+def copies(unit: Unit, other: Unit) -> bool:
+    """Whether ``unit`` says what ``other``, a unit of another page, says, as :func:`repeated`
+    tells: word for word, or nearly under the same header."""
+    if unit.kind != other.kind or unit.meta.get("doc_id") == other.meta.get("doc_id"):
+        return False
+    text, other_text = same_text(unit), same_text(other)
+    return text == other_text or isinstance(unit, LogicUnit | Procedure) \
+        and own_header(unit).casefold() == own_header(other).casefold() \
+        and fuzz.ratio(text, other_text, score_cutoff=COPY_SIMILARITY) > 0
 
 
 def indexed_text(unit: Unit, logic_unit_index: UnitIndex = "content") -> str:

@@ -81,6 +81,7 @@ from procmem.units import (
     Procedure,
     Unit,
     UnitKind,
+    copies,
     entry_name,
     own_header,
     part_count,
@@ -158,7 +159,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     setting than the user's, or from another corpus than the best unit's (another
     product's documentation), never joins. When the question names what a page is about by its
     one-word title (:func:`named_subject`), only units that name it are chosen. The next part of
-    the best unit's section, when its steps go on there (:func:`goes_on`), comes second."""
+    the best unit's section, when its steps go on there (:func:`goes_on`), comes second. Another
+    page's copy of a chosen section (:func:`copies`) is never chosen."""
     ranked = sorted(candidates, key=lambda c: (c.tried, -c.score))
     if not ranked or ranked[0].score <= 0:
         return ranked[:1]
@@ -198,6 +200,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue
         if cand.doc_id not in docs and len(docs) >= p.max_docs:
             continue
+        if any(copies(cand.unit, c.unit) for c in chosen):
+            continue  # another page's copy of a chosen section (a reference kept for each version)
         if not (rest or start) and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
                          or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn))):
             continue

@@ -22,7 +22,7 @@ from procmem.merge import (
     merge_units,
     similar_pairs,
 )
-from procmem.units import Chunk, LogicUnit, repeated, same_text
+from procmem.units import Chunk, LogicUnit, copies, repeated, same_text
 from serving.errors import LLMSchemaError
 from serving.scripted import ScriptedLLM
 
@@ -234,3 +234,23 @@ def test_units_that_say_the_same_on_other_pages_are_repeats():
     chunks = [Chunk("Skip the lifecycle scripts.", {"doc_id": d}) for d in ("a", "b")]
     assert repeated(chunks) == {chunks[1].id}
     assert not repeated([first, Chunk(first.body, {"doc_id": "x"})])  # another kind of unit
+
+
+def test_a_section_nearly_the_same_on_another_page_is_a_repeat():
+    """An API reference kept whole for each version repeats each call's section with a word or
+    two changed; a search shows the first. Sections of the same header that say other things,
+    and near copies under other headers, are no repeats."""
+    def call(version: str, body: str, header: str = "Get container logs") -> LogicUnit:
+        return LogicUnit("Step", "", f"{header} (Engine API {version})", body,
+                         meta={"doc_id": f"api/{version}.md", "title": f"Engine API {version}"})
+
+    body = ("`GET /containers/(id or name)/logs`\n\nGet `stdout` and `stderr` logs from the container `id`.\n\n"
+            "Query parameters:\n\n- **follow** – 1/True/true or 0/False/false, return stream. Default `false`.\n"
+            "- **tail** – Output this many lines at the end of the logs. Default all.\n")
+    first = call("v1.18", body)
+    later = call("v1.24", body.replace("return stream", "keep the stream open"))
+    other = call("v1.25", "`GET /containers/(id)/logs`\n\nRemoved: use the attach endpoint instead.\n")
+    renamed = call("v1.26", body, header="Fetch container logs")
+    assert repeated([first, later, other, renamed]) == {later.id}
+    assert copies(later, first) and not copies(other, first) and not copies(renamed, first)
+    assert not copies(first, call("v1.18", body))  # the same page

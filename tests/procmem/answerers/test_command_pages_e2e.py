@@ -88,3 +88,13 @@ def test_a_follow_up_asks_of_the_thing_the_question_before_named(clean_env: Path
         question="How do I load it again on another machine?"))
     assert follow_up.sources[0].doc_id.endswith("load.md"), follow_up.sources
     assert any("tool load --input base.tar" in step for step in steps_of(follow_up)), follow_up.procedures
+
+
+def test_a_reference_kept_for_each_version_is_searched_once(clean_env: Path) -> None:
+    """The API's page for a later version repeats each call's section with a word changed: a
+    search shows one of them, and leaves the place to another page."""
+    later = PAGES["api.md"].replace("# Engine API", "# Engine API v2").replace("keep the stream open", "stream")
+    memory = memory_from_files(clean_env, {**PAGES, "api-v2.md": later})
+    hits = memory.search("Get container logs from the API", k=6, kind="logic_unit")
+    headers = [hit.unit.header for hit in hits]
+    assert sum(header.startswith("Get container logs") for header in headers) == 1, headers
