@@ -38,7 +38,7 @@ from procmem.answerers.clauses import (
 from procmem.answerers.code_blocks import commands_typed
 from procmem.answerers.common import terms
 from procmem.answerers.prose import INTRODUCES, SENTENCE_BREAK, introduced, paragraphs, plain_text
-from procmem.answerers.steps import BOILERPLATE, unit_steps, unit_text
+from procmem.answerers.steps import BOILERPLATE, entry_step, unit_steps, unit_text
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import first_sentence
 from procmem.units import LogicUnit, Unit, entry_name, own_header
@@ -342,9 +342,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     if not lead and steps:
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
         doing = [step for step in (CITED.sub("", s) for s in steps) if not describes(step) and not NOTE_OPENING.match(step)]
-        # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is one
+        # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is
+        # one, or a chosen unit's entry for its name ("docker rename: Rename a container")
         best = unit_steps(chosen[0].unit)[:1] if chosen else []
-        entry = next((step for step in doing if step in best and defines(step)), "")
+        named = {unit_steps(c.unit)[0] for c in chosen if entry_step(c.unit) and unit_steps(c.unit)}
+        entry = next((step for step in doing if step in best and defines(step) or step in named), "")
         if entry or doing and defines(doing[0]):
             lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):

@@ -65,6 +65,15 @@ def test_the_command_that_does_what_is_asked_leads_with_its_example(clean_env: P
     assert answer.sources[0].doc_id.endswith("rename.md")
 
 
+def test_the_commands_line_of_what_it_does_leads_as_written(clean_env: Path) -> None:
+    """Its example may rank first; the line of what the command does leads all the same, as it
+    is written: no call to follow the steps below it."""
+    pages = {name: text for name, text in PAGES.items() if name != "api.md"}
+    answer = make_answerer("extractive", memory=memory_from_files(clean_env, pages)).answer(
+        AnswerRequest(history=[], question="How do I rename a container?"))
+    assert answer.answer == "tool rename: Rename a container.", answer.answer
+
+
 def test_a_commands_usage_line_says_what_it_does_and_its_example_shows_how(clean_env: Path) -> None:
     """The page's usage shows the line of what the command does ("Fetch the logs of a
     container", wrapped), which the API's section for the same thing is not; fetching is a way
@@ -83,6 +92,8 @@ def test_a_follow_up_asks_of_the_thing_the_question_before_named(clean_env: Path
     first = answerer.answer(AnswerRequest(history=[], question="How do I save an image to a tar archive?"))
     assert first.sources[0].doc_id.endswith("save.md"), first.sources  # not the page that loads one
     assert any("tool save -o base.tar base:latest" in step for step in steps_of(first)), first.procedures
+    # the command's line of what it does leads, as it is written: no call to follow the steps
+    assert first.answer == "tool save: Save one or more images to a tar archive.", first.answer
     follow_up = answerer.answer(AnswerRequest(
         history=[("How do I save an image to a tar archive?", first.said())],
         question="How do I load it again on another machine?"))
