@@ -36,8 +36,8 @@ IMPERATIVES = (
     # what a command's reference says its examples do: "List all archives in the repository: borg list …"
     r"list(?!\s+of\b)", "mount", "unmount", "activate")
 # what has been done, of the verbs above that a page says something "has to be" ("disabled")
-DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disabled", "enabled",
-        "installed", "removed", "restarted", "run", "turned off", "turned on", "updated")
+DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disabled", "edited", "enabled",
+        "installed", "removed", "restarted", "run", "turned off", "turned on", "uncommented", "updated")
 # words that open a sentence with a comma but set no condition: "For example, let's say ..."
 ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|addition|particular|fact)|on the other hand)\b"
 _IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
@@ -94,7 +94,8 @@ LATER_ACTION = re.compile(
     # ... and not the subject of a verb: "If you have only one server, things are simple"
     r"(?!\s+(?:is|are|was|were|can|could|will|would|may|might|must|should|has|have|had|does|do|did)\b)"
     # (what to know is nothing to do: "In addition to these guide lines, you should know the following")
-    r"|\b(?:you|administrators?|admins?)\s+(?:can|should|must|need to|have to)\s+(?:\w+ly\s+)?"
+    r"|\b(?:(?:you|administrators?|admins?)\s+(?:also\s+)?(?:can|should|must|need to|have to)"
+    r"|one\s+(?:also\s+)?(?:should|must|needs to|has to))\s+(?:\w+ly\s+)?"
     r"(?!be\b|see\b|know\b|understand\b|notice\b|expect\b)\w+"
     # not of a relative clause: "any external program which can make a connection"
     # nor what need not be done: "you don't have to create a file named git-daemon-export-ok"
@@ -103,9 +104,9 @@ LATER_ACTION = re.compile(
     + r"|\b(?:remember|be sure|make sure|don['’]t forget) to \w+"  # "…, but remember to exclude /dev"
     + r"|\byou(?:['’]ll| will)? need (?:a|an|the)\b"  # what to get first: "you'll need a copy of the NDK"
     # what has to be done, said without "you": "it is necessary to boot into Windows", "the feature
-    # has to be disabled within Windows"
+    # has to be disabled within Windows", "the `authoritative` directive must also be enabled"
     + r"|\bit(?: is|['’]s) (?:\w+ly )?(?:necessary|recommended|suggested|advisable|required|a good idea) to \w+"
-    + r"|\b(?:has|have|needs?) to be (?:re-?)?(?:" + "|".join(DONE) + r")\b"
+    + r"|\b(?:(?:has|have|needs?) to|must|should) (?:also |first )?be (?:re-?)?(?:" + "|".join(DONE) + r")\b"
     + r"|`", re.I)
 COMMAND_SPAN = re.compile(r"`[^`]*[^`\s]\s+[^`\s][^`]*`")  # code of several words: a command, not a name
 DESCRIPTION = re.compile(

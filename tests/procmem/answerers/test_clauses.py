@@ -80,6 +80,20 @@ def test_what_can_be_done_or_the_user_does_by_running_a_command_or_is_a_simple_m
     assert not says_what_to_do("The list can be long by default.")
 
 
+def test_what_must_be_done_to_a_thing_or_what_one_needs_to_do_says_what_to_do():
+    """The Handbook's DHCP section says what to configure as what must be done to the file and
+    its directives, and what one needs to do; what every administrator has to do sooner or
+    later, or a relative clause's "needs to do", says nothing to do."""
+    assert says_what_to_do("The first elements that need to be edited in the DHCP server configuration files "
+                           "(/etc/dhcp/dhcpd.conf) are the domain name and the DNS servers.")
+    assert says_what_to_do("If this server is alone on the local network, the authoritative directive must also "
+                           "be enabled (or uncommented).")
+    assert says_what_to_do("One also needs to create a subnet section describing the local network.")
+    assert not says_what_to_do("One of the first actions an administrator needs to do on a new machine is to "
+                               "create user accounts.")
+    assert not says_what_to_do("In the Unix world, every administrator has to use the command line sooner or later.")
+
+
 def test_what_need_not_be_done_and_a_remark_in_brackets_say_nothing_to_do():
     """"… means that you don't have to create a file named git-daemon-export-ok" and "This
     invocation tries to reuse the address (this can save you some debugging)" are no steps;
