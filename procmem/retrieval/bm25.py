@@ -3,7 +3,8 @@ irregular verb forms are brought to their base ("hidden": "hide") and short form
 they stand for ("config": "configuration"); a name joined with
 underscores (``html_logo_url``) is a token and so is each of its words, a name with a version
 after a slash ("HTTP/2") is a token besides the name, and a verb with a particle that is also
-written as one word is that word ("back up": "backup"). A query says with one verb what it says
+written as one word is that word ("back up": "backup"); two nouns also written as one are that
+word too ("time zone": "timezone"). A query says with one verb what it says
 with a particle ("turn on": "enable", :func:`query_tokens`)."""
 
 from __future__ import annotations
@@ -34,8 +35,15 @@ COMPOUND = re.compile(r"\b(?:(back)(?:s|ed|ing)?\s+(up)|(set)(?:s|ting)?\s+(up)|
                       r"|(log)(?:ging)?\s+(in|out)(?=\s+(?:to|into|with|as|via|using|again|of|from)\b|\s*[.,;:!?)]|\s*$)"
                       r"|(shut)(?:s|ting)?\s+(down)|(start)(?:s|ed|ing)?\s+(up)|(clean)(?:s|ed|ing)?\s+(up)"
                       r"|(look)(?:s|ed|ing)?\s+(up)|(roll)(?:s|ed|ing)?\s+(back|over)|(fail)(?:s|ed|ing)?\s+(over))\b")
-TOKENIZER_NAME = ("regex-w2+/underscore-parts/name-version/compounds/stopwords-en/irregular-verbs/short-forms"
-                  "/snowball-english")
+# two nouns that are also written as one word ("time zone": "timezone", "user name": "username",
+# "web site": "website"): they are that word as well as their own, so "How do I set the time
+# zone?" meets a section headed "Timezone", and the other way round
+NOUN_COMPOUND = re.compile(r"\b(?:(time)[\s-]+(zones?)|(user|file|host)[\s-]+(names?)"
+                           r"|(web)[\s-]+(sites?|pages?)|(home)[\s-]+(pages?)|(check)[\s-]+(box(?:es)?)"
+                           r"|(screen)[\s-]+(shots?)|(data)[\s-]+(bases?)|(work)[\s-]+(spaces?)"
+                           r"|(key)[\s-]+(words?|boards?)|(pass)[\s-]+(words?)|(e)-(mails?))\b")
+TOKENIZER_NAME = ("regex-w2+/underscore-parts/name-version/compounds/noun-compounds/stopwords-en/irregular-verbs"
+                  "/short-forms/snowball-english")
 # the words that technical writing shortens, with what they stand for: a question that says
 # "configuration" meets a page that says "config" ("Rsyslog has support for config checking");
 # not those that are also names of their own ("info" pages, the "env" command, a Word "doc")
@@ -61,9 +69,11 @@ def words(text: str) -> list[str]:
     underscores, its own words ("html_logo_url", "html", "logo", "url": the question says "logo");
     a name with a version after a slash, the name and the two joined ("HTTP/2": "http", "http2");
     a verb with a particle that is also one word as that word ("backing up": "backup",
-    :data:`COMPOUND`)."""
+    :data:`COMPOUND`), and two nouns also written as one word as well as that word ("time zone":
+    "time", "zone", "timezone", :data:`NOUN_COMPOUND`)."""
     found: list[str] = []
     lowered = COMPOUND.sub(lambda m: "".join(filter(None, m.groups())), text.lower())
+    lowered = NOUN_COMPOUND.sub(lambda m: f"{m[0]} {''.join(filter(None, m.groups()))}", lowered)
     for word in TOKEN.findall(VERSIONED.sub(r"\1 \1\2", lowered)):
         if word not in STOPWORDS:
             found.append(word)
@@ -84,11 +94,16 @@ def tokenize(text: str) -> list[str]:
 
 
 def query_tokens(text: str, asked: str | None = None) -> list[str]:
-    """The tokens of a query: :func:`tokenize`'s, and the stem of the verb that instructions use
-    for what the question ``asked`` (None: ``text``) says with a particle (:data:`PHRASAL_VERBS`):
-    a query that holds the conversation's earlier turns takes the verbs of its last question."""
+    """The tokens of a query: :func:`tokenize`'s, the word two nouns make once more
+    (:data:`NOUN_COMPOUND`), and the stem of the verb that instructions use for what the question
+    ``asked`` (None: ``text``) says with a particle (:data:`PHRASAL_VERBS`): a query that holds
+    the conversation's earlier turns takes the verbs of its last question."""
     lowered = (text if asked is None else asked).lower()
-    return tokenize(text) + stems([verb for verb, said in PHRASAL_VERBS.items() if said.search(lowered)])
+    # the one word of two nouns counts as much as the two (a page on the "time server" is not
+    # one on the "timezone")
+    compounds = ["".join(filter(None, m.groups())) for m in NOUN_COMPOUND.finditer(text.lower())]
+    return tokenize(text) + stems(compounds) \
+        + stems([verb for verb, said in PHRASAL_VERBS.items() if said.search(lowered)])
 
 
 class BM25Index:

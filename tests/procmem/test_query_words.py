@@ -41,6 +41,18 @@ def test_a_verb_with_a_particle_is_also_the_word_written_as_one() -> None:
     assert tokenize("set the upper limit") == ["set", "upper", "limit"]  # "set" alone is "set"
 
 
+def test_two_nouns_also_written_as_one_word_are_that_word_as_well() -> None:
+    """The Debian Administrator's Handbook heads its section "Timezone"; a user asks how to set
+    the time zone. Each word stays a word of its own ("the domain name" is still about a domain)."""
+    assert "timezon" in tokenize("How do I set the time zone?") and tokenize("Timezone") == ["timezon"]
+    assert tokenize("user name") == ["user", "name", "usernam"] and tokenize("username") == ["usernam"]
+    assert tokenize("the time-zone list") == ["time", "zone", "timezon", "list"]
+    assert "websit" in tokenize("a web site") and "email" in tokenize("an e-mail address")
+    assert tokenize("the domain name") == ["domain", "name"]  # seldom written as one word
+    # in a query, the one word counts as much as the two
+    assert query_tokens("Set the time zone") == ["set", "time", "zone", "timezon", "timezon"]
+
+
 def test_a_short_form_is_the_word_it_stands_for() -> None:
     assert tokenize("config checks") == tokenize("configuration checking")
     assert tokenize("the repo dirs") == tokenize("the repository directories")
@@ -65,6 +77,10 @@ def _pages() -> list[Document]:
              "turn the log rotation on in the settings.\n"),
         page("backup.md", "Data and metadata backup", "# Data and metadata backup\n\nRun `knotc zone-backup` "
              "with a target directory; every zone and its keys are copied there.\n"),
+        page("timezone.md", "Timezone", "# Timezone\n\nTo modify it, use the `dpkg-reconfigure tzdata` command, "
+             "which lets you choose from a list.\n"),
+        page("ntp.md", "Clock synchronization", "# Clock synchronization\n\nThe clock of a server should be "
+             "set from a time server at boot: install ntp.\n"),
         page("keys.md", "Keys", "# Keys\n\nThe server keeps its zone keys in a key database; move the database "
              "up a level when the disk fills.\n"),
     ]
@@ -80,3 +96,4 @@ def test_a_question_finds_the_page_that_says_it_with_its_words(embedder: Any) ->
     assert first("Is HTTP/2 supported?") == "protocols.md"  # not the page that says HTTP most
     assert first("How do I check my configuration?") == "checks.md"  # not the page that says configuration
     assert first("How do I back up the zone keys?") == "backup.md"  # not the page that says keys
+    assert first("How do I set the time zone?") == "timezone.md"  # not the page that says set and time
