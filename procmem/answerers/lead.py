@@ -240,16 +240,22 @@ def sends_to_steps(sentence: str) -> bool:
         and not states_after_clause(sentence) and not PROHIBITS.search(sentence)
 
 
+# the words with which a sentence points to its example: "…, as in the following example"
+POINTS_AHEAD = re.compile(r",?\s+(?:as (?:in|shown in|seen in) (?:the following|this) example|as follows"
+                          r"|like (?:this|so)|as (?:shown|seen) below)$", re.I)
+
+
 def _step_opening(step: str) -> str:
     """A step as the answer's lead: whole, or when longer than :data:`LEAD_STEP_WORDS` words
     (the code of a file with the notes on it) the words that introduce its code ("Add the
-    following domain XML elements to share the host directory /path with the guest"), else its
-    first sentence; "" for such a step that runs code alone."""
+    following domain XML elements to share the host directory /path with the guest"), without
+    those that point to it (:data:`POINTS_AHEAD`), else its first sentence; "" for such a step
+    that runs code alone."""
     if len(step.split()) <= LEAD_STEP_WORDS:
         return step
     head, colon, _ = step.partition(": ")
     if colon and 5 <= len(head.split()) <= LEAD_STEP_WORDS:
-        return head
+        return POINTS_AHEAD.sub("", head)  # the code it points to is in the steps
     if step.startswith("Run "):
         return ""  # a long block of code with no words of its own (a table's schema) leads nothing
     return SENTENCE_BREAK.split(step, maxsplit=1)[0]

@@ -522,6 +522,22 @@ def test_a_step_that_describes_does_not_lead_the_plain_answer():
     assert steps[0] == "The opt-level setting controls the level of optimization of the code."
 
 
+def test_a_long_step_that_points_to_its_example_leads_without_the_pointer():
+    """The Handbook's "You can change it in the /etc/hosts file; simply write … as in the following
+    example:" and the file's lines: the lead is what to do, the example is in the step."""
+    body = ("You can change it in the /etc/hosts file; simply write a complete name for the machine "
+            "there at the beginning of the list of names associated with the address of the machine, as in the "
+            "following example:\n\n```\n127.0.0.1     localhost\n192.168.0.1   arrakis.falcot.com arrakis\n"
+            "192.168.0.2   atreides.falcot.com atreides\n```\n\n"
+            "This file is available even during network outages.")
+    unit = step_unit("Setting the Hostname", body, "handbook/hostname.html", "Setting the Hostname")
+    answer, steps, _ = compose([Hit(unit, 1.0, 1, "hybrid")], cite=False)
+    assert "127.0.0.1 localhost" in steps[0], steps
+    assert answer.startswith("You can change it in the /etc/hosts file; simply write a complete name "
+                             "for the machine there at the beginning of the list of names associated with the "
+                             "address of the machine."), answer
+
+
 def test_a_report_of_labelled_values_or_sentences_after_a_sentence_is_shown_not_run():
     """Valgrind's manual shows a leak summary after "The following is an example leak summary.",
     the Rust book a poem for its example to read, Wireshark's the names of the types a program
