@@ -23,6 +23,7 @@ from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import (
     command_summary,
     entry_step,
+    list_items,
     option_items,
     unit_header,
     unit_steps,
@@ -207,11 +208,19 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     of the image" for "How do I crop an image in Gwenview?"; a list of options or commands, which
     holds no steps, by its items (:func:`option_items`: "dpkg --listfiles package (or -L): Lists
     the files installed by this package." for "How do I list the files installed by a
-    package?"). ``steps``: the unit's steps, when known."""
+    package?"), and a list that gives no steps by the one item that says every word asked (the
+    Handbook's syslog actions: "send the message to a remote `syslog` server (example:
+    `@log.falcot.com`)" for "How do I send logs to a remote server?"). ``steps``: the unit's
+    steps, when known."""
     question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
     steps = (unit_steps(unit) if steps is None else steps) or option_items(unit)
-    if len(question) < 2 or not steps:
+    if len(question) < 2:
         return []
+    if not steps:
+        # a list that gives no steps (the actions a setting may name: "send the message to a
+        # remote `syslog` server (example: `@log.falcot.com`);"): its one item that says it all
+        said = [item for item in list_items(unit) if question <= set(terms(item))]
+        return said if len(said) == 1 else []
     labelled = _labelled(steps)
     if 2 * len(labelled) < len(steps):
         return []

@@ -14,6 +14,7 @@ import re
 
 from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.candidates import (
+    LABELLED_ITEM,
     Candidate,
     answers_by_option,
     asked_entries,
@@ -343,8 +344,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     lead = _opening(actions[0]) if actions else ""
     if asked := next((entry for c in chosen for entry in asked_steps(c.unit, turn)), ""):
-        name, _, does = asked.partition(": ")  # the name as typed: "debug bgp updates: Enable or ..."
-        lead = f"{plain_text(name)}: {first_sentence(does, max_words=45)}"
+        if labelled := LABELLED_ITEM.match(asked):  # the name as typed: "debug bgp updates: Enable or ..."
+            lead = f"{plain_text(labelled['label'])}: {first_sentence(labelled['text'], max_words=45)}"
+        else:  # a list's item that says what is asked: "send the message to a remote syslog server …"
+            lead = _opening(first_sentence(asked, max_words=45))
     if not lead and steps:
         # a step that describes is no lead ("The opt-level setting controls the level of optimization")
         doing = [step for step in (CITED.sub("", s) for s in steps) if not describes(step) and not NOTE_OPENING.match(step)]

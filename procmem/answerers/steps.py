@@ -369,6 +369,11 @@ _COMMAND_ITEM = re.compile(r"^(?P<marker>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)`(?P<co
 _FENCE_INFO = re.compile(r"^(\s*```)\S.*$", re.M)  # "```powershell": the language is no word of the step
 
 
+def list_items(unit: Unit) -> list[str]:
+    """The items of the unit's lists, in plain text, steps or not."""
+    return [plain_text(item).rstrip(";,") for item in parse_steps(unit_text(unit), nested=False)]
+
+
 def list_text(text: str, lead_in: str = "") -> str:
     """``text`` as the list reader reads it: a shell session's commands without what they print
     (:func:`commands_typed`), a code block after a label under that label

@@ -1663,6 +1663,32 @@ def test_a_command_pages_usage_or_description_answers_when_the_command_does_the_
     assert command_summary(prose) == command_summary(examples) == ""
 
 
+def test_a_list_that_gives_no_steps_answers_by_its_one_item_that_says_what_is_asked(embedder):
+    """The Handbook's syslog chapter lists the actions a rule may name, each with an example; the
+    list gives no steps, but its one item that says every word of the question answers it, and
+    leads as a sentence."""
+    from procmem.memory import build_memory
+
+    pages = [Document("syslog.html", "syslog System Events",
+                      "# syslog System Events\n\n## Syntax of Actions\n\nThe various possible actions are:\n\n"
+                      "- add the message to a file (example: `/var/log/messages`);\n"
+                      "- send the message to a remote `syslog` server (example: `@log.example.com`);\n"
+                      "- send the message to an existing named pipe (example: `|/dev/xconsole`);\n"
+                      "- write the message in a text console (example: `/dev/tty8`).\n"),
+             Document("ssh.html", "Remote Login",
+                      "# Remote Login\n\n## Using Remote X11 Applications\n\nSince this feature allows remote "
+                      "applications to interfere with the local system, it is disabled by default. You can enable "
+                      "it by specifying `X11Forwarding yes` in the server configuration file.\n"),
+             Document("logrotate.html", "Rotating Log Files",
+                      "# Rotating Log Files\n\nLog files can grow, fast, and it is necessary to archive them. "
+                      "The most common scheme is a rotating archive managed by `logrotate`.\n")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest("How do I send logs to a remote server?"))
+    assert answer.procedures[0].startswith("send the message to a remote syslog server (example: @log.example.com)"), \
+        answer.procedures
+    assert answer.answer.startswith("Send the message to a remote syslog server"), answer.answer
+
+
 def _undo_pages() -> list[Document]:
     return [
         Document("git/gitfaq.md", "gitfaq",
