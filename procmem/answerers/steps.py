@@ -320,7 +320,7 @@ def entry_step(unit: Unit) -> str:
     ("`html_logo_url`: This form of the `doc` attribute lets you control the logo ...
     `#![doc(html_logo_url = "...")]`"); so does a manual page's description, for its command
     ("`kzonecheck`: The utility checks zone file syntax …", :data:`MANUAL_TITLE`), and the usage
-    a command's page opens with, for its command ("`docker exec`: Execute a command in a running
+    a command's page opens with, for its command ("`docker exec`: Run a command in a running
     container", :data:`USAGE`). "" for any other unit."""
     name = own_header(unit)
     if isinstance(unit, LogicUnit) and DESCRIPTION.match(name) \

@@ -9,7 +9,7 @@ One collection per memory. Each served unit is one point (id derived from the un
   of that kind, so, as in the built-in index (one BM25 index per kind), a query's sparse dot
   product is the unit's BM25 score within its kind;
 * payload ``unit_id``, ``kind``, ``type`` (logic units) and ``doc_ids``, the filters,
-  ``repeat``: the unit says word for word what a unit of another page says
+  ``repeat``: the unit says what a unit of another page says, word for word or nearly
   (:func:`procmem.units.repeated`), so a search over every page leaves it out, as the built-in
   index does, and ``language``: its page's (:func:`procmem.retrieval.index.unit_language`), so a
   search in one language leaves out the pages written in another.
