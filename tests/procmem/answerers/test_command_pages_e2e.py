@@ -43,7 +43,8 @@ PAGES = {
                "- **since** – UNIX timestamp (integer) to filter logs. Default: 0 (unfiltered)\n\n"
                "### Wait for a container\n\n`POST /containers/(id)/wait`\n\nBlock until the container `id` stops.\n\n"
                "Query parameters:\n\n"
-               "- **name** – the new name for the container.\n\n### Export an image\n\n"
+               "- **condition** – the state to wait for: `not-running`, `next-exit` or `removed`.\n\n"
+               "### Export an image\n\n"
                "`GET /images/(name)/get`\n\nGet a tarball containing all images and metadata for a repository.\n\n"
                "Query parameters:\n\n- **follow** – 1/True/true or 0/False/false, keep the stream open. "
                "Default `false`.\n- **quiet** – 1/True/true or 0/False/false, print nothing. Default `false`.\n"),
