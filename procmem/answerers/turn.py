@@ -191,7 +191,7 @@ class Turn:
         earlier = self.history[-1][0]
         return set(terms(earlier)) - set(asked_action(earlier))
 
-    @property
+    @cached_property
     def action(self) -> list[str]:
         """The action the last question asks how to do, as a term ("rename" of "How do I rename
         a container?"); empty for a question that asks none."""
