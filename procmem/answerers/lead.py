@@ -354,7 +354,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is
         # one, or a chosen unit's entry for its name ("docker rename: Rename a container")
         best = unit_steps(chosen[0].unit)[:1] if chosen else []
-        named = {unit_steps(c.unit)[0] for c in chosen if entry_step(c.unit) and unit_steps(c.unit)}
+        named = {steps_of[0] for c in chosen if entry_step(c.unit) and (steps_of := unit_steps(c.unit))}
         entry = next((step for step in doing if step in best and (defines(step) or step in named)), "") \
             or next((step for step in doing if step in named), "")
         if entry or doing and defines(doing[0]):

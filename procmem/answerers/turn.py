@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from procmem.answerers.common import names, terms
-from procmem.retrieval.query import asks_how_to
+from procmem.retrieval.query import HOW_DO_I, asks_how_to
 
 # One entry per setting a user may name; each lists the words that name it.
 SETTINGS: dict[str, tuple[str, ...]] = {
@@ -88,7 +88,7 @@ FAILED = re.compile(
     r"|what(?:'s| is) next|what else|check next)\b", re.I)
 # the action a "how do I" question asks about, and a question that asks it of what the
 # conversation was about, by a pronoun ("How do I load it again …?", "How do I make them?")
-ASKED_ACTION = re.compile(r"\bhow (?:do|can|could|should|would) (?:i|we|you) ([a-z]+)", re.I)
+ASKED_ACTION = re.compile(HOW_DO_I + r" ([a-z]+)", re.I)
 REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
 # text in quotes: "...", “...”, or '...' whose quote marks are not apostrophes (don't)

@@ -19,7 +19,8 @@ LAST_ANSWER_WORDS = 25
 
 
 # a question that asks how to do something ("how do I give it a fixed address?")
-HOW_TO = re.compile(r"\bhow (?:do|can|could|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
+HOW_DO_I = r"\bhow (?:do|can|could|should|would) (?:i|we|you)\b"
+HOW_TO = re.compile(HOW_DO_I + r"|\bhow to\b", re.I)
 
 
 def asks_how_to(question: str) -> bool:
