@@ -65,7 +65,8 @@ _FOOTNOTES = re.compile(r"^footnotes?(?:-definitions?|-list)?$")
 # Publican's (DocBook) <ul class="docnav"> of Prev, Up, Home and Next links and its site <div id="banner">
 _CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "docnav", "banner", "breadcrumb",
                            "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink",
-                           "toctree-wrapper"})  # Sphinx's lists of the pages below a page
+                           "toctree-wrapper",  # Sphinx's lists of the pages below a page
+                           "debug"})  # LibreOffice's help: the page's source file and title, for its writers
 # "mdbook-menu-bar", "mdbook-help-popup", SQLite's "fancy_toc"
 _CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal|toc)$")
 # a site's menu or tagline, as a block of its own (SQLite's <div class="menu mainmenu">); a word
@@ -695,8 +696,8 @@ def _preformatted_text(text: str) -> list[str]:
 
 def _is_chrome(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     """An element that navigates the site rather than says something: a navigation bar, a
-    breadcrumb trail, a sidebar, a table of contents, a menu bar or a site's menu, a pop-up the
-    page hides until asked (by its class or id, or its ARIA role; Node.js's site-wide contents is
+    breadcrumb trail, a sidebar, a table of contents, a menu bar or a site's menu, a panel of
+    debugging facts about the page, a pop-up the page hides until asked (by its class or id, or its ARIA role; Node.js's site-wide contents is
     ``<div id="gtoc">``, mdBook's keyboard help ``<div id="mdbook-help-popup">`` in every page)."""
     found = dict(attrs)
     names = _classes(attrs) | {found.get("id") or ""}

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from inscoqa.corpus.common import NOTE_LABELS
+from procmem.answerers.clauses import DOES
 from procmem.answerers.common import names, terms
 from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
@@ -329,6 +330,14 @@ def _holds_words(step: set[str], other: set[str], min_words: int) -> bool:
     return len(step) >= min_words and step <= other and bool(_NOTE_WORDS & (other - step))
 
 
+def tells_what_it_does(steps: list[str]) -> bool:
+    """Steps that each say what a command does ("Opens a dialog where you can select the source
+    for your pivot table, and then create your table.", LibreOffice's entry for Insert - Pivot
+    Table): a reference entry whose header restates the question ("Create (Pivot Table)" for "How
+    do I create a pivot table?") answers less than a section that says how to do it."""
+    return bool(steps) and all(DOES.match(plain_text(step)) for step in steps)
+
+
 def score(candidate: Candidate, turn: Turn, best_retrieval: float,
           weight: dict[str, float] | None = None, title_weight: dict[str, float] | None = None) -> float:
     unit = candidate.unit
@@ -366,7 +375,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE \
         or answers_by_option(unit, turn, steps)
-    if candidate.answers:
+    if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):
         factor *= ANSWERS_FACTOR
     elif not steps or defines_only(unit, steps):
         factor *= 0.5

@@ -649,6 +649,9 @@ def test_html_navigation_bars_contents_menus_and_pop_ups_are_left_out(tmp_path: 
         "<div id='banner'><a href='https://example.org/get/'>Download the ebook</a></div>"
         "<ul class='docnav'><li class='previous'><a href='sect.a.html'><strong>Prev</strong>8.0. Packages</a></li>"
         "<li class='home'><a href='index.html'><strong>Home</strong></a></li></ul>"
+        # LibreOffice's help: for its writers, the file the page was made from
+        "<footer><div id='DEBUG' class='debug'><h3 class='bug'>Help content debug info:</h3><p>This page is: "
+        "<a href='https://example.org/text/tools.xhp'>/text/tools.xhp</a></p><p>Title is: Tools</p></div></footer>"
         "</body></html>", encoding="utf-8")
     text = read_document(path).text
     assert text == ("# Chapter 8. Tools\n\n## 8.1. dpkg\n\ndpkg installs a package file.\n\n"

@@ -2237,3 +2237,27 @@ def test_a_section_that_answers_with_one_step_pointing_on_brings_its_pages_secti
     steps = _plain(answer)
     assert steps[0] == "Now we need to edit the configuration file that starts Varnish."
     assert "Change -a :6081 to -a :80 in DAEMON_OPTS." in steps
+
+
+def test_a_reference_entry_that_says_what_a_command_does_answers_less_than_a_guide_that_says_how(embedder):
+    """A help centre's reference entry for a menu command, headed with the question's words
+    ("Create (Pivot Table)"), says only what the command does ("Opens a dialog where you can
+    select …"); the guide's section "Creating Pivot Tables" says how, and answers."""
+    from procmem.memory import build_memory
+
+    pages = [Document("scalc/01/12090000.html", "Pivot Table",
+                      "# Pivot Table\n\nChoose Insert - Pivot Table.\n\n## Create\n\nOpens a dialog where you can "
+                      "select the source for your pivot table, and then create your table.\n"),
+             Document("scalc/guide/datapilot_createtable.html", "Creating Pivot Tables",
+                      "# Creating Pivot Tables\n\n1. Position the cursor within a range of cells containing values, "
+                      "row and column headings.\n2. Choose Insert - Pivot Table. The Select Source dialog appears.\n"
+                      "3. Drag the desired buttons into one of the four areas.\n")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest("How do I create a pivot table?"))
+    assert answer.procedures[0].startswith("Position the cursor within a range of cells"), answer.procedures
+    assert not any(step.startswith("Opens a dialog") for step in answer.procedures), answer.procedures
+    from procmem.answerers.candidates import tells_what_it_does
+
+    assert tells_what_it_does(["Opens a dialog where you can select the source."])
+    assert not tells_what_it_does(["Choose Insert - Pivot Table.", "Opens a dialog."])
+    assert not tells_what_it_does([])
