@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, get_args
 
 from rapidfuzz import fuzz, process
@@ -234,6 +234,23 @@ def source_line(title: str) -> str:
 
 
 SOURCE_LINE = re.compile(r"^From .{1,200}:$")  # recognises source_line() in a body
+
+
+def from_pages(unit: Unit, titles: set[str]) -> Unit:
+    """A merged unit (:mod:`procmem.merge`) with only the parts its pages of these ``titles``
+    wrote: a section named alike on several pages ("Page Numbers" of Writer's guide and of
+    Impress's dialog) says, for one of them, what that page says. Any other unit, and a merged
+    one with no part from those pages, comes back as it is."""
+    if not isinstance(unit, LogicUnit) or not unit.meta.get("merged_from"):
+        return unit
+    kept: list[str] = []
+    keep = False
+    for line in unit.body.splitlines():
+        if SOURCE_LINE.match(line.strip()):
+            keep = line.strip()[len("From "):-1] in titles
+        if keep:
+            kept.append(line)
+    return replace(unit, body="\n".join(kept).strip()) if kept else unit
 
 
 def same_text(unit: Unit) -> str:

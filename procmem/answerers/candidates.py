@@ -344,9 +344,12 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     question = turn.question_terms
     header = set(terms(unit_header(unit)))
     body = set(terms(unit.render()))
+    # a header asks the question without the product the question is asked in ("To Insert Page
+    # Numbers" for "How do I insert page numbers in Writer?"), unless it names it too
+    asked = question - (turn.scope_terms - header)
     parts = {
         "retrieval": candidate.retrieval / best_retrieval if best_retrieval else 0.0,
-        "header": share(question, header, weight),
+        "header": share(asked, header, weight),
         "text": share(question, body, weight),
         "context": share(turn.context_terms, body, weight),
     }
@@ -372,7 +375,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     # manual page's description of a command that does what it asks (:func:`manual_share`), or
     # a list of options one of which does what it asks (:func:`answers_by_option`): its opening or
     # that entry is the answer, whether or not it has steps or reads like a problem's statement
-    candidate.answers = candidate.restates or asks(unit, question, terms) or defines_asked(unit, question, terms) \
+    candidate.answers = candidate.restates or asks(unit, asked, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE \
         or answers_by_option(unit, turn, steps)
     if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):

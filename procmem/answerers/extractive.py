@@ -83,6 +83,7 @@ from procmem.units import (
     UnitKind,
     copies,
     entry_name,
+    from_pages,
     own_header,
     part_count,
     part_number,
@@ -424,6 +425,9 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
     steps, used = compose_steps(chosen, turn, p, source_index, weight)
     if callable(extra):
         extra = extra(list(dict.fromkeys(c.doc_id for c in chosen)))
+    # of a section merged across pages, what the chosen pages say (not another product's page)
+    titles = {str(c.unit.meta.get("title", "")) for c in chosen}
+    extra = [from_pages(unit, titles) for unit in extra]
     answer = plain_answer(chosen, extra, turn, steps)
     details = {
         "used_units": used,

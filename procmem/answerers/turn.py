@@ -160,6 +160,12 @@ def _same_version(a: str, b: str) -> bool:
     return a == b or a.startswith(f"{b}.") or b.startswith(f"{a}.")
 
 
+# the product or part of one a question is asked in, named at its end: "… in Writer?", "… in
+# Exchange Online?", "… with Git?" (names, capitalised; "in a spreadsheet" names none)
+SCOPE = re.compile(r"\s(?:in|on|with|using|for|from)\s+(?:the\s+)?(?P<name>[A-Z][\w+.#-]*(?:\s+[A-Z0-9][\w+.#-]*){0,2})"
+                   r"\s*[?.!]*\s*$")
+
+
 def asked_action(question: str) -> list[str]:
     """The term of the action a "how do I" question asks about: ``["renam"]`` of "How do I
     rename a container?"; empty when it asks none."""
@@ -178,6 +184,15 @@ class Turn:
     @cached_property
     def question_terms(self) -> set[str]:
         return set(terms(self.question))
+
+    @cached_property
+    def scope_terms(self) -> set[str]:
+        """The terms of the product the last question is asked in, named at its end ("writer" of
+        "How do I insert page numbers in Writer?"): a section's header need not say them, its
+        page is written for that product; none when the question says nothing else."""
+        found = SCOPE.search(self.question)
+        scope = set(terms(found["name"])) if found else set()
+        return scope if self.question_terms - scope else set()
 
     @cached_property
     def referent_terms(self) -> set[str]:

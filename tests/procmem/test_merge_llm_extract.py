@@ -254,3 +254,19 @@ def test_a_section_nearly_the_same_on_another_page_is_a_repeat():
     assert repeated([first, later, other, renamed]) == {later.id}
     assert copies(later, first) and not copies(other, first) and not copies(renamed, first)
     assert not copies(first, call("v1.18", body))  # the same page
+
+
+def test_a_merged_section_read_for_some_of_its_pages_keeps_their_parts():
+    """"Page Numbers" of Writer's guide and of Impress's dialog merge; read for the guide, the
+    merged unit says what the guide says, not how to number slides."""
+    from procmem.units import from_pages
+
+    guide = LogicUnit("Appendix", "", "Page Numbers", "In Writer, a page number is a field.",
+                      meta={"doc_id": "swriter/guide/pagenumbers.html", "title": "Page Numbers"})
+    dialog = LogicUnit("Appendix", "", "Page Numbers", "To number every slide, choose View - Master Slide.",
+                       meta={"doc_id": "simpress/01/page.html", "title": "Page"})
+    merged = merge_units([dialog, guide])
+    assert from_pages(merged, {"Page Numbers"}).body == "From Page Numbers:\nIn Writer, a page number is a field."
+    assert from_pages(merged, {"Page", "Page Numbers"}).body == merged.body
+    assert from_pages(merged, {"Fields"}) is merged  # no part of those pages: as it is
+    assert from_pages(guide, {"Page"}) is guide  # not merged

@@ -2261,3 +2261,21 @@ def test_a_reference_entry_that_says_what_a_command_does_answers_less_than_a_gui
     assert tells_what_it_does(["Opens a dialog where you can select the source."])
     assert not tells_what_it_does(["Choose Insert - Pivot Table.", "Opens a dialog."])
     assert not tells_what_it_does([])
+
+
+def test_a_section_whose_header_asks_the_question_but_the_product_it_is_asked_in_answers(embedder):
+    """"How do I insert page numbers in Writer?": the guide's section "To Insert Page Numbers"
+    asks it (the page is Writer's), not the section whose text happens to say "In Writer"."""
+    from procmem.memory import build_memory
+
+    pages = [Document("swriter/guide/pagenumbers.html", "Page Numbers",
+                      "# Page Numbers\n\n## To Insert Page Numbers\n\nChoose Insert - Page Number to insert a page "
+                      "number at the current cursor position.\n\n## Using Different Page Number Formats\n\nIn Writer, "
+                      "you insert page numbers in two formats with two page styles.\n\n1. Click into the "
+                      "first page of your document.\n2. Choose View - Styles.\n3. Double-click the \"First Page\" style.\n")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest("How do I insert page numbers in Writer?"))
+    best = next(s for s in answer.trace.stages if s.name == "compose").details["scores"][0]
+    assert memory.get(best["unit_id"]).header.startswith("To Insert Page Numbers"), best
+    assert best["header"] == 1.0, best
+    assert answer.answer.startswith("Choose Insert - Page Number"), answer.answer

@@ -2,6 +2,7 @@
 
 import pytest
 
+from procmem.answerers.common import terms
 from procmem.answerers.turn import Turn, narrowed, quoted_fragments, setting_factor, settings_named
 
 
@@ -133,3 +134,12 @@ def test_a_question_that_asks_how_to_do_something_to_it_is_about_what_the_questi
     # a question that names its own subject is about that ("Can I make my own for it?")
     assert Turn("Can I make my own garam masala for it?", history).referent_terms == set()
     assert Turn("How do I load it again?").referent_terms == set()
+
+
+def test_the_product_a_question_is_asked_in_is_its_scope():
+    """A question names at its end the product it is asked in: a section's header need not
+    say it; a question that says nothing else, or no name, has no scope."""
+    assert Turn("How do I insert page numbers in Writer?").scope_terms == set(terms("Writer"))
+    assert Turn("How do I set up an automatic reply in Exchange Online?").scope_terms == set(terms("Exchange Online"))
+    assert Turn("How do I merge cells in a spreadsheet?").scope_terms == set()
+    assert Turn("How do I use Git?").scope_terms == set()
