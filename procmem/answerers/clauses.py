@@ -74,6 +74,8 @@ ACTION_CUE = re.compile(
     # ... or how little it takes: "Setting up a website is therefore a simple matter of creating the
     # following file, then enabling the virtual host with a2ensite"
     + r"|\bis (?:\w+ )?(?:a (?:simple |quick )?matter of|as (?:simple|easy) as) (?:" + _DOING + r")\b"
+    # ... or that doing it is all it takes: "Installing the apache2 package is all that is needed."
+    + r"|^(?:simply |just )?(?:" + _DOING + r")\b[^.;:]{1,80}?\bis all (?:that |that's |you )?(?:is )?(?:needed|required|needs?)\b"
     # the way to do it, named as such: "The usual way to deal with this is to use `git revert`", "The
     # preferred approach uses a Redirect directive in a dedicated HTTP virtual host:"
     + r"|^(?:the|an?|one|another)\s+(?:\w+\s+){0,2}?(?:way|solution|fix|remedy|workaround|approach|option|procedure|method)\b"

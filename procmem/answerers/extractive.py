@@ -488,7 +488,7 @@ class ExtractiveAnswerer:
                                                within=top_documents)
                     searches.append((hits, weights[kind]))
             searches += self._topic_parts(retriever, searches, weights.get("logic_unit", 1.0))
-            searches += self._first_parts(retriever, searches, weights.get("logic_unit", 1.0))
+            searches += self._first_parts(retriever, searches, turn, weights.get("logic_unit", 1.0))
             searches += self._next_parts(retriever, searches)
             searches += self._sections_below(retriever, searches, turn)
             candidates = _candidates(searches)
@@ -539,17 +539,23 @@ class ExtractiveAnswerer:
                 found.append(([h for h in hits if topic_of(h.unit) == topic], weight))
         return found
 
-    def _first_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
+    def _first_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]], turn: Turn,
                      weight: float) -> list[tuple[list[Hit], float]]:
         """The first parts of the sections split for size (into at most :data:`FIRST_PART_OF`
-        parts) that the searches' first units are later parts of: what a section says first (a
-        command's description, a procedure's first steps) is where its answer starts, and need
-        not share the question's words (aptitude's "`why` (part 2 of 3)" came first for "How can
-        I find out why a package is installed?"; its part 1, "Explains the reason that a
-        particular package should or cannot be installed" and `aptitude why kdepim`, was no
-        candidate)."""
+        parts) that the searches' first units, or units whose header says every word of the
+        question, are later parts of: what a section says first (a command's description, a
+        procedure's first steps) is where its answer starts, and need not share the question's
+        words (aptitude's "`why` (part 2 of 3)" came first for "How can I find out why a package
+        is installed?"; its part 1, "Explains the reason that a particular package should or
+        cannot be installed" and `aptitude why kdepim`, was no candidate; the Handbook's
+        "Installing Apache (Web Server (HTTP)) (part 2 of 2)", on its modules, was found for "How
+        do I install a web server?", and its part 1, "Installing the apache2 package is all that
+        is needed.", was not)."""
         found: list[tuple[list[Hit], float]] = []
         firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
+        if turn.question_terms:
+            firsts.update((hit.unit.id, hit.unit) for hits, _ in searches for hit in hits
+                          if turn.question_terms <= set(terms(unit_header(hit.unit))))
         for unit in firsts.values():
             if isinstance(unit, LogicUnit) and 1 < part_number(unit) <= part_count(unit) <= FIRST_PART_OF:
                 header = own_header(unit)

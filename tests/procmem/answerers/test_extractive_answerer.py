@@ -2279,3 +2279,32 @@ def test_a_section_whose_header_asks_the_question_but_the_product_it_is_asked_in
     assert memory.get(best["unit_id"]).header.startswith("To Insert Page Numbers"), best
     assert best["header"] == 1.0, best
     assert answer.answer.startswith("Choose Insert - Page Number"), answer.answer
+
+
+def test_the_first_part_of_a_section_whose_header_says_the_whole_question_is_a_candidate(embedder):
+    """The Handbook's "Installing Apache" is split for size; its part 2 (the modules) is found
+    for "How do I install a web server?", below another page's section, and its part 1, where
+    the answer starts ("Installing the apache2 package is all that is needed."), is looked for."""
+    from procmem.answerers.extractive import ExtractiveAnswerer
+    from procmem.answerers.retrieval import Retriever
+    from procmem.memory import build_memory
+
+    modules = " ".join(["Apache is a modular server, and many features are implemented by external modules that the "
+                        "main program loads during its initialization."] * 8)
+    page = Document("sect.http-web-server.html", "Web Server (HTTP)",
+                    "# Web Server (HTTP)\n\n## Installing Apache\n\nInstalling the apache2 package is all that is "
+                    f"needed. It contains all the modules.\n\n{modules}\n\nThe default configuration only enables the most "
+                    "common modules; enabling new modules is a simple matter of running `a2enmod module`.\n")
+    memory = build_memory([page], embedder=embedder, progress=False)
+    parts = sorted((u for u in memory.units("logic_unit") if "Installing Apache" in u.header),
+                   key=lambda u: u.meta.get("part", 0))
+    assert len(parts) >= 2 and parts[-1].meta.get("part", 0) > 1, [u.header for u in parts]
+    later = parts[-1]
+    answerer = make_answerer("extractive", memory=memory).inner
+    assert isinstance(answerer, ExtractiveAnswerer)
+    other = Hit(Chunk("Webmin is used through a web interface.", meta={"doc_id": "webmin.html"}), 1.0, 1, "hybrid")
+    searches = [([other, Hit(later, 0.5, 2, "hybrid")], 1.0)]
+    found = answerer._first_parts(Retriever(memory), searches, Turn("How do I install a web server?"), 1.0)
+    assert [h.unit.id for hits, _ in found for h in hits] == [parts[0].id]
+    assert says_what_to_do("Installing the apache2 package is all that is needed.")
+    assert not says_what_to_do("The package is all that is needed.")
