@@ -29,6 +29,7 @@ from procmem.answerers.steps import (
     unit_header,
     unit_steps,
     unit_text,
+    usage_options,
 )
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
 from procmem.extract.markdown import first_sentence, one_line
@@ -214,7 +215,11 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     `@log.falcot.com`)" for "How do I send logs to a remote server?"). ``steps``: the unit's
     steps, when known."""
     question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
-    steps = (unit_steps(unit) if steps is None else steps) or option_items(unit)
+    # a command's usage lists its options after what the command does: one that does the asked
+    # action says it first ("Follow log output"; not "Push all tagged images" for tagging one)
+    options = [option for option in usage_options(unit)
+               if not turn.action or terms(option.partition(": ")[2])[:1] == turn.action[:1]]
+    steps = [*((unit_steps(unit) if steps is None else steps) or option_items(unit)), *options]
     if len(question) < 2:
         return []
     if not steps:

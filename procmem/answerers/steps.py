@@ -313,6 +313,41 @@ def _usage(unit: LogicUnit) -> re.Match[str] | None:
     return USAGE.search(unit.body) if own_header(unit) == title and COMMAND_TITLE.match(title) else None
 
 
+# an option as a command's usage lists it: "  -d, --detach        Run container in background and
+# print container ID", "      --add-host list   Add a custom host-to-IP mapping"; what it does
+# stands two spaces or more after its name and argument, and may go on in lines set under it
+USAGE_OPTION = re.compile(r"^[ \t]{0,8}(?:(?P<short>-\w),[ \t]+)?(?P<long>--?[\w][\w-]*)(?:[ =](?P<arg>[\w.<>\[\]|:-]+))?"
+                          r"[ \t]{2,}(?P<does>\S.*)$")
+_MORE_OF_OPTION = re.compile(r"^[ \t]{12,}(?P<more>[^\s-].*)$")  # its description going on
+
+
+def usage_options(unit: Unit) -> list[str]:
+    """The options that the usage a command's page opens with lists (:data:`USAGE`), as
+    "docker run -d (or --detach): Run container in background and print container ID.", each
+    with what it does (as :func:`option_items` writes a list's options); none for any other
+    unit, and none of the options set in a later part of a section split for size."""
+    usage = _usage(unit) if isinstance(unit, LogicUnit) else None
+    if usage is None:
+        return []
+    block = unit.body[usage.end():].split("```", 1)[0]
+    found: list[list[str]] = []  # each option's name and the lines of what it does
+    for line in block.splitlines():
+        if option := USAGE_OPTION.match(line):
+            name = option["short"] or option["long"]
+            alias = f" (or {option['long']})" if option["short"] else ""
+            found.append([f"{usage['name']} {name}{alias}", option["does"].strip()])
+        elif found and (more := _MORE_OF_OPTION.match(line)) and not USAGE_OPTION.match(more["more"]):
+            found[-1].append(more["more"].strip())
+        elif line.strip():
+            continue
+    options = []
+    for name, *does in found:
+        said = " ".join(does).rstrip(" .")
+        if said and said[0].isalpha():
+            options.append(f"{name}: {said[0].upper()}{said[1:]}.")
+    return options
+
+
 def entry_step(unit: Unit) -> str:
     """A reference entry's step: a section named by a setting, attribute or option alone
     ("`html_logo_url`") says what that name does in its first sentence, and often nothing to do:

@@ -2308,3 +2308,30 @@ def test_the_first_part_of_a_section_whose_header_says_the_whole_question_is_a_c
     assert [h.unit.id for hits, _ in found for h in hits] == [parts[0].id]
     assert says_what_to_do("Installing the apache2 package is all that is needed.")
     assert not says_what_to_do("The package is all that is needed.")
+
+
+def test_an_option_of_a_commands_usage_that_does_what_is_asked_answers(embedder):
+    """A command's page opens with its usage, which lists its options; "How do I follow the log
+    output?" is answered by the option that follows it, named with its command, not by the
+    command's line alone; an option that only names the asked word ("Push all tagged images"
+    for tagging one) does not answer."""
+    from procmem.answerers.steps import usage_options
+    from procmem.memory import build_memory
+
+    usage = ("# logs\n\n```markdown\nUsage:  tool logs [OPTIONS] CONTAINER\n\nFetch the logs of a container\n\n"
+             "Options:\n      --details        Show extra details provided to logs\n  -f, --follow         Follow log "
+             "output\n      --since string   Show logs since timestamp (e.g. 2013-01-02T13:23:37Z) or relative\n"
+             "                       (e.g. 42m for 42 minutes)\n  -t, --timestamps     Show timestamps\n```\n")
+    pages = [Document("cli/logs.md", "logs", usage),
+             Document("cli/push.md", "push", "# push\n\n```markdown\nUsage:  tool push [OPTIONS] NAME\n\nPush an image "
+                      "to a registry\n\nOptions:\n  -a, --all-tags   Push all tagged images in the repository\n```\n")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    answerer = make_answerer("extractive", memory=memory)
+    answer = answerer.answer(AnswerRequest("How do I follow the log output?"))
+    assert answer.procedures[0] == "tool logs -f (or --follow): Follow log output. [1]", answer.procedures
+    assert answer.answer.startswith("tool logs -f (or --follow): Follow log output."), answer.answer
+    tagging = answerer.answer(AnswerRequest("How do I tag an image before pushing it?"))
+    assert not any("--all-tags" in step for step in tagging.procedures), tagging.procedures
+    logs = next(u for u in memory.units("logic_unit") if u.meta.get("doc_id") == "cli/logs.md")
+    assert usage_options(logs)[2] == ("tool logs --since: Show logs since timestamp (e.g. 2013-01-02T13:23:37Z) "
+                                      "or relative (e.g. 42m for 42 minutes).")
