@@ -60,6 +60,7 @@ from procmem.extract.markdown import (
 from procmem.units import (
     NAME_NOTE,
     PLAIN_NAME,
+    SOURCE_LINE,
     LogicUnit,
     Procedure,
     Unit,
@@ -96,9 +97,13 @@ COMMAND_START = re.compile(r"^[A-Za-z.$\\/~]")  # a word, a path or a variable, 
 
 
 def unit_text(unit: Unit) -> str:
-    """What a unit says: a logic unit's body, a chunk's text, a procedure's steps (one a line)."""
+    """What a unit says: a logic unit's body (a merged one's without the lines that name its
+    parts' pages, "From Export As:", which introduce nothing), a chunk's text, a procedure's
+    steps (one a line)."""
     if isinstance(unit, Procedure):
         return "\n".join(s if s.rstrip().endswith((".", "!", "?", ":")) else f"{s.rstrip(' ;,')}." for s in unit.steps)
+    if isinstance(unit, LogicUnit) and unit.meta.get("merged_from"):
+        return "\n".join(line for line in unit.body.splitlines() if not SOURCE_LINE.match(line.strip()))
     return getattr(unit, "body", None) or getattr(unit, "text", "") or unit.render()
 
 

@@ -2335,3 +2335,21 @@ def test_an_option_of_a_commands_usage_that_does_what_is_asked_answers(embedder)
     logs = next(u for u in memory.units("logic_unit") if u.meta.get("doc_id") == "cli/logs.md")
     assert usage_options(logs)[2] == ("tool logs --since: Show logs since timestamp (e.g. 2013-01-02T13:23:37Z) "
                                       "or relative (e.g. 42m for 42 minutes).")
+
+
+def test_a_section_merged_across_pages_leads_with_what_to_do_not_with_its_pages_names(embedder):
+    """LibreOffice's "Export as PDF" is a section of the "Export As" page and a page of its own;
+    merged, its text names each part's page ("From Export As:"), which introduces nothing: the
+    answer leads with what to do."""
+    from procmem.answerers.steps import unit_text
+    from procmem.memory import build_memory
+
+    said = ("Saves the current file to Portable Document Format (PDF) version 1.4. A PDF file can be viewed and "
+            "printed on any platform.\n\nTo access this command...\n\nChoose File - Export As - Export as PDF.\n")
+    pages = [Document("shared/01/01070002.html", "Export As", f"# Export As\n\n## Export as PDF\n\n{said}"),
+             Document("shared/01/ref_pdf_export.html", "Export as PDF", f"# Export as PDF\n\n{said}")]
+    memory = build_memory(pages, embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest("How do I export my document as PDF?"))
+    assert answer.answer == "Choose File - Export As - Export as PDF.", answer.answer
+    merged = next(u for u in memory.units("logic_unit") if u.meta.get("merged_from"))
+    assert "From Export As:" in merged.body and "From Export As:" not in unit_text(merged)
