@@ -697,8 +697,9 @@ def _preformatted_text(text: str) -> list[str]:
 def _is_chrome(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     """An element that navigates the site rather than says something: a navigation bar, a
     breadcrumb trail, a sidebar, a table of contents, a menu bar or a site's menu, a panel of
-    debugging facts about the page, a pop-up the page hides until asked (by its class or id, or its ARIA role; Node.js's site-wide contents is
-    ``<div id="gtoc">``, mdBook's keyboard help ``<div id="mdbook-help-popup">`` in every page)."""
+    debugging facts about the page, a pop-up the page hides until asked (by its class or id, or
+    its ARIA role; Node.js's site-wide contents is ``<div id="gtoc">``, mdBook's keyboard help
+    ``<div id="mdbook-help-popup">`` in every page)."""
     found = dict(attrs)
     names = _classes(attrs) | {found.get("id") or ""}
     return bool(names & _CHROME_NAMES) or any(map(_CHROME_SUFFIX.search, names)) \

@@ -343,8 +343,6 @@ def usage_options(unit: Unit) -> list[str]:
             found.append([f"{usage['name']} {name}{alias}", option["does"].strip()])
         elif found and (more := _MORE_OF_OPTION.match(line)) and not USAGE_OPTION.match(more["more"]):
             found[-1].append(more["more"].strip())
-        elif line.strip():
-            continue
     options = []
     for name, *does in found:
         said = " ".join(does).rstrip(" .")
