@@ -216,9 +216,10 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     steps, when known."""
     question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
     # a command's usage lists its options after what the command does: one that does the asked
-    # action says it first ("Follow log output"; not "Push all tagged images" for tagging one)
+    # action says it first ("Follow log output", "Automatically remove the container when it
+    # exits"; not "Push all tagged images" for tagging one)
     options = [option for option in usage_options(unit)
-               if not turn.action or terms(option.partition(": ")[2])[:1] == turn.action[:1]]
+               if not turn.action or terms(_ADVERB.sub("", option.partition(": ")[2]))[:1] == turn.action[:1]]
     steps = [*((unit_steps(unit) if steps is None else steps) or option_items(unit)), *options]
     if len(question) < 2:
         return []
@@ -233,6 +234,9 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     found = [step for step, m in labelled
              if question <= set(terms(f"{m['label']} {first_sentence(m['text'], max_words=40)}"))]
     return found if len(found) <= MAX_DESCRIBED else []
+
+
+_ADVERB = re.compile(r"^(?:\w+ly\s+)+")  # "Automatically " before what an option does
 
 
 def answers_by_option(unit: Unit, turn: Turn, steps: list[str] | None = None) -> bool:

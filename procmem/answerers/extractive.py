@@ -57,6 +57,7 @@ from procmem.answerers.candidates import (
     answers_by_option,
     asked_entries,
     asked_steps,
+    described_steps,
     is_duplicate,
     is_labelled_list,
     is_problem,
@@ -74,7 +75,7 @@ from procmem.answerers.lead import is_faq, plain_answer
 from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
-from procmem.answerers.steps import unit_header, unit_steps
+from procmem.answerers.steps import unit_header, unit_steps, usage_options
 from procmem.answerers.turn import Turn
 from procmem.units import (
     LogicUnit,
@@ -104,6 +105,7 @@ JOIN_RETRIEVAL = 0.7
 _NOTE = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)  # a note's words: "Warning: Make sure …"
 INTRODUCTIONS_FROM = 3  # each search's first units whose subsections are looked for
 TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for with one of them
+USAGE_PARTS = 50  # a command page's units looked through for the parts of its usage
 # a section split for size into at most this many parts is read from its start; a longer one is
 # a reference's list of entries (aptitude's 32 parts of configuration options), each its own
 FIRST_PART_OF = 3
@@ -156,7 +158,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     it, and its own page's units whatever their
     score, when it has no steps (it only introduces what is asked); a unit the user has tried is chosen
     only when no other unit scores, and never joins another; a unit that only states the
-    problem or its cause joins only when the user asks why, and one written for another
+    problem or its cause (no option or entry of it says what is asked) joins only when the user
+    asks why, and one written for another
     setting than the user's, or from another corpus than the best unit's (another
     product's documentation), never joins. When the question names what a page is about by its
     one-word title (:func:`named_subject`), only units that name it are chosen. The next part of
@@ -209,7 +212,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
                                         or cand.linked or turn.reports_failure):
             continue  # ranked by a search that found nothing better, it names nothing the user asks
-        if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause)):
+        if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause and not asked_steps(cand.unit, turn))):
             continue
         if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure or rest or start) \
                 and cand.why.get("text", 0.0) < JOIN_TEXT * chosen[0].why.get("text", 0.0) \
@@ -599,7 +602,12 @@ class ExtractiveAnswerer:
             if manual_share(unit, turn) >= ENTRY_ANSWERS_SHARE:
                 hits, _ = retriever.search(turn.question, k=TOPIC_PARTS, kind="logic_unit",
                                            within=[str(unit.meta.get("doc_id", ""))])
-                found.append((hits, 0.0))
+                # ... and the parts of its usage whose options say what is asked: a long list of
+                # options split for size (`docker run`'s `-d`, in part 2 of 6)
+                listed, _ = retriever.search(turn.question, k=USAGE_PARTS, kind="logic_unit",
+                                             within=[str(unit.meta.get("doc_id", ""))])
+                found.append((hits + [h for h in listed if h not in hits and usage_options(h.unit)
+                                      and described_steps(h.unit, turn)], 0.0))
                 continue
             header = set(terms(own_header(unit)))
             if isinstance(unit, LogicUnit) and header and header <= turn.question_terms \

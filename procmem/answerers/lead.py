@@ -19,6 +19,7 @@ from procmem.answerers.candidates import (
     answers_by_option,
     asked_entries,
     asked_steps,
+    described_steps,
     is_duplicate,
     share,
     speaks_of_itself,
@@ -39,7 +40,7 @@ from procmem.answerers.clauses import (
 from procmem.answerers.code_blocks import commands_typed
 from procmem.answerers.common import terms
 from procmem.answerers.prose import INTRODUCES, SENTENCE_BREAK, introduced, paragraphs, plain_text
-from procmem.answerers.steps import BOILERPLATE, entry_step, unit_steps, unit_text
+from procmem.answerers.steps import BOILERPLATE, entry_step, unit_steps, unit_text, usage_options
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import first_sentence
 from procmem.units import LogicUnit, Unit, entry_name, own_header
@@ -296,14 +297,16 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     (:func:`answers_by_option`), leads, and says why only in its own words."""
     # a section that answers by an entry the question names (or an option that does what it asks)
     # leads with that entry, not its opening
-    said = section_answer(chosen[0].unit) if chosen and chosen[0].answers \
+    # (and so does an option of a command's usage that does what is asked, in whichever part of it)
+    by_option = any(usage_options(c.unit) and described_steps(c.unit, turn) for c in chosen)
+    said = section_answer(chosen[0].unit) if chosen and chosen[0].answers and not by_option \
         and not (asked_entries(chosen[0].unit, turn) or answers_by_option(chosen[0].unit, turn)) else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
                      and not introduced(unit_text(chosen[0].unit))
                      and not any(says_what_to_do(s) for s in sentences(said))):
         return said  # unless it only sets the scene for the steps (its own, its page's) of what the user asks how to do
-    only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers else []
+    only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option else []
     if len(only) == 1:  # a section that answers with one command alone
         return _ended(_opening(only[0]))
     pool: dict[str, float] = {}

@@ -326,21 +326,31 @@ USAGE_OPTION = re.compile(r"^[ \t]{0,8}(?:(?P<short>-\w),[ \t]+)?(?P<long>--?[\w
 _MORE_OF_OPTION = re.compile(r"^[ \t]{12,}(?P<more>[^\s-].*)$")  # its description going on
 
 
+USAGE_LINE = re.compile(r"^usage:[ \t]+(?P<name>(?-i:[a-z][\w.+-]*(?: [a-z][\w.+-]*)*))", re.I)
+_OPENING_FENCE = re.compile(r"^\s*(?:```|~~~)[^\n]*\n")
+
+
 def usage_options(unit: Unit) -> list[str]:
     """The options that the usage a command's page opens with lists (:data:`USAGE`), as
     "docker run -d (or --detach): Run container in background and print container ID.", each
-    with what it does (as :func:`option_items` writes a list's options); none for any other
-    unit, and none of the options set in a later part of a section split for size."""
-    usage = _usage(unit) if isinstance(unit, LogicUnit) else None
-    if usage is None:
+    with what it does (as :func:`option_items` writes a list's options), in the part that shows
+    the usage and in the later parts its list of options goes on in, when the section is split
+    for size (their ``code_lead`` is the usage's line); none for any other unit."""
+    if not isinstance(unit, LogicUnit):
         return []
-    block = unit.body[usage.end():].split("```", 1)[0]
+    if usage := _usage(unit):
+        command, block = usage["name"], unit.body[usage.end():]
+    elif (lead := USAGE_LINE.match(str(unit.meta.get("code_lead", "")))) and own_header(unit) == unit.meta.get("title") \
+            and COMMAND_TITLE.match(str(unit.meta.get("title", ""))):
+        command, block = lead["name"], _OPENING_FENCE.sub("", unit.body, count=1)
+    else:
+        return []
     found: list[list[str]] = []  # each option's name and the lines of what it does
-    for line in block.splitlines():
+    for line in block.split("```", 1)[0].splitlines():
         if option := USAGE_OPTION.match(line):
             name = option["short"] or option["long"]
             alias = f" (or {option['long']})" if option["short"] else ""
-            found.append([f"{usage['name']} {name}{alias}", option["does"].strip()])
+            found.append([f"{command} {name}{alias}", option["does"].strip()])
         elif found and (more := _MORE_OF_OPTION.match(line)) and not USAGE_OPTION.match(more["more"]):
             found[-1].append(more["more"].strip())
     options = []

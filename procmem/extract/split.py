@@ -6,7 +6,8 @@ back together up to the limit (:func:`procmem.chunking.recursive_split`). Every 
 unit's type and prerequisite; its header is the unit's header with ``(part i of n)``; each part
 but the last links to the next with ``[CONTINUE] if this part is done then <next header>``; a
 part that starts with a list keeps the sentence before it that leads to the list (``lead_in``,
-in its ``meta``); each
+in its ``meta``), and one that starts inside a code block cut between two parts keeps the block's
+first line (``code_lead``: a command's usage line over the rest of its options); each
 of the unit's own linkers goes with the part whose text names where it leads (a link's words),
 the others with the last part (a page of contents kept its 1,333 links' linkers on its last part,
 whose text read 12,735 words for 139 of its own). A blank line inside a code block is no paragraph
@@ -20,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from procmem.chunking import Separator, n_words, split_keeping_code, with_fences
+from procmem.chunking import FENCE, Separator, n_words, split_keeping_code, with_fences
 from procmem.units import Linker, LogicUnit
 
 DEFAULT_UNIT_WORDS = 200
@@ -34,15 +35,17 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
     """``[unit]`` when its body fits, else its parts in order (``max_words`` 0: never split)."""
     if max_words <= 0 or n_words(unit.body) <= max_words:
         return [unit]
-    pieces = with_fences([piece for piece in split_keeping_code(unit.body, max_words, SEPARATORS) if piece.strip()])
+    raw = [piece for piece in split_keeping_code(unit.body, max_words, SEPARATORS) if piece.strip()]
+    pieces = with_fences(raw)
     if len(pieces) < 2:
         return [unit]
     total = len(pieces)
     parts = [replace(unit, header=f"{unit.header} (part {i} of {total})", body=piece, linker=[],
                      meta={**unit.meta, "part": i, "parts": total, "split_from": unit.id,
                            **({"lead_in": lead_in} if (lead_in := _lead_in(pieces[i - 2], piece) if i > 1 else "")
-                              else {})})
-             for i, piece in enumerate(pieces, 1)]
+                              else {}),
+                           **({"code_lead": code_lead} if code_lead else {})})
+             for i, (piece, code_lead) in enumerate(zip(pieces, _code_leads(raw), strict=True), 1)]
     for link in unit.linker:  # where the link or sentence it comes from is, else after the last part
         place = next((part for part in parts if link.next and link.next in part.body), parts[-1])
         place.linker.append(link)
@@ -60,6 +63,22 @@ def _lead_in(before: str, piece: str) -> str:
     ``lead_in``, so the list is read as that sentence says, while the part's text stays its own."""
     last = before.rstrip().rsplit("\n", 1)[-1].strip()
     return last if _ITEM.match(piece) and last.endswith(":") and not _ITEM.match(last) else ""
+
+
+def _code_leads(pieces: list[str]) -> list[str]:
+    """For each piece, the first line of the code block it starts inside of (one cut between it
+    and the piece before: "Usage:  docker run [OPTIONS] IMAGE [COMMAND] [ARG...]" over the rest of
+    the command's options), kept in the part's ``meta`` as ``code_lead``; "" for the others."""
+    leads: list[str] = []
+    opened, first = False, ""
+    for piece in pieces:
+        leads.append(first if opened else "")
+        for line in piece.splitlines():
+            if FENCE.match(line):
+                opened, first = not opened, ""
+            elif opened and not first and line.strip():
+                first = line.strip()
+    return leads
 
 
 def split_logic_units(units: list[LogicUnit], max_words: int = DEFAULT_UNIT_WORDS) -> list[LogicUnit]:

@@ -116,6 +116,9 @@ def test_a_code_block_cut_between_parts_stays_code_in_each():
         assert len(fences) % 2 == 0, part.body  # every code block it opens, it closes
     assert all(p.body.startswith("```rust\n") for p in parts[1:])
     assert parts[-1].body.endswith("```\n\nMore methods are in std::vec.")
+    # a part that starts inside the program keeps its first line; the first part starts outside it
+    assert "code_lead" not in parts[0].meta
+    assert all(p.meta["code_lead"] == "fn main() {" for p in parts[1:-1])
 
 
 def test_a_shell_session_stays_with_its_command_when_the_unit_is_cut():

@@ -2337,6 +2337,28 @@ def test_an_option_of_a_commands_usage_that_does_what_is_asked_answers(embedder)
                                       "or relative (e.g. 42m for 42 minutes).")
 
 
+def test_an_option_of_a_long_usage_split_for_size_answers_from_a_later_part(embedder):
+    """`docker run`'s usage lists some ninety options and is split for size; its `-d` and `--rm`
+    are in a later part, which keeps the usage's line: they answer as the first part's would,
+    an adverb before the action they do ("Automatically remove …") notwithstanding."""
+    from procmem.memory import build_memory
+
+    options = "\n".join(f"      --cpu-option{i} int     Limit the CPU time number {i} of the container in microseconds"
+                        for i in range(40))
+    usage = ("# run\n\n```markdown\nUsage:  tool run [OPTIONS] IMAGE [COMMAND]\n\nRun a command in a new container\n\n"
+             f"Options:\n{options}\n  -d, --detach          Run container in background and print container ID\n"
+             "      --rm            Automatically remove the container when it exits\n```\n")
+    memory = build_memory([Document("cli/run.md", "run", usage)], embedder=embedder, progress=False)
+    assert max(u.meta.get("part", 1) for u in memory.units("logic_unit")) > 1
+    answerer = make_answerer("extractive", memory=memory)
+    background = answerer.answer(AnswerRequest("How do I run a container in the background?"))
+    assert background.procedures[0].startswith("tool run -d (or --detach): Run container in background"), \
+        background.procedures
+    assert background.answer.startswith("tool run -d (or --detach): Run container in background"), background.answer
+    removed = answerer.answer(AnswerRequest("How do I remove a container when it exits?"))
+    assert removed.procedures[0].startswith("tool run --rm: Automatically remove the container"), removed.procedures
+
+
 def test_a_section_merged_across_pages_leads_with_what_to_do_not_with_its_pages_names(embedder):
     """LibreOffice's "Export as PDF" is a section of the "Export As" page and a page of its own;
     merged, its text names each part's page ("From Export As:"), which introduces nothing: the
