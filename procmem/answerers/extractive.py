@@ -600,14 +600,12 @@ class ExtractiveAnswerer:
         leading = {hit.unit.id: hit.unit for hits, _ in searches for hit in hits[:INTRODUCTIONS_FROM]}
         for unit in leading.values():
             if manual_share(unit, turn) >= ENTRY_ANSWERS_SHARE:
-                hits, _ = retriever.search(turn.question, k=TOPIC_PARTS, kind="logic_unit",
-                                           within=[str(unit.meta.get("doc_id", ""))])
-                # ... and the parts of its usage whose options say what is asked: a long list of
-                # options split for size (`docker run`'s `-d`, in part 2 of 6)
+                # its first sections for the question, and the parts of its usage whose options say
+                # what is asked: a long list of options split for size (`docker run`'s `-d`, in part 2 of 6)
                 listed, _ = retriever.search(turn.question, k=USAGE_PARTS, kind="logic_unit",
                                              within=[str(unit.meta.get("doc_id", ""))])
-                found.append((hits + [h for h in listed if h not in hits and usage_options(h.unit)
-                                      and described_steps(h.unit, turn)], 0.0))
+                found.append((listed[:TOPIC_PARTS] + [h for h in listed[TOPIC_PARTS:] if usage_options(h.unit)
+                                                      and described_steps(h.unit, turn)], 0.0))
                 continue
             header = set(terms(own_header(unit)))
             if isinstance(unit, LogicUnit) and header and header <= turn.question_terms \
