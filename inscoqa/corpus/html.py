@@ -66,7 +66,9 @@ _FOOTNOTES = re.compile(r"^footnotes?(?:-definitions?|-list)?$")
 _CHROME_NAMES = frozenset({"nav", "navbar", "navheader", "navfooter", "navigation", "docnav", "banner", "breadcrumb",
                            "breadcrumbs", "sidebar", "toc", "gtoc", "skip-link", "skiplink",
                            "toctree-wrapper",  # Sphinx's lists of the pages below a page
-                           "debug"})  # LibreOffice's help: the page's source file and title, for its writers
+                           "debug",  # LibreOffice's help: the page's source file and title, for its writers
+                           # Sphinx's "[source]" beside an entry, a link to its code, and "[docs]" back
+                           "viewcode-link", "viewcode-back"})
 # "mdbook-menu-bar", "mdbook-help-popup", SQLite's "fancy_toc"
 _CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal|toc)$")
 # a site's menu or tagline, as a block of its own (SQLite's <div class="menu mainmenu">); a word

@@ -45,13 +45,22 @@ SPHINX_SOURCES = "_sources"
 _SOURCE_SUFFIX = re.compile(r"(?:\.(?:rst|md|txt))?\.txt$", re.I)
 # the pages a Sphinx build writes of its own: the general index, the module index, the search
 _SPHINX_PAGES = re.compile(r"^(?:genindex(?:-\w+)?|[a-z]+-modindex|search)\.html$")
+# ... and the folder of the code its viewcode extension shows, a page per module ("Source code
+# for django.core.mail"), that each entry's "[source]" links to
+SPHINX_CODE = "_modules"
 
 
 def sphinx_generated(root: Path, rel: Path) -> bool:
     """Whether ``rel`` (a path under ``root``) is a page that a Sphinx build made of its own
-    (an index of every entry, the search page) beside the pages of the text (the build's
-    ``searchindex.js`` is in the same folder); FRR's index ran to 14,000 words of links."""
-    return bool(_SPHINX_PAGES.match(rel.name)) and (root / rel).with_name("searchindex.js").is_file()
+    beside the pages of the text (the build's ``searchindex.js`` is in the folder of its
+    pages): an index of every entry or the search page (FRR's index ran to 14,000 words of
+    links), or a module's source code under ``_modules/`` (Django's 153 such pages are code,
+    with none of the text that says how to use it)."""
+    if _SPHINX_PAGES.match(rel.name) and (root / rel).with_name("searchindex.js").is_file():
+        return True
+    parts = rel.parts[:-1]
+    return any(part == SPHINX_CODE and root.joinpath(*parts[:i], "searchindex.js").is_file()
+               for i, part in enumerate(parts))
 
 
 def built_page_source(root: Path, rel: Path) -> bool:

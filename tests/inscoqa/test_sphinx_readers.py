@@ -155,10 +155,15 @@ def test_a_sphinx_build_folder_reads_each_page_once_from_its_html_and_none_of_it
         (tmp_path / name).write_text(page.format("Index"))
     (tmp_path / "searchindex.js").write_text("Search.setIndex({})")
     (tmp_path / "guide" / "search.html").write_text(page.format("How to search"))  # a page of the text
+    (tmp_path / "_modules" / "tool").mkdir(parents=True)  # viewcode's pages of the code
+    (tmp_path / "_modules" / "tool" / "core.html").write_text(page.format("Source code for tool.core"))
+    (tmp_path / "guide" / "_modules").mkdir()  # a folder of the text that has the name
+    (tmp_path / "guide" / "_modules" / "writing.html").write_text(page.format("Writing modules"))
 
     ids = CorpusIndex({"site": tmp_path}).doc_ids("site", every_page=True)
 
-    assert ids == ["site/_sources/notes.txt", "site/guide/intro.html", "site/guide/search.html", "site/index.html"]
+    assert ids == ["site/_sources/notes.txt", "site/guide/_modules/writing.html", "site/guide/intro.html",
+                   "site/guide/search.html", "site/index.html"]
 
 
 SIGNATURES = """\
@@ -172,7 +177,7 @@ SIGNATURES = """\
 <p>Mixing <code>network</code> and <code>ip ospf</code> commands is not supported.</p></dd></dl>
 <dl class="py function">
 <dt class="sig sig-object py" id="json.dumps">
-<span class="sig-prename descclassname"><span class="pre">json.</span></span><span class="sig-name descname"><span class="pre">dumps</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="n"><span class="pre">obj</span></span></em>, <em class="sig-param"><span class="o"><span class="pre">*</span></span></em>, <em class="sig-param"><span class="o"><span class="pre">**</span></span><span class="n"><span class="pre">kw</span></span></em><span class="sig-paren">)</span><a class="headerlink" href="#json.dumps">¶</a></dt>
+<span class="sig-prename descclassname"><span class="pre">json.</span></span><span class="sig-name descname"><span class="pre">dumps</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="n"><span class="pre">obj</span></span></em>, <em class="sig-param"><span class="o"><span class="pre">*</span></span></em>, <em class="sig-param"><span class="o"><span class="pre">**</span></span><span class="n"><span class="pre">kw</span></span></em><span class="sig-paren">)</span><a class="reference internal" href="_modules/json.html#dumps"><span class="viewcode-link"><span class="pre">[source]</span></span></a><a class="headerlink" href="#json.dumps">¶</a></dt>
 <dd><p>Serialize <em>obj</em> to a JSON formatted string.</p><p>The arguments mean what they mean for dump.</p></dd></dl>
 </section></body></html>
 """
@@ -180,12 +185,13 @@ SIGNATURES = """\
 
 def test_an_api_entrys_signature_is_a_heading_in_code_as_it_is_typed(tmp_path: Path) -> None:
     """Sphinx's entries (a command, a function): the signature, with its "*" and "**" and
-    without the permalink, heads the entry's section as code."""
+    without the permalink or the viewcode extension's "[source]" link, heads the entry's
+    section as code."""
     (tmp_path / "ospfd.html").write_text(SIGNATURES, encoding="utf-8")
     text = read_document(tmp_path / "ospfd.html").text
     assert "### `ip ospf area AREA [ADDR]`\n\nEnable OSPF on the interface" in text
     assert "### `json.dumps(obj, *, **kw)`\n\nSerialize *obj* to a JSON formatted string." in text
-    assert "¶" not in text
+    assert "¶" not in text and "[source]" not in text and "_modules" not in text
 
 
 SERVER_TXT = """\
