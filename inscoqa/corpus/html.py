@@ -96,6 +96,16 @@ _LINK = re.compile(r"\[(?P<text>[^\[\]]*)\]\((?P<href>[^()\s]*)\)")  # a link as
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
 
 
+def _without_icons(data: str) -> str:
+    """Text without an icon font's glyphs, which show nothing without the font; a run of them
+    with nothing but marks between is nothing at all (Django's tabs of a shell session for
+    Linux/macOS and for Windows are labelled "\uf17c/\uf179" and "\uf17a")."""
+    if not _ICON_GLYPHS.search(data):
+        return data
+    rest = _ICON_GLYPHS.sub("", data)
+    return rest if any(ch.isalnum() for ch in rest) else ""
+
+
 def code_language(attrs: list[tuple[str, str | None]]) -> str:
     """The language a code block's classes name ("" when none does)."""
     for name, value in attrs:
@@ -463,6 +473,7 @@ class _MarkdownBuilder(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._skipping:
             return
+        data = _without_icons(data)
         if data.strip():
             self._alternative_ended = False
         if self._in_title:

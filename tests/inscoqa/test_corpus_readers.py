@@ -1093,3 +1093,18 @@ def test_html_teletype_text_is_code(tmp_path: Path) -> None:
     text = html_text(tmp_path, "<h1>Options</h1><dl><dt><span><tt>CORRECT_ALL</tt> (<tt>-O</tt>)</span></dt>"
                                "<dd><p>Try to correct the spelling of all arguments.</p></dd></dl>")
     assert "`CORRECT_ALL` (`-O`): Try to correct the spelling of all arguments." in text
+
+
+def test_html_an_icon_fonts_glyphs_are_left_out_and_a_label_of_icons_alone_is_nothing(tmp_path: Path) -> None:
+    """Django's shell sessions come in tabs labelled with Font Awesome's glyphs (Linux/macOS,
+    Windows), characters of Unicode's private use area that show nothing without the font."""
+    text = html_text(tmp_path, (
+        "<h1>Reversing migrations</h1><p>Pass the number of the previous migration:</p>"
+        "<div class='console-block'><input class='c-tab-unix' type='radio' checked>"
+        "<label title='Linux/macOS'>&#xf17c/&#xf179</label><input class='c-tab-win' type='radio'>"
+        "<label title='Windows'>&#xf17a</label><section class='c-content-unix'><div class='highlight'>"
+        "<pre>$ python manage.py migrate books 0002</pre></div></section></div>"
+        "<p>Click <span class='fa'>&#xf0c5;</span> Copy to copy it.</p>"))
+    assert "\uf17c" not in text and "\uf17a" not in text and "\uf0c5" not in text
+    assert text == ("# Reversing migrations\n\nPass the number of the previous migration:\n\n"
+                    "```\n$ python manage.py migrate books 0002\n```\n\nClick Copy to copy it.\n")
