@@ -80,6 +80,9 @@ ACTION_CUE = re.compile(
     # preferred approach uses a Redirect directive in a dedicated HTTP virtual host:"
     + r"|^(?:the|an?|one|another)\s+(?:\w+\s+){0,2}?(?:way|solution|fix|remedy|workaround|approach|option|procedure|method)\b"
       r"[^.;:]{0,80}?\s(?:(?:is|would be)\s+(?:to|by)\s+(?!be\b)\w+|uses\s)"
+    # the steps it takes, listed after a colon: "The basic outline of putting static files into
+    # production consists of two steps: run the collectstatic command …, then arrange for …"
+    + r"|\b(?:steps?|stages?|phases?)\s*:\s+(?:first,?\s+)?" + _IMPERATIVE
     # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
     + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
     # ... or the control to use: "To create a new account go to Actions → New Account"

@@ -165,3 +165,15 @@ def test_what_holds_in_a_case_is_no_step_when_the_clause_after_it_has_a_subject_
     assert not says_what_to_do("If you have three servers, two can outvote a falseticker.")
     assert says_what_to_do("If the pool is running, recycle it.")
     assert says_what_to_do("When it fails, restart the service.")
+
+
+def test_the_steps_a_sentence_lists_after_a_colon_say_what_to_do():
+    """Django's "Serving static files in production" opens with its outline: "… consists of two
+    steps: run the collectstatic command …, then arrange for …"; it is the answer's lead, not
+    a later section's aside on a CDN."""
+    assert says_what_to_do("The basic outline of putting static files into production consists of two steps: "
+                           "run the collectstatic command when static files change, then arrange for the "
+                           "collected static files directory to be moved to the static file server and served.")
+    assert says_what_to_do("It takes three stages: first, install the package.")
+    assert not says_what_to_do("The build has two steps: compilation and linking.")
+    assert not says_what_to_do("Steps: 3")
