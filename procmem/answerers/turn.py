@@ -28,6 +28,10 @@ SETTINGS: dict[str, tuple[str, ...]] = {
     "on-premises": ("premises", "premise"),
     "cloud": ("cloud",),
     "admin": ("admin", "administrator", "administrators", "admins"),
+    # the database engine a project runs on ("MySQL notes" answer no PostgreSQL user)
+    "postgresql": ("postgresql", "postgres"),
+    "mysql": ("mysql", "mariadb"),
+    "sqlite": ("sqlite", "sqlite3"),
 }
 # settings named by two words ("Exchange Online" is the cloud service, "Exchange Server" is not)
 SETTING_PHRASES: dict[str, tuple[str, ...]] = {
@@ -49,6 +53,7 @@ class SettingGroup:
 SETTING_GROUPS: dict[str, SettingGroup] = {
     "platform": SettingGroup(frozenset({"mac", "windows", "ios", "android", "linux"}), 1.3, 0.3),
     "deployment": SettingGroup(frozenset({"on-premises", "cloud"}), 1.3, 0.5),
+    "database": SettingGroup(frozenset({"postgresql", "mysql", "sqlite"}), 1.3, 0.3),
 }
 # products whose versions exclude each other: "Outlook 2016", "Exchange Server 2013 and 2016",
 # "Windows 10"; a version setting is named "<product>@<version>" ("exchange@2016")

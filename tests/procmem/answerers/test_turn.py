@@ -143,3 +143,14 @@ def test_the_product_a_question_is_asked_in_is_its_scope():
     assert Turn("How do I set up an automatic reply in Exchange Online?").scope_terms == set(terms("Exchange Online"))
     assert Turn("How do I merge cells in a spreadsheet?").scope_terms == set()
     assert Turn("How do I use Git?").scope_terms == set()
+
+
+def test_the_database_engine_a_user_names_is_a_setting_that_excludes_the_others():
+    """Django's "Databases" page has notes for each engine; its "MySQL notes > Connecting to the
+    database" answered "How do I connect to a PostgreSQL database?"."""
+    user = settings_named("How do I connect to a PostgreSQL database?")
+    assert user == {"postgresql"}
+    assert setting_factor(user, settings_named("Connecting to the database: MySQL option files")) < 1
+    assert setting_factor(user, settings_named("PostgreSQL notes: Connecting to the database")) > 1
+    assert setting_factor(user, settings_named("Connecting to the database")) == 1
+    assert settings_named("I use MariaDB; sqlite3 for tests") == {"mysql", "sqlite"}
