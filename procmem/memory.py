@@ -227,8 +227,10 @@ class Memory(MemorySearch):
 
     # -- building and updating ---------------------------------------------------------------
     def add_documents(self, docs: Iterable[Document], *, llm: ChatModel | None = None,
-                      progress: bool = False, mode: ExtractMode | None = None) -> UpdateReport:
-        """Add new documents, replace changed ones (by ``doc_id``), skip unchanged ones.
+                      progress: bool = False, mode: ExtractMode | None = None,
+                      remove: Iterable[str] = ()) -> UpdateReport:
+        """Add new documents, replace changed ones (by ``doc_id``), skip unchanged ones, and take
+        out the documents ``remove`` names (those its source no longer has) in the same update.
 
         ``llm`` extracts units (``mode``, see :mod:`procmem.extract.pipeline`) and, when the
         memory holds propositions, writes them. A document whose propositions fail (or that gets
@@ -251,12 +253,14 @@ class Memory(MemorySearch):
             (report.updated if record else report.added).append(doc.doc_id)
             seen.add(doc.doc_id)
             todo.append(doc)
-        if not todo:  # a memory saved before a kind was embedded at build gets its vectors
+        report.removed = [doc_id for doc_id in dict.fromkeys(remove)
+                          if doc_id in self._docs and doc_id not in seen and doc_id not in report.unchanged]
+        if not todo and not report.removed:  # a memory saved before a kind was embedded at build gets its vectors
             report.embedded, report.encoded = self._embed_dense(progress)
             report.seconds = time.perf_counter() - started
             return report
         removed: set[str] = set()
-        for doc_id in report.updated:
+        for doc_id in report.updated + report.removed:
             removed |= self._drop(doc_id)
         new_ids: list[str] = []
         settings = LLMExtractionSettings(reformulate=self.config.reformulate,

@@ -86,10 +86,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str, int],
-               stubs: set[str]) -> list[Any]:
+               stubs: set[str], listed: dict[str, set[str]]) -> list[Any]:
     """The documents to build from; a file of ``--corpus`` or ``--path`` that cannot be read is
     added to ``unreadable`` and left out, and so is a page that copies other pages (added to
-    ``copies`` with how many it copies) or has no text of its own (added to ``stubs``)."""
+    ``copies`` with how many it copies) or has no text of its own (added to ``stubs``). Each
+    corpus read whole (``--corpus``, ``--path``) is added to ``listed`` with the ids of the
+    documents it has now, readable or not."""
     from inscoqa.bundled import corpus_index, resolve_dataset, sample_documents
     from inscoqa.corpus import CorpusIndex
 
@@ -97,17 +99,21 @@ def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str
         return sample_documents()
     if args.corpus:
         index = corpus_index()
-        for repeats in map(index.repeats, args.corpus):
+        for name in args.corpus:
+            repeats = index.repeats(name)
             copies.update(repeats.compilations)
             stubs.update(repeats.stubs)
+            listed[name] = set(index.doc_ids(name))
         return [doc for name in args.corpus for doc in index.iter_documents(corpus=name, unreadable=unreadable)]
     if args.path:
         if not args.path.is_dir():
             raise SystemExit(f"--path {args.path}: not a directory")
-        folder = CorpusIndex({args.path.resolve().name: args.path})
-        repeats = folder.repeats(args.path.resolve().name)
+        name = args.path.resolve().name
+        folder = CorpusIndex({name: args.path})
+        repeats = folder.repeats(name)
         copies.update(repeats.compilations)
         stubs.update(repeats.stubs)
+        listed[name] = set(folder.doc_ids(name))
         return list(folder.iter_documents(unreadable=unreadable))
     index = corpus_index()
     seen: dict[str, Any] = {}
@@ -129,7 +135,8 @@ def _build(args: argparse.Namespace) -> int:
     unreadable: list[Any] = []
     copies: dict[str, int] = {}
     stubs: set[str] = set()
-    docs = _documents(args, unreadable, copies, stubs)
+    listed: dict[str, set[str]] = {}
+    docs = _documents(args, unreadable, copies, stubs, listed)
     for exc in unreadable:
         print(f"  cannot read {exc}", file=sys.stderr)
     for doc_id, sources in copies.items():
@@ -164,9 +171,13 @@ def _build(args: argparse.Namespace) -> int:
         context = connect(load_serving_config())
     # without --llm-extract a model started for propositions extracts nothing
     mode = "all" if args.llm_all else None if args.llm_extract else "never"
+    # a document of a corpus read whole that the corpus no longer has (a page deleted or moved, a
+    # page now left out as a copy or a stub) is taken out; one that cannot be read is kept
+    gone = [doc_id for doc_id in memory.doc_ids()
+            if doc_id.partition("/")[0] in listed and doc_id not in listed[doc_id.partition("/")[0]]]
     try:
         with context as llm:
-            report = memory.add_documents(docs, llm=llm, progress=not args.json, mode=mode)
+            report = memory.add_documents(docs, llm=llm, progress=not args.json, mode=mode, remove=gone)
     except LLMError as exc:  # the engine could not be started or reached at all
         print(f"inscoqa memory build: {str(exc).strip().splitlines()[0]}", file=sys.stderr)
         return 1

@@ -127,3 +127,34 @@ def test_pages_that_only_say_they_have_moved_are_named_and_left_out(
     assert result["stubs_left_out"] == [f"book/old/part{n}.md" for n in range(6)]
     assert sorted(result["report"]["added"]) == [f"book/part{n}.md" for n in range(6)]
     assert "left out 6 pages with no text of their own" in captured.err
+
+
+def test_a_rebuild_takes_out_the_pages_the_folder_no_longer_has_and_keeps_the_rest(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A help centre's folder built again after a page was deleted: the page's units leave the
+    memory; a page that cannot be read now keeps what was saved of it, and the documents of
+    another folder built into the same memory stay."""
+    from procmem.memory import Memory
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(clean_env / "xdg"))
+    help_centre, other = clean_env / "help", clean_env / "other"
+    help_centre.mkdir()
+    other.mkdir()
+    for name in ("reset", "print", "scan"):
+        (help_centre / f"{name}.md").write_text(f"# How to {name}\n\n1. Open the {name} panel.\n2. Press {name}.\n",
+                                                encoding="utf-8")
+    (other / "tea.md").write_text("# Tea\n\n1. Boil water.\n2. Steep the leaves.\n", encoding="utf-8")
+    out = clean_env / "m"
+
+    def build(folder: Path) -> tuple[int, dict]:
+        code = main(["memory", "build", "--path", str(folder), "--out", str(out), "--kinds", "procedure", "--json"])
+        return code, json.loads(capsys.readouterr().out)["report"]
+
+    assert build(help_centre)[0] == 0 and build(other)[0] == 0
+    (help_centre / "print.md").unlink()
+    (help_centre / "scan.md").write_bytes(b"# How to scan\n\x00\xff\xfe not text")
+    code, report = build(help_centre)
+    assert code == 1  # the page that cannot be read fails the build, as it always did
+    assert report["removed"] == ["help/print.md"] and report["units_removed"] >= 1
+    assert report["unchanged"] == ["help/reset.md"]
+    assert Memory.load(out).doc_ids() == ["help/reset.md", "help/scan.md", "other/tea.md"]
