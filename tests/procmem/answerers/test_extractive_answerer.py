@@ -2396,26 +2396,3 @@ def test_a_section_for_another_database_engine_than_the_users_does_not_answer(em
     assert "mysql" not in steps.lower(), answer.procedures
     assert next(s for s in answer.trace.stages if s.name == "compose").details["setting"] == ["postgresql"]
 
-
-def test_a_section_that_opens_with_the_steps_it_takes_after_a_colon_leads_with_them(embedder):
-    """Django's "Serving static files in production" opens with the outline of its two steps; a
-    later section's aside on a CDN ("… you can use a custom file storage backend …") led."""
-    from procmem.memory import build_memory
-
-    page = Document("howto/static-files/deployment.html", "Deploying static files",
-                    "# Deploying static files\n\n## Serving static files in production\n\nThe basic outline of "
-                    "putting static files into production consists of two steps: run the `collectstatic` command "
-                    "when static files change, then arrange for the collected static files directory to be moved "
-                    "to the static file server and served. Depending on `STATICFILES_STORAGE`, files may need to be "
-                    "moved to a new location manually or the `post_process` method of the `Storage` class might "
-                    "take care of that.\n\nAs with all deployment tasks, the devil's in the details. Every production "
-                    "setup will be a bit different, so you'll need to adapt the basic outline to fit your needs. Below "
-                    "are a few common patterns that might help.\n\n### Serving static files from a cloud service or "
-                    "CDN\n\nThere's any number of ways you might do this, but if the provider has an API, you can "
-                    "use a custom file storage backend to integrate the CDN with your project.\n")
-    memory = build_memory([page], embedder=embedder, progress=False)
-    answer = make_answerer("extractive", memory=memory).answer(
-        AnswerRequest("How do I serve static files in production?"))
-    assert answer.answer.replace("`", "").startswith(
-        "The basic outline of putting static files into production consists of two steps: run the collectstatic "
-        "command"), answer.answer
