@@ -103,6 +103,7 @@ NAMED_ENTRY = re.compile(r"^`?[\w.$-]*(?:_|[a-z][A-Z])[\w.$-]*`?\s*(?:\s[-–—
 JOIN_TEXT = 0.4
 JOIN_RETRIEVAL = 0.7
 _NOTE = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)  # a note's words: "Warning: Make sure …"
+_CAN = re.compile(r"^(?:you|users?|one)\s+can\s+(?:also\s+|even\s+)?\w", re.I)  # "You can even override …"
 INTRODUCTIONS_FROM = 3  # each search's first units whose subsections are looked for
 TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for with one of them
 USAGE_PARTS = 50  # a command page's units looked through for the parts of its usage
@@ -179,6 +180,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     chosen: list[Candidate] = []
     docs: list[str] = []
     introduces = False  # the best unit asks the question, the user asks how, and it has no steps
+    under = ""  # ... or it only says what one can do: then only the sections under it say how
     for cand in ranked:
         if len(chosen) >= p.max_units:
             break
@@ -191,7 +193,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
                                                                       chosen[0].unit.meta.get("section")))
         # ... and when it only introduces what the user asks how to do ("Turning on debug logs"
         # over why they are asked for), its page's sections that say how
-        below = introduces and cand.doc_id == chosen[0].doc_id
+        below = introduces and cand.doc_id == chosen[0].doc_id and str(cand.unit.meta.get("section", "")).startswith(under)
         # the next part of the best unit's section, split for size: its steps go on there
         rest = rest or cand is after
         # the first part of a section split for size (into a few parts), a later part of which is
@@ -234,7 +236,10 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if len(chosen) == 1:
             # (a command's description that answers introduces its page's examples)
             introduces = cand.answers and turn.asks_how and (not unit_steps(cand.unit) or points_on(cand.unit)
+                                                             or possibilities_only(cand.unit)
                                                              or manual_share(cand.unit, turn) >= ENTRY_ANSWERS_SHARE)
+            if introduces and unit_steps(cand.unit) and possibilities_only(cand.unit):
+                under = f"{cand.unit.meta.get('section', '')} > "
     return chosen or ranked[:1]
 
 
@@ -254,6 +259,16 @@ def cautions_only(unit: Unit) -> bool:
     correctly.", its steps in the sections below)."""
     steps = unit_steps(unit)
     return isinstance(unit, LogicUnit) and bool(steps) and all(_NOTE.match(step) for step in steps)
+
+
+def possibilities_only(unit: Unit) -> bool:
+    """A section whose one or two steps only say what one can do, in prose without code
+    (Django's "Overriding admin templates": "You can override many of the templates which the
+    admin module uses …", "You can even override a few of these templates for a specific app, or
+    a specific model."): it introduces what the sections below it say how to do."""
+    steps = unit_steps(unit)
+    return isinstance(unit, LogicUnit) and 0 < len(steps) <= 2 \
+        and all(_CAN.match(step) and "`" not in step and ": " not in step for step in steps)
 
 
 def continues(unit: Unit, earlier: Unit) -> bool:
@@ -590,7 +605,8 @@ class ExtractiveAnswerer:
     def _sections_below(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
                         turn: Turn) -> list[tuple[list[Hit], float]]:
         """The sections under each search's first units whose header the question says whole and
-        that give no steps or only their notes' (:func:`cautions_only`): such a section
+        that give no steps, only their notes' (:func:`cautions_only`) or only what one can do
+        (:func:`possibilities_only`): such a section
         introduces what its subsections say how to do, in words they need not share with the
         question (Knot DNS's "Automatic DNSSEC signing" names the two ways to sign; "Automatic
         ZSK management" under it holds the configuration); and the sections of a command's
@@ -609,7 +625,7 @@ class ExtractiveAnswerer:
                 continue
             header = set(terms(own_header(unit)))
             if isinstance(unit, LogicUnit) and header and header <= turn.question_terms \
-                    and (not unit_steps(unit) or cautions_only(unit)):
+                    and (not unit_steps(unit) or cautions_only(unit) or possibilities_only(unit)):
                 section = f"{unit.meta.get('section', '')} > "
                 hits, _ = retriever.search(own_header(unit), k=TOPIC_PARTS, kind="logic_unit",
                                            within=[str(unit.meta.get("doc_id", ""))])

@@ -2377,22 +2377,47 @@ def test_a_section_merged_across_pages_leads_with_what_to_do_not_with_its_pages_
     assert "From Export As:" in merged.body and "From Export As:" not in unit_text(merged)
 
 
+
+def _answer_from_page(page: Document, question: str, embedder) -> list[str]:
+    """The extractive answer's steps over a real memory of one page (reader's units, embedding
+    model, hybrid search)."""
+    from procmem.memory import build_memory
+
+    memory = build_memory([page], embedder=embedder, progress=False)
+    return make_answerer("extractive", memory=memory).answer(AnswerRequest(question)).procedures
+
 def test_a_section_for_another_database_engine_than_the_users_does_not_answer(embedder):
     """Django's "Databases" page has notes for each engine, each with its own "Connecting to the
     database": the MySQL one answered "How do I connect to a PostgreSQL database?"."""
-    from procmem.memory import build_memory
-
     page = Document("ref/databases.html", "Databases",
                     "# Databases\n\n## MySQL notes\n\n### Connecting to the database\n\nTo connect to MySQL, "
                     "set the connection settings:\n\n1. Set `ENGINE` to `django.db.backends.mysql`.\n2. Put the "
                     "MySQL user and password in `USER` and `PASSWORD`.\n\n## PostgreSQL notes\n\n### Connection "
                     "settings\n\nTo connect to PostgreSQL, give the server's settings:\n\n1. Set `ENGINE` to "
                     "`django.db.backends.postgresql`.\n2. Put the database's name in `NAME` and its host in `HOST`.\n")
-    memory = build_memory([page], embedder=embedder, progress=False)
-    answer = make_answerer("extractive", memory=memory).answer(
-        AnswerRequest("How do I connect to a PostgreSQL database?"))
-    steps = " ".join(answer.procedures)
-    assert "django.db.backends.postgresql" in steps, answer.procedures
-    assert "mysql" not in steps.lower(), answer.procedures
-    assert next(s for s in answer.trace.stages if s.name == "compose").details["setting"] == ["postgresql"]
+    steps = " ".join(procedures := _answer_from_page(page, "How do I connect to a PostgreSQL database?", embedder))
+    assert "django.db.backends.postgresql" in steps, procedures
+    assert "mysql" not in steps.lower(), procedures
 
+
+
+def test_a_section_that_only_says_what_one_can_do_introduces_the_sections_under_it(embedder):
+    """Django's "Overriding admin templates" says only "You can override many of the templates …"
+    and "You can even override a few of them for a specific app"; how to do it is in "Set up your
+    project's directories" under it, whose words the question need not share; of its page, the
+    sections under it join (on Django's page, without the restriction to them, "Custom template
+    options" of another part of the page joined too)."""
+    page = Document("ref/contrib/admin/index.html", "The Django admin site",
+                    "# The Django admin site\n\n## ModelAdmin options\n\n### Custom template options\n\nUse the "
+                    "following options to override the default templates used by the views:\n\n- `add_form_template`: "
+                    "Path to a custom template, used by the add view.\n- `change_form_template`: Path to a custom "
+                    "template, used by the change view.\n\n## Overriding admin templates\n\nYou can override many of "
+                    "the templates which the admin module uses to generate the various pages of an admin site. You "
+                    "can even override a few of these templates for a specific app, or a specific model.\n\n### Set "
+                    "up your project's directories\n\nFirst make a folder named after the app in your project's own "
+                    "folder of page layouts.\n\nThen copy the file you want to change there and edit the copy.\n")
+    procedures = _answer_from_page(page, "How do I override a template of the admin site?", embedder)
+    steps = " ".join(procedures).replace("`", "")
+    assert "First make a folder named after the app" in steps, procedures
+    assert "Then copy the file you want to change there" in steps, procedures
+    assert "add_form_template" not in steps, procedures
