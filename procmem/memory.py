@@ -253,8 +253,8 @@ class Memory(MemorySearch):
             (report.updated if record else report.added).append(doc.doc_id)
             seen.add(doc.doc_id)
             todo.append(doc)
-        report.removed = [doc_id for doc_id in dict.fromkeys(remove)
-                          if doc_id in self._docs and doc_id not in seen and doc_id not in report.unchanged]
+        given = seen | set(report.unchanged)
+        report.removed = [doc_id for doc_id in dict.fromkeys(remove) if doc_id in self._docs and doc_id not in given]
         if not todo and not report.removed:  # a memory saved before a kind was embedded at build gets its vectors
             report.embedded, report.encoded = self._embed_dense(progress)
             report.seconds = time.perf_counter() - started

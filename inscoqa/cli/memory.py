@@ -99,12 +99,15 @@ def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str
         return sample_documents()
     if args.corpus:
         index = corpus_index()
+        docs = []
         for name in args.corpus:
             repeats = index.repeats(name)
             copies.update(repeats.compilations)
             stubs.update(repeats.stubs)
-            listed[name] = set(index.doc_ids(name))
-        return [doc for name in args.corpus for doc in index.iter_documents(corpus=name, unreadable=unreadable)]
+            ids = index.doc_ids(name)
+            listed[name] = set(ids)
+            docs += index.iter_documents(unreadable=unreadable, doc_ids=ids)
+        return docs
     if args.path:
         if not args.path.is_dir():
             raise SystemExit(f"--path {args.path}: not a directory")
@@ -113,8 +116,9 @@ def _documents(args: argparse.Namespace, unreadable: list[Any], copies: dict[str
         repeats = folder.repeats(name)
         copies.update(repeats.compilations)
         stubs.update(repeats.stubs)
-        listed[name] = set(folder.doc_ids(name))
-        return list(folder.iter_documents(unreadable=unreadable))
+        ids = folder.doc_ids(name)
+        listed[name] = set(ids)
+        return list(folder.iter_documents(unreadable=unreadable, doc_ids=ids))
     index = corpus_index()
     seen: dict[str, Any] = {}
     for conv in resolve_dataset(args.dataset):
@@ -174,7 +178,7 @@ def _build(args: argparse.Namespace) -> int:
     # a document of a corpus read whole that the corpus no longer has (a page deleted or moved, a
     # page now left out as a copy or a stub) is taken out; one that cannot be read is kept
     gone = [doc_id for doc_id in memory.doc_ids()
-            if doc_id.partition("/")[0] in listed and doc_id not in listed[doc_id.partition("/")[0]]]
+            if (now := listed.get(doc_id.partition("/")[0])) is not None and doc_id not in now]
     try:
         with context as llm:
             report = memory.add_documents(docs, llm=llm, progress=not args.json, mode=mode, remove=gone)

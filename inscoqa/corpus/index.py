@@ -6,7 +6,7 @@ import hashlib
 import os
 import re
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -272,11 +272,12 @@ class CorpusIndex:
             ids.extend(f"{name}/{path.relative_to(root).as_posix()}" for path in _one_name_each(listed))
         return ids
 
-    def iter_documents(self, corpus: str | None = None, *,
-                       unreadable: list[DocumentError] | None = None) -> Iterator[Document]:
-        """Every document of one corpus (or all). One that cannot be read raises its
-        :class:`DocumentError`, or, when ``unreadable`` is a list, is added to it and skipped."""
-        for doc_id in self.doc_ids(corpus):
+    def iter_documents(self, corpus: str | None = None, *, unreadable: list[DocumentError] | None = None,
+                       doc_ids: Sequence[str] | None = None) -> Iterator[Document]:
+        """Every document of one corpus (or all), or those ``doc_ids`` names (as :meth:`doc_ids`
+        listed them). One that cannot be read raises its :class:`DocumentError`, or, when
+        ``unreadable`` is a list, is added to it and skipped."""
+        for doc_id in self.doc_ids(corpus) if doc_ids is None else doc_ids:
             try:
                 yield self.get(doc_id)
             except DocumentError as exc:

@@ -238,7 +238,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             introduces = cand.answers and turn.asks_how and (not unit_steps(cand.unit) or points_on(cand.unit)
                                                              or possibilities_only(cand.unit)
                                                              or manual_share(cand.unit, turn) >= ENTRY_ANSWERS_SHARE)
-            if introduces and unit_steps(cand.unit) and possibilities_only(cand.unit):
+            if introduces and possibilities_only(cand.unit):
                 under = f"{cand.unit.meta.get('section', '')} > "
     return chosen or ranked[:1]
 
