@@ -144,9 +144,11 @@ def _build(args: argparse.Namespace) -> int:
     for exc in unreadable:
         print(f"  cannot read {exc}", file=sys.stderr)
     for doc_id, sources in copies.items():
-        print(f"  left out {doc_id}: it copies {sources} other pages word for word", file=sys.stderr)
+        said = "another page holds its text" if sources == 1 else f"it copies {sources} other pages"
+        print(f"  left out {doc_id}: {said} word for word", file=sys.stderr)
     if stubs:
-        print(f"  left out {len(stubs)} pages with no text of their own (only what many pages of the site "
+        pages = "1 page" if len(stubs) == 1 else f"{len(stubs)} pages"
+        print(f"  left out {pages} with no text of their own (only what many pages of the site "
               f"say, such as a notice that the page has moved, or only a list or a table of links), "
               f"e.g. {min(stubs)}", file=sys.stderr)
     if not docs:

@@ -33,7 +33,7 @@ import json
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,14 +142,17 @@ def repeated_blocks(texts: Iterable[str]) -> Chrome:
     return Chrome(top=found(TOP_SHARE), bottom=found(BOTTOM_SHARE))
 
 
-def compilations(texts: Mapping[str, str]) -> dict[str, int]:
+def compilations(texts: Mapping[str, str], untitled: Set[str] = frozenset()) -> dict[str, int]:
     """The pages of ``texts`` (id -> text) that copy other pages, each with how many it copies.
     A page copies another when the blocks that only the two of them hold make up at least
     :data:`COPIED_SHARE` of the other's own words (those in blocks no third page holds); it is a
     compilation when it copies at least :data:`MIN_SOURCES` pages and their blocks make up that
     share of its own words. A chapter shares its text with the compilation alone, a page that
     quotes a part of another copies nothing, and blocks that many pages hold (shared options)
-    are nobody's copy."""
+    are nobody's copy. When most pages a compilation copies are ``untitled``, pages that name no
+    title of their own (the parts a Sphinx page includes under its headings, each also built as
+    a "<no title>" page), the page that gives them their headings stays and the pages it copies
+    are the copies, each of one page."""
     pages: dict[str, list[str]] = {}
     holders: defaultdict[str, set[str]] = defaultdict(set)
     for doc_id, text in texts.items():
@@ -169,7 +172,10 @@ def compilations(texts: Mapping[str, str]) -> dict[str, int]:
                 shared[other] += len(block.split())
         copied = [other for other, n in shared.items() if n >= COPIED_SHARE * words[other]]
         if len(copied) >= MIN_SOURCES and sum(shared[o] for o in copied) >= COPIED_SHARE * words[doc_id]:
-            found[doc_id] = len(copied)
+            if 2 * len(untitled.intersection(copied)) > len(copied):
+                found.update(dict.fromkeys(copied, 1))
+            else:
+                found[doc_id] = len(copied)
     return found
 
 
@@ -255,16 +261,17 @@ def without_site_name(title: str, names: frozenset[str]) -> str:
     return "".join(parts) or title
 
 
-def find_repeats(texts: Mapping[str, str], titles: Iterable[str] = ()) -> Repeats:
+def find_repeats(texts: Mapping[str, str], titles: Iterable[str] = (), untitled: Set[str] = frozenset()) -> Repeats:
     """The chrome, the compilations, the site's names and the stubs of one corpus's pages (id ->
-    text, and their titles): its chrome, and each part's own (:func:`repeated_blocks`)."""
+    text, their titles, and those that name no title: :func:`compilations`): its chrome, and each
+    part's own (:func:`repeated_blocks`)."""
     corpus = {doc_id.split("/", 1)[0] for doc_id in texts}
     parts: defaultdict[str, list[str]] = defaultdict(list)
     for doc_id, text in texts.items():
         parts[site_part(doc_id)].append(text)
     chrome = {name: repeated_blocks(texts.values()) for name in corpus}
     chrome.update((part, repeated_blocks(t)) for part, t in parts.items() if part not in corpus)
-    return Repeats(chrome, compilations(texts), site_names(titles), stubs(texts, chrome))
+    return Repeats(chrome, compilations(texts, untitled), site_names(titles), stubs(texts, chrome))
 
 
 def without_blocks(text: str, chrome: Chrome, title: str = "",

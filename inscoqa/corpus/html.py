@@ -640,6 +640,9 @@ def _code_in_sentences(blocks: list[tuple[str, bool]]) -> list[tuple[str, bool]]
 
 
 _OPENING_HEADING = re.compile(r"\A\s*#{2,6} ([^\n]*\S)[^\n]*(?:\n|\Z)")
+# what Sphinx writes as the title of a page that has no heading ("<no title> — Nextcloud Client
+# Manual 3.7.3 documentation"): a part that other pages include, which names no title
+_NO_TITLE = re.compile(r"^<no title>(?:\s+[|·•–—-]\s+.*)?$")
 
 
 def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
@@ -647,19 +650,24 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     builder.feed(source)
     builder.close()
     body = _without_contents(builder.markdown(), path.name)
-    title = collapse_spaces(builder.title) or builder.h1
+    title = collapse_spaces(builder.title)
+    title = ("" if _NO_TITLE.match(title) else title) or builder.h1
     if not title and (opening := _OPENING_HEADING.match(body)):
         # a part of a manual without a <title> or an <h1> ("Backups.part.html" opens with its
         # "<h2>Backups</h2>"): its first heading is its title
         title, body = opening.group(1).strip(), body[opening.end():]
+    untitled = not title
     title = title or path.stem
     if (page := _man_page(body)) is not None:  # a manual page as ``man`` prints it, in one <pre>
         title, body = man_to_markdown(page)
+        untitled = False
     first = body.lstrip().split("\n", 1)[0]
     text = tidy_markdown(body if first.startswith("# ") else f"# {title}\n\n{body}")
     text = bold_questions(text) if has_headings(text) else layout_headings(text)
     text = tidy_markdown(notes_as_quotes(text, wrapped=False))
     meta = {"format": "html", "path": str(path), "date": None}
+    if untitled:
+        meta["untitled"] = True  # a page that names no title: the file's name stands for one
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
 
 

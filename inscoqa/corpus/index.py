@@ -220,6 +220,7 @@ class CorpusIndex:
                 if found is None:
                     texts: dict[str, str] = {}
                     titles: list[str] = []
+                    untitled: set[str] = set()
                     for other in self.doc_ids(corpus, every_page=True):
                         try:
                             doc = self._unfiltered[other] = self._read(other)
@@ -227,7 +228,9 @@ class CorpusIndex:
                             continue  # get() reports it when that document is asked for
                         texts[other] = doc.text
                         titles.append(doc.title)
-                    found = find_repeats(texts, titles)
+                        if doc.meta.get("untitled"):
+                            untitled.add(other)
+                    found = find_repeats(texts, titles, untitled)
                     save_repeats(cached, found)
                 self._repeats[corpus] = found
             return self._repeats[corpus]

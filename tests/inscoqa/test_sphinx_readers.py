@@ -166,6 +166,69 @@ def test_a_sphinx_build_folder_reads_each_page_once_from_its_html_and_none_of_it
                    "site/guide/search.html", "site/index.html"]
 
 
+FRAGMENTS = {  # Sphinx pages with no heading, each also included by advanced.html under one
+    "lowdisk.html": "When disk space is low the client stops downloading files. Downloads that would leave "
+                    "less than 250 MB free are skipped and retried later.",
+    "conffile.html": "The client reads its settings from nextcloud.cfg. On Windows the file is in "
+                     "%APPDATA%\\Nextcloud, on Linux in $HOME/.config/Nextcloud.",
+    "envvars.html": "The behaviour of the client can also be set with environment variables, which override "
+                    "the configuration file. OWNCLOUD_TIMEOUT sets the network timeout in seconds.",
+}
+
+
+def test_the_page_that_gives_sphinx_fragments_their_headings_is_kept_and_the_fragments_left_out(tmp_path: Path) -> None:
+    from inscoqa.corpus import CorpusIndex
+
+    page = ("<html><head><title>{title} &#8212; Client Manual 3.7 documentation</title></head>"
+            "<body><div class=\"body\">{body}</div></body></html>")
+    cmd = ("Install the command line client from your distribution. It syncs one folder with the server "
+           "and exits, which suits scripts and cron jobs that run it every hour.")
+    for name, text in FRAGMENTS.items():
+        (tmp_path / name).write_text(page.format(title="&lt;no title&gt;", body=f"<p>{text}</p>"))
+    (tmp_path / "cmd.html").write_text(page.format(title="Command Line Client",
+                                                   body=f"<h1>Command Line Client</h1><p>{cmd}</p>"))
+    sections = [("Low Disk Space", FRAGMENTS["lowdisk.html"]), ("Configuration File", FRAGMENTS["conffile.html"]),
+                ("Environment Variables", FRAGMENTS["envvars.html"]), ("Command Line Client", cmd)]
+    (tmp_path / "advanced.html").write_text(page.format(
+        title="Advanced Usage",
+        body="<h1>Advanced Usage</h1>" + "".join(f"<h2>{h}</h2><p>{t}</p>" for h, t in sections)))
+    (tmp_path / "intro.html").write_text(page.format(title="Introduction", body="<h1>Introduction</h1>"
+                                                     "<p>The client keeps your files in sync with the server.</p>"))
+
+    index = CorpusIndex({"manual": tmp_path})
+
+    # the fragments (and the page whose text the kept page holds too) are the copies
+    assert index.doc_ids("manual") == ["manual/advanced.html", "manual/intro.html"]
+    assert index.repeats("manual").compilations == {f"manual/{name}": 1 for name in (*FRAGMENTS, "cmd.html")}
+    fragment = read_document(tmp_path / "conffile.html", doc_id="manual/conffile.html")
+    assert fragment.title == "conffile" and fragment.meta["untitled"]  # Sphinx's placeholder is no title
+    advanced = index.get("manual/advanced.html")
+    assert "## Configuration File" in advanced.text and "%APPDATA%" in advanced.text
+
+
+def test_a_page_that_copies_titled_pages_is_left_out_though_one_of_them_names_no_title(tmp_path: Path) -> None:
+    from inscoqa.corpus import CorpusIndex
+
+    page = "<html><head><title>{0}</title></head><body><h1>{0}</h1><p>{1}</p></body></html>"
+    chapters = {"install": "Download the installer and run it. Choose the folder to install into and finish.",
+                "sync": "Pick the folders to sync in the settings. The client uploads what changes there.",
+                "share": "Right-click a file and choose Share. Enter the name of the person to share with."}
+    for name, text in chapters.items():
+        (tmp_path / f"{name}.html").write_text(page.format(name.title(), text))
+    (tmp_path / "updates.html").write_text("<html><body><p>Keep the client up to date: each release fixes "
+                                        "problems that older ones have with the server.</p></body></html>")
+    (tmp_path / "print.html").write_text(
+        "<html><head><title>Whole manual</title></head><body><h1>Whole manual</h1>"
+        + "".join(f"<h2>{n.title()}</h2><p>{t}</p>" for n, t in chapters.items())
+        + "<h2>Updates</h2><p>Keep the client up to date: each release fixes problems that older ones have "
+          "with the server.</p></body></html>")
+
+    index = CorpusIndex({"manual": tmp_path})
+
+    assert index.repeats("manual").compilations == {"manual/print.html": 4}
+    assert "manual/print.html" not in index.doc_ids("manual")
+
+
 SIGNATURES = """\
 <html><head><title>OSPFv2</title></head><body><h1>OSPFv2</h1>
 <section><h2>Interfaces<a class="headerlink" href="#interfaces">¶</a></h2>
