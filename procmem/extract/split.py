@@ -5,9 +5,11 @@ keeps its notes and sub-items), then at lines and sentences, and neighbouring pi
 back together up to the limit (:func:`procmem.chunking.recursive_split`). Every part keeps the
 unit's type and prerequisite; its header is the unit's header with ``(part i of n)``; each part
 but the last links to the next with ``[CONTINUE] if this part is done then <next header>``; a
-part that starts with a list keeps the sentence before it that leads to the list (``lead_in``,
-in its ``meta``), and one that starts inside a code block cut between two parts keeps the block's
-first line (``code_lead``: a command's usage line over the rest of its options); each
+short piece that only leads to the next ("To add an entry, perform the following steps:") is
+joined to it, even past the limit; a part that starts with a list keeps the sentence before it
+that leads to the list (``lead_in``, in its ``meta``), and one that starts inside a code block
+cut between two parts keeps the block's first line (``code_lead``: a command's usage line over
+the rest of its options); each
 of the unit's own linkers goes with the part whose text names where it leads (a link's words),
 the others with the last part (a page of contents kept its 1,333 links' linkers on its last part,
 whose text read 12,735 words for 139 of its own). A blank line inside a code block is no paragraph
@@ -19,6 +21,7 @@ for one part is cut between two parts at a line, closed at the end of the first 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 
 from procmem.chunking import FENCE, Separator, n_words, split_keeping_code, with_fences
@@ -35,7 +38,7 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
     """``[unit]`` when its body fits, else its parts in order (``max_words`` 0: never split)."""
     if max_words <= 0 or n_words(unit.body) <= max_words:
         return [unit]
-    raw = [piece for piece in split_keeping_code(unit.body, max_words, SEPARATORS) if piece.strip()]
+    raw = _leads_kept_on(piece for piece in split_keeping_code(unit.body, max_words, SEPARATORS) if piece.strip())
     pieces = with_fences(raw)
     if len(pieces) < 2:
         return [unit]
@@ -55,6 +58,21 @@ def split_logic_unit(unit: LogicUnit, max_words: int = DEFAULT_UNIT_WORDS) -> li
 
 
 _ITEM = re.compile(f"^{ITEM_START}")
+LEAD_WORDS = 40  # a piece this short that ends with ":" only leads to the next
+
+
+def _leads_kept_on(pieces: Iterable[str]) -> list[str]:
+    """The pieces, each that only leads to the next (at most :data:`LEAD_WORDS` words of prose
+    ending with ":", "To add an entry, perform the following steps:") joined to it: the steps
+    are too long to share a part with the sentence before them, and a part of that sentence
+    alone says nothing."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and out[-1].rstrip().endswith(":") and n_words(out[-1]) <= LEAD_WORDS \
+                and not any(FENCE.match(line) for line in out[-1].splitlines()):
+            piece = f"{out.pop().rstrip()}\n\n{piece.lstrip()}"
+        out.append(piece)
+    return out
 
 
 def _lead_in(before: str, piece: str) -> str:
