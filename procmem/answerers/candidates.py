@@ -65,6 +65,7 @@ class Candidate:
     quoted: bool = False  # its document contains the message the user quotes
     answers: bool = False  # a section whose header is the user's question, or names what it asks about
     restates: bool = False  # its header asks the user's question in other words (by meaning)
+    offers: bool = False  # it says what lets one do what the user asks how to do (offers_asked)
     closeness: float | None = None  # how close in meaning it is to the conversation's query (None: unknown)
     top_document: bool = False  # its document is among the first of the conversation's document ranking
     score: float = 0.0
@@ -246,6 +247,29 @@ def answers_by_option(unit: Unit, turn: Turn, steps: list[str] | None = None) ->
     return not steps and bool(described_steps(unit, turn, steps))
 
 
+# a sentence that says what a thing lets one do: what follows is the thing's use ("The Network
+# settings window enables you to define network proxy settings, and also to limit download and
+# upload bandwidth.")
+OFFERS = re.compile(r"\b(?:enables?|lets?|allows?|permits?|helps?)\s+(?:you|users?|the user|one)\s+(?:to\s+)?"
+                    r"(?P<use>[^.;!?]+)", re.I)
+OFFERS_SHARE = 0.6  # of the question's (weighted) terms that the use names
+
+
+def offers_asked(unit: Unit, turn: Turn, steps: list[str], weight: dict[str, float] | None = None) -> bool:
+    """The unit has no steps (``steps``), the user asks how to do something, and a sentence of
+    the unit says that what it is about lets one do it (:data:`OFFERS`): the use it names says
+    :data:`OFFERS_SHARE` of the last question's terms but those of the page's title, two or more
+    ("Using the Network Window": "The Network settings window enables you to define network proxy
+    settings, and also to limit download and upload bandwidth." for "How do I limit the upload
+    bandwidth?", which a page's aside that "you can just utilize the Selective Sync feature"
+    outranked, having a step)."""
+    if steps or not isinstance(unit, LogicUnit) or not turn.asks_how:
+        return False
+    question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
+    return len(question) >= 2 and any(share(question, set(terms(m["use"])), weight) >= OFFERS_SHARE
+                                      for m in OFFERS.finditer(plain_text(unit.body)))
+
+
 def asked_steps(unit: Unit, turn: Turn) -> list[str]:
     """The entries the question names (:func:`asked_entries`), else the labelled items that say
     what it asks (:func:`described_steps`)."""
@@ -382,11 +406,12 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     # a section whose header is the question (an FAQ entry, background, steps), in its words or
     # in others (:attr:`Candidate.restates`), a reference entry for what the question names, a
     # manual page's description of a command that does what it asks (:func:`manual_share`), or
-    # a list of options one of which does what it asks (:func:`answers_by_option`): its opening or
-    # that entry is the answer, whether or not it has steps or reads like a problem's statement
+    # a list of options one of which does what it asks (:func:`answers_by_option`), or a sentence
+    # that says what lets one do it (:func:`offers_asked`): its opening or that entry is the answer, whether or not it has steps or reads like a problem's statement
+    candidate.offers = offers_asked(unit, turn, steps, weight)
     candidate.answers = candidate.restates or asks(unit, asked, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE \
-        or answers_by_option(unit, turn, steps)
+        or answers_by_option(unit, turn, steps) or candidate.offers
     if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):
         factor *= ANSWERS_FACTOR
     elif not steps or defines_only(unit, steps):

@@ -155,8 +155,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
     what the best unit holds (unless the searches rank them nearly as high, or the conversation or a
     linker brought them); other pages' units join a section that answers only when it
-    says what a thing is (not by an option that does what is asked) and the user asks how to do
-    it, and its own page's units whatever their
+    says what a thing is (not by an option that does what is asked, nor by saying what lets one
+    do it) and the user asks how to do it, and its own page's units whatever their
     score, when it has no steps (it only introduces what is asked); a unit the user has tried is chosen
     only when no other unit scores, and never joins another; a unit that only states the
     problem or its cause (no option or entry of it says what is asked) joins only when the user
@@ -228,8 +228,10 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if chosen and cand.corpus != chosen[0].corpus:
             continue
         if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
-                and (unit_steps(chosen[0].unit) or not turn.asks_how or answers_by_option(chosen[0].unit, turn)):
-            continue  # a section that answers the question is the answer (or its option); its page may add to it
+                and (unit_steps(chosen[0].unit) or not turn.asks_how or answers_by_option(chosen[0].unit, turn)
+                     or chosen[0].offers):
+            continue  # a section that answers the question is the answer (its option, what lets one do
+            # it); its page may add to it
         chosen.append(cand)
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)

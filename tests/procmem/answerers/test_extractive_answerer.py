@@ -2421,3 +2421,34 @@ def test_a_section_that_only_says_what_one_can_do_introduces_the_sections_under_
     assert "First make a folder named after the app" in steps, procedures
     assert "Then copy the file you want to change there" in steps, procedures
     assert "add_form_template" not in steps, procedures
+
+
+def test_a_sentence_that_says_what_lets_one_do_what_is_asked_answers(embedder):
+    """Nextcloud's client manual says how to limit the bandwidth in one sentence, with no steps:
+    "The Network settings window enables you to define network proxy settings, and also to limit
+    download and upload bandwidth." Background without steps ranked below another page's aside
+    that "you can just utilize the Selective Sync feature", which has a step, and that answered;
+    asked about the proxy, the installer's steps joined the sentence: it is the answer."""
+    from procmem.memory import build_memory
+
+    using = Document("client/navigating.html", "Using the Synchronization Client",
+                     "# Using the Synchronization Client\n\n## Adding an account\n\nTo add an account:\n\n"
+                     "1. Open the settings dialog.\n2. Choose Add account and enter the server's address.\n\n"
+                     "## Using the Network Window\n\nThe Network settings window enables you to define network "
+                     "proxy settings, and also to limit download and upload bandwidth.\n")
+    virtual = Document("client/architecture.html", "History and Architecture",
+                       "# History and Architecture\n\n## Virtual Files\n\nSyncing every big file to a laptop is not "
+                       "always possible when its disk is small and the upload takes all your bandwidth. Of course, "
+                       "you can just use the Selective Sync feature, and keep switching between the folders you "
+                       "sync. Needless to say, this is far from convenient.\n")
+    installer = Document("client/installing.html", "Installing the Desktop Client",
+                         "# Installing the Desktop Client\n\n## Changing installed features\n\nTo add the desktop "
+                         "shortcut later, on a network behind a proxy, run `msiexec /passive /i Nextcloud.msi "
+                         "ADDDEFAULT=DesktopShortcut`.\n")
+    memory = build_memory([using, virtual, installer], embedder=embedder, progress=False)
+    answerer = make_answerer("extractive", memory=memory)
+
+    for question in ("How do I limit the upload bandwidth?", "How do I set a network proxy?"):
+        answer = answerer.answer(AnswerRequest(question))
+        assert answer.answer.startswith("The Network settings window enables you"), (question, answer.answer)
+        assert not any("msiexec" in step or "Selective Sync" in step for step in answer.procedures), answer.procedures
