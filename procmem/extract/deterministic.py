@@ -287,12 +287,18 @@ def _in_topic(section: Section, heading: str) -> str:
     return f"{topic}: {heading.strip().rstrip(':')}" if topic else heading
 
 
+# what a lead-in without its comma says after its goal ("To setup an entry for auto open perform
+# the following steps:")
+STEPS_TAIL = re.compile(r"\s+(?:please\s+)?(?:perform|follow|do|complete|take|carry out)\s+(?:the|these)\s+"
+                        r"(?:following\s+)?steps?(?:\s+below)?$", re.I)
+
+
 def _lead_in_goal(lead_in: str) -> str:
     plain = one_line(lead_in)
     for pattern in (LEAD_IN_GOAL, FOLLOW_GOAL):
         m = pattern.search(plain)
         if m and not GENERIC_GOAL.match(m.group("goal")):
-            goal = m.group("goal").strip()
+            goal = STEPS_TAIL.sub("", m.group("goal").strip())
             return goal[0].upper() + goal[1:]
     return ""
 

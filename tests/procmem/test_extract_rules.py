@@ -578,3 +578,15 @@ def test_a_short_section_with_a_command_or_a_whole_sentence_is_a_unit():
     assert "$ tool rename my_box my_new_box" in bodies["Examples"]
     assert bodies["Solution"] == "Use the desktop client to move archived items."
     assert "Resolution" not in bodies and "Status" not in bodies
+
+
+def test_a_lead_in_without_its_comma_names_the_goal_without_the_steps_it_points_to():
+    """KeePassXC's "To setup an entry for auto open perform the following steps:" named the
+    procedure "Setup an entry for auto open perform the following steps"."""
+    doc = Document("guide.html", "User Guide", "# User Guide\n\n## Automatic Database Opening\n\nTo setup an entry "
+                   "for auto open perform the following steps:\n\n1. Create a new entry and give it any title.\n"
+                   "2. Enter the path to the database file in the URL field.\n")
+
+    [procedure] = extract_rules(doc).procedures
+
+    assert procedure.output.startswith("Setup an entry for auto open (")
