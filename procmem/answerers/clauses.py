@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from procmem.answerers.prose import plain_text, prose_runs, split_sentences
+from procmem.answerers.prose import plain_text, prose_runs
+from procmem.extract.markdown import split_sentences
 
 # lines that describe the page rather than the task
 METADATA = re.compile(
@@ -142,11 +143,12 @@ PARAMETER = re.compile(r"^(?:`[^`]+`|[\w.$\[\]'\"-]+) " + _TYPE + r"(?: \| " + _
                        # "**count** *(integer)* - number of items removed …"
                        r"|^\*\*[\w.$-]+\*\* (?:\(\*[^*()\n]+\*(?:, \*?optional\*?)?\)|\*\([^*()\n]+\)\*)"
                        r"(?:\s+[–—-]\s+\S.*)?$")
-# a cmdlet (Get-Mailbox), a variable ($ssa), a UNC path or a program: a sentence with one is a step
+# a cmdlet (Get-Mailbox), a variable ($ssa, $HOME, Windows' %APPDATA%), a UNC path or a program: a
+# sentence with one is a step
 COMMAND_WORD = re.compile(
     r"\b(?:Get|Set|New|Remove|Add|Enable|Disable|Test|Start|Stop|Export|Import|Update|Invoke|Clear|"
     r"Install|Uninstall|Connect|Disconnect|Search|Restore|Resume|Suspend|Grant|Revoke|Move|Register|"
-    r"Reset|Repair|Format|Select|Where)-[A-Z][A-Za-z]+|\$\w+|\\\\|\b\w+\.exe\b")
+    r"Reset|Repair|Format|Select|Where)-[A-Z][A-Za-z]+|\$\w+|%[A-Za-z_]\w*%|\\\\|\b\w+\.exe\b")
 
 
 # the half of a bold span that a sentence break cut ("**Example 11.21." / "Mounting a share**")

@@ -39,10 +39,10 @@ from procmem.answerers.clauses import (
 )
 from procmem.answerers.code_blocks import commands_typed
 from procmem.answerers.common import terms
-from procmem.answerers.prose import INTRODUCES, SENTENCE_BREAK, introduced, paragraphs, plain_text
+from procmem.answerers.prose import INTRODUCES, introduced, paragraphs, plain_text
 from procmem.answerers.steps import BOILERPLATE, entry_step, unit_steps, unit_text, usage_options
 from procmem.answerers.turn import Turn
-from procmem.extract.markdown import first_sentence
+from procmem.extract.markdown import SENTENCE_BREAK, first_sentence
 from procmem.units import LogicUnit, Unit, entry_name, own_header
 
 CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step

@@ -11,9 +11,6 @@ import re
 from procmem.extract.markdown import code_line
 from procmem.units import SOURCE_LINE
 
-# (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile."), and after
-# the quotation mark that closes a sentence: 'The dash means "do not rewrite." Combined with …'
-SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])(?<![( ]e\.g\.)(?<![( ]i\.e\.)|(?<=[.!?][\"”]))\s+(?=[A-Z0-9\"“(`*])")
 # the HTML elements a Markdown page writes in its prose (not a placeholder: "Rename the remote
 # named <old> to <new>")
 _INLINE_TAGS = (r"(?:a|abbr|b|br|center|code|del|details|div|em|font|i|img|ins|kbd|li|mark|ol|p|s|small|span"
@@ -115,19 +112,6 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in (plain_text(run) for run in prose_runs(text)) if p]
 
 
-_UNBROKEN = re.compile(r"`[^`\n]*`|\[[^\[\]\n]*\]\([^()\s]*\)")  # code, a link: no sentence ends inside
-
-
-def split_sentences(text: str) -> list[str]:
-    """``text`` cut at its sentence breaks (:data:`SENTENCE_BREAK`), none inside code or a link
-    ("[`ALTER TABLE ... ENABLE ROW LEVEL SECURITY`](sql-altertable.html)")."""
-    unbroken = [m.span() for m in _UNBROKEN.finditer(text)]
-    pieces, start = [], 0
-    for found in SENTENCE_BREAK.finditer(text):
-        if not any(a < found.start() < b for a, b in unbroken):
-            pieces.append(text[start:found.start()])
-            start = found.end()
-    return [*pieces, text[start:]]
 
 
 # a sentence that ends by introducing what follows it without a colon: "You can change it by the

@@ -48,9 +48,10 @@ from procmem.answerers.code_blocks import (
     without_shown_code,
 )
 from procmem.answerers.parsing import parse_steps
-from procmem.answerers.prose import INTRODUCES, LIST_ITEM, SENTENCE_BREAK, plain_text
+from procmem.answerers.prose import INTRODUCES, LIST_ITEM, plain_text
 from procmem.extract.markdown import (
     LINK_ONLY,
+    SENTENCE_BREAK,
     code_line,
     first_sentence,
     introduces_no_steps,

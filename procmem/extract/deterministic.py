@@ -34,6 +34,7 @@ from procmem.extract.markdown import (
     introduces_no_steps,
     one_line,
     parse_sections,
+    split_sentences,
     summary_sentence,
 )
 from procmem.extract.recipe import extract_recipe, is_recipe
@@ -320,7 +321,9 @@ def _prerequisite(ctx: _Context, role: Role, text: str) -> str:
     parts += ctx.prerequisites
     if role in ("resolution", "alternative", "sequence", "cause") and ctx.symptom:
         parts.append(f"Problem: {ctx.symptom}")
-    requirement = next((first_sentence(p, 40) for p in re.split(r"(?<=[.!?])\s+", one_line(text, max_words=400))
+    # sentences as the answers read them: none ends inside code or after "e.g." ("If you are using a
+    # hardware key (e.g. Yubikey), it must be connected to your computer" gave "Yubikey), it must …")
+    requirement = next((first_sentence(p, 40) for p in split_sentences(one_line(text, max_words=400))
                         if REQUIREMENT.search(p)), "")
     if requirement:
         parts.append(requirement)

@@ -12,6 +12,27 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+# where a sentence ends: after ".", "!" or "?" before a capital, a digit, a quote, a bracket or code
+# (not after "e.g." or "i.e.": "Run the program (e.g. `./main`) to get a profile."), and after
+# the quotation mark that closes a sentence: 'The dash means "do not rewrite." Combined with …'
+SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])(?<![( ]e\.g\.)(?<![( ]i\.e\.)|(?<=[.!?][\"”]))\s+(?=[A-Z0-9\"“(`*])")
+
+
+_UNBROKEN = re.compile(r"`[^`\n]*`|\[[^\[\]\n]*\]\([^()\s]*\)")  # code, a link: no sentence ends inside
+
+
+def split_sentences(text: str) -> list[str]:
+    """``text`` cut at its sentence breaks (:data:`SENTENCE_BREAK`), none inside code or a link
+    ("[`ALTER TABLE ... ENABLE ROW LEVEL SECURITY`](sql-altertable.html)")."""
+    unbroken = [m.span() for m in _UNBROKEN.finditer(text)]
+    pieces, start = [], 0
+    for found in SENTENCE_BREAK.finditer(text):
+        if not any(a < found.start() < b for a, b in unbroken):
+            pieces.append(text[start:found.start()])
+            start = found.end()
+    return [*pieces, text[start:]]
+
+
 BlockKind = Literal["paragraph", "list", "code", "quote", "table"]
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -515,8 +536,7 @@ def introduces_no_steps(paragraph: str) -> bool:
 
 
 def first_sentence(text: str, max_words: int = 24) -> str:
-    plain = strip_inline(text)
-    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", plain, maxsplit=1)[0]
+    sentence = split_sentences(strip_inline(text))[0]
     words = sentence.split()
     return " ".join(words[:max_words]).rstrip(".:") + (" ..." if len(words) > max_words else "")
 

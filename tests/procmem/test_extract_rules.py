@@ -590,3 +590,19 @@ def test_a_lead_in_without_its_comma_names_the_goal_without_the_steps_it_points_
     [procedure] = extract_rules(doc).procedures
 
     assert procedure.output.startswith("Setup an entry for auto open (")
+
+
+def test_the_requirement_a_section_states_is_whole_sentences_of_its_prose():
+    """KeePassXC's "Quick Unlock": "If you are using a hardware key (e.g. Yubikey), it must be
+    connected to your computer …" gave the prerequisite "Yubikey), it must be connected …", cut
+    after "e.g."; a sentence that ends in code ("… with `{% load %}`. You must …") was cut inside it."""
+    doc = Document("guide.html", "User Guide", "# User Guide\n\n## Quick Unlock\n\nOn Windows and macOS your "
+                   "credentials can be stored to unlock the database with your fingerprint. If you are using a "
+                   "hardware key (e.g. Yubikey), it must be connected to your computer to complete the unlock.\n\n"
+                   "## Template tags\n\nLoad the library with the `{% load humanize %}` tag. You must add the app "
+                   "to your settings before the tag is found by the templates.\n")
+
+    units = {u.header.split(" (")[0]: u for u in extract_rules(doc).logic_units}
+
+    assert units["Quick Unlock"].prerequisite.startswith("If you are using a hardware key (e.g. Yubikey), it must")
+    assert units["Template tags"].prerequisite.startswith("You must add the app")

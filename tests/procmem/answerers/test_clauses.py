@@ -177,3 +177,22 @@ def test_the_steps_a_sentence_lists_after_a_colon_say_what_to_do():
     assert says_what_to_do("It takes three stages: first, install the package.")
     assert not says_what_to_do("The build has two steps: compilation and linking.")
     assert not says_what_to_do("Steps: 3")
+
+
+def test_a_place_named_by_a_windows_variable_is_a_step_as_one_named_by_a_shell_variable():
+    """Nextcloud's "Configuration File" names the file's place on each system; the Linux and macOS
+    lines ("`$HOME/.config/Nextcloud/nextcloud.cfg`") were steps by their variable, the Windows
+    one ("`%APPDATA%\\Nextcloud\\nextcloud.cfg`") was not, so "Where is the configuration file
+    stored on Windows?" got every system's place but the one asked."""
+    from procmem.answerers.steps import unit_steps
+    from procmem.units import LogicUnit
+
+    body = ("The client reads a configuration file. You can locate this file as follows:\n\n"
+            "On Linux distributions: `$HOME/.config/Nextcloud/nextcloud.cfg`\n\n"
+            "On Microsoft Windows systems: `%APPDATA%\\Nextcloud\\nextcloud.cfg`\n\n"
+            "On macOS systems: `$HOME/Library/Preferences/Nextcloud/nextcloud.cfg`\n")
+
+    steps = unit_steps(LogicUnit("Appendix", "", "Configuration File", body, [], {}))
+
+    assert "On Microsoft Windows systems: %APPDATA%\\Nextcloud\\nextcloud.cfg" in steps, steps
+    assert not says_what_to_do("Only 50% of the users and 30% of the admins saw the change.")
