@@ -76,7 +76,7 @@ from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import unit_header, unit_steps, usage_options
-from procmem.answerers.turn import Turn
+from procmem.answerers.turn import Turn, setting_factor, step_settings
 from procmem.units import (
     LogicUnit,
     Procedure,
@@ -349,8 +349,8 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                   source_index: dict[str, int], weight: dict[str, float] | None = None,
                   ) -> tuple[list[str], list[str]]:
     """Steps (with citations when ``p.cite``) and the ids of the units they came from, a unit's
-    entries that the question names first (:func:`asked_steps`); a step that another unit's
-    later step holds whole ("Choose Tools - Macros - Record Macro." and the
+    entries that the question names first (:func:`asked_steps`), none labelled for another setting
+    than the user's (:func:`step_settings`); a step that another unit's later step holds whole ("Choose Tools - Macros - Record Macro." and the
     guide's step that goes on from it) gives way to that one."""
     steps: list[str] = []
     plain: list[str] = []
@@ -367,7 +367,8 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         # a list of labelled items gives those that say what is asked, not the rest of the list
         rest = [] if named and not asked_entries(cand.unit, turn) else unit_steps(cand.unit)
         fresh = [s for s in named + [s for s in rest if s not in named]
-                 if not turn.already_said(s) and not is_duplicate(s, plain)]
+                 if not turn.already_said(s) and not is_duplicate(s, plain)
+                 and setting_factor(turn.setting, step_settings(s)) >= 1]  # not "On macOS: …" for a Windows user
         if cand.unit.id not in leading and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)
         for step in fresh:

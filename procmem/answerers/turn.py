@@ -127,6 +127,20 @@ def settings_named(text: str) -> set[str]:
     return named | {_PHRASE_SETTING[m.group(0)] for m in _PHRASE.finditer(text)}
 
 
+# the label a step opens with, which says what setting it is for: "On Linux distributions:",
+# "(64-bit-Windows)", "macOS:", "For Windows users,"
+STEP_LABEL = re.compile(r"^(?:\((?P<bracket>[^()]{1,40})\)|(?:(?:on|in|for|with|under)\s+)?"
+                        r"(?P<label>(?:[\w.+-]+\s+){0,4}?[\w.+-]+)\s*[:,])\s", re.I)
+
+
+def step_settings(step: str) -> set[str]:
+    """The settings the label a step opens with names (:data:`STEP_LABEL`): the Linux and macOS
+    places of a file beside the Windows one ("On Linux distributions: `$HOME/.config/…`"); none
+    for a step without such a label."""
+    found = STEP_LABEL.match(step.lstrip())
+    return settings_named(found["bracket"] or found["label"]) if found else set()
+
+
 def _exclusive_kind(setting: str) -> str | None:
     """What a setting excludes others of: its group ("platform", "deployment"), the product of a
     version ("exchange" for "exchange@2010"), or None (a role, "web": excludes nothing)."""

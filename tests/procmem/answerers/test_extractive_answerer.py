@@ -2452,3 +2452,23 @@ def test_a_sentence_that_says_what_lets_one_do_what_is_asked_answers(embedder):
         answer = answerer.answer(AnswerRequest(question))
         assert answer.answer.startswith("The Network settings window enables you"), (question, answer.answer)
         assert not any("msiexec" in step or "Selective Sync" in step for step in answer.procedures), answer.procedures
+
+
+def test_a_step_labelled_for_another_platform_than_the_users_is_left_out(embedder):
+    """Nextcloud's "Configuration File" names the file's place on Linux, Windows and macOS, one
+    line each; "Where is the configuration file stored on Windows?" got all three."""
+    page = Document("client/advancedusage.html", "Advanced Usage",
+                    "# Advanced Usage\n\n## Configuration File\n\nThe client reads a configuration file. You can "
+                    "locate this configuration file as follows:\n\n"
+                    "On Linux distributions: `$HOME/.config/Nextcloud/nextcloud.cfg`\n\n"
+                    "On Microsoft Windows systems: `%APPDATA%\\Nextcloud\\nextcloud.cfg`\n\n"
+                    "On macOS systems: `$HOME/Library/Preferences/Nextcloud/nextcloud.cfg`\n\n"
+                    "## Environment Variables\n\nThe behaviour of the client can also be set with environment "
+                    "variables, which override the values in the configuration file.\n")
+
+    steps = _answer_from_page(page, "Where is the configuration file stored on Windows?", embedder)
+
+    assert any("%APPDATA%" in step for step in steps), steps
+    assert not any("$HOME" in step for step in steps), steps
+    assert any("$HOME/.config" in step for step in _answer_from_page(
+        page, "Where is the configuration file stored?", embedder))  # no setting named: every place
