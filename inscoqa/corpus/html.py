@@ -6,7 +6,7 @@ that holds a heading or another table makes every cell a block), ``br`` line bre
 row end a paragraph, as in a text file published with ``<br>`` for its newlines), hidden
 ``span`` alternatives that a script chooses among (LibreOffice's "Command" on macOS, else
 "Ctrl") one after the other with "or". ``script``, ``style`` and other non-content elements are
-dropped, and so are DocBook's figures, an image's alt text in a ``figure`` or alone in its
+dropped, and so are DocBook's figures and Asciidoctor's image blocks, an image's alt text in a ``figure`` or alone in its
 block (a screenshot's title and caption, a note's icon, say what the text says) or made from
 its file's name (an icon's "add component 24" from ``add_component_24.png``), navigation
 bars, breadcrumbs, sidebars and tables of contents (by class, id or ARIA role), the lines a
@@ -75,7 +75,10 @@ _CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal|toc)$")
 # of the text may be set as a menu's name ("<span class='gui menu'>")
 _MENU_NAMES = frozenset({"menu", "mainmenu", "submenu", "tagline"})
 _MENU_BLOCKS = frozenset({"div", "ul", "ol", "section", "aside", "header", "footer"})
-_PICTURE_NAMES = frozenset({"figure", "informalfigure", "mediaobject"})  # DocBook's <div class="...">
+# DocBook's <div class="...">, and Asciidoctor's image block (an image and its "Figure 5. Create
+# database - Welcome screen" title)
+_ADMONITIONS = ("note", "tip", "important", "warning", "caution")  # Asciidoctor's kinds of note
+_PICTURE_NAMES = frozenset({"figure", "informalfigure", "mediaobject", "imageblock"})
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 # a cell that holds a heading or another table: the page is laid out with tables (as older
 # documentation sites are), and its tables are no data to show as rows
@@ -182,6 +185,7 @@ class _MarkdownBuilder(HTMLParser):
         self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
         self._notes_depth = 0  # ... and how many of its kind are open
         self._figures = 0  # open <figure>s: their images' alt texts are left out
+        self._admonition = ""  # the label of the Asciidoctor note whose table is being read
         self._alts: list[str] = []  # the alt texts of the block being read
         self._open_spans: list[bool] = []  # for each open <span>, whether it is hidden ...
         self._alternative_ended = False  # ... and whether a hidden one has just ended
@@ -237,6 +241,10 @@ class _MarkdownBuilder(HTMLParser):
         if self._skipping:
             self._skip_depth += tag == self._skipping
             return
+        if _is_picture(tag, attrs) and self.blocks and self.blocks[-1][0].endswith(":"):
+            # the sentence that shows the picture ends there ("Click the create new database
+            # button (A):" over a screenshot, "The following screen appears:")
+            self.blocks[-1] = (f"{self.blocks[-1][0][:-1]}.", self.blocks[-1][1])
         if tag in _DROPPED or _is_chrome(tag, attrs) or _is_picture(tag, attrs) \
                 or self._pre is not None and _is_hidden_code(attrs):
             if tag not in _VOID:
@@ -252,6 +260,9 @@ class _MarkdownBuilder(HTMLParser):
             self._notes_depth += tag == self._notes
         elif tag not in _VOID and any(_FOOTNOTES.match(name) for name in _classes(attrs)):
             self._notes, self._notes_depth = tag, 1
+        if tag == "div" and "admonitionblock" in (classes := _classes(attrs)):
+            # Asciidoctor's note: a table of its icon and its text, in the list item it belongs to
+            self._admonition = next((kind.capitalize() for kind in _ADMONITIONS if kind in classes), "Note")
         if tag == "span":  # hidden alternatives, of which a script shows one: "Command or Ctrl+F"
             hidden = any(name == "hidden" for name, _ in attrs)
             if hidden and self._alternative_ended:
@@ -589,6 +600,12 @@ class _MarkdownBuilder(HTMLParser):
         rows, self._table = self._table, []
         if not rows:
             return
+        label, self._admonition = self._admonition, ""
+        if label and len(rows) == 1:
+            # an Asciidoctor note (its icon's cell has no text): a note, under the step it is set in
+            in_list = bool(self._lists) and not self._lists[-1].footnotes
+            self.blocks.append((f"{self._continuation if in_list else ''}> **{label}:** {' '.join(rows[0])}", in_list))
+            return
         if all(len(r) == 1 for r in rows) and len(rows) > 1 and _NOTE_LABEL.fullmatch(rows[0][0]):
             # a note DocBook sets as a table of its label and its text: the label, then the text,
             # which the reader gives as a note
@@ -729,7 +746,8 @@ def _is_chrome(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
 
 def _is_picture(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     """A DocBook figure or image with its title and caption ("Figure 3.27. Example Image for
-    Cropping" and the screenshot's alt text, said twice): it shows what the text says."""
+    Cropping" and the screenshot's alt text, said twice), or an Asciidoctor image block with its
+    title: it shows what the text says."""
     return tag == "div" and bool(_classes(attrs) & _PICTURE_NAMES)
 
 

@@ -1108,3 +1108,23 @@ def test_html_an_icon_fonts_glyphs_are_left_out_and_a_label_of_icons_alone_is_no
     assert "\uf17c" not in text and "\uf17a" not in text and "\uf0c5" not in text
     assert text == ("# Reversing migrations\n\nPass the number of the previous migration:\n\n"
                     "```\n$ python manage.py migrate books 0002\n```\n\nClick Copy to copy it.\n")
+
+
+def test_html_asciidoctors_screenshots_are_left_out_and_its_notes_stay_under_their_step(tmp_path: Path) -> None:
+    """KeePassXC's guide, an Asciidoctor page: each step shows a screenshot ("Figure 5. Create
+    database - Welcome screen" became part of the step, and the step's "… button (A):" was left
+    introducing nothing), and a note inside a step is a table of its icon and its text, which
+    ended the list: step 5 began a list, and a procedure, of its own."""
+    picture = ("<div class='imageblock'><div class='content'><img src='data:image/png;base64,AAAA' "
+               "alt='new db wizard'></div><div class='title'>Figure {0}. Create database - {1}</div></div>")
+    text = html_text(tmp_path, (
+        "<h1>User Guide</h1><div class='sect2'><h3>Creating Your First Database</h3><div class='olist arabic'><ol>"
+        "<li><p>Click the create new database button <strong>(A)</strong>:</p>" + picture.format(5, "Welcome screen")
+        + "</li><li><p>Enter your desired database password.</p><div class='admonitionblock important'><table><tr>"
+        "<td class='icon'><i class='fa icon-important' title='Important'></i></td><td class='content'>Keep this "
+        "password safe.</td></tr></table></div></li><li><p>Click Done.</p></li></ol></div></div>"))
+    assert text == ("# User Guide\n\n### Creating Your First Database\n\n"
+                    "1. Click the create new database button **(A)**.\n"
+                    "2. Enter your desired database password.\n"
+                    "   > **Important:** Keep this password safe.\n"
+                    "3. Click Done.\n"), text
