@@ -71,6 +71,9 @@ def _sections(text: str, labels: dict[str, tuple[str, ...]]) -> dict[str, list[s
     return found
 
 
+_QUOTE_MARKS = re.compile(r"^(?:>\s?)+")  # a quote's markers at a line's start ("> **Note:** …")
+
+
 def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: bool = True) -> list[str]:
     """Numbered (``1. x``) or bulleted (``- x``) items; continuation lines join their item (a
     title in bold with a colon); without ``nested``, an item indented under another joins it,
@@ -120,7 +123,7 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
             title = TITLE_ONLY.match(line.strip())
             end = (":" if TITLE_ONLY.match(steps[-1]) or CODE_ONLY.fullmatch(steps[-1]) or titled
                    else "." if title and not steps[-1].endswith((":", ";", ",", ".", "!", "?")) else "")
-            steps[-1] = f"{steps[-1]}{end} {line.strip()}"
+            steps[-1] = f"{steps[-1]}{end} {_QUOTE_MARKS.sub('', line.strip())}"  # a note set under it: its words
             titled = bool(title)
             continue
         titled = False

@@ -156,3 +156,11 @@ def test_placeholders_are_recognised(text):
 
 def test_real_text_is_not_a_placeholder():
     assert not is_placeholder("Open Settings <Printers>")
+
+
+def test_a_note_set_under_a_step_joins_it_as_words_without_its_quote_markers():
+    """A note inside a step (KeePassXC's "Keep this password for your database safe.", set under
+    its step) joined the step as "… visibility > **Note:** Keep this …"."""
+    steps = parse_steps("1. Enter your desired database password.\n   > **Note:** Keep this password safe.\n"
+                        "2. Click Done.\n")
+    assert steps == ["Enter your desired database password. **Note:** Keep this password safe.", "Click Done."]
