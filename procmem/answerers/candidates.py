@@ -270,6 +270,39 @@ def offers_asked(unit: Unit, turn: Turn, steps: list[str], weight: dict[str, flo
                                       for m in OFFERS.finditer(plain_text(unit.body)))
 
 
+# a heading that names a task by its action: "Importing KeePass 1 Database", "Opening an Existing
+# Database"; not a topic's ("Troubleshooting", "Getting Started", "Using the Network Window")
+ACTION_HEADING = re.compile(r"^(?P<verb>[A-Z][a-z]{2,}ing)\b")
+TOPIC_GERUNDS = frozenset({"troubleshooting", "getting", "understanding", "using", "working", "networking",
+                           "logging", "printing", "scripting", "branching", "packaging", "testing"})
+
+
+def section_heading(unit: Unit) -> str:
+    """The heading of the unit's own section (its header without the page's title, for a
+    procedure too, whose header is its goal)."""
+    return str(unit.meta.get("section", "")).rsplit(" > ", 1)[-1] or own_header(unit)
+
+
+def another_task(unit: Unit, best: Unit, turn: Turn) -> bool:
+    """The unit's section names another task than the one the user asks how to do, which the
+    best unit's section names by its action: by another action ("Importing KeePass 1 Database",
+    "Opening an Existing Database" beside "Creating Your First Database" for "How do I create a
+    new password database in KeePassXC?": each shares "database", and their steps followed the
+    wizard's), or by none of the words asked ("Clone an Entry", whose steps "create a clone");
+    a heading that labels a part of a topic ("Resolution", "Method 2") names no task."""
+    action = set(turn.action)
+    best_heading = set(terms(section_heading(best)))
+    if not action or not action <= best_heading:
+        return False
+    heading = section_heading(unit)
+    named = set(terms(heading))
+    if action <= named or labels_a_part(heading):
+        return False
+    found = ACTION_HEADING.match(heading)
+    asked = turn.question_terms - set(terms(str(best.meta.get("title", ""))))
+    return bool(found) and found["verb"].casefold() not in TOPIC_GERUNDS or not named & asked
+
+
 def asked_steps(unit: Unit, turn: Turn) -> list[str]:
     """The entries the question names (:func:`asked_entries`), else the labelled items that say
     what it asks (:func:`described_steps`)."""
@@ -459,5 +492,5 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
     return found
 
 
-__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "is_duplicate", "is_problem", "quoting_documents", "score", "share",
+__all__ = ["Candidate", "another_task", "DUPLICATE_SIMILARITY", "is_duplicate", "is_problem", "quoting_documents", "score", "share",
            "speaks_of_itself", "term_weights", "title_weights", "topic_of", "unit_settings"]

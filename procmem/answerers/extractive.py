@@ -54,6 +54,7 @@ from procmem.answerers.base import (
 from procmem.answerers.candidates import (
     ENTRY_ANSWERS_SHARE,
     Candidate,
+    another_task,
     answers_by_option,
     asked_entries,
     asked_steps,
@@ -225,6 +226,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # it shares the question's words, not its meaning (a backtrace's "check how much")
         if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
+        if chosen and not (rest or start or below or cand.linked) and another_task(cand.unit, chosen[0].unit, turn):
+            continue  # "Importing …" beside "Creating …" for "How do I create …?"
         if chosen and cand.corpus != chosen[0].corpus:
             continue
         if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
