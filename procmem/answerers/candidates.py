@@ -284,23 +284,16 @@ def section_heading(unit: Unit) -> str:
 
 
 def another_task(unit: Unit, best: Unit, turn: Turn) -> bool:
-    """The unit's section names another task than the one the user asks how to do, which the
-    best unit's section names by its action: by another action ("Importing KeePass 1 Database",
-    "Opening an Existing Database" beside "Creating Your First Database" for "How do I create a
-    new password database in KeePassXC?": each shares "database", and their steps followed the
-    wizard's), or by none of the words asked ("Clone an Entry", whose steps "create a clone");
-    a heading that labels a part of a topic ("Resolution", "Method 2") names no task."""
+    """The unit's section names by its action another task than the one the user asks how to do,
+    which the best unit's section names: "Importing KeePass 1 Database" and "Opening an Existing
+    Database" beside "Creating Your First Database" for "How do I create a new password database
+    in KeePassXC?" (each shares "database", and their steps followed the wizard's)."""
     action = set(turn.action)
-    best_heading = set(terms(section_heading(best)))
-    if not action or not action <= best_heading:
+    if not action or not action <= set(terms(section_heading(best))):
         return False
     heading = section_heading(unit)
-    named = set(terms(heading))
-    if action <= named or labels_a_part(heading):
-        return False
     found = ACTION_HEADING.match(heading)
-    asked = turn.question_terms - set(terms(str(best.meta.get("title", ""))))
-    return bool(found) and found["verb"].casefold() not in TOPIC_GERUNDS or not named & asked
+    return bool(found) and found["verb"].casefold() not in TOPIC_GERUNDS and not action <= set(terms(heading))
 
 
 def asked_steps(unit: Unit, turn: Turn) -> list[str]:
