@@ -6,8 +6,9 @@ that holds a heading or another table makes every cell a block), ``br`` line bre
 row end a paragraph, as in a text file published with ``<br>`` for its newlines), hidden
 ``span`` alternatives that a script chooses among (LibreOffice's "Command" on macOS, else
 "Ctrl") one after the other with "or". ``script``, ``style`` and other non-content elements are
-dropped, and so are DocBook's figures and Asciidoctor's image blocks, an image's alt text in a ``figure`` or alone in its
-block (a screenshot's title and caption, a note's icon, say what the text says) or made from
+dropped, and so are DocBook's figures and Asciidoctor's image blocks, an image's alt text in a
+``figure`` or alone in its block (a screenshot's title and caption, a note's icon, say what the
+text says) or made from
 its file's name (an icon's "add component 24" from ``add_component_24.png``), navigation
 bars, breadcrumbs, sidebars and tables of contents (by class, id or ARIA role), the lines a
 code block hides (mdBook's "boring" lines), permalinks (a link to ``#...`` that shows only
@@ -19,7 +20,9 @@ per term) reads as the ``dl`` it stands for. A command set on a line of its own 
 sentence goes back into the sentence as code. A page's footnotes are ``[^1]: ...`` lines,
 not a list to follow, without their links back. A page without heading tags gets headings from
 its layout (question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in
-one with headings, a question set in bold above its answer becomes one.
+one with headings, a question set in bold above its answer becomes one. An Asciidoctor note (a
+table of its icon and its text) is a note, under the step it is set in; Sphinx's "<no title>"
+is no title (the page is named by its file, and ``meta["untitled"]`` says so).
 """
 
 from __future__ import annotations
@@ -75,9 +78,9 @@ _CHROME_SUFFIX = re.compile(r"(?:^|[-_])(?:menu-?bar|popup|modal|toc)$")
 # of the text may be set as a menu's name ("<span class='gui menu'>")
 _MENU_NAMES = frozenset({"menu", "mainmenu", "submenu", "tagline"})
 _MENU_BLOCKS = frozenset({"div", "ul", "ol", "section", "aside", "header", "footer"})
+_ADMONITIONS = ("note", "tip", "important", "warning", "caution")  # Asciidoctor's kinds of note
 # DocBook's <div class="...">, and Asciidoctor's image block (an image and its "Figure 5. Create
 # database - Welcome screen" title)
-_ADMONITIONS = ("note", "tip", "important", "warning", "caution")  # Asciidoctor's kinds of note
 _PICTURE_NAMES = frozenset({"figure", "informalfigure", "mediaobject", "imageblock"})
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
 # a cell that holds a heading or another table: the page is laid out with tables (as older
@@ -185,7 +188,8 @@ class _MarkdownBuilder(HTMLParser):
         self._notes = ""  # the element that holds the page's footnotes (_FOOTNOTES) ...
         self._notes_depth = 0  # ... and how many of its kind are open
         self._figures = 0  # open <figure>s: their images' alt texts are left out
-        self._admonition = ""  # the label of the Asciidoctor note whose table is being read
+        self._admonition = ("", -1)  # the label of the Asciidoctor note whose table comes next, and
+        # the number of blocks before it (a block between them: it was no note's table)
         self._alts: list[str] = []  # the alt texts of the block being read
         self._open_spans: list[bool] = []  # for each open <span>, whether it is hidden ...
         self._alternative_ended = False  # ... and whether a hidden one has just ended
@@ -262,7 +266,8 @@ class _MarkdownBuilder(HTMLParser):
             self._notes, self._notes_depth = tag, 1
         if tag == "div" and "admonitionblock" in (classes := _classes(attrs)):
             # Asciidoctor's note: a table of its icon and its text, in the list item it belongs to
-            self._admonition = next((kind.capitalize() for kind in _ADMONITIONS if kind in classes), "Note")
+            label = next((kind.capitalize() for kind in _ADMONITIONS if kind in classes), "Note")
+            self._admonition = (label, len(self.blocks))
         if tag == "span":  # hidden alternatives, of which a script shows one: "Command or Ctrl+F"
             hidden = any(name == "hidden" for name, _ in attrs)
             if hidden and self._alternative_ended:
@@ -600,8 +605,8 @@ class _MarkdownBuilder(HTMLParser):
         rows, self._table = self._table, []
         if not rows:
             return
-        label, self._admonition = self._admonition, ""
-        if label and len(rows) == 1:
+        (label, at), self._admonition = self._admonition, ("", -1)
+        if label and at == len(self.blocks) and len(rows) == 1:
             # an Asciidoctor note (its icon's cell has no text): a note, under the step it is set in
             in_list = bool(self._lists) and not self._lists[-1].footnotes
             self.blocks.append((f"{self._continuation if in_list else ''}> **{label}:** {' '.join(rows[0])}", in_list))

@@ -433,7 +433,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     # in others (:attr:`Candidate.restates`), a reference entry for what the question names, a
     # manual page's description of a command that does what it asks (:func:`manual_share`), or
     # a list of options one of which does what it asks (:func:`answers_by_option`), or a sentence
-    # that says what lets one do it (:func:`offers_asked`): its opening or that entry is the answer, whether or not it has steps or reads like a problem's statement
+    # that says what lets one do it (:func:`offers_asked`): its opening or that entry is the
+    # answer, whether or not it has steps or reads like a problem's statement
     candidate.offers = offers_asked(unit, turn, steps, weight)
     candidate.answers = candidate.restates or asks(unit, asked, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE \
@@ -485,5 +486,6 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
     return found
 
 
-__all__ = ["Candidate", "another_task", "DUPLICATE_SIMILARITY", "is_duplicate", "is_problem", "quoting_documents", "score", "share",
-           "speaks_of_itself", "term_weights", "title_weights", "topic_of", "unit_settings"]
+__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "is_duplicate", "is_problem", "offers_asked",
+           "quoting_documents", "score", "share", "speaks_of_itself", "term_weights", "title_weights", "topic_of",
+           "unit_settings"]

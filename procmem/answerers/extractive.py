@@ -233,8 +233,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
                 and (unit_steps(chosen[0].unit) or not turn.asks_how or answers_by_option(chosen[0].unit, turn)
                      or chosen[0].offers):
-            continue  # a section that answers the question is the answer (its option, what lets one do
-            # it); its page may add to it
+            continue  # a section that answers is the answer (or its option, or what lets one do it)
         chosen.append(cand)
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)
@@ -353,8 +352,9 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                   ) -> tuple[list[str], list[str]]:
     """Steps (with citations when ``p.cite``) and the ids of the units they came from, a unit's
     entries that the question names first (:func:`asked_steps`), none labelled for another setting
-    than the user's (:func:`step_settings`); a step that another unit's later step holds whole ("Choose Tools - Macros - Record Macro." and the
-    guide's step that goes on from it) gives way to that one."""
+    than the user's (:func:`step_settings`); a step that another unit's later step holds whole
+    ("Choose Tools - Macros - Record Macro." and the guide's step that goes on from it) gives
+    way to that one."""
     steps: list[str] = []
     plain: list[str] = []
     origin: list[str] = []  # the unit each step came from
