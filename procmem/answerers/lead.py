@@ -311,6 +311,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         return _ended(_opening(only[0]))
     pool: dict[str, float] = {}
     aside: set[str] = set()
+    best_said: set[str] = set()  # the best unit's sentences
     gives_code: set[str] = set()  # sentences that introduce what to type, with it
     # a step that a sentence introducing code became, with the code: "You can change it by the
     # following: `sudo update-alternatives --config editor`"
@@ -330,6 +331,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 if (introduces or with_code.get(s.partition(": ")[0]) == s) and len(code.split()) <= LEAD_CODE_WORDS \
                         and LEAD_CODE.match(code) and not GOES_ON.match(s):
                     gives_code.add(s)
+                if s and position == 0:
+                    best_said.add(s)
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
                     if position >= len(chosen) and (not turn.question_terms & set(terms(s)) or speaks_of_itself(unit)):
@@ -345,6 +348,15 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)),
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
+    if not turn.asks_how and not turn.reports_failure and not best_said.intersection(actions):
+        # asked what happens or what a thing does, not how to do something ("My disk is almost
+        # full, what does the client do?"): what the best unit says of it, before another unit's
+        # action ("Before enabling core dumps …, ensure that you have enough disk space"), and
+        # why in its words
+        own = sorted((s for s in best_said if turn.question_terms & set(terms(s)) and not NOTE_OPENING.match(s)),
+                     key=lambda s: -pool[s])
+        if own:
+            actions, causes = own, [s for s in causes if s in best_said]
     lead = _opening(actions[0]) if actions else ""
     if asked := next((entry for c in chosen for entry in asked_steps(c.unit, turn)), ""):
         if labelled := LABELLED_ITEM.match(asked):  # the name as typed: "debug bgp updates: Enable or ..."

@@ -2499,3 +2499,28 @@ def test_a_section_of_another_task_on_the_same_thing_does_not_join(embedder):
     steps = " ".join(answer.procedures)
     assert "create new database button" in steps, answer.procedures
     assert not any(words in steps for words in ("Open existing", "KeePass 1")), answer.procedures
+
+
+def test_asked_what_happens_the_best_section_says_it_before_another_pages_action():
+    """"My disk is almost full, what does the client do?" asks what happens, not how to do
+    something: Nextcloud's "Low Disk Space" says it and says what to do nowhere, so the lead was
+    the troubleshooting page's action "Before enabling core dumps on your system, ensure that you
+    have enough disk space …", and its "why" too."""
+    from procmem.answerers.candidates import Candidate
+    from procmem.answerers.lead import plain_answer
+
+    low = step_unit("Low Disk Space", "When disk space is low the client will be unable to synchronize all "
+                    "files.\n\n- Synchronization of a folder aborts entirely if the remaining disk space falls below "
+                    "50 MB.", "client/advancedusage.html", "Advanced Usage")
+    dumps = step_unit("Core Dumps", "Before enabling core dumps on your system, ensure that you have enough disk "
+                      "space for these files, because the client writes one at every crash.",
+                      "client/troubleshooting.html", "Troubleshooting")
+    chosen = [Candidate(Hit(low, 1.0, 1, "hybrid")), Candidate(Hit(dumps, 0.8, 2, "hybrid"))]
+    steps = unit_steps(low) + unit_steps(dumps)
+
+    lead = plain_answer(chosen, [], Turn("My disk is almost full, what does the client do?", []), steps)
+
+    assert lead.startswith("When disk space is low the client will be unable"), lead
+    assert "core dumps" not in lead
+    how = plain_answer(chosen, [], Turn("How do I make room for core dumps on the disk?", []), steps)
+    assert how.startswith("Before enabling core dumps")  # asked how: the action leads
