@@ -381,13 +381,7 @@ def _tokenizer(path: Path) -> tuple[Tokenizer, int]:
 
 class OnnxRunner:
     """Runs an exported model with onnxruntime: tokenise once, encode each distinct token
-    sequence once, in batches of similar length; with the int8 model, one at a time. Its dynamic
-    quantisation scales each layer's activations by their range over the whole call, padding
-    included, so a text's vector depended on the texts batched with it (a GNOME unit's cosine to
-    itself encoded alone, as a query is, was 0.992 in a batch with a longer text, and a memory
-    built again after 47 of its 20,000 units changed ranked it lower); alone, each text's vector
-    is its own, for about 10 % more time (300 units on two cores: 2.28 s in batches of 8, 2.50 s
-    one at a time)."""
+    sequence once, in batches of similar length."""
 
     def __init__(self, path: Path, *, quantised: bool, max_tokens: int | None = None):
         missing = [p for p in ONNX_PACKAGES if importlib.util.find_spec(p) is None]
@@ -405,7 +399,6 @@ class OnnxRunner:
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_length)
         self.file = onnx_model_path(path, quantised=quantised)
-        self.quantised = quantised
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # onnxruntime's threads spin while waiting for work (its default): a build's back-to-back
@@ -427,7 +420,6 @@ class OnnxRunner:
         return [encoding.ids for encoding in self.tokenizer.encode_batch(texts)]
 
     def encode(self, texts: list[str], batch_size: int, *, progress: bool = False) -> np.ndarray:
-        batch_size = 1 if self.quantised else batch_size  # each vector its own (see the class)
         ids = self.token_ids(texts)
         distinct: dict[tuple[int, ...], int] = {}
         slot = np.array([distinct.setdefault(tuple(seq), len(distinct)) for seq in ids], dtype=np.int64)

@@ -192,20 +192,6 @@ def test_small_cpu_batches_give_the_vectors_of_large_ones(docs, backend):
     assert np.allclose(small.encode(texts), large, atol=1e-4)
 
 
-def test_an_int8_vector_is_the_texts_own_whatever_it_is_encoded_with(docs):
-    """The int8 model's dynamic quantisation scales activations over a whole call: batched with
-    a longer text, a unit's vector had a cosine of 0.992 to itself encoded alone (as a query is),
-    and a memory built again ranked it otherwise when other units changed."""
-    memory, _ = hashing_memory(docs)
-    texts = [memory._index_text(u) for u in memory.units()][:12]
-    embedder = Embedder(backend="onnx-int8")
-
-    alone = np.stack([embedder.encode([text])[0] for text in texts])
-
-    assert np.array_equal(embedder.encode(texts), alone)
-    assert np.array_equal(embedder.encode(texts[::-1] + ["a much longer text " * 30])[:12][::-1], alone)
-
-
 def test_the_onnx_backend_tokenises_as_transformers_does(docs):
     from transformers import AutoTokenizer
 
