@@ -2524,3 +2524,6 @@ def test_asked_what_happens_the_best_section_says_it_before_another_pages_action
     assert "core dumps" not in lead
     how = plain_answer(chosen, [], Turn("How do I make room for core dumps on the disk?", []), steps)
     assert how.startswith("Before enabling core dumps")  # asked how: the action leads
+    # ... and asked what to do in other words (Office's "… nobody got a notification. What should I check?")
+    check = plain_answer(chosen, [], Turn("The disk is full of core dumps. What should I check?", []), steps)
+    assert check.startswith("Before enabling core dumps"), check
