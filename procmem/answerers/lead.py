@@ -275,10 +275,6 @@ SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you
                       re.I)
 
 
-# a question that asks what to do in other words than "how": "What should I check?", "What can we do?"
-WHAT_TO_DO = re.compile(r"\bwhat (?:else )?(?:should|can|could|must|do|would) (?:i|we)\b", re.I)
-
-
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: the opening of a section that answers the
     question (:func:`section_answer`) when it is an FAQ entry's, says what to do or introduces
@@ -352,8 +348,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)),
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
-    if not (turn.asks_how or turn.reports_failure or WHAT_TO_DO.search(turn.question)) \
-            and not best_said.intersection(actions):
+    if not (turn.asks_how or turn.asks_what_to_do or turn.reports_failure) and not best_said.intersection(actions):
         # asked what happens or what a thing does, not how to do something ("My disk is almost
         # full, what does the client do?"): what the best unit says of it, before another unit's
         # action ("Before enabling core dumps …, ensure that you have enough disk space"), and

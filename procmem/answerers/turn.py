@@ -95,6 +95,8 @@ FAILED = re.compile(
 # conversation was about, by a pronoun ("How do I load it again …?", "How do I make them?")
 ASKED_ACTION = re.compile(HOW_DO_I + r" ([a-z]+)", re.I)
 REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
+# a question that asks what to do in other words than "how": "What should I check?", "What can we do?"
+WHAT_TO_DO = re.compile(r"\bwhat (?:else )?(?:should|can|could|must|do|would) (?:i|we)\b", re.I)
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
 # text in quotes: "...", “...”, or '...' whose quote marks are not apostrophes (don't)
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'(.+?)'(?!\w)")
@@ -281,6 +283,11 @@ class Turn:
     def asks_how(self) -> bool:
         """The question asks how to do something ("How do I record a macro?")."""
         return asks_how_to(self.question)
+
+    @property
+    def asks_what_to_do(self) -> bool:
+        """The question asks what to do in other words ("… What should I check?")."""
+        return bool(WHAT_TO_DO.search(self.question))
 
     def already_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
         """Whether the assistant already said ``text``: at least ``share`` of its terms (and at
