@@ -218,7 +218,7 @@ def _list(el: ET.Element, depth: int, numbered: bool) -> list[str]:
     n = 0
     for item in _children(el):
         if _local(item) == "title":
-            lines.append(f"**{inline(item)}**")
+            lines.append(f"**{inline(item).replace('**', '')}**")
             continue
         if _local(item) != "item":
             continue
@@ -245,7 +245,8 @@ def _terms(el: ET.Element, depth: int) -> list[str]:
     for item in _children(el):
         if _local(item) != "item":
             continue
-        terms = [inline(t) for t in item if _local(t) == "title"]
+        # a term is bold as a whole: a <gui> label inside it is not bold a second time
+        terms = [inline(t).replace("**", "") for t in item if _local(t) == "title"]
         definition = [b for b in blocks(item, depth) if b]
         term = " / ".join(t for t in terms if t)
         text = " ".join(d.replace("\n", " ") for d in definition)

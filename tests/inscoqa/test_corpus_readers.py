@@ -61,6 +61,15 @@ def test_mallard_list_becomes_bullets() -> None:
     assert bullets[0].startswith("- **Your personal files**")
 
 
+def test_mallard_a_term_that_names_a_gui_label_is_bold_once() -> None:
+    # <terms><item><title><gui>Name</gui></title>: the term is bold as a whole, and the label
+    # inside it is not bold a second time ("****Name****")
+    doc = read_document(CORPORA_DIR / "gnome-help/nautilus-file-properties-basic.page")
+    assert "- **Name**: You can rename the file by changing this field." in doc.text
+    assert "- **Type**: This helps you identify the type of the file" in doc.text
+    assert "***" not in doc.text
+
+
 def test_mallard_code_block_inside_step_is_fenced() -> None:
     doc = read_document(CORPORA_DIR / "gnome-help/net-wireless-troubleshooting-hardware-check.page")
     assert "1. Open a Terminal window, type `lshw -C network` and press Enter." in doc.text
