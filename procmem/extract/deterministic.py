@@ -167,7 +167,7 @@ def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction)
     unit_type, header = _typed_header(ctx, section, role)
     unit = LogicUnit(
         type=unit_type,
-        prerequisite=_prerequisite(ctx, role, section.text),
+        prerequisite=_prerequisite(ctx, role, _prose(section)),
         header=header,
         body=section.text,
         meta=unit_meta(ctx.doc, method="rules", section=" > ".join(section.path),
@@ -314,6 +314,21 @@ def _looks_like_task(title: str) -> bool:
 
 def _header(ctx: _Context, goal: str) -> str:
     return with_title(goal, ctx.doc.title)
+
+
+def _prose(section: Section) -> str:
+    """Where a section says what must hold for all of it: its text but for its lists, whose
+    sentences hold for their own item (Déjà Dup's "Note that backups can be quite large, so
+    make sure you have enough free disk space" under its storage location setting), unless a
+    requirement leads to the list ("Before you can do this procedure, you need the following:")."""
+    kept = [b.text for b, before in zip(section.blocks, [None, *section.blocks], strict=False)
+            if b.kind != "list" or before is not None and _requires_what_follows(before.text)]
+    return "\n\n".join(kept)
+
+
+def _requires_what_follows(text: str) -> bool:
+    last = text.rstrip()
+    return last.endswith(":") and bool(REQUIREMENT.search(split_sentences(last)[-1] if last else ""))
 
 
 def _prerequisite(ctx: _Context, role: Role, text: str) -> str:

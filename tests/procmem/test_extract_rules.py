@@ -592,6 +592,27 @@ def test_a_lead_in_without_its_comma_names_the_goal_without_the_steps_it_points_
     assert procedure.output.startswith("Setup an entry for auto open (")
 
 
+def test_a_sentence_inside_a_list_item_is_no_requirement_of_the_section_unless_the_list_is_what_it_requires():
+    """Déjà Dup's preferences: a list of settings, and "make sure you have enough free disk
+    space" in one setting's text holds for that setting, not for the whole section (it was the
+    prerequisite of every part of it); the items that "you need the following:" leads to are the
+    section's requirement."""
+    doc = Document("prefs.page", "Preferences", "# Preferences\n\n## Settings\n\nTo review your backup "
+                   "preferences, open the menu and select **Preferences**.\n\n"
+                   "- **Storage location**: Where the copies go. Note that backups can be large, so make sure "
+                   "you have enough free disk space.\n"
+                   "- **Folders to Ignore**: Choose folders to leave out of your backup.\n\n"
+                   "## Remove an alias\n\nBefore you can do this procedure, you need the following:\n\n"
+                   "- The name of the group\n- The address that you want to remove\n\n"
+                   "Open the group's settings and delete the address from its aliases.\n")
+
+    units = {u.header.split(" (")[0]: u for u in extract_rules(doc).logic_units}
+
+    assert "disk space" not in units["Settings"].prerequisite
+    assert "disk space" in units["Settings"].body  # the setting's text keeps it
+    assert "The name of the group" in units["Remove an alias"].prerequisite
+
+
 def test_the_requirement_a_section_states_is_whole_sentences_of_its_prose():
     """KeePassXC's "Quick Unlock": "If you are using a hardware key (e.g. Yubikey), it must be
     connected to your computer …" gave the prerequisite "Yubikey), it must be connected …", cut
