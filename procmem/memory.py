@@ -332,8 +332,11 @@ class Memory(MemorySearch):
 
     @staticmethod
     def _base_meta(doc: Document) -> dict[str, Any]:
-        return {"date": str(doc.meta.get("date", "") or ""), "content_hash": doc.content_hash,
+        meta = {"date": str(doc.meta.get("date", "") or ""), "content_hash": doc.content_hash,
                 "corpus": doc.meta.get("corpus", "")}
+        if doc.meta.get("manual"):
+            meta["manual"] = doc.meta["manual"]
+        return meta
 
     def remove_document(self, doc_id: str) -> int:
         """Take a document and exactly its units out; returns how many units it had."""

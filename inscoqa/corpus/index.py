@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from inscoqa.records import Conversation
 
 LICENSE_FILES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "COPYRIGHT", "COPYING")
+# the page a manual starts from: Mallard's index.page, a built site's index.html (index.en.html
+# in a language of several), the index.md / index.rst / index.adoc of its sources
+START_PAGE = re.compile(r"^index(?:\.[a-z]{2}(?:[-_][A-Za-z]{2,4})?)?\.(?:page|html?|md|rst|adoc|asciidoc)$")
 # Recognised licence texts: a phrase in the licence file -> the licence's short name.
 LICENSE_PHRASES = (
     ("Attribution-ShareAlike 3.0", "CC BY-SA 3.0"),
@@ -146,6 +149,7 @@ class CorpusIndex:
         self._cache: dict[str, Document] = {}
         self._repeats: dict[str, Repeats] = {}  # corpus -> what it repeats
         self._unfiltered: dict[str, Document] = {}  # read to find them, not yet asked for
+        self._start_pages: dict[Path, bool] = {}  # folder -> whether it holds a manual's start page
         # one reader at a time: the threads of a run share an index, and the first of them
         # to ask reads a corpus for all
         self._lock = threading.RLock()
@@ -199,8 +203,31 @@ class CorpusIndex:
         doc = read_document(self.path(doc_id), doc_id=doc_id)
         corpus = doc_id.split("/", 1)[0]
         doc.meta["corpus"] = corpus
+        doc.meta["manual"] = self.manual(doc_id)
         doc.meta["license"] = self.licenses.get(corpus)
         return doc
+
+    def manual(self, doc_id: str) -> str:
+        """The manual a document belongs to: the outermost folder of its corpus that holds a
+        start page (``index.page``, ``index.html``, ``index.md`` …), as ``corpus/folder``; the
+        corpus itself when its own folder holds one or no folder does. A folder of several
+        products' help (``/usr/share/help/C``: Evolution's, Shotwell's, Déjà Dup's, each with its
+        ``index.page``) holds several manuals; a site whose sections have start pages of their
+        own under the site's (a Sphinx build) is one."""
+        corpus, _, inner = doc_id.partition("/")
+        root = self.roots[corpus]
+        folders = PurePosixPath(inner).parts[:-1]
+        for depth in range(len(folders) + 1):
+            if self._holds_start_page(root.joinpath(*folders[:depth])):
+                return "/".join([corpus, *folders[:depth]])
+        return corpus
+
+    def _holds_start_page(self, folder: Path) -> bool:
+        found = self._start_pages.get(folder)
+        if found is None:
+            found = self._start_pages[folder] = any(
+                START_PAGE.match(p.name) and p.is_file() for p in folder.iterdir()) if folder.is_dir() else False
+        return found
 
     def _chrome_for(self, doc_id: str) -> Chrome:
         """The repeated blocks of the document's corpus and of its part of it."""

@@ -83,6 +83,18 @@ class Candidate:
     def corpus(self) -> str:
         return str(self.unit.meta.get("corpus", ""))
 
+    @property
+    def manual(self) -> str:
+        """The manual (one product's documentation) the unit comes from, where its corpus holds
+        several: the folder with the manual's start page (``CorpusIndex.manual``); "" when the
+        unit was built without one."""
+        return str(self.unit.meta.get("manual", ""))
+
+    def other_product(self, other: Candidate) -> bool:
+        """Whether the two units document different products: they come from different corpora,
+        or from different manuals of one (a unit built without its manual is of its corpus's)."""
+        return self.corpus != other.corpus or bool(self.manual and other.manual and self.manual != other.manual)
+
 
 def share(wanted: set[str], found: set[str], weight: dict[str, float] | None = None) -> float:
     """The (weighted) share of ``wanted`` that is in ``found``."""

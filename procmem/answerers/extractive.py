@@ -162,8 +162,9 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     only when no other unit scores, and never joins another; a unit that only states the
     problem or its cause (no option or entry of it says what is asked) joins only when the user
     asks why, and one written for another
-    setting than the user's, or from another corpus than the best unit's (another
-    product's documentation), never joins. When the question names what a page is about by its
+    setting than the user's, or from another manual than the best unit's (another
+    product's documentation: another corpus, or another folder with a start page of its own),
+    never joins. When the question names what a page is about by its
     one-word title (:func:`named_subject`), only units that name it are chosen. The next part of
     the best unit's section, when its steps go on there (:func:`goes_on`), comes second. Another
     page's copy of a chosen section (:func:`copies`) is never chosen."""
@@ -228,8 +229,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # written for another platform, deployment or version than the user's
         if chosen and not (rest or start or below or cand.linked) and another_task(cand.unit, chosen[0].unit, turn):
             continue  # "Importing …" beside "Creating …" for "How do I create …?"
-        if chosen and cand.corpus != chosen[0].corpus:
-            continue
+        if chosen and cand.other_product(chosen[0]):
+            continue  # another product's documentation
         if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
                 and (unit_steps(chosen[0].unit) or not turn.asks_how or answers_by_option(chosen[0].unit, turn)
                      or chosen[0].offers):

@@ -82,6 +82,8 @@ def unit_meta(doc: Document, *, method: ExtractionMethod, section: str = "", ord
         "section": section,
         "order": order,
     }
+    if doc.meta.get("manual"):
+        meta["manual"] = doc.meta["manual"]  # the product's manual, where a corpus holds several
     meta.update(extra)
     return meta
 

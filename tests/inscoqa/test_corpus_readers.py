@@ -1137,3 +1137,25 @@ def test_html_asciidoctors_screenshots_are_left_out_and_its_notes_stay_under_the
                     "2. Enter your desired database password.\n"
                     "   > **Important:** Keep this password safe.\n"
                     "3. Click Done.\n"), text
+
+
+def test_a_document_belongs_to_the_manual_whose_start_page_its_folder_holds(tmp_path: Path) -> None:
+    # a folder of several products' help, each in a folder with its own start page, holds
+    # several manuals; a site whose sections have start pages under the site's own is one
+    for name in ("help/evolution/index.page", "help/evolution/mail/filters.md", "help/deja-dup/index.md",
+                 "help/deja-dup/prefs.md", "help/loose.md", "site/index.html", "site/howto/index.html",
+                 "site/howto/deploy.html"):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("# Page\n\nText.\n", encoding="utf-8")
+    index = CorpusIndex({"help": tmp_path / "help", "site": tmp_path / "site"})
+
+    assert index.manual("help/evolution/mail/filters.md") == "help/evolution"
+    assert index.manual("help/deja-dup/prefs.md") == "help/deja-dup"
+    assert index.manual("help/loose.md") == "help"
+    assert index.manual("site/howto/deploy.html") == "site"
+    assert index.get("help/deja-dup/prefs.md").meta["manual"] == "help/deja-dup"
+    # the bundled corpora: Mallard's start page at the root of GNOME's help, none in the Office docs
+    assert corpus_index().manual("gnome-help/files-delete.page") == "gnome-help"
+    office = next(d for d in corpus_index().doc_ids() if d.startswith("officedocs/Exchange/"))
+    assert corpus_index().manual(office) == "officedocs"

@@ -2527,3 +2527,41 @@ def test_asked_what_happens_the_best_section_says_it_before_another_pages_action
     # ... and asked what to do in other words (Office's "… nobody got a notification. What should I check?")
     check = plain_answer(chosen, [], Turn("The disk is full of core dumps. What should I check?", []), steps)
     assert check.startswith("Before enabling core dumps"), check
+
+
+def _two_products(root):
+    """A help folder of two products, as /usr/share/help/C holds them: each in a folder with the
+    start page of its manual."""
+    pages = {
+        "backup/index.md": "# Backups\n\nKeep copies of your files.\n\n- [Preferences](prefs.md)\n",
+        "backup/prefs.md": "# Preferences\n\n## Back up automatically\n\nTo have your files backed up every "
+                           "day, open **Preferences** and turn on **Back Up Automatically**. Regular backups "
+                           "are the most useful ones.\n",
+        "calendar/index.md": "# Calendar\n\nPlan your appointments.\n\n- [Recurrence](recurrence.md)\n",
+        "calendar/recurrence.md": "# Using recurrence\n\nIf an appointment takes place regularly, every day or "
+                                  "every week, you can make it repeat automatically.\n\n1. Open the appointment "
+                                  "and click **Recurrence**.\n2. Choose every day, every week or every month.\n"
+                                  "3. Click **OK** to run it automatically on those days.\n",
+    }
+    for name, text in pages.items():
+        path = root / "help" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root / "help"
+
+
+def test_another_products_manual_in_the_same_folder_does_not_join(tmp_path, embedder):
+    """A backup tool's and a calendar's help built from one folder: "How do I make backups run
+    automatically every day?" got the calendar's steps to repeat an appointment beside the
+    backup preference; each product's folder holds the start page of its own manual, and one
+    manual's units never join another's."""
+    from inscoqa.corpus import CorpusIndex
+    from procmem.memory import build_memory
+
+    index = CorpusIndex({"help": _two_products(tmp_path)})
+    memory = build_memory(list(index.iter_documents()), embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("How do I make backups run automatically every day?"))
+    said = " ".join([answer.answer, *answer.procedures])
+    assert "Back Up Automatically" in said, said
+    assert "Recurrence" not in said and "appointment" not in said, said
