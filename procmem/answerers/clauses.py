@@ -343,8 +343,19 @@ _REQUIRES = re.compile(r"^\S+(?:\s+\S+){0,4}?\s+(?:must|should|shall|needs? to|h
 
 def instructions(items: list[str]) -> list[str]:
     """``items`` less those that describe or define a term; a numbered list's items stay steps
-    whatever they say (a step that says what the screen shows next is part of the procedure)."""
-    return [item for item in items if not describes(plain_text(item)) and not defines(item)]
+    whatever they say (a step that says what the screen shows next is part of the procedure),
+    and so does a labelled item whose text after the label says what to do (a setting's
+    "**Folders to Ignore**: Choose a list of folders to not save in your backup.")."""
+    return [item for item in items
+            if labelled_action(item) or not describes(plain_text(item)) and not defines(item)]
+
+
+def labelled_action(item: str) -> bool:
+    """An item that names something in a short label (at most :data:`LABEL_WORDS` words), then
+    says what to do with it right after the colon (not "**Storage location**: The storage
+    location is where … If you'd like to use an external drive, plug it in")."""
+    label, colon, rest = plain_text(item).strip().partition(": ")
+    return bool(colon) and len(label.split()) <= LABEL_WORDS and bool(ACTION_CUE.match(rest))
 
 
 REMARK = re.compile(r"\s*\([^()]*\)")  # a remark in brackets: "(experimental, no binaries yet)"

@@ -25,6 +25,7 @@ from procmem.answerers.clauses import (
     enumerates,
     instructions,
     is_metadata,
+    labelled_action,
     lists_what_there_is,
     names_only,
     narrates,
@@ -223,7 +224,7 @@ def unit_steps(unit: Unit) -> list[str]:
                                    else [])
         raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
                                  or narrates(numbered) or enumerates(numbered) or lists_what_there_is(numbered)) else [])
-               or (listed_steps if any(says_what_to_do(s) for s in listed_steps) else [])
+               or (listed_steps if any(says_what_to_do(s) or labelled_action(s) for s in listed_steps) else [])
                or prose_steps(text) or listed_steps)
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]

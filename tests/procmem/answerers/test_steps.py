@@ -1284,3 +1284,21 @@ def test_a_section_of_works_cited_gives_no_steps():
     kept = step_unit("7. Reading", body, "rate.html", "Rate Management")
     kept.meta["section"] = "Rate Management > 7. Reading"
     assert unit_steps(kept) == ["Read the protocol specification before you change the poll interval."]
+
+
+def test_a_setting_whose_text_says_what_to_do_with_it_is_a_step_though_its_label_opens_with_a_noun():
+    """Déjà Dup's preferences: "**Folders to Back Up**: Choose a list of folders …" was read as
+    describing the folders (its label opens with a noun) and left out, while "**Back Up
+    Automatically**: Turn this option on …" stayed only because its label opens like an
+    imperative; a setting that says what it is stays no step."""
+    prefs = LogicUnit("Step", "", "Preferences", "To review your backup preferences, open the menu and select "
+                      "**Preferences**.\n\n- **Storage location**: The storage location is where the copies go. "
+                      "If you'd like to use an external drive, plug it in.\n- **Back Up Automatically**: Turn "
+                      "this option on to back up for you.\n- **Folders to Back Up**: Choose a list of folders to "
+                      "save in your backup.\n- **Folders to Ignore**: Choose a list of folders to not save in your "
+                      "backup.", [], unit_meta("help/deja-dup/prefs.page", "Preferences", 0))
+    steps = unit_steps(prefs)
+    assert "Folders to Back Up: Choose a list of folders to save in your backup." in steps, steps
+    assert "Folders to Ignore: Choose a list of folders to not save in your backup." in steps, steps
+    assert "Back Up Automatically: Turn this option on to back up for you." in steps, steps
+    assert not any(s.startswith("Storage location") for s in steps), steps
