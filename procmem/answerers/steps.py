@@ -222,14 +222,30 @@ def unit_steps(unit: Unit) -> list[str]:
                                                      or narrates(bulleted) or lists_what_there_is(bulleted)
                                                      or values_of_settings(bulleted) or states_quantities(bulleted))
                                    else [])
-        raw = ((numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
-                                 or narrates(numbered) or enumerates(numbered) or lists_what_there_is(numbered)) else [])
-               or (listed_steps if any(says_what_to_do(s) or labelled_action(s) for s in listed_steps) else [])
-               or prose_steps(text) or listed_steps)
+        steps_numbered = numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
+                                          or narrates(numbered) or enumerates(numbered)
+                                          or lists_what_there_is(numbered)) else []
+        steps_listed = listed_steps if any(says_what_to_do(s) or labelled_action(s) for s in listed_steps) else []
+        raw = steps_numbered or (choices_after_action(text, steps_listed) if steps_listed else []) \
+            or prose_steps(text) or listed_steps
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+def choices_after_action(text: str, listed: list[str]) -> list[str]:
+    """``listed``, the steps of a bulleted list, after what the text before the list says to do
+    when no item opens by saying what to do: the list holds the choices the action leads to
+    (Shotwell's "… choose **File** > **Export...**, which exports photos while letting you
+    fine-tune the size …. A window will appear allowing you to make several choices:" over "- A
+    format for export.", "- The image quality for exporting …")."""
+    if any(ACTION_CUE.match(plain_text(step)) or labelled_action(step) for step in listed):
+        return listed
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if LIST_ITEM.match(line)), len(lines))
+    before = [step for step in prose_steps("\n".join(lines[:first])) if step not in listed]
+    return [*before, *listed]
 
 
 # an item of a list of a command's options, or of commands: the name as code, what it does after

@@ -1302,3 +1302,25 @@ def test_a_setting_whose_text_says_what_to_do_with_it_is_a_step_though_its_label
     assert "Folders to Ignore: Choose a list of folders to not save in your backup." in steps, steps
     assert "Back Up Automatically: Turn this option on to back up for you." in steps, steps
     assert not any(s.startswith("Storage location") for s in steps), steps
+
+
+def test_a_list_of_choices_follows_the_action_the_text_before_it_says_to_take():
+    """Shotwell's "Exporting photos": the action is in the prose ("select a set of photos and
+    choose File > Export...") and the bulleted list only names the choices its window offers;
+    the first part of the section, split for size, holds the first choice with its options, and
+    the answer was "A format for export." alone. A list whose items open by saying what to do
+    stays the steps on its own."""
+    export = LogicUnit("Step", "", "Exporting photos (part 1 of 2)", "Alternatively, select a set of photos and "
+                       "choose the **File** > **Export...** command or press Shift+Ctrl+E, which exports photos while "
+                       "letting you fine-tune the size and dimensions of your photo files. A window will appear "
+                       "allowing you to make several choices:\n\n- A format for export.\n    - Choose **Unmodified** "
+                       "to export photos in their original format without any edits made in Shotwell.\n    - Or you "
+                       "can choose a particular image format (JPEG, PNG, TIFF, BMP) to be used for exporting.\n\n"
+                       "- The image quality for exporting (Low, Medium, High, or Maximum).",
+                       [], unit_meta("help/shotwell/share-export.page", "Exporting photos", 0))
+    steps = unit_steps(export)
+    assert steps[0].startswith("Alternatively, select a set of photos and choose the File > Export... command"), steps
+    assert any(s.startswith("A format for export.") for s in steps[1:]), steps
+    actions = LogicUnit("Step", "", "Reset the router", "Unplug the router before you start. Then:\n\n"
+                        "- Wait ten seconds\n- Plug it back in", [], unit_meta("net/router.md", "Router", 2))
+    assert unit_steps(actions) == ["Wait ten seconds", "Plug it back in"]
