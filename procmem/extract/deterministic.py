@@ -321,9 +321,9 @@ def _prose(section: Section) -> str:
     sentences hold for their own item (Déjà Dup's "Note that backups can be quite large, so
     make sure you have enough free disk space" under its storage location setting), unless a
     requirement leads to the list ("Before you can do this procedure, you need the following:")."""
-    kept = [b.text for b, before in zip(section.blocks, [None, *section.blocks], strict=False)
-            if b.kind != "list" or before is not None and _requires_what_follows(before.text)]
-    return "\n\n".join(kept)
+    blocks = section.blocks
+    return "\n\n".join(b.text for i, b in enumerate(blocks)
+                       if b.kind != "list" or i > 0 and _requires_what_follows(blocks[i - 1].text))
 
 
 def _requires_what_follows(text: str) -> bool:
