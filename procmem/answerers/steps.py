@@ -76,6 +76,8 @@ BOILERPLATE = re.compile(
     r"couldn'?t resolve your issue|for (?:more )?(?:information|info)\b|see the following|see this article|visit the following|"
     # "For more help on include/exclude patterns, see the borg help patterns command output."
     r"^for (?:more|further|additional|detailed) [^,]{1,80}, (?:see|refer to|read|consult|check|run)\b|"
+    # ... or for anything else, to be read elsewhere: "For Google's own privacy policy, please refer to …"
+    r"^for (?!example\b|instance\b)[^,]{1,80}, (?:please )?(?:see|refer to|read|consult)\b(?! (?:if|whether|that|how|what)\b)|"
     r"follow the (?:instructions|steps) (?:on|in|at) the following|"
     # a pointer to a site ("go to the following Microsoft website:", "topic on the Microsoft TechNet
     # website", "see website from step 1"), not a website the steps set up ("Setting up a website

@@ -1324,3 +1324,15 @@ def test_a_list_of_choices_follows_the_action_the_text_before_it_says_to_take():
     actions = LogicUnit("Step", "", "Reset the router", "Unplug the router before you start. Then:\n\n"
                         "- Wait ten seconds\n- Plug it back in", [], unit_meta("net/router.md", "Router", 2))
     assert unit_steps(actions) == ["Wait ten seconds", "Plug it back in"]
+
+
+def test_a_sentence_that_only_says_where_to_read_about_something_is_no_step():
+    """Shotwell's privacy page: "For Google's own privacy policy, please refer to …" was the first
+    step of how to publish photos; "For each user, see whether …" still says what to do."""
+    unit = step_unit("Google", "During publishing, Shotwell stores a session token on your computer.\n\n"
+                     "For Google's own privacy policy, please refer to https://policies.google.com/privacy\n\n"
+                     "For each account, see whether the token is still listed, and remove it when you leave.",
+                     "shotwell/privacy-policy.page", "Shotwell's privacy policy")
+    steps = unit_steps(unit)
+    assert not any("privacy policy" in s for s in steps), steps
+    assert any(s.startswith("For each account, see whether the token") for s in steps), steps
