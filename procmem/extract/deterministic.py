@@ -321,14 +321,13 @@ def _prose(section: Section) -> str:
     sentences hold for their own item (Déjà Dup's "Note that backups can be quite large, so
     make sure you have enough free disk space" under its storage location setting), unless a
     requirement leads to the list ("Before you can do this procedure, you need the following:")."""
-    blocks = section.blocks
-    return "\n\n".join(b.text for i, b in enumerate(blocks)
-                       if b.kind != "list" or i > 0 and _requires_what_follows(blocks[i - 1].text))
+    return "\n\n".join(b.text for b in section.blocks
+                       if b.kind != "list" or _requires_what_follows(_lead_in(section, b)))
 
 
-def _requires_what_follows(text: str) -> bool:
-    last = text.rstrip()
-    return last.endswith(":") and bool(REQUIREMENT.search(split_sentences(last)[-1] if last else ""))
+def _requires_what_follows(lead_in: str) -> bool:
+    lead_in = lead_in.rstrip()
+    return lead_in.endswith(":") and bool(REQUIREMENT.search(split_sentences(lead_in)[-1]))
 
 
 def _prerequisite(ctx: _Context, role: Role, text: str) -> str:
