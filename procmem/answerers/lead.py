@@ -76,7 +76,7 @@ def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
     you get linker errors, install a C compiler" to "How do I install Rust?") scores half."""
     found = set(terms(sentence))
     score = (2.0 * share(turn.question_terms, found) + 0.5 * share(turn.context_terms, found)
-             + 0.2 * bool(found - turn.said_terms) + 0.4 / (1 + position))
+             + 0.2 * bool(found - turn.said_terms) + 1.2 / (1 + position))
     return score / 2 if unnamed_case(sentence, turn) else score
 
 

@@ -196,3 +196,13 @@ def test_a_place_named_by_a_windows_variable_is_a_step_as_one_named_by_a_shell_v
 
     assert "On Microsoft Windows systems: %APPDATA%\\Nextcloud\\nextcloud.cfg" in steps, steps
     assert not says_what_to_do("Only 50% of the users and 30% of the admins saw the change.")
+
+
+def test_what_a_desktops_help_has_the_user_do_with_the_mouse_says_what_to_do():
+    for sentence in ("Right-click the process, and use the Change Priority menu to assign it a lower priority.",
+                     "Double-click the archive to open it.", "Drag the Brightness slider to the right.",
+                     "Uncheck Fire flash.", "Tick Encrypt the file list too.", "Scroll down to the Privacy section.",
+                     "Insert the disc into the drive."):
+        assert says_what_to_do(sentence), sentence
+    for sentence in ("The ticket is closed once the fix is released.", "Dragons appear in the third level."):
+        assert not says_what_to_do(sentence), sentence

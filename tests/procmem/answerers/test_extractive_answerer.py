@@ -2565,3 +2565,34 @@ def test_another_products_manual_in_the_same_folder_does_not_join(tmp_path, embe
     said = " ".join([answer.answer, *answer.procedures])
     assert "Back Up Automatically" in said, said
     assert "Recurrence" not in said and "appointment" not in said, said
+
+
+
+def test_the_best_sections_action_leads_though_another_shares_more_of_the_question():
+    """A webcam application's help: to "How can I turn off the flash when taking a webcam
+    picture?" the section that answers ("Disable the flash", ranked first) says what to do in words
+    the question does not use, and the section on taking photos, ranked second, shares "take",
+    "webcam" and "photo"; the best section's action leads, as its steps come first."""
+    from procmem.answerers.lead import plain_answer
+
+    flash = step_unit("Disable the flash", "When you take a photo, the screen briefly turns white.\n\nTo disable "
+                      "this feature, open **Preferences > Capture** and uncheck **Fire flash**.",
+                      "help/flash.page", "Disable the flash")
+    photos = Procedure("", "Take photos", [
+        "Make sure that you are in **Photo** mode.",
+        "Click the **Take a photo using a webcam** button, or press **Space**, to take the photo.",
+        "A short countdown is followed by a flash, and the photo appears in the photo stream."],
+        unit_meta("help/photos.page", "Take photos"))
+    chosen = [Candidate(Hit(flash, 1.0, 1, "hybrid")), Candidate(Hit(photos, 0.9, 2, "hybrid"))]
+    steps = unit_steps(flash) + unit_steps(photos)
+
+    lead = plain_answer(chosen, [], Turn("How can I turn off the flash when taking a webcam picture?", []), steps)
+
+    assert lead.startswith("To disable this feature, open Preferences > Capture"), lead
+    # ... and a sentence of the second section still leads when the first says nothing to do
+    told = step_unit("Disable the flash", "When you take a photo, the screen briefly turns white.",
+                     "help/flash.page", "Disable the flash")
+    chosen[0] = Candidate(Hit(told, 1.0, 1, "hybrid"))
+    steps = unit_steps(told) + unit_steps(photos)
+    lead = plain_answer(chosen, [], Turn("How can I turn off the flash when taking a webcam picture?", []), steps)
+    assert lead.startswith("Click the Take a photo using a webcam button"), lead
