@@ -420,10 +420,18 @@ def values_of_settings(items: list[str]) -> bool:
 _QUANTITY = re.compile(r"^\W*(?:\w+ ){0,3}\w+:\s*\d[\d.,/–-]*(?: \w+){0,2}$")
 
 
+# an item that is an amount of something: "20 GB of maximum storage space.", "500 MB of RAM"
+_AMOUNT_OF = re.compile(r"^\d[\d.,]*\s?[A-Za-z]{1,5} of [^.;:]{1,60}\.?$")
+
+
 def states_quantities(items: list[str]) -> bool:
     """Lists of a page's figures, each a quantity under a short label, none a step (a recipe's
-    "⏲️ Prep time: 90 min", "🍳 Cook time: 30 min", "🍽️ Servings: 4")."""
-    return len(items) >= 2 and all(_QUANTITY.match(plain_text(item).strip()) for item in items)
+    "⏲️ Prep time: 90 min", "🍳 Cook time: 30 min", "🍽️ Servings: 4"), or each an amount of
+    something (what a virtual machine is given: "20 GB of maximum storage space.", "500 MB of
+    RAM."), its notes aside."""
+    first = [next(iter(split_sentences(plain_text(item).strip())), "") for item in items]
+    return len(items) >= 2 and (all(_QUANTITY.match(line) for line in first)
+                                or all(_AMOUNT_OF.match(line) for line in first))
 
 
 _CONTINUED = re.compile(r"(?:[;,]|[;,]? (?:and|or))$")  # an item the next one continues: "rotating the logs;"

@@ -1336,3 +1336,17 @@ def test_a_sentence_that_only_says_where_to_read_about_something_is_no_step():
     steps = unit_steps(unit)
     assert not any("privacy policy" in s for s in steps), steps
     assert any(s.startswith("For each account, see whether the token") for s in steps), steps
+
+
+def test_a_list_of_the_amounts_something_is_given_is_no_steps():
+    """A virtual machine manager's "Get started": what it allocates when the vendor says nothing
+    ("20 GB of maximum storage space." with a note, "500 MB of RAM.") were the steps of the
+    answer to "How do I give a virtual machine more memory?", ahead of the page that says how."""
+    given = LogicUnit("Step", "", "Get started with virtual machines", "When such information is unavailable, "
+                      "the application allocates the following:\n\n- 20 GB of maximum storage space.\n  > "
+                      "**Advanced:** This does not mean that 20 GB are taken when the machine is created.\n"
+                      "- 500 MB of RAM.", [], unit_meta("help/boxes/requirements.page", "Get started", 0))
+    assert unit_steps(given) == [], unit_steps(given)
+    assert states_quantities(["20 GB of maximum storage space.", "500 MB of RAM."])
+    # a list that says what to do with an amount stays steps
+    assert not states_quantities(["Add 2 cups of flour.", "Stir in 500 ml of milk."])
