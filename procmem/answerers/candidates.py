@@ -369,7 +369,7 @@ _NOTE_WORDS = {f"{label}:" for label in NOTE_LABELS.split("|")}
 
 def is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     """Near-identical to a kept step, or a part of one (the same step without its note, one of
-    the sentences a kept step joins, the same long step without the note put inside it:
+    the sentences a kept step joins, the sentence it opens with, the same long step without the note put inside it:
     :func:`_holds_words`); not when the two name other things: parameters, settings,
     values ("for emails Sent As ...: ``-MessageCopyForSentAsEnabled $True``" and "for emails Sent
     On Behalf ...: ``-MessageCopyForSendOnBehalfEnabled $True``") or controls and panels ("Open
@@ -378,8 +378,12 @@ def is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     start = key.rstrip(". ")
     named = names(step)
     said = set(_WORD.findall(key))
+    # a short step whole, as the sentence another opens with: "Click Create to continue." and
+    # "Click Create to continue. Tip: …"
+    opening = key.endswith(".") and len(start.split()) >= 2
     return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and _names_alike(step, named, other)
                or (len(start.split()) >= min_words and start in other.casefold())
+               or (opening and other.casefold().startswith(key + " "))
                or _holds_words(said, set(_WORD.findall(other.casefold())), 3 * min_words) for other in kept)
 
 

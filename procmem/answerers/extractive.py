@@ -383,11 +383,14 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
             held = [i for i, earlier in enumerate(plain) if origin[i] != cand.unit.id and is_duplicate(earlier, [step])]
             for i in reversed(held):
                 del steps[i], plain[i], origin[i]
-            plain.append(step)
-            origin.append(cand.unit.id)
+            # in the place of the first step it holds, after its own unit's steps
+            own = [i for i, unit_id in enumerate(origin) if unit_id == cand.unit.id]
+            at = max(held[0], own[-1] + 1 if own else 0) if held else len(steps)
+            plain.insert(at, step)
+            origin.insert(at, cand.unit.id)
             budget -= 1
             step = with_amounts(step, cand.unit.meta.get("ingredients", []), given)
-            steps.append(f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
+            steps.insert(at, f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
     return steps, list(dict.fromkeys(origin))
 
 

@@ -213,7 +213,8 @@ def unit_steps(unit: Unit) -> list[str]:
         return []
     if isinstance(unit, Procedure):
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
-            or narrates(unit.steps) or enumerates(unit.steps) or lists_what_there_is(unit.steps) else unit.steps
+            or narrates(unit.steps) or enumerates(unit.steps) or lists_what_there_is(unit.steps) \
+            or names_grouped(unit.steps) else unit.steps
     else:
         text = unit_text(unit)
         listed = list_text(text, str(unit.meta.get("lead_in", "")))
@@ -222,11 +223,12 @@ def unit_steps(unit: Unit) -> list[str]:
         listed_steps = instructions(bulleted if not (names_only(bulleted) or enumerates(bulleted) or purposes(bulleted)
                                                      or notes_only(bulleted) or topics(bulleted, gerunds=False)
                                                      or narrates(bulleted) or lists_what_there_is(bulleted)
-                                                     or values_of_settings(bulleted) or states_quantities(bulleted))
+                                                     or values_of_settings(bulleted) or states_quantities(bulleted)
+                                                     or names_grouped(bulleted))
                                    else [])
         steps_numbered = numbered if not (defines_terms(numbered) or purposes(numbered) or topics(numbered)
                                           or narrates(numbered) or enumerates(numbered)
-                                          or lists_what_there_is(numbered)) else []
+                                          or lists_what_there_is(numbered) or names_grouped(numbered)) else []
         steps_listed = listed_steps if any(says_what_to_do(s) or labelled_action(s) for s in listed_steps) else []
         raw = steps_numbered or (choices_after_action(text, steps_listed) if steps_listed else []) \
             or prose_steps(text) or listed_steps
@@ -234,6 +236,18 @@ def unit_steps(unit: Unit) -> list[str]:
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+_NESTED_ITEM = re.compile(r"; | - ")  # where a list item's nested items join it
+
+
+def names_grouped(items: list[str]) -> bool:
+    """A numbered list of groups of names, each a name with the names it holds (an archive
+    manager's supported formats: "1. Archive only" over "- Tape Archive File (.tar)", …),
+    rather than steps: every group and every name in it is a name (:func:`names_only`)."""
+    parts = [[part for part in _NESTED_ITEM.split(plain_text(item))] for item in items]
+    return len(items) >= 2 and any(len(group) > 1 for group in parts) \
+        and names_only([part for group in parts for part in group])
 
 
 def choices_after_action(text: str, listed: list[str]) -> list[str]:

@@ -1078,6 +1078,29 @@ def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():
     assert details["used_units"] == [guide.id]
 
 
+
+def test_a_step_that_another_units_step_holds_gives_way_to_it_in_its_own_place():
+    """An archive manager's "Create a new archive", as a procedure and as the section whose list
+    holds each step with its tip: the fuller steps took the place of the bare ones at the end of
+    the answer, after "Once you finish adding files …", and "Click Create to continue." (four
+    words) stayed beside "Click Create to continue. Tip: …"."""
+    proc = Procedure("", "Create a new archive", [
+        "Choose the location where the archive file will be saved.", "Click Create to continue.",
+        "Add the desired files to your archive by pressing + in the header bar.",
+        "Once you finish adding files, the archive is ready."], unit_meta("help/create.page", "Create a new archive"))
+    section = step_unit("Create a new archive", "1. Choose the location where the archive file will be saved.\n"
+                        "2. Click **Create** to continue.\n   > **Tip:** Other Options can set a password.\n"
+                        "3. Add the desired files to your archive by pressing + in the header bar.\n   > **Tip:** "
+                        "Not all formats support folders.\n4. Once you finish adding files, the archive is ready.",
+                        "help/create.page", "Create a new archive", order=1)
+    _, steps, _ = compose([Hit(proc, 3.0, 1, "x"), Hit(section, 2.9, 2, "x")],
+                          Turn("How do I create an archive?"), cite=False)
+    assert steps == ["Choose the location where the archive file will be saved.",
+                     "Click Create to continue. Tip: Other Options can set a password.",
+                     "Add the desired files to your archive by pressing + in the header bar. Tip: Not all formats "
+                     "support folders.",
+                     "Once you finish adding files, the archive is ready."], steps
+
 def asked_by_its_header(unit_type: str, header: str, body: str) -> tuple[str, list[str]]:
     """The answer and steps that a section gives alone when the question is its header."""
     unit = LogicUnit(unit_type, "", header, body, [], unit_meta("tool/faq.html", "Tool FAQ"))

@@ -1350,3 +1350,22 @@ def test_a_list_of_the_amounts_something_is_given_is_no_steps():
     assert states_quantities(["20 GB of maximum storage space.", "500 MB of RAM."])
     # a list that says what to do with an amount stays steps
     assert not states_quantities(["Add 2 cups of flour.", "Stir in 500 ml of milk."])
+
+
+def test_a_numbered_list_of_groups_of_names_is_no_steps():
+    """An archive manager's supported formats: "1. Archive only" over the names of its formats,
+    "2. Archive and compression" over more; read as two steps, they led the answer to "How do I
+    make a zip file of a folder?". A numbered list of steps with notes under them stays steps."""
+    body = ("File formats that are supported include:\n\n1. Archive only\n   - AIX Small Indexed Archive (`.ar`)\n"
+            "   - Tape Archive File (`.tar`)\n2. Archive and compression\n   - Java Archive (`.jar`)\n"
+            "   - Tape Archive File compressed with:\n      - gzip (`.tar.gz`, `.tgz`)\n      - xz (`.tar.xz`)\n"
+            "   - ZIP Archive (`.zip`)")
+    formats = step_unit("Supported file formats", body, "help/formats.page", "Supported file formats")
+    assert unit_steps(formats) == [], unit_steps(formats)
+    listed = Procedure("", "Supported file formats", [
+        "Archive only; AIX Small Indexed Archive (`.ar`); Tape Archive File (`.tar`)",
+        "Archive and compression; Java Archive (`.jar`); ZIP Archive (`.zip`)"], unit_meta("help/formats.page", "F"))
+    assert unit_steps(listed) == [], unit_steps(listed)
+    steps = step_unit("Open an archive", "1. Press **Open**\n   - a file chooser opens\n2. Select the archive",
+                      "help/open.page", "Open an archive")
+    assert unit_steps(steps) == ["Press Open - a file chooser opens", "Select the archive"], unit_steps(steps)
