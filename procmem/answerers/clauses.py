@@ -37,7 +37,8 @@ IMPERATIVES = (
     # what a command's reference says its examples do: "List all archives in the repository: borg list …"
     r"list(?!\s+of\b)", "mount", "unmount", "activate",
     # what a desktop's help has the user do with the mouse and the controls
-    "right-click", "double-click", "drag", "uncheck", "untick", "tick", "tap", "scroll", "insert")
+    r"right[- ]click", r"double[- ]click", "drag", "uncheck", "untick", "tick", "tap", "scroll", "insert",
+    "highlight")
 # what has been done, of the verbs above that a page says something "has to be" ("disabled")
 DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disabled", "edited", "enabled",
         "installed", "removed", "restarted", "run", "turned off", "turned on", "uncommented", "updated")

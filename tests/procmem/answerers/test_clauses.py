@@ -202,7 +202,8 @@ def test_what_a_desktops_help_has_the_user_do_with_the_mouse_says_what_to_do():
     for sentence in ("Right-click the process, and use the Change Priority menu to assign it a lower priority.",
                      "Double-click the archive to open it.", "Drag the Brightness slider to the right.",
                      "Uncheck Fire flash.", "Tick Encrypt the file list too.", "Scroll down to the Privacy section.",
-                     "Insert the disc into the drive."):
+                     "Insert the disc into the drive.", "Right click in the Terminal and select Paste.",
+                     "Highlight the text you wish to copy, then right click on it and select Copy."):
         assert says_what_to_do(sentence), sentence
     for sentence in ("The ticket is closed once the fix is released.", "Dragons appear in the third level."):
         assert not says_what_to_do(sentence), sentence

@@ -1369,3 +1369,14 @@ def test_a_numbered_list_of_groups_of_names_is_no_steps():
     steps = step_unit("Open an archive", "1. Press **Open**\n   - a file chooser opens\n2. Select the archive",
                       "help/open.page", "Open an archive")
     assert unit_steps(steps) == ["Press Open - a file chooser opens", "Select the archive"], unit_steps(steps)
+
+
+def test_a_list_of_commands_each_saying_how_to_use_it_gives_the_steps():
+    """A terminal's "Copy and paste": each term names a command of the menu and says how to use
+    it ("**Copy**: Highlight the text …, then right click … and select Copy."); read as terms
+    that define, the answer to "How do I copy and paste in the terminal?" had none of them."""
+    page = step_unit("Copy and paste", "You can copy and paste text in a similar way to other applications.\n\n"
+                     "- **Copy**: Highlight the text you wish to copy, then right click on it and select **Copy**.\n"
+                     "- **Paste**: Right click in the window and select **Paste**.", "help/copy.page", "Copy and paste")
+    assert unit_steps(page) == ["Copy: Highlight the text you wish to copy, then right click on it and select Copy.",
+                                "Paste: Right click in the window and select Paste."], unit_steps(page)
