@@ -195,6 +195,21 @@ def asked_entries(unit: Unit, turn: Turn) -> list[str]:
     return [entry for said, entry in found if said == best]
 
 
+# an item of a list of terms: "- **Zombie**: A zombie process is one that …"
+TERM_ITEM = re.compile(r"^(?:[-*+] )?(?P<item>\*\*(?P<term>[^*\n]{1,40})\*\*:[ \t]+\S.*)$", re.M)
+
+
+def defined_terms(unit: Unit, turn: Turn) -> list[str]:
+    """The items of a list of terms that say what the question asks the meaning of ("What does
+    it mean when a process says zombie?" and "**Zombie**: A zombie process is one that …"): the
+    question names every word of the term. None when the question asks no meaning."""
+    if not turn.asks_meaning:
+        return []
+    question = turn.question_terms
+    return [one_line(m["item"]) for m in TERM_ITEM.finditer(unit_text(unit))
+            if (term := set(terms(m["term"]))) and term <= question]
+
+
 # an item of a list of labelled items: a key, an option, a field, then a colon and what it does
 LABELLED_ITEM = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
 MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
@@ -310,8 +325,8 @@ def another_task(unit: Unit, best: Unit, turn: Turn) -> bool:
 
 def asked_steps(unit: Unit, turn: Turn) -> list[str]:
     """The entries the question names (:func:`asked_entries`), else the labelled items that say
-    what it asks (:func:`described_steps`)."""
-    return asked_entries(unit, turn) or described_steps(unit, turn)
+    what it asks (:func:`described_steps`) or the terms whose meaning it asks (:func:`defined_terms`)."""
+    return asked_entries(unit, turn) or described_steps(unit, turn) or defined_terms(unit, turn)
 
 
 # an asked entry answers the question when its name says this share of the question's terms:
@@ -454,7 +469,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     candidate.offers = offers_asked(unit, turn, steps, weight)
     candidate.answers = candidate.restates or asks(unit, asked, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE \
-        or answers_by_option(unit, turn, steps) or candidate.offers
+        or answers_by_option(unit, turn, steps) or candidate.offers or bool(defined_terms(unit, turn))
     if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):
         factor *= ANSWERS_FACTOR
     elif not steps or defines_only(unit, steps):

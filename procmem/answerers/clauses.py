@@ -160,13 +160,17 @@ _UNPAIRED_BOLD = re.compile(r"^\*\*|\*\*$")
 
 MIN_SENTENCE_WORDS = 4
 POINTS_BACK = re.compile(r"^(?:it|this|that|these|those|they|here|(?:for )?example)\b", re.I)  # "It is:", "Example:"
+# a paragraph that is only a path through menus: "**Menu Button** > **Find and Replace…**"
+MENU_PATH = re.compile(r"^[^.:;>]{1,40}(?: > [^.:;>]{1,40})+$")
 
 
 def sentences(text: str) -> list[str]:
     """The prose sentences of a text: headings, tables and list items left out, a fenced
     command kept with the sentence that introduces it. A sentence of fewer than four words is
     left out, unless it introduces what follows as what the sentence before it named ("It is:"):
-    then it joins that sentence ("Vim has a quit-and-throw-things-away command. It is:")."""
+    then it joins that sentence ("Vim has a quit-and-throw-things-away command. It is:"). A
+    paragraph that is only a path through menus joins the sentence that introduces it ("To open
+    the Find and Replace dialog, click on: Menu Button > Find and Replace…")."""
     found: list[str] = []
     for run in prose_runs(text):
         said: list[str] = []
@@ -174,6 +178,8 @@ def sentences(text: str) -> list[str]:
             s = plain_text(_UNPAIRED_BOLD.sub("", s) if s.count("**") % 2 else s) + (":" if s.endswith(":") else "")
             if len(s.split()) < MIN_SENTENCE_WORDS and s.endswith(":") and said and POINTS_BACK.match(s):
                 said[-1] = f"{said[-1]} {s}"
+            elif found and not said and found[-1].endswith(":") and MENU_PATH.match(s):
+                found[-1] = f"{found[-1]} {s}"  # "To open the Find and Replace dialog, click on:" and its path
             else:
                 said.append(s)
         found += said

@@ -18,6 +18,7 @@ from procmem.answerers.candidates import (
     Candidate,
     answers_by_option,
     asked_entries,
+    defined_terms,
     asked_steps,
     described_steps,
     is_duplicate,
@@ -55,7 +56,7 @@ CAUSE_CUE = re.compile(
     re.I)
 
 
-SENTENCE_END = re.compile(r"[.!?][\"”’)]?$")  # "… named \"Outlook.\"" ends as it is
+SENTENCE_END = re.compile(r"[.!?…][\"”’)]?$")  # "… named \"Outlook.\"" ends as it is
 # ... and goes on as "… named \"Outlook\", then …"
 _END_MARKS = re.compile(r"[.;,:]+(?=[\"”’]$)|[.;,: ]+$")
 
@@ -300,7 +301,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # (and so does an option of a command's usage that does what is asked, in whichever part of it)
     by_option = any(usage_options(c.unit) and described_steps(c.unit, turn) for c in chosen)
     said = section_answer(chosen[0].unit) if chosen and chosen[0].answers and not by_option \
-        and not (asked_entries(chosen[0].unit, turn) or answers_by_option(chosen[0].unit, turn)) else ""
+        and not (asked_entries(chosen[0].unit, turn) or answers_by_option(chosen[0].unit, turn)
+                 or defined_terms(chosen[0].unit, turn)) else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
                      and not introduced(unit_text(chosen[0].unit))

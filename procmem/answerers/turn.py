@@ -98,6 +98,8 @@ REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)
 # a question that asks what to do in other words than "how": "What should I check?", "What can we do?"
 WHAT_TO_DO = re.compile(r"\bwhat (?:else )?(?:should|can|could|must|do|would) (?:i|we)\b", re.I)
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
+# the user asks what a word means: "What does it mean when a process says zombie?"
+MEANING_QUESTION = re.compile(r"\bwhat (?:does|do|did) .{0,80}\bmean\b|\bmeaning of\b", re.I)
 # text in quotes: "...", “...”, or '...' whose quote marks are not apostrophes (don't)
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'(.+?)'(?!\w)")
 ELLIPSIS = re.compile(r"\.{3,}|…")
@@ -278,6 +280,11 @@ class Turn:
     @property
     def asks_cause(self) -> bool:
         return bool(CAUSE_QUESTION.search(self.question))
+
+    @property
+    def asks_meaning(self) -> bool:
+        """The question asks what a word means ("What does it mean when a process says zombie?")."""
+        return bool(MEANING_QUESTION.search(self.question))
 
     @property
     def asks_how(self) -> bool:

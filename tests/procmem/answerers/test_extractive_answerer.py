@@ -2619,3 +2619,26 @@ def test_the_best_sections_action_leads_though_another_shares_more_of_the_questi
     steps = unit_steps(told) + unit_steps(photos)
     lead = plain_answer(chosen, [], Turn("How can I turn off the flash when taking a webcam picture?", []), steps)
     assert lead.startswith("Click the Take a photo using a webcam button"), lead
+
+
+def test_the_term_whose_meaning_the_question_asks_answers_it():
+    """A system monitor's help: after "How do I kill a process?", "What does it mean when a
+    process says zombie?" was answered with the steps to kill one again; the list of the process
+    statuses, which says what "**Zombie**" means, had no steps and a one-word term. Asked how,
+    the steps still answer."""
+    kill = step_unit("Kill (close) a program immediately", "1. Go to the **Processes** tab and select the process "
+                     "you want to kill.\n2. Click **End Process**.\n3. If the process does not close, right-click it "
+                     "and select **Kill**.", "help/kill.page", "Kill a program")
+    statuses = LogicUnit("Terminology", "", "The process statuses", "- **Running**: The process is running now.\n"
+                         "- **Sleeping**: The process is waiting for something to happen.\n- **Zombie**: A zombie "
+                         "process is one that has finished running but is being kept in the list of processes.",
+                         [], unit_meta("help/status.page", "Process statuses"))
+    history = [("How do I kill a process?", "Select it in the Processes tab and click End Process.")]
+    hits = [Hit(kill, 1.0, 1, "x"), Hit(statuses, 0.9, 2, "x")]
+
+    answer, steps, _ = compose(hits, Turn("What does it mean when a process says zombie?", history), cite=False)
+
+    assert answer.startswith("Zombie: A zombie process is one that has finished running"), answer
+    assert steps[0].startswith("Zombie: A zombie process"), steps
+    _, steps, _ = compose(hits, Turn("How do I kill a zombie process?", []), cite=False)
+    assert steps[0].startswith("Go to the Processes tab"), steps

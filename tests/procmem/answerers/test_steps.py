@@ -20,6 +20,7 @@ from procmem.answerers.extractive import compose
 from procmem.answerers.prose import introduced, plain_text
 from procmem.answerers.retrieval import Hit, given_memory
 from procmem.answerers.steps import is_step, prose_steps, unit_steps
+from procmem.answerers.turn import Turn
 from procmem.extract.markdown import one_line, typed_commands
 from procmem.units import LogicUnit, Procedure
 from tests.procmem.answerers.conftest import step_unit, unit_meta
@@ -1380,3 +1381,17 @@ def test_a_list_of_commands_each_saying_how_to_use_it_gives_the_steps():
                      "- **Paste**: Right click in the window and select **Paste**.", "help/copy.page", "Copy and paste")
     assert unit_steps(page) == ["Copy: Highlight the text you wish to copy, then right click on it and select Copy.",
                                 "Paste: Right click in the window and select Paste."], unit_steps(page)
+
+
+def test_a_path_through_menus_in_a_paragraph_of_its_own_completes_the_sentence_that_introduces_it():
+    """A text editor's "Search and replace": "To open the Find and Replace dialog, click on:" over
+    a paragraph that is only the path "**Menu Button** > **Find and Replace…**". The introduction
+    was left out as needing what it introduces, and the section gave no step, so "And how do I
+    replace it everywhere?" was answered by a tip."""
+    section = step_unit("The search and replace", "To open the Find and Replace dialog, click on:\n\n"
+                        "**Menu Button** > **Find and Replace…**", "help/search.page", "Search and replace")
+    assert unit_steps(section) == ["To open the Find and Replace dialog, click on: Menu Button > Find and Replace…"]
+    assert sentences("To open the search entry field, click on:\n\n**Menu** > **Find…**") == [
+        "To open the search entry field, click on: Menu > Find…"]  # a path of fewer words than a sentence
+    answer, _, _ = compose([Hit(section, 1.0, 1, "x")], Turn("How do I replace text?"), cite=False)
+    assert answer == "To open the Find and Replace dialog, click on: Menu Button > Find and Replace…", answer
