@@ -384,8 +384,8 @@ _NOTE_WORDS = {f"{label}:" for label in NOTE_LABELS.split("|")}
 
 def is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     """Near-identical to a kept step, or a part of one (the same step without its note, one of
-    the sentences a kept step joins, the sentence it opens with, the same long step without the note put inside it:
-    :func:`_holds_words`); not when the two name other things: parameters, settings,
+    the sentences a kept step joins, the sentence it opens with, the same long step without the
+    note put inside it: :func:`_holds_words`); not when the two name other things: parameters, settings,
     values ("for emails Sent As ...: ``-MessageCopyForSentAsEnabled $True``" and "for emails Sent
     On Behalf ...: ``-MessageCopyForSendOnBehalfEnabled $True``") or controls and panels ("Open
     the Activities overview and start typing Power." and "... typing Files.")."""

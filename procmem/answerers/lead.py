@@ -18,8 +18,8 @@ from procmem.answerers.candidates import (
     Candidate,
     answers_by_option,
     asked_entries,
-    defined_terms,
     asked_steps,
+    defined_terms,
     described_steps,
     is_duplicate,
     share,
@@ -113,7 +113,10 @@ def undoes_unasked(sentence: str, turn: Turn) -> bool:
 # what to do when something goes wrong: "If you've problems getting the vacation reply, try deleting
 # this file."
 TROUBLE_CASE = re.compile(r"^(?:if|when)\s+(?:you(?:['’]ve| have| are having| experience| run into| get| see)|there (?:is|are))"
-                          r"\s+(?:any |a )?(?:problems?|trouble|issues?|errors?)\b", re.I)
+                          r"\s+(?:any |a )?(?:problems?|trouble|issues?|errors?)\b"
+                          # ... or when what the steps do does not happen: "If the process does not
+                          # close after a few seconds, right-click it and select Kill"
+                          r"|^if\b[^,]{1,80}\b(?:does not|doesn['’]t|did not|didn['’]t|fails?|still)\b", re.I)
 # the user reports that something goes wrong
 TROUBLE_WORDS = re.compile(r"\b(?:problems?|trouble|issues?|errors?|fail\w*|broken|wrong|not work\w*|doesn['’]t|"
                            r"does not|don['’]t|can['’]t|cannot|won['’]t|isn['’]t|unable)\b", re.I)

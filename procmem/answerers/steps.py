@@ -245,7 +245,7 @@ def names_grouped(items: list[str]) -> bool:
     """A numbered list of groups of names, each a name with the names it holds (an archive
     manager's supported formats: "1. Archive only" over "- Tape Archive File (.tar)", …),
     rather than steps: every group and every name in it is a name (:func:`names_only`)."""
-    parts = [[part for part in _NESTED_ITEM.split(plain_text(item))] for item in items]
+    parts = [_NESTED_ITEM.split(plain_text(item)) for item in items]
     return len(items) >= 2 and any(len(group) > 1 for group in parts) \
         and names_only([part for group in parts for part in group])
 

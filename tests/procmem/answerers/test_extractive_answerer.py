@@ -2642,3 +2642,20 @@ def test_the_term_whose_meaning_the_question_asks_answers_it():
     assert steps[0].startswith("Zombie: A zombie process"), steps
     _, steps, _ = compose(hits, Turn("How do I kill a zombie process?", []), cite=False)
     assert steps[0].startswith("Go to the Processes tab"), steps
+
+
+def test_what_to_do_when_a_step_does_not_work_leads_only_when_the_user_says_it_did_not():
+    """A system monitor's "Kill a program": to "A program is frozen. How do I force it to close?"
+    the lead was "If the process does not close after a few seconds, right-click it and select
+    Kill", the case for when the steps fail; it leads when the user says they did."""
+    kill = Procedure("", "Kill (close) a program immediately", [
+        "Go to the Processes tab and click to select the process you want to kill.", "Click End Process.",
+        "If the process does not close after a few seconds, right-click it and select Kill from the menu."],
+        unit_meta("help/kill.page", "Kill a program"))
+
+    answer, _, _ = compose([Hit(kill, 1.0, 1, "x")], Turn("A program is frozen. How do I force it to close?"),
+                           cite=False)
+    assert answer.startswith("Go to the Processes tab"), answer
+    history = [("How do I close a frozen program?", "Select it in the Processes tab and click End Process.")]
+    answer, _, _ = compose([Hit(kill, 1.0, 1, "x")], Turn("It still doesn't close. What now?", history), cite=False)
+    assert answer.startswith("If the process does not close after a few seconds, right-click it"), answer
