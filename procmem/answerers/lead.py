@@ -40,7 +40,7 @@ from procmem.answerers.clauses import (
 )
 from procmem.answerers.code_blocks import commands_typed
 from procmem.answerers.common import terms
-from procmem.answerers.prose import INTRODUCES, introduced, paragraphs, plain_text
+from procmem.answerers.prose import INTRODUCES, LIST_ITEM, introduced, paragraphs, plain_text
 from procmem.answerers.steps import BOILERPLATE, entry_step, unit_steps, unit_text, usage_options
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import SENTENCE_BREAK, first_sentence
@@ -400,12 +400,16 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     out. An opening that ends introducing a list, a message or a command ("It identifies local
     ports this way:") goes on with what it introduces, as far as the words allow; a reference
     entry's opens with the name it defines ("port (integer): The TCP port ..."). "" when the
-    section opens with no prose (a list alone, a shell session alone)."""
+    section opens with no prose (a list alone, a shell session alone), or, but for an FAQ
+    entry, with its list: its steps answer, not a sentence after them ("You can also use the
+    keyboard shortcuts:")."""
     text = unit_text(unit)
+    faq = is_faq(unit)
+    if not faq and LIST_ITEM.match(text.lstrip()):
+        return ""  # a section that opens with its list answers with its steps, not the prose after them
     found = paragraphs(text)
     opening = next(iter(found), "")
     answer: list[str] = []
-    faq = is_faq(unit)
     scene = False  # the opening set the user's scene
     for paragraph in found:
         for sentence in SENTENCE_BREAK.split(paragraph):

@@ -2659,3 +2659,19 @@ def test_what_to_do_when_a_step_does_not_work_leads_only_when_the_user_says_it_d
     history = [("How do I close a frozen program?", "Select it in the Processes tab and click End Process.")]
     answer, _, _ = compose([Hit(kill, 1.0, 1, "x")], Turn("It still doesn't close. What now?", history), cite=False)
     assert answer.startswith("If the process does not close after a few seconds, right-click it"), answer
+
+
+def test_a_section_that_opens_with_its_list_is_answered_from_its_steps_not_the_prose_after_them():
+    """An image viewer's "Rotate a picture": its steps, then "You can also use the keyboard
+    shortcuts:" over a table. Taken as the section's opening, that sentence was the whole
+    answer to "How do I rotate a picture?", without the shortcuts it introduced."""
+    rotate = step_unit("Rotate a picture", "1. Move the mouse pointer over the image. Two buttons appear.\n"
+                       "2. Select **Rotate the image 90 degrees to the left** or **to the right**.\n3. To keep the "
+                       "picture rotated, click **Save**.\n\nYou can also use the keyboard shortcuts:\n\n"
+                       "| Rotate Clockwise | Ctrl+R |\n| --- | --- |\n| Rotate Counter-clockwise | Ctrl+Shift+R |",
+                       "help/rotate.page", "Rotate pictures")
+
+    answer, steps, _ = compose([Hit(rotate, 1.0, 1, "x")], Turn("How do I rotate a picture?"), cite=False)
+
+    assert answer.startswith("Move the mouse pointer over the image"), answer
+    assert steps[0].startswith("Move the mouse pointer"), steps
