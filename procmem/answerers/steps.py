@@ -548,8 +548,13 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     # dialog:", over the dialog's options) is a step that ends there
     done = [f"{s[:-1].rstrip()}." if s.endswith(":") and ACTION_CUE.match(s) and not POINTS_ON.search(s) else s
             for s in steps]
-    return [s for s in done if not s.endswith(":") and says_what_to_do(s)
+    return [s for s in done if not s.endswith(":") and says_what_to_do(s) and not WHAT_IT_IS_FOR.match(s)
             and not (THERE_IS.match(s) and not REMEDY_CODE.search(s))][:limit]
+
+
+# what a program is for, in the words of its introduction: "You can use it to watch movies or
+# stream media from the Internet."
+WHAT_IT_IS_FOR = re.compile(r"^you can (?:also )?use (?:it|them) (?:to|for)\b", re.I)
 
 
 # an introduction that needs what it introduces: "… the following methods to …:", "run:", "as in:",

@@ -1395,3 +1395,13 @@ def test_a_path_through_menus_in_a_paragraph_of_its_own_completes_the_sentence_t
         "To open the search entry field, click on: Menu > Find…"]  # a path of fewer words than a sentence
     answer, _, _ = compose([Hit(section, 1.0, 1, "x")], Turn("How do I replace text?"), cite=False)
     assert answer == "To open the Find and Replace dialog, click on: Menu Button > Find and Replace…", answer
+
+
+def test_what_a_program_is_for_is_no_step_of_its_introduction():
+    """A video player's introduction: "You can use it to watch movies or stream media from the
+    Internet." was the first step of "How do I play a video faster?". Saying what to use is a
+    step still."""
+    assert prose_steps("Videos is a media player. You can use it to watch movies or stream media from the "
+                       "Internet.") == []
+    assert prose_steps("You can use the Speed menu to play a video faster.") == [
+        "You can use the Speed menu to play a video faster."]
