@@ -195,24 +195,19 @@ def asked_entries(unit: Unit, turn: Turn) -> list[str]:
     return [entry for said, entry in found if said == best]
 
 
-# an item of a list of terms: "- **Zombie**: A zombie process is one that …"
-TERM_ITEM = re.compile(r"^(?:[-*+] )?(?P<item>\*\*(?P<term>[^*\n]{1,40})\*\*:[ \t]+\S.*)$", re.M)
+# an item of a list of labelled items: a key, an option, a field, then a colon and what it does
+LABELLED_ITEM = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
+MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
 
 
 def defined_terms(unit: Unit, turn: Turn) -> list[str]:
     """The items of a list of terms that say what the question asks the meaning of ("What does
-    it mean when a process says zombie?" and "**Zombie**: A zombie process is one that …"): the
-    question names every word of the term. None when the question asks no meaning."""
+    it mean when a process says zombie?" and "Zombie: A zombie process is one that …"): the
+    question names every word of the item's label. None when the question asks no meaning."""
     if not turn.asks_meaning:
         return []
-    question = turn.question_terms
-    return [one_line(m["item"]) for m in TERM_ITEM.finditer(unit_text(unit))
-            if (term := set(terms(m["term"]))) and term <= question]
-
-
-# an item of a list of labelled items: a key, an option, a field, then a colon and what it does
-LABELLED_ITEM = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
-MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it
+    return [item for item in list_items(unit) if (label := LABELLED_ITEM.match(item))
+            and (term := set(terms(label["label"]))) and term <= turn.question_terms]
 
 
 def _labelled(steps: list[str], words: int = 6) -> list[tuple[str, re.Match[str]]]:
