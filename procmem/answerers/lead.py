@@ -358,10 +358,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         # full, what does the client do?"): what the best unit says of it, before another unit's
         # action ("Before enabling core dumps …, ensure that you have enough disk space"), and
         # why in its words
-        own = sorted((s for s in best_said if turn.question_terms & set(terms(s)) and not NOTE_OPENING.match(s)),
-                     key=lambda s: -pool[s])
-        if own:
-            actions, causes = own, [s for s in causes if s in best_said]
+        own = sorted((s for s in pool if s in best_said and turn.question_terms & set(terms(s))
+                      and not NOTE_OPENING.match(s)), key=lambda s: -pool[s])  # ties in the page's order
+        if own:  # why in its words, unless why is what the user asks
+            actions, causes = own, causes if turn.asks_cause else [s for s in causes if s in best_said]
     lead = _opening(actions[0]) if actions else ""
     if asked := next((entry for c in chosen for entry in asked_steps(c.unit, turn)), ""):
         if labelled := LABELLED_ITEM.match(asked):  # the name as typed: "debug bgp updates: Enable or ..."
@@ -386,10 +386,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 lead = f"{lead}, then follow the steps below."
         elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
             lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))
-    if asked:  # the entry says why in its own words, not in another entry's
+    if asked and not turn.asks_cause:  # the entry says why in its own words, not in another entry's
         causes = [s for s in causes if s in plain_text(asked)]
     why = next((s for s in causes if not is_duplicate(s, [lead])), "")  # not the lead again
-    answer = " ".join(_ended(s) for s in (lead, why) if s)
+    # asked why ("It won't play in my car stereo. Why?"), the answer says why first
+    answer = " ".join(_ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
     return answer or "No matching instructions were found."
 
 

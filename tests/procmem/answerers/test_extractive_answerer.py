@@ -2675,3 +2675,22 @@ def test_a_section_that_opens_with_its_list_is_answered_from_its_steps_not_the_p
 
     assert answer.startswith("Move the mouse pointer over the image"), answer
     assert steps[0].startswith("Move the mouse pointer"), steps
+
+
+def test_asked_why_the_answer_says_why_first_then_what_to_do_in_the_pages_order():
+    """A disc burner's "CD will not play in a CD player": to "I burned a CD but it won't play
+    in my car stereo. Why?" the answer was one of the two steps alone, which one by the process's
+    hash seed (ties were ordered as a set iterates), and the cause the page gives was left out."""
+    steps = Procedure("", "CD will not play in a CD player", [
+        "If you are using a CD-RW, blank the CD.", "Rewrite the CD as an audio project."],
+        unit_meta("help/prob-cd.page", "CD will not play in a CD player"))
+    cause = step_unit("CD will not play in a CD player", "If your CD is not playing in your CD player or stereo, "
+                      "it is probably because you used a data project to write the music to the CD instead of an "
+                      "audio project.", "help/prob-cd.page", "CD will not play in a CD player")
+    turn = Turn("I burned a CD but it won't play in my car stereo. Why?")
+
+    answer, _, _ = compose([Hit(steps, 1.0, 1, "x")], turn, cite=False, extra=[cause])
+
+    assert answer == ("If your CD is not playing in your CD player or stereo, it is probably because you used a "
+                      "data project to write the music to the CD instead of an audio project. If you are using a "
+                      "CD-RW, blank the CD."), answer
