@@ -5,7 +5,9 @@ Two units of the same type from different documents are merged when their header
 goals: the headers without the document title that extraction appends for context ("Install
 (Guide)"), so that short section names under one long title ("`close` (Node.js Documentation)",
 "`open` (Node.js Documentation)") are not taken for one unit, and the headers' words with digits
-(error codes, versions: "550 5.7.12", "Exchange Server 2003") are the same; headers that carry their
+(error codes, versions: "550 5.7.12", "Exchange Server 2003") are the same, and a word that one
+has in place of a word of the other is a spelling of it ("folder", "folders"; not "files",
+"folders": :func:`same_subject`); headers that carry their
 pages' titles merge only when the titles are near-identical too ("Synopsis (npm-install)" and
 "Synopsis (npm-uninstall)" are different sections). Sections of one document are never
 merged: a document names its sections apart; nor are sections written in two languages (a page
@@ -86,6 +88,31 @@ def _codes(key: str) -> set[str]:
     return {word.strip(".,;:()[]\"'") for word in key.split() if any(c.isdigit() for c in word)}
 
 
+# a word of one header stands for a word of the other when they are spelt nearly alike: "folder"
+# and "folders", "colour" and "color", "organize" and "organise" (rapidfuzz ratio, 0-100)
+VARIANT_RATIO = 75.0
+_WORD_EDGES = ".,;:()[]\"'`"
+
+
+def _header_words(key: str) -> set[str]:
+    return {word.strip(_WORD_EDGES) for word in key.split()} - {""}
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Whether two near-identical headers name the same thing: every word that one has in place
+    of a word of the other is a spelling of it ("Getting started comparing files" and "... comparing
+    folders", "Cheesy Pasta Bake" and "Cheesy Potatoe Bake" are different sections, though
+    their headers score 92 or more). A header that only adds a word to the other's ("Install Git"
+    and "Install Git manually") is left to the threshold, and so is one that writes two words as
+    one ("set up", "setup")."""
+    only_a, only_b = _header_words(a) - _header_words(b), _header_words(b) - _header_words(a)
+    if not only_a or not only_b or a.replace(" ", "") == b.replace(" ", ""):
+        return True
+    def spelt(words: set[str], other: set[str]) -> bool:
+        return all(any(fuzz.ratio(w, o) >= VARIANT_RATIO for o in other) for w in words)
+    return spelt(only_a, only_b) or spelt(only_b, only_a)
+
+
 def _length_window(length: int, threshold: float) -> tuple[float, float]:
     """The lengths a key may have to score ``threshold`` against a key of ``length``: the ratio
     is at most ``1 - |la - lb| / (la + lb)`` (an edit per character of the length difference)."""
@@ -127,6 +154,7 @@ def similar_pairs(new: list[LogicUnit], pool: list[LogicUnit],
             if (x.id != y.id and x.meta.get("doc_id") != y.meta.get("doc_id")
                     and _codes(keys_a[i]) == _codes(keys_b[j])
                     and fuzz.token_sort_ratio(_goal_key(x), _goal_key(y)) >= threshold
+                    and same_subject(_goal_key(x), _goal_key(y))
                     and _same_page_kind(x, y, threshold) and _same_language(x, y)):
                 pairs.append((x.id, y.id))
     return pairs
