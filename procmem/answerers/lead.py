@@ -353,6 +353,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)),
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
+    if chosen and not best_said and unit_steps(chosen[0].unit):
+        # the best unit says what to do in its list alone: another unit's sentence leads before
+        # its steps only if it names as much of what is asked as the best unit's header does
+        named = len(turn.question_terms & set(terms(own_header(chosen[0].unit))))
+        actions = [s for s in actions if len(turn.question_terms & set(terms(s))) >= named]
     if not (turn.asks_how or turn.asks_what_to_do or turn.reports_failure) and not best_said.intersection(actions):
         # asked what happens or what a thing does, not how to do something ("My disk is almost
         # full, what does the client do?"): what the best unit says of it, before another unit's

@@ -2694,3 +2694,25 @@ def test_asked_why_the_answer_says_why_first_then_what_to_do_in_the_pages_order(
     assert answer == ("If your CD is not playing in your CD player or stereo, it is probably because you used a "
                       "data project to write the music to the CD instead of an audio project. If you are using a "
                       "CD-RW, blank the CD."), answer
+
+
+def test_a_best_section_that_says_what_to_do_in_its_list_alone_leads_with_its_steps():
+    """A notes application's "Begin a bulleted list": a line that introduces three ways, each a
+    list item. Its page has no sentence for the plain answer, so "Use it to search for text
+    within the current note", from the editing page, led "How do I make a bulleted list in a
+    note?". Another section's sentence still leads when it names as much of the question as the
+    best section's header."""
+    begin = step_unit("Begin a bulleted list", "You may begin a bulleted list in any of the following ways:\n\n"
+                      "- Select **Bullets** from the **Text** menu.\n- Begin a line with a single dash character - "
+                      "followed by a space.\n- Press the key combination Alt+Right.", "help/bullets.page", "Bulleted Lists")
+    find = step_unit("Find text in a note", "The toolbar at the top of note has a search button. Use it to search "
+                     "for text within the current note.\n\n1. Enter the text to find and press Enter.",
+                     "help/editing.page", "Editing Notes")
+    hits = [Hit(begin, 1.0, 1, "x"), Hit(find, 0.9, 2, "x")]
+
+    answer, steps, _ = compose(hits, Turn("How do I make a bulleted list in a note?"), cite=False)
+
+    assert answer.startswith("Select Bullets from the Text menu"), answer
+    assert steps[0] == "Select Bullets from the Text menu.", steps
+    answer, _, _ = compose(hits, Turn("How do I search for text in a bulleted list in a note?"), cite=False)
+    assert answer.startswith("Use it to search for text within the current note"), answer
