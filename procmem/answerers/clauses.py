@@ -46,8 +46,10 @@ DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disa
 ASIDE = r"(?:for (?:example|instance)|in (?:other words|short|general|practice|addition|particular|fact)|on the other hand)\b"
 _IMPERATIVE = r"(?:" + "|".join(IMPERATIVES) + r")\b(?!['’]s\b)"  # "Let's say ..." tells a scenario
 # what is done, as a guide written in prose says it: "by running ...", "a simple matter of creating ..."
+# ... and a help page says in the passive: "A slideshow … can be started from the image browser by pressing F5"
 _DOING = (r"running|executing|typing|entering|calling|creating|adding|editing|enabling|disabling|setting|"
-          r"installing|changing|removing|putting|writing|copying")
+          r"installing|changing|removing|putting|writing|copying|pressing|clicking|(?:right|double)-clicking|"
+          r"selecting|choosing|opening|dragging|tapping|checking|unchecking")
 ACTION_CUE = re.compile(
     r"^(?:(?:first|then|instead|alternatively|next|finally|for (?:example|instance)),?\s+)?" + _IMPERATIVE
     # "..., to fix this", "use it to resolve the issue"; a sentence that opens so goes on with what

@@ -207,3 +207,16 @@ def test_what_a_desktops_help_has_the_user_do_with_the_mouse_says_what_to_do():
         assert says_what_to_do(sentence), sentence
     for sentence in ("The ticket is closed once the fix is released.", "Dragons appear in the third level."):
         assert not says_what_to_do(sentence), sentence
+
+
+def test_what_can_be_done_by_pressing_or_clicking_says_what_to_do():
+    """An image viewer's "Automatic Slideshow" says in the passive how to start one: "A slideshow
+    … can be started from the image browser by pressing F5, …". Read as no action, the page's
+    last sentence, "To exit the slideshow, press Escape or F5.", led "How do I run a slideshow of
+    a folder?"."""
+    for sentence in ("A slideshow of the currently selected images can be started from the image browser by "
+                     "pressing F5, by clicking the slideshow toolbar icon, or by clicking View > Slideshow.",
+                     "The panel can be opened by selecting Settings in the system menu.",
+                     "Each entry can be removed by right-clicking it and choosing Delete."):
+        assert says_what_to_do(sentence), sentence
+    assert not says_what_to_do("The slideshow is stopped by the viewer when the last image is shown.")
