@@ -107,6 +107,7 @@ class Memory(MemorySearch):
         self._index: SearchIndex | None = None
         self._links: dict[str, list[str]] | None = None
         self._languages: dict[str, str] | None = None
+        self._titled: dict[str, list[tuple[str, frozenset[str]]]] | None = None
         self.query_vectors = QueryVectors()
         self._loaded_manifest: dict[str, Any] = {}
         self.last_report: UpdateReport | None = None
@@ -155,6 +156,20 @@ class Memory(MemorySearch):
         if self._languages is None:
             self._languages = page_languages(self._active())
         return self._languages
+
+    def pages_named(self, tokens: Sequence[str]) -> list[str]:
+        """The pages whose title's every word is among the search ``tokens``: a search over
+        every page keeps their units that repeat another page's (:func:`procmem.units.repeated`:
+        each game's "Goal" says "Move all cards to the Foundation piles", and the first page's
+        stood for all of them)."""
+        if self._titled is None:  # the pages by each word of their title
+            self._titled = {}
+            for doc_id, record in sorted(self._docs.items()):
+                title = frozenset(tokenize(record.title or ""))
+                for word in title:
+                    self._titled.setdefault(word, []).append((doc_id, title))
+        said = set(tokens)
+        return sorted({doc_id for word in said for doc_id, title in self._titled.get(word, ()) if title <= said})
 
     def index(self) -> SearchIndex:
         if self._index is None:
@@ -398,6 +413,7 @@ class Memory(MemorySearch):
         self._index = None
         self._links = None
         self._languages = None
+        self._titled = None
         active = self._active()
         embedded = self._embed_dense(progress)
         if len(self._vectors) > 1.5 * max(1, len(active)):

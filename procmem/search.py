@@ -72,6 +72,7 @@ class MemorySearch:
         def links(self, doc_id: str) -> list[str]: ...
         def document(self, doc_id: str) -> DocumentRecord | None: ...
         def page_languages(self) -> dict[str, str]: ...
+        def pages_named(self, tokens: Sequence[str]) -> list[str]: ...
 
     def search(self, query: str, *, k: int = 5, kind: str | Sequence[str] | None = None,
                method: Method | None = None, types: Sequence[str] | None = None,
@@ -118,9 +119,10 @@ class MemorySearch:
         none of a page written in another; ``asked``: the question whose verbs the search adds
         (:func:`query_tokens`; None: ``text``'s), not an earlier turn's ("I turned it on")."""
         index = self.index()
-        found = index.search(query_tokens(text, asked), lambda: self.query_vector(text), k=n, kinds=kinds,
+        tokens = query_tokens(text, asked)
+        found = index.search(tokens, lambda: self.query_vector(text), k=n, kinds=kinds,
                              method=method, types=types, doc_ids=doc_ids, language=language,
-                             settings=settings)
+                             settings=settings, named=self.pages_named(tokens) if doc_ids is None else ())
         return [Hit(index.units[row], score, rank, method) for rank, (row, score) in enumerate(found, 1)]
 
     def query_vector(self, text: str) -> np.ndarray:

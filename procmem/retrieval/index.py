@@ -71,7 +71,7 @@ class KindIndex:
     types: np.ndarray  # logic-unit type per row ("" for other kinds)
     doc_rows: dict[str, np.ndarray] = field(default_factory=dict)
     # rows that say the same as an earlier row of another page (procmem.units.repeated): left
-    # out of a search over every page, kept when a search is confined to some pages
+    # out of a search over every page but the pages it names, kept when a search is confined to some pages
     repeats: np.ndarray | None = None
     # the language of each row's page ("" unknown, or pages in several languages)
     languages: np.ndarray | None = None
@@ -81,11 +81,16 @@ class KindIndex:
         return self.stop - self.start
 
     def mask(self, types: Sequence[str] | None, doc_ids: Sequence[str] | None,
-             language: str | None = None) -> np.ndarray | None:
+             language: str | None = None, named: Sequence[str] = ()) -> np.ndarray | None:
         """The rows a search keeps: of logic units of ``types``, of the pages ``doc_ids``, not
-        written in another language than ``language``; None: every row."""
+        written in another language than ``language``, none that repeats another page's but of
+        the pages the query ``named``; None: every row."""
         if doc_ids is None and self.repeats is not None:
             mask = ~self.repeats
+            for doc_id in named:  # "What is the goal in Klondike?": Klondike's copy of "Goal", not Athena's
+                rows = self.doc_rows.get(doc_id)
+                if rows is not None:
+                    mask[rows] = True
         elif not types and doc_ids is None and not (language and self.languages is not None):
             return None
         else:
@@ -161,9 +166,10 @@ class SearchIndex:
     def search(self, query_tokens: list[str], query_vector: Callable[[], np.ndarray], *, k: int,
                kinds: Sequence[str], method: Method, types: Sequence[str] | None = None,
                doc_ids: Sequence[str] | None = None, language: str | None = None,
-               settings: SearchSettings | None = None) -> list[tuple[int, float]]:
+               settings: SearchSettings | None = None, named: Sequence[str] = ()) -> list[tuple[int, float]]:
         """``(global row, score)`` of the best ``k`` units, best first; ``language``: none of a
-        page written in another language."""
+        page written in another language; ``named``: the pages whose title the query names, whose
+        units a search over every page keeps though they repeat another page's."""
         settings = settings or SearchSettings()
         vector = query_vector() if method in ("dense", "hybrid") else None
         results: list[tuple[int, float]] = []
@@ -174,7 +180,7 @@ class SearchIndex:
             if types and kind != "logic_unit":
                 continue
             rows, scores = self._search_kind(index, query_tokens, vector, k, method,
-                                             index.mask(types, doc_ids, language), settings)
+                                             index.mask(types, doc_ids, language, named), settings)
             results += [(index.start + int(r), float(s)) for r, s in zip(rows, scores, strict=True)]
         results.sort(key=lambda rs: -rs[1])
         return results[:k]

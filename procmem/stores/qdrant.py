@@ -324,9 +324,11 @@ class QdrantStore:
     def search(self, query_tokens: list[str], query_vector: np.ndarray | None, *, k: int,
                kinds: Sequence[str], method: str, types: Sequence[str] | None = None,
                doc_ids: Sequence[str] | None = None, candidates: int = 100, rrf_k: int = 60,
-               dense_weight: float = 0.5, other_languages: Sequence[str] = ()) -> list[tuple[str, float]]:
+               dense_weight: float = 0.5, other_languages: Sequence[str] = (),
+               named: Sequence[str] = ()) -> list[tuple[str, float]]:
         """``(unit id, score)`` of the best ``k`` units, best first, none of a page written in
-        one of ``other_languages`` (a point stored without its language is kept); per kind, the collection
+        one of ``other_languages`` (a point stored without its language is kept), none that
+        repeats another page's but of the pages ``named``; per kind, the collection
         ranks each side and the two lists are fused here, by the built-in index's own
         :func:`~procmem.retrieval.fusion.rrf`; kinds are merged by score as the built-in does."""
         from qdrant_client import models
@@ -345,7 +347,7 @@ class QdrantStore:
             return []
         requests = []
         for kind in wanted:
-            where = _filter(kind, types, doc_ids, other_languages)
+            where = _filter(kind, types, doc_ids, other_languages, named)
             for side in sides:
                 query, using = (sparse, LEXICAL.format(kind)) if side == "bm25" else (dense, DENSE)
                 requests.append(models.QueryRequest(query=query, using=using, filter=where,
@@ -383,7 +385,7 @@ def _payload(unit: Unit, repeat: bool, language: str = "") -> dict[str, Any]:
 
 
 def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | None,
-            other_languages: Sequence[str] = ()) -> Any:
+            other_languages: Sequence[str] = (), named: Sequence[str] = ()) -> Any:
     from qdrant_client import models
 
     must: list[Any] = [models.FieldCondition(key="kind", match=models.MatchValue(value=kind))]
@@ -394,8 +396,10 @@ def _filter(kind: str, types: Sequence[str] | None, doc_ids: Sequence[str] | Non
         must_not.append(models.FieldCondition(key="language", match=models.MatchAny(any=list(other_languages))))
     if doc_ids is not None:
         must.append(models.FieldCondition(key="doc_ids", match=models.MatchAny(any=list(doc_ids))))
-    else:
-        must_not.append(models.FieldCondition(key="repeat", match=models.MatchValue(value=True)))
+    else:  # no repeat, but of the pages the query names
+        repeat = models.FieldCondition(key="repeat", match=models.MatchValue(value=True))
+        must_not.append(models.Filter(must=[repeat], must_not=[models.FieldCondition(
+            key="doc_ids", match=models.MatchAny(any=list(named)))]) if named else repeat)
     return models.Filter(must=must, must_not=must_not or None)
 
 
@@ -436,8 +440,10 @@ class QdrantMemory(MemorySearch):
         if settings.fusion != "rrf" and method == "hybrid":
             raise ValueError("a Qdrant store fuses with reciprocal rank only (--fusion rrf)")
         vector = self.memory.query_vector(text) if method in ("dense", "hybrid") else None
-        found = self.store.search(query_tokens(text, asked), vector, k=n, kinds=kinds, method=method,
+        tokens = query_tokens(text, asked)
+        found = self.store.search(tokens, vector, k=n, kinds=kinds, method=method,
                                   types=types, doc_ids=doc_ids, candidates=settings.candidates,
+                                  named=self.pages_named(tokens) if doc_ids is None else (),
                                   other_languages=sorted(set(self.page_languages().values()) - {"", language})
                                   if language else (),
                                   rrf_k=settings.rrf_k, dense_weight=settings.dense_weight)

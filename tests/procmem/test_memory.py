@@ -404,3 +404,17 @@ def test_a_section_that_many_pages_repeat_is_found_once(embedder):
     own = memory.search("workspace configuration option", k=5, kind="logic_unit",
                         doc_ids=["commands/npm-fund.md"])
     assert copies[2].id in [h.unit.id for h in own]
+
+
+def test_the_copy_of_a_repeated_section_on_the_page_the_query_names_is_found(embedder):
+    """A solitaire game's help gives every game a "Goal" section, many of them "Move all cards
+    to the Foundation piles."; the first page's stood for all, so "What is the goal in
+    Klondike?" was answered from Athena's. The copy of the page whose title the query names is
+    searched too (and leads, its header naming the page)."""
+    memory = build_memory(reference_pages(), embedder=embedder, progress=False)
+    copies = [u for u in memory.units("logic_unit") if u.header.startswith("`workspace`")]
+    assert memory.pages_named(["npm", "fund", "workspac"]) == ["commands/npm-fund.md", "using/workspaces.md"]
+    for method in ("hybrid", "bm25", "dense"):
+        hits = memory.search("workspace configuration option of npm-fund", k=5, kind="logic_unit", method=method)
+        found = [h.unit.id for h in hits if h.unit.header.startswith("`workspace`")]
+        assert copies[2].id in found and copies[1].id not in found, method

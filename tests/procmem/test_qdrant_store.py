@@ -122,6 +122,10 @@ def test_a_repeated_section_is_found_once_as_by_the_built_in_index(embedder: Any
             assert theirs == ours, method
         copies = [u.id for u in memory.units("logic_unit") if u.header.startswith("`workspace`")]
         assert [i for i in ours if i in copies] == copies[:1]
+        # the copy of the page the query names is searched too, as by the built-in index
+        named = "workspace configuration option of npm-fund"
+        theirs = [h.unit.id for h in search.search(named, k=5, kind="logic_unit")]
+        assert copies[2] in theirs and theirs == [h.unit.id for h in memory.search(named, k=5, kind="logic_unit")]
         memory.remove_document("commands/npm-audit.md")
         store.sync(memory)
         shown = [h.unit.id for h in search.search(query, k=5, kind="logic_unit")]
