@@ -72,7 +72,7 @@ from procmem.answerers.candidates import (
 )
 from procmem.answerers.clauses import defines, describes
 from procmem.answerers.common import LLMParams, make_params, names, terms
-from procmem.answerers.lead import is_faq, plain_answer
+from procmem.answerers.lead import NOTHING_FOUND, is_faq, plain_answer
 from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
@@ -403,7 +403,7 @@ def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams 
         p = dataclasses.replace(p, cite=cite)
     turn = turn or Turn("")
     if not hits:
-        return "No matching instructions were found.", [], {"used_units": []}
+        return NOTHING_FOUND, [], {"used_units": []}
     candidates = _candidates([(hits, 1.0)])
     return _compose(candidates, turn, p, extra or [])
 
@@ -457,6 +457,10 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
     titles = {str(c.unit.meta.get("title", "")) for c in chosen}
     extra = [from_pages(unit, titles) for unit in extra]
     answer = plain_answer(chosen, extra, turn, steps)
+    if not steps and answer == NOTHING_FOUND and turn.history and not turn.repeated:
+        # all it found, an earlier answer gave: the user asks for it again ("How do I ungroup
+        # them again?" after the steps to group and to ungroup)
+        return _compose(candidates, turn.asked_again(), p, extra)
     details = {
         "used_units": used,
         "documents": list(dict.fromkeys(c.doc_id for c in chosen if c.unit.id in used)),
@@ -539,7 +543,7 @@ class ExtractiveAnswerer:
         if not all_hits:
             with trace.stage("compose") as stage:
                 stage.details["used_units"] = []
-            return Answer(answer="No matching instructions were found.", procedures=[], trace=trace)
+            return Answer(answer=NOTHING_FOUND, procedures=[], trace=trace)
         with trace.stage("compose") as stage:
             def explanations(doc_ids: list[str]) -> list[Unit]:
                 """Units of the chosen documents that may say why (causes, limits)."""

@@ -46,6 +46,7 @@ from procmem.answerers.turn import Turn
 from procmem.extract.markdown import SENTENCE_BREAK, first_sentence
 from procmem.units import LogicUnit, Unit, entry_name, own_header
 
+NOTHING_FOUND = "No matching instructions were found."
 CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
 
 # a sentence that says why: the cause, the setting or the limit behind what to do
@@ -396,7 +397,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     why = next((s for s in causes if not is_duplicate(s, [lead])), "")  # not the lead again
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
     answer = " ".join(_ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
-    return answer or "No matching instructions were found."
+    return answer or NOTHING_FOUND
 
 
 def section_answer(unit: Unit, max_words: int = 60) -> str:

@@ -203,6 +203,14 @@ class Turn:
 
     question: str
     history: list[tuple[str, str]] = field(default_factory=list)
+    # what was said counts as unsaid: the user asks again for what an earlier answer gave
+    # (:meth:`asked_again`)
+    repeated: bool = False
+
+    def asked_again(self) -> Turn:
+        """This turn, with nothing the assistant said kept out of the answer: "How do I ungroup
+        them again?" after an answer that gave the ungrouping step with the grouping one."""
+        return Turn(self.question, self.history, repeated=True)
 
     @cached_property
     def question_terms(self) -> set[str]:
@@ -242,18 +250,19 @@ class Turn:
 
     @cached_property
     def said_terms(self) -> set[str]:
-        """Terms of everything already said in the conversation (both sides)."""
-        return {t for q, a in self.history for t in terms(f"{q} {a}")}
+        """Terms of everything already said in the conversation (both sides; none when asked again)."""
+        return set() if self.repeated else {t for q, a in self.history for t in terms(f"{q} {a}")}
 
     @cached_property
     def answered_terms(self) -> set[str]:
-        """Terms of the assistant's earlier answers."""
-        return {t for _, a in self.history for t in terms(a)}
+        """Terms of the assistant's earlier answers (none when asked again)."""
+        return set() if self.repeated else {t for _, a in self.history for t in terms(a)}
 
     @cached_property
     def _answered_words(self) -> set[str]:
         """The words of the assistant's earlier answers, as names are written."""
-        return {word for _, answer in self.history for word in re.findall(r"[\w$-]+(?:\.[\w$-]+)*", answer.casefold())}
+        return set() if self.repeated else {
+            word for _, answer in self.history for word in re.findall(r"[\w$-]+(?:\.[\w$-]+)*", answer.casefold())}
 
     @property
     def setting(self) -> set[str]:

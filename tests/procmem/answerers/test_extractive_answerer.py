@@ -2716,3 +2716,31 @@ def test_a_best_section_that_says_what_to_do_in_its_list_alone_leads_with_its_st
     assert steps[0] == "Select Bullets from the Text menu.", steps
     answer, _, _ = compose(hits, Turn("How do I search for text in a bulleted list in a note?"), cite=False)
     assert answer.startswith("Use it to search for text within the current note"), answer
+
+
+def test_what_an_earlier_answer_gave_is_given_again_when_the_user_asks_for_it_again():
+    """A video editor's "Grouping and ungrouping clips": "How do I group the audio and video of a
+    clip?" was answered with the steps to group and to ungroup; then "How do I ungroup them
+    again?" got "No matching instructions were found.": every step had been said. Asked again,
+    the answer gives them again."""
+    grouping = step_unit("Grouping and ungrouping clips", "To group clips:\n\n1. Select multiple clips in the "
+                         "timeline.\n2. Click the **Group clips** button on the timeline toolbar, or press Ctrl+G.\n\n"
+                         "To ungroup clips:\n\n1. Select a group of clips in the timeline.\n2. Click the **Ungroup "
+                         "clips** button on the timeline toolbar, or press Ctrl+Shift+G.",
+                         "help/selectiongrouping.page", "Selection and grouping")
+    history = [("How do I group the audio and video of a clip?",
+                "Click the Group clips button on the timeline toolbar, or press Ctrl+G.\nSelect multiple clips in "
+                "the timeline.\nClick the Group clips button on the timeline toolbar, or press Ctrl+G.\nSelect a "
+                "group of clips in the timeline.\nClick the Ungroup clips button on the timeline toolbar, or press "
+                "Ctrl+Shift+G.")]
+
+    answer, steps, _ = compose([Hit(grouping, 1.0, 1, "x")], Turn("How do I ungroup them again?", history), cite=False)
+
+    assert "Click the Ungroup clips button on the timeline toolbar, or press Ctrl+Shift+G." in steps, steps
+    assert answer != "No matching instructions were found.", answer
+    # a step the conversation gave is still left out when there is something new to say
+    more = step_unit("Ungroup one clip", "1. Right-click the clip and choose **Ungroup**.", "help/clip-menu.page",
+                     "Clip menu")
+    _, steps, _ = compose([Hit(grouping, 1.0, 1, "x"), Hit(more, 0.9, 2, "x")],
+                          Turn("How do I ungroup them again?", history), cite=False)
+    assert "Click the Ungroup clips button on the timeline toolbar, or press Ctrl+Shift+G." not in steps, steps
