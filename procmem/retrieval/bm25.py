@@ -9,6 +9,7 @@ with a particle ("turn on": "enable", :func:`query_tokens`)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -42,14 +43,20 @@ NOUN_COMPOUND = re.compile(r"\b(?:(time)[\s-]+(zones?)|(user|file|host)[\s-]+(na
                            r"|(web)[\s-]+(sites?|pages?)|(home)[\s-]+(pages?)|(check)[\s-]+(box(?:es)?)"
                            r"|(screen)[\s-]+(shots?)|(data)[\s-]+(bases?)|(work)[\s-]+(spaces?)"
                            r"|(key)[\s-]+(words?|boards?)|(pass)[\s-]+(words?)|(e)-(mails?))\b")
-TOKENIZER_NAME = ("regex-w2+/underscore-parts/name-version/compounds/noun-compounds/stopwords-en/irregular-verbs"
-                  "/short-forms/snowball-english")
 # the words that technical writing shortens, with what they stand for: a question that says
-# "configuration" meets a page that says "config" ("Rsyslog has support for config checking");
-# not those that are also names of their own ("info" pages, the "env" command, a Word "doc")
+# "configuration" meets a page that says "config" ("Rsyslog has support for config checking"),
+# one that says "sync" a page that says "synchronization"; not those that are also names of their
+# own ("info" pages, the "env" command, a Word "doc")
 FULL_WORD = {"config": "configuration", "configs": "configurations", "repo": "repository",
              "repos": "repositories", "dir": "directory", "dirs": "directories", "pkg": "package",
-             "pkgs": "packages", "msg": "message", "msgs": "messages", "db": "database"}
+             "pkgs": "packages", "msg": "message", "msgs": "messages", "db": "database",
+             "sync": "synchronize", "syncs": "synchronizes", "synced": "synchronized",
+             "syncing": "synchronizing", "prefs": "preferences", "pic": "picture", "pics": "pictures"}
+# the name a memory saves with its BM25 index: one saved with other tokens is made again (the
+# short forms are named by a digest of their list)
+_SHORT_FORMS = hashlib.sha256(repr(sorted(FULL_WORD.items())).encode()).hexdigest()[:8]
+TOKENIZER_NAME = ("regex-w2+/underscore-parts/name-version/compounds/noun-compounds/stopwords-en/irregular-verbs"
+                  f"/short-forms-{_SHORT_FORMS}/snowball-english")
 # the verb that instructions use for what a question says with a particle, a stop word that
 # leaves "turn" alone to search for ("How do I turn on HTTP/2?": "you need to enable it"); not
 # what the user reports having done ("I turned it on. People still see …")

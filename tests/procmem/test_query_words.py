@@ -58,6 +58,10 @@ def test_a_short_form_is_the_word_it_stands_for() -> None:
     assert tokenize("the repo dirs") == tokenize("the repository directories")
     assert tokenize("set config_file") == ["set", "config_fil", "configur", "file"]  # a name keeps its own token
     assert tokenize("info pages") == ["info", "page"]  # a name of its own too
+    # a notes application's help says "synchronization": "How often does it sync?" had matched
+    # only "often", in a puzzle game's "Find the number which appears most often"
+    assert tokenize("sync my notes, synced, syncing") == tokenize("synchronization of my notes, synchronized, synchronizing")
+    assert tokenize("my prefs and pics") == tokenize("my preferences and pictures")
 
 
 def _pages() -> list[Document]:
