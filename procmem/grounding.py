@@ -42,7 +42,9 @@ NEAR_WINDOW = 8
 GroundedBy = Literal["rouge", "embedding"]
 
 _TOKEN = re.compile(r"[a-z0-9]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“'(`*_\[])")  # a sentence may open with markup: "*`driver`* should be ..."
+# a sentence may open with markup ("*`driver`* should be ..."), and end inside the quotation it
+# closes ("... speak \"Echo set to word.\" If you would prefer ...")
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”’)]))\s+(?=[A-Z0-9\"“'(`*_\[])")
 _MARKUP = re.compile(r"^\s*(?:[#>*+\-]+|\d+[.)])\s+")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")

@@ -182,3 +182,15 @@ def test_a_step_that_runs_a_one_word_command_is_grounded_in_its_code_block():
     text = "Restart the machine to load the new kernel.\n\n```\nreboot\n```\n\nThen log in again."
     found = ground_steps(["Run `reboot`", "Run reboot.", "Run the installer."], text)
     assert [g.snippet.strip("`\n ") if g else None for g in found] == ["reboot", "reboot", None]
+
+
+def test_a_sentence_that_ends_inside_the_quotation_it_closes_is_a_snippet_of_its_own():
+    """A screen reader's speech preferences: "… Orca might speak "Echo set to word." If you would
+    prefer shorter messages, …". The step that is the second sentence was marked as not found
+    in its sources: the snippet ran on from the sentence before it."""
+    text = ("For instance, if you use Orca's command to change echo, Orca might speak \"Echo set to word.\" If you "
+            "would prefer shorter messages, such as simply \"word,\" you should uncheck this checkbox.")
+    step = "If you would prefer shorter messages, such as simply \"word,\" you should uncheck this checkbox."
+    (found,) = ground_steps([step], text)
+    assert found is not None and found.by == "rouge"
+    assert found.snippet.startswith("If you would prefer shorter messages")
