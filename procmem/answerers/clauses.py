@@ -56,7 +56,9 @@ ACTION_CUE = re.compile(
     # to do (below), not with what a program does ("To avoid this, Wireshark tries to ...")
     + r"|(?:,\s+|\b(?:it|this|that|them|these)\s+)to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
     r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
-    + r"|^to \w+ [^,]{1,120},\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE  # "To create a pre script, simply create ...", "..., you add ..."
+    # "To create a pre script, simply create ...", "..., you add ...", "To save the modified image
+    # to a new location instead, leaving the original image unchanged, use Save As."
+    + r"|^to \w+ [^,]{1,120},(?:\s+\w+ing\b[^,]{1,80},)?\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE
     # how a guide written as prose says what to do: "This is typically done using the adduser command"
     # ("done by calling setup.py" says rather what the program does)
     + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:with|using|through|via)\b"

@@ -220,3 +220,12 @@ def test_what_can_be_done_by_pressing_or_clicking_says_what_to_do():
                      "Each entry can be removed by right-clicking it and choosing Delete."):
         assert says_what_to_do(sentence), sentence
     assert not says_what_to_do("The slideshow is stopped by the viewer when the last image is shown.")
+
+
+def test_a_goal_with_a_clause_on_what_it_leaves_then_what_to_do_says_what_to_do():
+    """An image viewer's "File Save, Undo, Redo": "To save the modified image to a new location
+    instead, leaving the original image unchanged, use Save As." was no step, so "How do I save
+    it as a new file instead?" was answered with what happens when one leaves the editor."""
+    assert says_what_to_do("To save the modified image to a new location instead, leaving the original image "
+                           "unchanged, use Save As.")
+    assert not says_what_to_do("To save the image, the viewer, showing a dialog, asks you for a name.")
