@@ -192,12 +192,19 @@ def test_the_last_question_decides_not_the_history_topic():
 
 
 def test_steps_the_conversation_already_gave_are_dropped():
+    """... unless they are all there is to say: then they come again (the same steps set up a
+    second printer), where the answer had been "No matching instructions were found."."""
     history = [("How do I set up printing on Windows?",
                 "1. Open Settings on Windows. 2. Select Printers and add the printer.")]
-    answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
-        AnswerRequest("And how do I set up printing on Windows for a second printer?", history=history))
+    second = Procedure("", "Set up a second printer on Windows", ["Open Devices and Printers",
+                       "Choose the second printer and set it as the default printer"], unit_meta(PRINT, "Printing", 1))
+    request = AnswerRequest("And how do I set up printing on Windows for a second printer?", history=history)
+    answer = make_answerer("extractive", memory=MemoryDouble([*WORLD, second])).answer(request)
     assert "Open Settings on Windows" not in _plain(answer)
     assert "Select Printers and add the printer" not in _plain(answer)
+    assert "Open Devices and Printers" in _plain(answer)
+    again = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(request)
+    assert _plain(again) == ["Open Settings on Windows", "Select Printers and add the printer"]
 
 
 
