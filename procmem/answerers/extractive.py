@@ -451,12 +451,10 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
                                                  if c not in chosen]
     source_index = {s.unit_id: i for i, s in enumerate(sources_from_hits(order), 1)}
     steps, used = compose_steps(chosen, turn, p, source_index, weight)
-    if callable(extra):
-        extra = extra(list(dict.fromkeys(c.doc_id for c in chosen)))
+    found = extra(list(dict.fromkeys(c.doc_id for c in chosen))) if callable(extra) else extra
     # of a section merged across pages, what the chosen pages say (not another product's page)
     titles = {str(c.unit.meta.get("title", "")) for c in chosen}
-    extra = [from_pages(unit, titles) for unit in extra]
-    answer = plain_answer(chosen, extra, turn, steps)
+    answer = plain_answer(chosen, [from_pages(unit, titles) for unit in found], turn, steps)
     if not steps and answer == NOTHING_FOUND and turn.history and not turn.repeated:
         # all it found, an earlier answer gave: the user asks for it again ("How do I ungroup
         # them again?" after the steps to group and to ungroup)
