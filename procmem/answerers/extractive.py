@@ -455,9 +455,13 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
     # of a section merged across pages, what the chosen pages say (not another product's page)
     titles = {str(c.unit.meta.get("title", "")) for c in chosen}
     answer = plain_answer(chosen, [from_pages(unit, titles) for unit in found], turn, steps)
-    if not steps and answer == NOTHING_FOUND and turn.history and not turn.repeated:
-        # all it found, an earlier answer gave: the user asks for it again ("How do I ungroup
-        # them again?" after the steps to group and to ungroup)
+    if turn.history and not turn.repeated and (
+            not steps and answer == NOTHING_FOUND
+            or chosen and not chosen[0].tried and chosen[0].unit.id not in used and unit_steps(chosen[0].unit)):
+        # all it found, or the steps of the unit that answers best though the conversation gave
+        # them, an earlier answer gave: the user asks for them again ("How do I ungroup them
+        # again?" after the steps to group and to ungroup; "How do I join a room there?" after
+        # an answer whose last steps joined one)
         return _compose(candidates, turn.asked_again(), p, extra)
     details = {
         "used_units": used,

@@ -2751,3 +2751,26 @@ def test_what_an_earlier_answer_gave_is_given_again_when_the_user_asks_for_it_ag
     _, steps, _ = compose([Hit(grouping, 1.0, 1, "x"), Hit(more, 0.9, 2, "x")],
                           Turn("How do I ungroup them again?", history), cite=False)
     assert "Click the Ungroup clips button on the timeline toolbar, or press Ctrl+Shift+G." not in steps, steps
+
+
+def test_the_section_that_answers_best_gives_its_steps_again_though_an_earlier_answer_gave_them():
+    """An IRC client's help: the answer to "How do I connect to an IRC network?" ended with the
+    steps to join a room; two turns later "How do I join a room there?" got the nickname
+    password page's steps, the only ones not said yet. The section whose header is the question
+    still answers best, so its steps come again."""
+    join = step_unit("Join an IRC chat room", "1. Press **+** in the top-left corner.\n2. Enter the name of the "
+                     "chat room you would like to join and press **Join**.", "help/irc-join-room.page",
+                     "Join an IRC chat room")
+    nick = step_unit("Use a nickname password on IRC", "On some IRC networks, you can register your nickname with "
+                     "a service called NickServ.\n\n1. Type /msg NickServ identify username password in a room.\n"
+                     "2. Press Enter.", "help/irc-nick-password.page", "Use a nickname password on IRC")
+    history = [("How do I connect to an IRC network?", "Choose the IRC network and click on it.\nPress + in the "
+                "top-left corner.\nEnter the name of the chat room you would like to join and press Join."),
+               ("The network I want isn't in the list. What do I do?", "Click Custom Network and enter the Server "
+                "Address.")]
+
+    _, steps, _ = compose([Hit(join, 1.0, 1, "x"), Hit(nick, 0.9, 2, "x")],
+                          Turn("How do I join a room there?", history), cite=False)
+
+    assert steps[:2] == ["Press + in the top-left corner.",
+                         "Enter the name of the chat room you would like to join and press Join."], steps
