@@ -102,6 +102,9 @@ NAMED_ENTRY = re.compile(r"^`?[\w.$-]*(?:_|[a-z][A-Z])[\w.$-]*`?\s*(?:\s[-–—
 # the question's words (weighted by rarity), when the searches give it at least JOIN_RETRIEVAL of
 # the best unit's retrieval score, or when the conversation or a linker brought it
 JOIN_TEXT = 0.4
+# the share of the question that a unit whose steps the conversation gave says (in its header or
+# its text), for its steps to come again when it still answers best
+REPEATED_SHARE = 0.5
 JOIN_RETRIEVAL = 0.7
 _NOTE = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)  # a note's words: "Warning: Make sure …"
 _CAN = re.compile(r"^(?:you|users?|one)\s+can\s+(?:also\s+|even\s+)?\w", re.I)  # "You can even override …"
@@ -457,9 +460,10 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
     answer = plain_answer(chosen, [from_pages(unit, titles) for unit in found], turn, steps)
     if turn.history and not turn.repeated and (
             not steps and answer == NOTHING_FOUND
-            or chosen and not chosen[0].tried and chosen[0].unit.id not in used and unit_steps(chosen[0].unit)):
-        # all it found, or the steps of the unit that answers best though the conversation gave
-        # them, an earlier answer gave: the user asks for them again ("How do I ungroup them
+            or chosen and not chosen[0].tried and chosen[0].unit.id not in used and unit_steps(chosen[0].unit)
+            and max(chosen[0].why.get("header", 0.0), chosen[0].why.get("text", 0.0)) >= REPEATED_SHARE):
+        # all it found, or the steps of the unit that answers best, which says what is asked,
+        # an earlier answer gave: the user asks for them again ("How do I ungroup them
         # again?" after the steps to group and to ungroup; "How do I join a room there?" after
         # an answer whose last steps joined one)
         return _compose(candidates, turn.asked_again(), p, extra)
@@ -526,9 +530,13 @@ class ExtractiveAnswerer:
             searches += self._next_parts(retriever, searches)
             searches += self._sections_below(retriever, searches, turn)
             candidates = _candidates(searches)
+            # a follow-up stays with the product of the conversation's first document
+            first = next((c for c in candidates if c.doc_id == top_documents[0]), None) \
+                if top_documents and request.history else None
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
                 cand.top_document = cand.doc_id in top_documents or bool(top_documents) and names_page(cand, turn)
+                cand.elsewhere = first is not None and cand.other_product(first)
             all_hits = [h for hits, _ in searches for h in hits]
             restating = self._restating(retriever, turn, candidates)
             close = retriever.closeness(query.query, [c.unit for c in candidates]) if p.join_closeness else None

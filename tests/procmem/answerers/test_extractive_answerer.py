@@ -2774,3 +2774,30 @@ def test_the_section_that_answers_best_gives_its_steps_again_though_an_earlier_a
 
     assert steps[:2] == ["Press + in the top-left corner.",
                          "Enter the name of the chat room you would like to join and press Join."], steps
+
+
+def test_a_follow_up_stays_with_the_product_the_conversation_is_about():
+    """A folder of several applications' help: after two questions on notes, "How do I find it
+    later?" was answered with the screen reader's "Orca Find", which shares "find" and nothing
+    of the conversation. Another product's unit that shares no word with the conversation, and
+    whose page or product the question does not name, scores half."""
+    def meta(doc_id: str, title: str) -> dict:
+        return {**unit_meta(doc_id, title), "corpus": "help", "manual": doc_id.rsplit("/", 1)[0]}
+
+    bold = LogicUnit("Step", "", "Bold text", "1. Select the text of the note and press Ctrl+B.", [],
+                     meta("help/gnote/editing.page", "Editing Notes"))
+    search = LogicUnit("Step", "", "Search the notes", "1. Type words of the note in the search box of the main "
+                       "window to find it.", [], meta("help/gnote/search.page", "Exploring Notes"))
+    orca = LogicUnit("Step", "", "Orca Find", "1. Press KP Delete to find text and find the next match with "
+                     "Orca Find.\n2. Type the text to find and press Return.", [], meta("help/orca/find.page", "Orca Find"))
+    history = [("How do I make a new note?", "Press New in the main window."),
+               ("How do I make the title bold?", "Select the text of the note and press Ctrl+B.")]
+    memory = RankingMemory([bold, search, orca], ["help/gnote/editing.page"])
+
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest("How do I find it later?", history=history))
+
+    assert _plain(answer)[0].startswith("Type words of the note in the search box"), _plain(answer)
+    # the question that names the other product is answered from it
+    named = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("How do I find text with Orca?", history=history))
+    assert _plain(named)[0].startswith("Press KP Delete"), _plain(named)
