@@ -164,7 +164,7 @@ class Memory(MemorySearch):
         stood for all of them)."""
         if self._titled is None:  # the pages by each word of their title
             self._titled = {}
-            for doc_id, record in sorted(self._docs.items()):
+            for doc_id, record in self._docs.items():
                 title = frozenset(tokenize(record.title or ""))
                 for word in title:
                     self._titled.setdefault(word, []).append((doc_id, title))

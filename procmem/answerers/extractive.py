@@ -102,10 +102,10 @@ NAMED_ENTRY = re.compile(r"^`?[\w.$-]*(?:_|[a-z][A-Z])[\w.$-]*`?\s*(?:\s[-–—
 # the question's words (weighted by rarity), when the searches give it at least JOIN_RETRIEVAL of
 # the best unit's retrieval score, or when the conversation or a linker brought it
 JOIN_TEXT = 0.4
-# the share of the question that a unit whose steps the conversation gave says (in its header or
-# its text), for its steps to come again when it still answers best
-REPEATED_SHARE = 0.5
 JOIN_RETRIEVAL = 0.7
+# the share of the question that a unit whose steps the conversation gave says (in its header or
+# its text), for its steps to come again when it still answers best (asked_again)
+REPEATED_SHARE = 0.5
 _NOTE = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)  # a note's words: "Warning: Make sure …"
 _CAN = re.compile(r"^(?:you|users?|one)\s+can\s+(?:also\s+|even\s+)?\w", re.I)  # "You can even override …"
 INTRODUCTIONS_FROM = 3  # each search's first units whose subsections are looked for
@@ -411,6 +411,21 @@ def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams 
     return _compose(candidates, turn, p, extra or [])
 
 
+def asked_again(chosen: list[Candidate], used: list[str], steps: list[str], answer: str, turn: Turn) -> bool:
+    """Whether the user asks again for what an earlier answer gave, so it is to be said again:
+    everything found was said ("How do I ungroup them again?" after the steps to group and to
+    ungroup), or the steps of the best unit were, and it still says :data:`REPEATED_SHARE` of
+    the question ("How do I join a room there?" after an answer whose last steps joined one);
+    never the steps of a unit the user reports having tried."""
+    if not turn.history or turn.repeated:
+        return False
+    if not steps and answer == NOTHING_FOUND:
+        return True
+    best = chosen[0] if chosen else None
+    return best is not None and not best.tried and best.unit.id not in used and bool(unit_steps(best.unit)) \
+        and max(best.why.get("header", 0.0), best.why.get("text", 0.0)) >= REPEATED_SHARE
+
+
 def named_subject(candidates: list[Candidate], turn: Turn) -> set[str]:
     """The term of a one-word page title that the question writes as a name ("WireGuard",
     "Radicale", "Samba", not the word that opens it): what the user asks about by its name."""
@@ -458,14 +473,7 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
     # of a section merged across pages, what the chosen pages say (not another product's page)
     titles = {str(c.unit.meta.get("title", "")) for c in chosen}
     answer = plain_answer(chosen, [from_pages(unit, titles) for unit in found], turn, steps)
-    if turn.history and not turn.repeated and (
-            not steps and answer == NOTHING_FOUND
-            or chosen and not chosen[0].tried and chosen[0].unit.id not in used and unit_steps(chosen[0].unit)
-            and max(chosen[0].why.get("header", 0.0), chosen[0].why.get("text", 0.0)) >= REPEATED_SHARE):
-        # all it found, or the steps of the unit that answers best, which says what is asked,
-        # an earlier answer gave: the user asks for them again ("How do I ungroup them
-        # again?" after the steps to group and to ungroup; "How do I join a room there?" after
-        # an answer whose last steps joined one)
+    if asked_again(chosen, used, steps, answer, turn):
         return _compose(candidates, turn.asked_again(), p, extra)
     details = {
         "used_units": used,
