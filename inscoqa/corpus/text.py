@@ -31,6 +31,7 @@ from inscoqa.corpus.manpage import is_man_page, man_to_markdown
 from inscoqa.corpus.rst import is_rst, read_rst
 from inscoqa.corpus.textblocks import box_tables, examples_in_sentences, indented_blocks
 from inscoqa.corpus.vimhelp import is_vim_help, vim_help_to_markdown
+from inscoqa.corpus.wikitext import is_wiki_text, wiki_text_to_markdown
 
 _HASH = "\ue000"  # a "#" that starts a line of the text, until the layout is known
 # where such a line ends up as a heading would (not indented as code, "#" then a space): escaped
@@ -94,14 +95,17 @@ def _underline(lines: list[str], i: int) -> bool:
 
 def text_to_markdown(raw: str) -> tuple[str, str]:
     """``(title, markdown)`` of a plain-text document; a manual page as ``man`` prints it is read
-    by its own layout (:mod:`inscoqa.corpus.manpage`), a Vim help file and a page written in
-    AsciiDoc by their markup (:mod:`inscoqa.corpus.vimhelp`, :mod:`inscoqa.corpus.asciidoc`)."""
+    by its own layout (:mod:`inscoqa.corpus.manpage`), a Vim help file, a page written in AsciiDoc
+    and a DokuWiki or Zim page by their markup (:mod:`inscoqa.corpus.vimhelp`,
+    :mod:`inscoqa.corpus.asciidoc`, :mod:`inscoqa.corpus.wikitext`)."""
     if is_man_page(raw):
         return man_to_markdown(raw)
     if is_vim_help(raw):
         return vim_help_to_markdown(raw)
     if is_asciidoc(raw):
         return asciidoc_to_markdown(raw)
+    if is_wiki_text(raw):
+        return wiki_text_to_markdown(raw)
     raw = raw.replace("\xa0", " ").replace("\t", "    ")
     lines, examples = cut_examples([_footnotes(line.rstrip()) for line in raw.split("\n")])
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))

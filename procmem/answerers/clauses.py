@@ -55,7 +55,11 @@ ACTION_CUE = re.compile(
     # "..., to fix this", "use it to resolve the issue"; a sentence that opens so goes on with what
     # to do (below), not with what a program does ("To avoid this, Wireshark tries to ...")
     + r"|(?:,\s+|\b(?:it|this|that|them|these)\s+)to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|the|it)\b"
-    r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
+    # ... and one that opens so and goes on with what to do without a comma: "To avoid this either
+    # use the Source View plugin or verbatim formatting."
+    + r"|^to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|that|it),?\s+(?:either |simply |just )?"
+    + _IMPERATIVE
+    + r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
     # "To create a pre script, simply create ...", "..., you add ...", "To save the modified image
     # to a new location instead, leaving the original image unchanged, use Save As."
     + r"|^to \w+ [^,]{1,120},(?:\s+\w+ing\b[^,]{1,80},)?\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE

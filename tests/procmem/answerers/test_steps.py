@@ -1038,13 +1038,15 @@ def test_what_a_clause_of_purpose_or_result_lets_someone_do_is_no_step():
 
 def test_a_sentence_that_opens_with_what_to_avoid_says_what_to_do_only_when_it_goes_on_so():
     """Wireshark's guide: "To avoid this, Wireshark tries to figure out ..." says what the
-    program does; "To fix this, restart the service" and "..., use it to resolve the issue" say
-    what to do."""
+    program does; "To fix this, restart the service", "..., use it to resolve the issue" and "To
+    avoid this either use ..." say what to do."""
     text = ("To avoid this, Wireshark tries to figure out if it is remotely connected. "
             "To fix this, restart the capture service. "
-            "Download the tool and use it to resolve the issue.")
+            "Download the tool and use it to resolve the issue. "
+            "To avoid this either use the Source View plugin or verbatim formatting.")
     assert prose_steps(text) == ["To fix this, restart the capture service.",
-                                 "Download the tool and use it to resolve the issue."]
+                                 "Download the tool and use it to resolve the issue.",
+                                 "To avoid this either use the Source View plugin or verbatim formatting."]
 
 
 def test_a_purpose_then_the_control_to_use_says_what_to_do_without_a_comma():
