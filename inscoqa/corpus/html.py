@@ -112,6 +112,18 @@ def _without_icons(data: str) -> str:
     return rest if any(ch.isalnum() for ch in rest) else ""
 
 
+def _heading_without_icons(heading: str, alts: list[str]) -> str:
+    """A heading's words without the alt texts of the images at its ends: an icon beside the
+    words ("People" before KeePass's "General Information about Shared Databases") names a
+    picture, not the section."""
+    for alt in alts:
+        if heading.startswith(alt + " "):
+            heading = heading[len(alt) + 1 :]
+        elif heading.endswith(" " + alt):
+            heading = heading[: -len(alt) - 1]
+    return heading
+
+
 def code_language(attrs: list[tuple[str, str | None]]) -> str:
     """The language a code block's classes name ("" when none does)."""
     for name, value in attrs:
@@ -209,6 +221,8 @@ class _MarkdownBuilder(HTMLParser):
         text = self._text()
         if self._alts and text == collapse_spaces(" ".join(self._alts)):
             text = ""  # an image alone ("Note Icon", a toolbar's icon): a picture of what the text says
+        elif self._alts and self._prefix.startswith("#"):
+            text = _heading_without_icons(collapse_spaces(text), self._alts)
         self._spans, self._alts = [[]], []
         if self._row is not None or self._prefix.startswith("#"):
             text = collapse_spaces(text)  # a table cell, a heading: one line

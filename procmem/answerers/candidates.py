@@ -198,6 +198,11 @@ def asked_entries(unit: Unit, turn: Turn) -> list[str]:
     return [entry for said, entry in found if said == best]
 
 
+def entry_names(unit: Unit) -> set[str]:
+    """The names of a reference section's entries (:data:`ENTRY`), as plain text."""
+    return {m.group("code") or m.group("bold").strip() for m in ENTRY.finditer(unit_text(unit))}
+
+
 # an item of a list of labelled items: a key, an option, a field, then a colon and what it does
 LABELLED_ITEM = re.compile(r"^(?P<label>[^:\s][^:]{0,40}):\s+(?P<text>\S.*)$")
 MAX_DESCRIBED = 3  # more items that say every word of the question are no answer to it

@@ -59,6 +59,7 @@ from procmem.answerers.candidates import (
     asked_entries,
     asked_steps,
     described_steps,
+    entry_names,
     is_duplicate,
     is_labelled_list,
     is_problem,
@@ -74,6 +75,7 @@ from procmem.answerers.clauses import defines, describes
 from procmem.answerers.common import LLMParams, make_params, names, terms
 from procmem.answerers.lead import NOTHING_FOUND, is_faq, plain_answer
 from procmem.answerers.parsing import ReplyParseError
+from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import unit_header, unit_steps, usage_options
@@ -371,8 +373,11 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         budget = p.first_unit_steps if cand.unit.id in leading else p.other_unit_steps
         # new steps only, before a runner-up's run is chosen among them
         named = asked[cand.unit.id]
-        # a list of labelled items gives those that say what is asked, not the rest of the list
-        rest = [] if named and not asked_entries(cand.unit, turn) else unit_steps(cand.unit)
+        # a list of labelled items gives those that say what is asked, not the rest of the list;
+        # a reference gives the entries asked, not the others, though their descriptions read
+        # as steps (a menu's "**Import Page**: Prompts for a file path …" beside its "New Page")
+        rest = [] if named and not asked_entries(cand.unit, turn) else \
+            [s for s in unit_steps(cand.unit) if not (named and plain_text(s).partition(": ")[0] in entry_names(cand.unit))]
         fresh = [s for s in named + [s for s in rest if s not in named]
                  if not turn.already_said(s) and not is_duplicate(s, plain)
                  and setting_factor(turn.setting, step_settings(s)) >= 1]  # not "On macOS: …" for a Windows user

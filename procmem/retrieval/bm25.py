@@ -37,12 +37,19 @@ COMPOUND = re.compile(r"\b(?:(back)(?:s|ed|ing)?\s+(up)|(set)(?:s|ting)?\s+(up)|
                       r"|(shut)(?:s|ting)?\s+(down)|(start)(?:s|ed|ing)?\s+(up)|(clean)(?:s|ed|ing)?\s+(up)"
                       r"|(look)(?:s|ed|ing)?\s+(up)|(roll)(?:s|ed|ing)?\s+(back|over)|(fail)(?:s|ed|ing)?\s+(over))\b")
 # two nouns that are also written as one word ("time zone": "timezone", "user name": "username",
-# "web site": "website"): they are that word as well as their own, so "How do I set the time
-# zone?" meets a section headed "Timezone", and the other way round
+# "web site": "website", "command line": "commandline", "plug-in": "plugin", "sub-pages":
+# "subpages"): they are that word as well as their own, so "How do I set the time zone?" meets a
+# section headed "Timezone", "Can I do it from the command line?" one headed "Exporting from the
+# commandline", and the other way round
 NOUN_COMPOUND = re.compile(r"\b(?:(time)[\s-]+(zones?)|(user|file|host)[\s-]+(names?)"
                            r"|(web)[\s-]+(sites?|pages?)|(home)[\s-]+(pages?)|(check)[\s-]+(box(?:es)?)"
-                           r"|(screen)[\s-]+(shots?)|(data)[\s-]+(bases?)|(work)[\s-]+(spaces?)"
-                           r"|(key)[\s-]+(words?|boards?)|(pass)[\s-]+(words?)|(e)-(mails?))\b")
+                           r"|(screen)[\s-]+(shots?|savers?)|(data)[\s-]+(bases?)|(work)[\s-]+(spaces?|flows?)"
+                           r"|(key)[\s-]+(words?|boards?)|(pass)[\s-]+(words?)|(command)[\s-]+(lines?)"
+                           r"|(tool|side|task)[\s-]+(bars?)|(short)[\s-]+(cuts?)|(hot)[\s-]+(keys?)"
+                           r"|(file)[\s-]+(systems?)|(touch)[\s-]+(pads?)|(wall)[\s-]+(papers?)"
+                           r"|(head)[\s-]+(phones?|sets?)|(book)[\s-]+(marks?)|(note)[\s-]+(books?)"
+                           r"|(e)-(mails?)|(plug)-(ins?)|(add)-(ons?)|(pop)-(ups?)|(drop)-(downs?)"
+                           r"|(sub)-(pages?|folders?|menus?|directory|directories))\b")
 # the words that technical writing shortens, with what they stand for: a question that says
 # "configuration" meets a page that says "config" ("Rsyslog has support for config checking"),
 # one that says "sync" a page that says "synchronization"; not those that are also names of their
@@ -53,10 +60,11 @@ FULL_WORD = {"config": "configuration", "configs": "configurations", "repo": "re
              "sync": "synchronize", "syncs": "synchronizes", "synced": "synchronized",
              "syncing": "synchronizing", "prefs": "preferences", "pic": "picture", "pics": "pictures"}
 # the name a memory saves with its BM25 index: one saved with other tokens is made again (the
-# short forms are named by a digest of their list)
+# compounds and the short forms are named by a digest of their lists)
 _SHORT_FORMS = hashlib.sha256(repr(sorted(FULL_WORD.items())).encode()).hexdigest()[:8]
-TOKENIZER_NAME = ("regex-w2+/underscore-parts/name-version/compounds/noun-compounds/stopwords-en/irregular-verbs"
-                  f"/short-forms-{_SHORT_FORMS}/snowball-english")
+_COMPOUNDS = hashlib.sha256(NOUN_COMPOUND.pattern.encode()).hexdigest()[:8]
+TOKENIZER_NAME = (f"regex-w2+/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en"
+                  f"/irregular-verbs/short-forms-{_SHORT_FORMS}/snowball-english")
 # the verb that instructions use for what a question says with a particle, a stop word that
 # leaves "turn" alone to search for ("How do I turn on HTTP/2?": "you need to enable it"); not
 # what the user reports having done ("I turned it on. People still see …")

@@ -1159,3 +1159,16 @@ def test_a_document_belongs_to_the_manual_whose_start_page_its_folder_holds(tmp_
     assert corpus_index().manual("gnome-help/files-delete.page") == "gnome-help"
     office = next(d for d in corpus_index().doc_ids() if d.startswith("officedocs/Exchange/"))
     assert corpus_index().manual(office) == "officedocs"
+
+
+def test_html_an_icon_beside_a_headings_words_is_no_part_of_it(tmp_path: Path) -> None:
+    """KeePass's help opens each section's heading with a small picture whose alt text names the
+    picture ("People", "Info"): the section is "General Information about Shared Databases". An
+    icon at either end of a heading's words is left out; one inside the words stays."""
+    text = html_text(tmp_path, (
+        "<h1>Multi-User</h1><h2 class='sectiontitle'><img src='../images/b16x16_people.png' alt='People' />\n"
+        "General Information about Shared Databases</h2><p>All users share one file.</p>"
+        "<h2>Press <img src='enter.png' alt='Enter'/> to finish</h2><p>Done.</p>"
+        "<h2>Saving <img src='i.png' alt='Info'/></h2><p>Saved.</p>"))
+    assert text == ("# Multi-User\n\n## General Information about Shared Databases\n\nAll users share one file.\n\n"
+                    "## Press Enter to finish\n\nDone.\n\n## Saving\n\nSaved.\n")

@@ -456,14 +456,19 @@ def test_an_faq_pages_entry_that_states_the_problem_is_an_faq_unit(tmp_path):
 
 def test_a_wish_the_user_may_have_is_no_prerequisite():
     """KDE's Send Later agent: "If you need to send a weekly reminder …, you can configure it to
-    repeat" was the section's prerequisite, at the head of what its unit embeds; a condition that
-    must hold is one ("Your account must be online ...")."""
+    repeat" was the section's prerequisite, at the head of what its unit embeds, and so was Zim's
+    "there is hardly any need to explicitly save them"; a condition that must hold is one ("Your
+    account must be online ...")."""
     text = ("# Send Later\n\n## Using the agent\n\nUse Message → Send Later in the composer window to schedule "
             "your email.\n\nIf you need to send a weekly reminder, you can configure it to repeat by checking "
             "Repeat every.\n\n1. Check the Delay box.\n2. Select the date and time.\n")
     units = extract_rules(Document(doc_id="kmail/later.docbook", title="Send Later", text=text, meta={})).logic_units
     using = [u for u in units if u.header.startswith("Using the agent")]
     assert using and not any("weekly reminder" in u.prerequisite for u in using)
+    needless = text.replace("If you need to send", "Pages are saved as you type, so there is hardly any need to "
+                            "save them. If you need to send")
+    units = extract_rules(Document(doc_id="kmail/later.docbook", title="Send Later", text=needless, meta={})).logic_units
+    assert not any("need to save" in u.prerequisite for u in units)
     required = text.replace("\n\n1. Check", "\n\nYour outgoing account must be online at that time.\n\n1. Check")
     units = extract_rules(Document(doc_id="kmail/later.docbook", title="Send Later", text=required, meta={})).logic_units
     assert next(u for u in units if "1. Check the Delay box" in u.body).prerequisite == \

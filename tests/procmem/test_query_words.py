@@ -49,6 +49,11 @@ def test_two_nouns_also_written_as_one_word_are_that_word_as_well() -> None:
     assert tokenize("the time-zone list") == ["time", "zone", "timezon", "list"]
     assert "websit" in tokenize("a web site") and "email" in tokenize("an e-mail address")
     assert tokenize("the domain name") == ["domain", "name"]  # seldom written as one word
+    # "Exporting from the commandline" for "Can I do it from the command line?"; a plug-in is a
+    # plugin, a sub-page a subpage
+    assert "commandlin" in tokenize("from the command line") and tokenize("commandline") == ["commandlin"]
+    assert tokenize("a plug-in") == ["plug", "plugin"] and tokenize("plugins") == ["plugin"]
+    assert tokenize("sub-pages") == ["sub", "page", "subpag"] and tokenize("subpages") == ["subpag"]
     # in a query, the one word counts as much as the two
     assert query_tokens("Set the time zone") == ["set", "time", "zone", "timezon", "timezon"]
 

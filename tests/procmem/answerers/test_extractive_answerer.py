@@ -2801,3 +2801,18 @@ def test_a_follow_up_stays_with_the_product_the_conversation_is_about():
     named = make_answerer("extractive", memory=memory).answer(
         AnswerRequest("How do I find text with Orca?", history=history))
     assert _plain(named)[0].startswith("Press KP Delete"), _plain(named)
+
+
+def test_a_menu_reference_gives_the_entry_asked_not_the_others():
+    """Zim's menu reference sets each item in bold over what it does, which reads as a step
+    ("**Import Page**: Prompts for a file path …"): "How do I make a new page?" gets "New Page",
+    not the whole menu."""
+    body = ("**New Page <Ctrl><N>**: Prompt for a page name and create a new page.\n\n"
+            "**Open Another Notebook <Ctrl><O>**: Prompt a list of known notebooks for opening another notebook.\n\n"
+            "**Import Page**: Prompts for a file path for a text file to import into this notebook.\n\n"
+            "**Open in New Window**: Open the current page in a separate window.\n\n"
+            "**Save <Ctrl><S>**: Save the current page.\n")
+    menu = step_unit("File", body, "Help/Menu_Items.txt", "Menu Items")
+    answer, steps, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("How do I make a new page?"), cite=False)
+    assert steps == ["New Page <Ctrl><N>: Prompt for a page name and create a new page."]
+    assert answer.startswith("New Page <Ctrl><N>: Prompt for a page name")
