@@ -8,7 +8,7 @@ The two share most of it:
   name: ``[[Plugins:Tray Icon]]`` reads "Tray Icon"), ``{{image.png}}`` shows an image;
 - ``**bold**``, ``//italic//``, ``__underline__``, ``''code''`` and ``~~struck~~`` inline;
 - a Zim page opens with its headers (``Content-Type: text/x-zim-wiki``, ``Wiki-Format:``,
-  ``Creation-Date:``); its lists are ``* item``, ``1.``/``a.`` items and checkboxes (``[ ]``,
+  ``Creation-Date:``); a line break is kept (a paragraph is a line); its lists are ``* item``, ``1.``/``a.`` items and checkboxes (``[ ]``,
   ``[*]``, ``[x]``, ``[>]``), nested by a tab; a block between two lines of ``'''`` is verbatim,
   and ``{{{code: lang="sh"`` … ``}}}`` an example;
 - DokuWiki indents a list item by two spaces a level (``  * item``, ``  - numbered``), sets code
@@ -137,8 +137,11 @@ class _Reader:
             return
         elif RULE.match(line):
             self.out.append("")
+        elif line.strip():
+            # Zim keeps a text's line breaks (a paragraph is a line); DokuWiki wraps its lines
+            self.out += [inline(line.strip())] + ([""] if self.zim else [])
         else:
-            self.out.append(inline(line.strip()) if line.strip() else "")
+            self.out.append("")
         self.i += 1
 
     def described(self, term: str) -> bool:

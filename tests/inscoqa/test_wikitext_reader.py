@@ -39,6 +39,9 @@ Prompt for a comment and save a new version.
 
 **Note:**
 bold labels that end a sentence stay as they are.
+
+{{./insert-table.png}} or press the menu item **Insert -> Table**
+After this step you can name the columns.
 """
 
 DOKUWIKI_PAGE = """\
@@ -86,7 +89,9 @@ def test_zim_page_headings_lists_code_and_tables(tmp_path: Path) -> None:
     assert "| Where | What |\n|---|---|\n| Linux | ~/.local/share |" in text
     # a term in bold on its own line and its description are one line
     assert "**Save Version <Shift><Ctrl><S>**: Prompt for a comment and save a new version." in text
-    assert "**Note:**\nbold labels" in text
+    assert "**Note:**\n\nbold labels" in text
+    # a line break is kept: a line is a paragraph of its own
+    assert "or press the menu item **Insert -> Table**\n\nAfter this step" in text
 
 
 def test_dokuwiki_page_numbered_items_tables_and_code(tmp_path: Path) -> None:
