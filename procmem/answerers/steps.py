@@ -535,7 +535,7 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             introduced = output = follows_step = False
         else:
             lines = block.strip().splitlines()
-            output = bool(lines) and bool(OUTPUT_LABEL.match(lines[-1].strip()))
+            output = bool(lines) and bool(OUTPUT_LABEL.match(lines[-1].strip().replace("**", "")))
             said = sentences(block)
             found = [s for s in said if is_step(s) or s.endswith(":")]
             steps += found
@@ -588,8 +588,9 @@ SHOWN_CODE_LINES = 3  # code this short that a step writes (a signature, a file'
 SHOWN_FILE_LINES = 8  # and a file's stanza this short (:func:`is_file_text`)
 
 # a label that says the code block under it is what a command printed: "Output:", "Sample output::",
-# "You should see a display looking something like this:"
-OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output:*$|^.*\byou(?:['’]ll| should| will| would| may)? see\b.*:$", re.I)
+# "Output from "zim --help":", "You should see a display looking something like this:"
+OUTPUT_LABEL = re.compile(r"^(?:\w+\s+){0,2}output(?:\s+(?:from|of)\b[^:]{1,40})?:*$"
+                          r"|^.*\byou(?:['’]ll| should| will| would| may)? see\b.*:$", re.I)
 # a sentence that says what there is, whatever its clauses say ("However, there is no limit to the
 # number of crate versions you can publish", "For users who need to contact many people, there's
 # no need to remember addresses")

@@ -375,6 +375,9 @@ def test_prose_without_a_list_gives_the_sentences_that_say_what_to_do():
                  "=====================================\n*b1-66er.matrix. .GPS. 1 u  25   64  377\n```\n",
                  ["Wait a few minutes, then fire up ntpq with the -p option."],
                  id="what a command prints, after the words that say it is what you will see"),
+    pytest.param("**Output from \"zim --help\":**\n\n```\nusage: zim [OPTIONS] [NOTEBOOK]\n   or: zim --export "
+                 "[OPTIONS] NOTEBOOK\n\nGeneral Options:\n  --gui  run the editor\n```\n", [],
+                 id="a program's usage under a label that says it is its output"),
 ])
 def test_what_a_section_of_a_tools_book_says_to_do(body: str, steps: list[str]) -> None:
     """Cargo's and its books' sections: their footnotes, pointers and stories are no steps."""
