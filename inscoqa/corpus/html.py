@@ -38,6 +38,7 @@ from inscoqa.corpus.common import (
     collapse_spaces,
     notes_as_quotes,
     pipe_table,
+    quoted_note,
     read_text,
     tidy_markdown,
 )
@@ -100,6 +101,7 @@ _LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight(?:-source)?)-([\w+#.-
 _SHELL_PROMPT = re.compile(r"^\s*(?:[\w.@:~/\\-]{1,40}\s?[$#%>]|[$#%])\s*$")
 _LINK = re.compile(r"\[(?P<text>[^\[\]]*)\]\((?P<href>[^()\s]*)\)")  # a link as Markdown writes it
 _BREAK = "\ue000"  # a <br> in the inline text until it is flushed (collapsing spaces keeps it)
+_NOTE_ICON = re.compile(rf"^\[?({NOTE_LABELS})\]?$", re.I)  # a note's icon's alt text: "Warning", "[Note]"
 
 
 def _without_icons(data: str) -> str:
@@ -223,6 +225,11 @@ class _MarkdownBuilder(HTMLParser):
             text = ""  # an image alone ("Note Icon", a toolbar's icon): a picture of what the text says
         elif self._alts and self._prefix.startswith("#"):
             text = _heading_without_icons(collapse_spaces(text), self._alts)
+        elif self._alts and not self._prefix and (label := _NOTE_ICON.match(self._alts[0])) \
+                and text.startswith(self._alts[0] + " "):
+            # a paragraph that opens with a note's icon ("Warning" before KeePass's "In repair
+            # mode, the integrity of the data is not checked"): a note, as the readers give it
+            text = quoted_note(label[1].capitalize(), [text[len(self._alts[0]) + 1 :]])
         self._spans, self._alts = [[]], []
         if self._row is not None or self._prefix.startswith("#"):
             text = collapse_spaces(text)  # a table cell, a heading: one line

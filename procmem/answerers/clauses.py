@@ -106,7 +106,10 @@ CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:the
 LATER_ACTION = re.compile(
     r"^(?!" + ASIDE + r")(?:if|when|after|once|before|to|in|on|from|for)\b[^,]{1,120},\s+(?:then\s+)?"
     r"(?!(?:the|this|that|these|those|it|its|you|your|they|there|we|he|she|a|an|all|any|each|every|some|no|not"
-    r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b)"
+    r"|assume|suppose|imagine|in|on|at|of|for|with|by|from|as|into)\b|let['’]s\b|(?!bring\b)[a-z]+ing\b"
+    # a past participle describes a subject ("When no integrity checks are performed, corrupted data
+    # might be incorporated"); a verb that ends so says what to do ("If so, proceed to …")
+    r"|(?!(?:need|proceed|embed|feed|seed|shred|speed)\b)[a-z]+ed\b)"
     r"(?-i:[a-z])[a-z]*\b"  # in lower case: a capital opens a name ("To avoid this, Wireshark tries ...")
     # ... and not the subject of a verb: "If you have only one server, things are simple"
     r"(?!\s+(?:is|are|was|were|can|could|will|would|may|might|must|should|has|have|had|does|do|did)\b)"

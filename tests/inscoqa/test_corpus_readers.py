@@ -1172,3 +1172,13 @@ def test_html_an_icon_beside_a_headings_words_is_no_part_of_it(tmp_path: Path) -
         "<h2>Saving <img src='i.png' alt='Info'/></h2><p>Saved.</p>"))
     assert text == ("# Multi-User\n\n## General Information about Shared Databases\n\nAll users share one file.\n\n"
                     "## Press Enter to finish\n\nDone.\n\n## Saving\n\nSaved.\n")
+
+
+def test_html_a_paragraph_that_opens_with_a_notes_icon_is_a_note(tmp_path: Path) -> None:
+    """KeePass's help opens a warning with a small picture whose alt text is "Warning": the
+    paragraph is a note, as the readers give every note, not text that begins "Warning In …"."""
+    text = html_text(tmp_path, (
+        "<h1>Repairing Databases</h1><p><img src='warning.png' alt='Warning' class='textimg' /> In repair mode, "
+        "the integrity of the data is not checked.</p><p>Go File &rarr; Import.</p>"))
+    assert text == ("# Repairing Databases\n\n> **Warning:** In repair mode, the integrity of the data is not "
+                    "checked.\n\nGo File → Import.\n")

@@ -165,6 +165,10 @@ def test_what_holds_in_a_case_is_no_step_when_the_clause_after_it_has_a_subject_
     assert not says_what_to_do("If you have three servers, two can outvote a falseticker.")
     assert says_what_to_do("If the pool is running, recycle it.")
     assert says_what_to_do("When it fails, restart the service.")
+    # KeePass's repair mode: a past participle describes the subject of the clause after the case
+    assert not says_what_to_do("When no integrity checks are performed, corrupted/malicious data might be "
+                               "incorporated into the database.")
+    assert says_what_to_do("If the repair worked, proceed to the next step.")
 
 
 def test_the_steps_a_sentence_lists_after_a_colon_say_what_to_do():
