@@ -74,6 +74,8 @@ ACTION_CUE = re.compile(
     # the help of debconf by running dpkg-reconfigure -plow unattended-upgrades", "This can be done by
     # creating a customlog.conf file"
     + r"|\bcan be (?:\w+ly )?(?:\w+(?:ed|en)|set|run|put|done) (?:[^.;:]{0,60}?\s)?by (?:" + _DOING + r")\s\S"
+    # ... or with what: "Tags can be used anywhere in a page using the "@" prefix"
+    + r"|\bcan be (?:\w+ly )?(?:\w+(?:ed|en)|set|run|put|done) (?:[^.;:]{0,60}?\s)?using (?:the|an?) \S"
     # ... or what serves to do it: "In particular, Cockpit can be used to open custom services or ports"
     + r"|\bcan be used to (?:\w+ly )?" + _IMPERATIVE
     # ... or what a program may do to have it: "Applications can activate foreign key enforcement at
