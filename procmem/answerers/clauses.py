@@ -100,7 +100,10 @@ ACTION_CUE = re.compile(
     # the purpose, then the command it introduces without a comma: "To enable a firewall in Debian execute:"
     + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
     # ... or the control to use: "To create a new account go to Actions → New Account"
-    + r"|^to \w+ [^,:]{1,80}?\s(?:go to|click|double-click|right-click|select|press|choose|tap) (?:on )?\S", re.I)
+    + r"|^to \w+ [^,:]{1,80}?\s(?:go to|click|double-click|right-click|select|press|choose|tap) (?:on )?\S"
+    # ... or what a control does when the user uses it, by its name: "When you select "Delete
+    # Page" by default zim will try to trash the page"
+    + r"|^(?:when|once|if) you (?:select|click|choose|press|tap) (?:on )?(?:the )?[\"“'*]*(?-i:[A-Z])", re.I)
 # what to do in a case: "If you're using Linux or macOS, open a terminal and enter ..."
 CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:then\s+)?" + _IMPERATIVE, re.I)
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you

@@ -216,17 +216,20 @@ def test_what_a_desktops_help_has_the_user_do_with_the_mouse_says_what_to_do():
 def test_what_can_be_done_by_pressing_or_clicking_says_what_to_do():
     """An image viewer's "Automatic Slideshow" says in the passive how to start one: "A slideshow
     … can be started from the image browser by pressing F5, …", and a notes application's tags
-    "can be used anywhere in a page using the "@" prefix". Read as no action, the page's
+    "can be used anywhere in a page using the "@" prefix", and what its "Delete Page" does "when
+    you select" it. Read as no action, the page's
     last sentence, "To exit the slideshow, press Escape or F5.", led "How do I run a slideshow of
     a folder?"."""
     for sentence in ("A slideshow of the currently selected images can be started from the image browser by "
                      "pressing F5, by clicking the slideshow toolbar icon, or by clicking View > Slideshow.",
                      "The panel can be opened by selecting Settings in the system menu.",
                      "Each entry can be removed by right-clicking it and choosing Delete.",
-                     "Tags can be used anywhere in a page using the \"@\" prefix."):
+                     "Tags can be used anywhere in a page using the \"@\" prefix.",
+                     "When you select \"Delete Page\" by default the page is moved to the trash."):
         assert says_what_to_do(sentence), sentence
     assert not says_what_to_do("The slideshow is stopped by the viewer when the last image is shown.")
     assert not says_what_to_do("The index can be read by other programs.")
+    assert not says_what_to_do("When you select a page, its links are shown.")  # no control by its name
 
 
 def test_a_goal_with_a_clause_on_what_it_leaves_then_what_to_do_says_what_to_do():
