@@ -395,16 +395,17 @@ def names_only(items: list[str], words: int = 6) -> bool:
     web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
     final period, a command (a code span of several words), a leading quantity (ingredients
     stay steps) or a description after a colon (a key's: "]n: move to the next note"), and not
-    an action; or, in a long list, most of them, and none saying what to do (Knot DNS's
+    an action (a verb alone names a tool: "import (ImageMagick)"); or, in a long list, most of them, and none saying what to do (Knot DNS's
     features: "Minimal responses", "Name server identification using NSID or Chaos TXT records")."""
     def name(item: str) -> bool:
         plain = plain_text(item)  # without markup, so without the backticks of a command
         # not the "/" of alternatives, nor a remark in brackets: "Cygwin (experimental, no binaries yet)"
         named = [word for word in REMARK.sub("", plain).split() if any(c.isalnum() for c in word)]
         described = len(plain.partition(": ")[2].split()) >= 2  # "]n: move to the next note"
+        # a verb alone, with at most a remark, names a tool ("import (ImageMagick)", beside "scrot")
         return (len(named) <= words and not plain.endswith((".", "!", "?")) and not described
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
-                and not ACTION_CUE.search(plain))
+                and (len(named) == 1 or not ACTION_CUE.search(plain)))
     named_items = [item for item in items if not MORE_ONLY.match(plain_text(item).strip())]  # not "… and more!"
     if len(named_items) < 2:
         return False

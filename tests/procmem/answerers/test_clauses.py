@@ -134,6 +134,9 @@ def test_a_short_introduction_that_points_back_joins_the_sentence_it_points_to()
 def test_keys_with_what_each_does_are_no_list_of_names():
     assert names_only(["Post Office Protocol (POP)", "Outlook on the web", "`BookInPolicy`"])
     assert not names_only(["`]n`: move to the next note", "`[n`: move to the previous note"])
+    # a notes application's supported screenshot tools: ImageMagick's "import" is a verb alone
+    assert names_only(["import (ImageMagick)", "scrot", "boxcutter"])
+    assert not names_only(["import the file", "scrot"])
 
 
 def test_a_long_list_of_features_names_things_though_some_take_more_words():
