@@ -67,8 +67,9 @@ ALTERNATIVES_LEAD_IN = re.compile(
     r"(?:doesn'?t|does not) work,? try the next|try the next", re.I)
 # what must hold before the steps; not what the user may wish for ("If you need to send a weekly
 # reminder, you can configure it to repeat", "If you must have proxy settings, verify ..."), nor
-# what is not needed ("there is hardly any need to explicitly save them")
-REQUIREMENT = re.compile(r"\b(?:(?<!if you )must|(?<!if you )(?<!no )(?<!any )need to|requires?|required|make sure|before you|"
+# what is not needed ("there is hardly any need to explicitly save them"), nor what a dialog
+# asks "before you can start" (a sentence that opens "Before you …" says what must hold)
+REQUIREMENT = re.compile(r"\b(?:(?<!if you )must|(?<!if you )(?<!no )(?<!any )need to|requires?|required|make sure|^before you|"
                          r"prerequisite|you have to|only if|only when)\b", re.I)
 ALTERNATIVE_FAILED = "this does not resolve the problem"
 SEQUENCE_DONE = "this part is done"

@@ -469,6 +469,10 @@ def test_a_wish_the_user_may_have_is_no_prerequisite():
                             "save them. If you need to send")
     units = extract_rules(Document(doc_id="kmail/later.docbook", title="Send Later", text=needless, meta={})).logic_units
     assert not any("need to save" in u.prerequisite for u in units)
+    asking = text.replace("If you need to send", "The dialog asks for a date before you can schedule the "
+                          "email. If you need to send")
+    units = extract_rules(Document(doc_id="kmail/later.docbook", title="Send Later", text=asking, meta={})).logic_units
+    assert not any("asks for a date" in u.prerequisite for u in units)
     required = text.replace("\n\n1. Check", "\n\nYour outgoing account must be online at that time.\n\n1. Check")
     units = extract_rules(Document(doc_id="kmail/later.docbook", title="Send Later", text=required, meta={})).logic_units
     assert next(u for u in units if "1. Check the Delay box" in u.body).prerequisite == \
