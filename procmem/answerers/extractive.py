@@ -119,6 +119,7 @@ FIRST_PART_OF = 3
 # a section split into at most this many parts is one procedure read on into its next part (a
 # 1,200-word section); a longer one is a list of entries, each its own
 NEXT_PART_OF = 6
+ENTRY_GAIN_SHARE = 0.5  # of what the entry that says most of the question says (entries_most_asked)
 
 
 @dataclass
@@ -340,6 +341,21 @@ def relevant_steps(steps: list[str], turn: Turn, n: int, weight: dict[str, float
     return steps[start:start + n]
 
 
+def entries_most_asked(steps: list[str], entries: set[str], turn: Turn,
+                       weight: dict[str, float] | None = None) -> list[str]:
+    """Of a reference's entries that read as steps (a menu's "**Open Notebook Folder**: Open the
+    folder for the current notebook …"), those that say at least half as much of the question as
+    the one that says most; its other steps stay. A reference's entries are no sequence: "My
+    notebook index looks wrong" asks for "Check and Update Index", not the whole Tools menu."""
+    def gain(step: str) -> float:
+        return sum((weight or {}).get(t, 1.0) for t in turn.question_terms & set(terms(step)))
+
+    is_entry = [plain_text(s).partition(": ")[0] in entries for s in steps]
+    best = max((gain(s) for s, entry in zip(steps, is_entry, strict=True) if entry), default=0.0)
+    return [s for s, entry in zip(steps, is_entry, strict=True)
+            if not entry or best > 0 and gain(s) >= ENTRY_GAIN_SHARE * best]
+
+
 def _list_introduced(chosen: list[Candidate]) -> str:
     """The id of the chosen unit with steps that the best unit introduces: the best unit is what a
     section says before its numbered list (a step at most: Office's "Scenario 1: Keep Exchange
@@ -376,8 +392,11 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         # a list of labelled items gives those that say what is asked, not the rest of the list;
         # a reference gives the entries asked, not the others, though their descriptions read
         # as steps (a menu's "**Import Page**: Prompts for a file path …" beside its "New Page")
+        entries = entry_names(cand.unit)
         rest = [] if named and not asked_entries(cand.unit, turn) else \
-            [s for s in unit_steps(cand.unit) if not (named and plain_text(s).partition(": ")[0] in entry_names(cand.unit))]
+            [s for s in unit_steps(cand.unit) if not (named and plain_text(s).partition(": ")[0] in entries)]
+        if not named and len(entries) >= 2:
+            rest = entries_most_asked(rest, entries, turn, weight)
         fresh = [s for s in named + [s for s in rest if s not in named]
                  if not turn.already_said(s) and not is_duplicate(s, plain)
                  and setting_factor(turn.setting, step_settings(s)) >= 1]  # not "On macOS: …" for a Windows user

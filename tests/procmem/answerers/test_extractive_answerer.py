@@ -2816,3 +2816,17 @@ def test_a_menu_reference_gives_the_entry_asked_not_the_others():
     answer, steps, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("How do I make a new page?"), cite=False)
     assert steps == ["New Page <Ctrl><N>: Prompt for a page name and create a new page."]
     assert answer.startswith("New Page <Ctrl><N>: Prompt for a page name")
+
+
+def test_a_menu_reference_that_names_no_entry_asked_gives_the_entries_that_say_most_of_it():
+    """Zim's Tools menu: "My notebook index looks wrong, some pages are missing" names no entry
+    whole; "Check and Update Index" says most of it, and the rest of the menu ("Move Selected
+    Text", "Open Attachments Folder", …) is no sequence of steps to follow."""
+    body = ("**Move Selected Text**: Opens a dialog which moves the selection to another page.\n\n"
+            "**Check Spelling <F7>**: Turn on spell checking.\n\n"
+            "**Open Attachments Folder**: Open the folder with attachments for the current page.\n\n"
+            "**Check and Update Index**: Double-check the page index against the folder contents of the notebook.\n\n"
+            "**Edit Source**: Open the current page in the external editor.\n")
+    menu = step_unit("Tools", body, "Help/Menu_Items.txt", "Menu Items")
+    _, steps, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("My notebook index looks wrong, what do I do?"), cite=False)
+    assert steps == ["Check and Update Index: Double-check the page index against the folder contents of the notebook."]
