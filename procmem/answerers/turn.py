@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from procmem.answerers.common import names, terms
+from procmem.retrieval.bm25 import compound_parts
 from procmem.retrieval.query import HOW_DO_I, asks_how_to
 
 # One entry per setting a user may name; each lists the words that name it.
@@ -214,7 +215,9 @@ class Turn:
 
     @cached_property
     def question_terms(self) -> set[str]:
-        return set(terms(self.question))
+        """The terms of the last question; of two nouns written apart that are also one word
+        ("command line"), the one word ("commandline"), which a text that writes them apart says too."""
+        return set(terms(self.question)) - compound_parts(self.question)
 
     @cached_property
     def scope_terms(self) -> set[str]:

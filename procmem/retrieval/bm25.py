@@ -103,6 +103,16 @@ def stems(found: list[str]) -> list[str]:
     return _stemmer().stemWords([BASE_FORM.get(word) or FULL_WORD.get(word, word) for word in found])
 
 
+def compound_parts(text: str) -> set[str]:
+    """The stems of the words of ``text`` that only stand in the one word they make together
+    (:data:`NOUN_COMPOUND`: "command" and "line" of "from the command line", whose token
+    "commandline" says all they say), not those the text also says alone."""
+    lowered = text.lower()
+    parts = {word for m in NOUN_COMPOUND.finditer(lowered) for word in TOKEN.findall(m[0])}
+    alone = NOUN_COMPOUND.sub(" ", lowered)
+    return set(stems(sorted(parts - set(TOKEN.findall(alone)))))
+
+
 def tokenize(text: str) -> list[str]:
     """The stems of :func:`words`."""
     return stems(words(text))

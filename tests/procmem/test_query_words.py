@@ -8,7 +8,7 @@ from typing import Any
 
 from inscoqa.corpus.document import Document
 from procmem.memory import build_memory
-from procmem.retrieval.bm25 import query_tokens, tokenize
+from procmem.retrieval.bm25 import compound_parts, query_tokens, tokenize
 
 
 def test_a_name_with_a_version_is_a_token_besides_the_name() -> None:
@@ -106,3 +106,14 @@ def test_a_question_finds_the_page_that_says_it_with_its_words(embedder: Any) ->
     assert first("How do I check my configuration?") == "checks.md"  # not the page that says configuration
     assert first("How do I back up the zone keys?") == "backup.md"  # not the page that says keys
     assert first("How do I set the time zone?") == "timezone.md"  # not the page that says set and time
+
+
+def test_a_question_asks_for_the_one_word_two_nouns_make():
+    """"Can I do it from the command line instead?" asks what "Exporting from the commandline"
+    says; "command" and "line" alone are no part of what it asks, unless the question says them
+    alone too."""
+    from procmem.answerers.turn import Turn
+
+    assert Turn("Can I do it from the command line instead?").question_terms == {"commandlin"}
+    assert Turn("Which command sets the time zone?").question_terms == {"command", "set", "timezon"}
+    assert compound_parts("the command line and a line of text") == {"command"}

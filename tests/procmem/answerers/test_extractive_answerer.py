@@ -2830,3 +2830,20 @@ def test_a_menu_reference_that_names_no_entry_asked_gives_the_entries_that_say_m
     menu = step_unit("Tools", body, "Help/Menu_Items.txt", "Menu Items")
     _, steps, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("My notebook index looks wrong, what do I do?"), cite=False)
     assert steps == ["Check and Update Index: Double-check the page index against the folder contents of the notebook."]
+
+
+def test_a_follow_up_that_asks_for_what_an_earlier_answer_gave_in_passing_gets_it_again():
+    """A notes application's export page: the first answer gave the command among the dialog's
+    steps; "Can I do it from the command line instead?" asks for "Exporting from the
+    commandline" (two words for its one), whose command is said again rather than the dialog's
+    other options."""
+    command = step_unit("Exporting from the commandline", "Try something like:\n\n```\n$ zim --export "
+                        "--output=./html --format=html ~/Notes\n```\n", "Help/Export.txt", "Exporting", order=5)
+    dialog = step_unit("Select the export format", "The **Format** allows the choice of the output format. "
+                       "When you select \"Other...\" in the combo box you can browse for another template.",
+                       "Help/Export.txt", "Exporting", order=3)
+    first = ("How do I export my notes?", "When you select \"Other...\" in the combo box you can browse for another "
+             "template.\nRun zim --export --output=./html --format=html ~/Notes")
+    turn = Turn("Can I do it from the command line instead?", [first])
+    _, steps, _ = compose([Hit(dialog, 1.0, 1, "x"), Hit(command, 0.9, 2, "x")], turn, cite=False)
+    assert steps == ["Run zim --export --output=./html --format=html ~/Notes"]
