@@ -326,6 +326,26 @@ def another_task(unit: Unit, best: Unit, turn: Turn) -> bool:
     return bool(found) and found["verb"].casefold() not in TOPIC_GERUNDS and not action <= set(terms(heading))
 
 
+# actions that undo or reverse each other: a section headed by one ("How to Import Data from
+# RoboForm") is no answer to how to do the other ("How can I export my database?")
+OPPOSITE_ACTIONS = (("import", "export"), ("enable", "disable"), ("install", "uninstall"), ("add", "remove"),
+                    ("add", "delete"), ("show", "hide"), ("lock", "unlock"), ("encrypt", "decrypt"),
+                    ("upload", "download"), ("mount", "unmount"), ("connect", "disconnect"),
+                    ("compress", "extract"), ("subscribe", "unsubscribe"), ("block", "unblock"))
+_OPPOSITE: dict[str, set[str]] = {}
+for _one, _other in OPPOSITE_ACTIONS:
+    _OPPOSITE.setdefault(terms(_one)[0], set()).add(terms(_other)[0])
+    _OPPOSITE.setdefault(terms(_other)[0], set()).add(terms(_one)[0])
+OPPOSITE_FACTOR = 0.5
+
+
+def opposite_task(unit: Unit, turn: Turn) -> bool:
+    """The unit's header names the action that reverses the one the question asks how to do, and
+    not that one ("How to Import Data from RoboForm" for "How can I export my database?")."""
+    header = set(terms(unit_header(unit)))
+    return any(_OPPOSITE.get(action, set()) & header and action not in header for action in turn.action)
+
+
 def asked_steps(unit: Unit, turn: Turn) -> list[str]:
     """The entries the question names (:func:`asked_entries`), else the labelled items that say
     what it asks (:func:`described_steps`) or the terms whose meaning it asks (:func:`defined_terms`)."""
@@ -483,6 +503,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= 0.6
     if unit.kind == "chunk":
         factor *= 0.8
+    if opposite_task(unit, turn):
+        factor *= OPPOSITE_FACTOR
     candidate.setting = setting_factor(turn.setting, unit_settings(unit))
     factor *= candidate.setting
     if candidate.tried:

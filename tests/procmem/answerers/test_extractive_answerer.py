@@ -9,7 +9,7 @@ import pytest
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
-from procmem.answerers.candidates import Candidate, defines_only, is_duplicate, score
+from procmem.answerers.candidates import Candidate, defines_only, is_duplicate, opposite_task, score
 from procmem.answerers.clauses import says_what_to_do
 from procmem.answerers.common import terms
 from procmem.answerers.extractive import (
@@ -2847,3 +2847,18 @@ def test_a_follow_up_that_asks_for_what_an_earlier_answer_gave_in_passing_gets_i
     turn = Turn("Can I do it from the command line instead?", [first])
     _, steps, _ = compose([Hit(dialog, 1.0, 1, "x"), Hit(command, 0.9, 2, "x")], turn, cite=False)
     assert steps == ["Run zim --export --output=./html --format=html ~/Notes"]
+
+
+def test_a_section_headed_by_the_opposite_action_is_no_answer():
+    """A password manager's import and export page: "How to Import Data from RoboForm" says
+    "export" in its first step (from RoboForm) and led "How can I export my database?"."""
+    roboform = step_unit("How to Import Data from RoboForm", "1. Export your logins from RoboForm to a HTML file.\n"
+                         "2. In KeePass go File → Import and choose the HTML file.\n", "base/importexport.html",
+                         "Import / Export", order=4)
+    export = step_unit("Saving to other formats", "Go File → Export and choose a format for the database.",
+                       "base/importexport.html", "Import / Export", order=2)
+    answer, steps, _ = compose([Hit(roboform, 1.0, 1, "x"), Hit(export, 0.8, 2, "x")],
+                               Turn("How can I export my database?"), cite=False)
+    assert answer.startswith("Go File → Export") and steps == ["Go File → Export and choose a format for the database."]
+    assert opposite_task(roboform, Turn("How can I export my database?"))
+    assert not opposite_task(roboform, Turn("How do I import from RoboForm?"))
