@@ -66,6 +66,7 @@ def _link(m: re.Match[str]) -> str:
     target = m.group("target").strip()
     if re.match(r"^[a-z][\w+.-]*://|^mailto:", target, re.I):
         return target
+    target = re.sub(r"^\w+>", "", target)  # DokuWiki's interwiki link: [[wp>Wiki]] shows "Wiki"
     name = target.split("#")[0].rstrip(":").split(":")[-1].lstrip("+") or target.split("#")[-1]
     return name.replace("_", " ")
 

@@ -128,5 +128,6 @@ def test_inline_markup() -> None:
     assert inline("see [[https://example.org/a//b|the site]] at https://example.org//x") == \
         "see the site at https://example.org//x"
     assert inline("[[Usage:Getting Things Done#what-is-a-project-]]") == "Getting Things Done"
+    assert inline("see [[doku>namespaces]] and [[wp>Wiki|the wiki]]") == "see namespaces and the wiki"
     assert inline("H_{2}O and x^{2}, __underlined__ {{./shot.png}}") == "H2O and x2, underlined "
     assert inline("''**not bold**''") == "`**not bold**`"
