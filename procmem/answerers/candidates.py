@@ -463,9 +463,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     parts = {
         "retrieval": candidate.retrieval / best_retrieval if best_retrieval else 0.0,
         "header": share(asked, header, weight),
-        # what a pronoun of the question points back to is asked about too ("How do I open it
-        # again later?" after "How do I add an attachment to an entry?": the attachment)
-        "text": share(question | turn.referent_terms, body, weight),
+        "text": share(question, body, weight),
         "context": share(turn.context_terms, body, weight),
     }
     title = set(terms(str(unit.meta.get("title", ""))))
