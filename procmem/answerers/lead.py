@@ -394,9 +394,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))
     if asked and not turn.asks_cause:  # the entry says why in its own words, not in another entry's
         causes = [s for s in causes if s in plain_text(asked)]
-    # not the lead again, nor another section's that names nothing asked (the page's "which means"
-    # of another of its options)
-    why = next((s for s in causes if not is_duplicate(s, [lead]) and s not in aside), "")
+    why = next((s for s in causes if not is_duplicate(s, [lead])), "")  # not the lead again
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
     answer = " ".join(_ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
     return answer or NOTHING_FOUND

@@ -2863,16 +2863,3 @@ def test_a_section_headed_by_the_opposite_action_is_no_answer():
     assert opposite_task(roboform, Turn("How can I export my database?"))
     assert not opposite_task(roboform, Turn("How do I import from RoboForm?"))
 
-
-def test_the_why_after_the_lead_is_about_what_is_asked():
-    """A notes application's export page: "Either link files under the document root with their
-    full path, which means …" says why of another option, and followed the command that "Can I
-    do it from the command line?" asked for."""
-    command = step_unit("Exporting from the commandline", "Try something like:\n\n```\n$ zim --export "
-                        "--output=./html --format=html ~/Notes\n```\n", "Help/Export.txt", "Exporting", order=5)
-    root = step_unit("Document root", "Either link files under the document root with their full path, which "
-                     "means links point to absolute paths, or map the root to a URL.", "Help/Export.txt",
-                     "Exporting", order=3)
-    answer, _, _ = compose([Hit(command, 1.0, 1, "x")], Turn("Can I do it from the command line?"), cite=False,
-                           extra=[root])
-    assert answer == "Run zim --export --output=./html --format=html ~/Notes."
