@@ -48,7 +48,7 @@ NOUN_COMPOUND = re.compile(r"\b(?:(time)[\s-]+(zones?)|(user|file|host)[\s-]+(na
                            r"|(tool|side|task)[\s-]+(bars?)|(short)[\s-]+(cuts?)|(hot)[\s-]+(keys?)"
                            r"|(file)[\s-]+(systems?)|(touch)[\s-]+(pads?)|(wall)[\s-]+(papers?)"
                            r"|(head)[\s-]+(phones?|sets?)|(book)[\s-]+(marks?)|(note)[\s-]+(books?)"
-                           r"|(e)-(mails?)|(plug)-(ins?)|(add)-(ons?)|(pop)-(ups?)|(drop)-(downs?)"
+                           r"|(e)-(mails?)|(plug)-(ins?)|(add)-(ons?)|(pop)-(ups?)"
                            r"|(sub)-(pages?|folders?|menus?|directory|directories))\b")
 # the words that technical writing shortens, with what they stand for: a question that says
 # "configuration" meets a page that says "config" ("Rsyslog has support for config checking"),
