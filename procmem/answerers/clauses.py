@@ -390,6 +390,15 @@ NAMED_SHARE = 0.75  # of a long list's items (NAMED_LIST or more) that name thin
 NAMED_LIST = 8
 
 
+_SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to",
+                          "with"})
+
+
+def _capitalised(words: list[str]) -> bool:
+    """Every word but the small ones opens with a capital: a name ("Print to Browser")."""
+    return all(word[:1].isupper() for word in words if word.lower() not in _SMALL_WORDS)
+
+
 def names_only(items: list[str], words: int = 6) -> bool:
     """A bulleted list that names things (``- Post Office Protocol (POP)``, ``- Outlook on the
     web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
@@ -402,10 +411,11 @@ def names_only(items: list[str], words: int = 6) -> bool:
         # not the "/" of alternatives, nor a remark in brackets: "Cygwin (experimental, no binaries yet)"
         named = [word for word in REMARK.sub("", plain).split() if any(c.isalnum() for c in word)]
         described = len(plain.partition(": ")[2].split()) >= 2  # "]n: move to the next note"
-        # a verb alone, with at most a remark, names a tool ("import (ImageMagick)", beside "scrot")
+        # a verb alone, with at most a remark, names a tool ("import (ImageMagick)", beside "scrot"),
+        # and words in capitals a feature ("Insert Screenshot", "Print to Browser", beside "Arithmetic")
         return (len(named) <= words and not plain.endswith((".", "!", "?")) and not described
                 and not COMMAND_SPAN.search(item) and not plain[:1].isdigit()
-                and (len(named) == 1 or not ACTION_CUE.search(plain)))
+                and (len(named) == 1 or _capitalised(named) or not ACTION_CUE.search(plain)))
     named_items = [item for item in items if not MORE_ONLY.match(plain_text(item).strip())]  # not "… and more!"
     if len(named_items) < 2:
         return False

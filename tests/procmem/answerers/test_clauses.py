@@ -137,6 +137,9 @@ def test_keys_with_what_each_does_are_no_list_of_names():
     # a notes application's supported screenshot tools: ImageMagick's "import" is a verb alone
     assert names_only(["import (ImageMagick)", "scrot", "boxcutter"])
     assert not names_only(["import the file", "scrot"])
+    # its list of plugins: a name in capitals that opens with a verb names a feature
+    assert names_only(["Arithmetic", "Insert Screenshot", "Print to Browser", "Spell Checker"])
+    assert not names_only(["Insert the disc", "Print to Browser"])
 
 
 def test_a_long_list_of_features_names_things_though_some_take_more_words():
