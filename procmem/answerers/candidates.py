@@ -340,9 +340,10 @@ OPPOSITE_FACTOR = 0.5
 
 
 def opposite_task(unit: Unit, turn: Turn) -> bool:
-    """The unit's header names the action that reverses the one the question asks how to do, and
-    not that one ("How to Import Data from RoboForm" for "How can I export my database?")."""
-    header = set(terms(unit_header(unit)))
+    """The heading of the unit's section names the action that reverses the one the question asks
+    how to do, and not that one ("How to Import Data from RoboForm" for "How can I export my
+    database?", though its page is "Import / Export")."""
+    header = set(terms(section_heading(unit)))
     return any(_OPPOSITE.get(action, set()) & header and action not in header for action in turn.action)
 
 

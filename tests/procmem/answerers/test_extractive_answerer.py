@@ -2852,14 +2852,16 @@ def test_a_follow_up_that_asks_for_what_an_earlier_answer_gave_in_passing_gets_i
 def test_a_section_headed_by_the_opposite_action_is_no_answer():
     """A password manager's import and export page: "How to Import Data from RoboForm" says
     "export" in its first step (from RoboForm) and led "How can I export my database?"."""
-    roboform = step_unit("How to Import Data from RoboForm", "1. Export your logins from RoboForm to a HTML file.\n"
-                         "2. In KeePass go File → Import and choose the HTML file.\n", "base/importexport.html",
-                         "Import / Export", order=4)
-    export = step_unit("Saving to other formats", "Go File → Export and choose a format for the database.",
-                       "base/importexport.html", "Import / Export", order=2)
+    roboform = step_unit("How to Import Data from RoboForm (Import / Export)", "1. Export your logins from RoboForm "
+                         "to a HTML file.\n2. In KeePass go File → Import and choose the HTML file.\n",
+                         "base/importexport.html", "Import / Export", order=4)
+    roboform.meta["section"] = "Import / Export > How to Import Data from RoboForm"
+    export = step_unit("Saving to other formats (Import / Export)", "Go File → Export and choose a format for the "
+                       "database.", "base/importexport.html", "Import / Export", order=2)
+    export.meta["section"] = "Import / Export > Saving to other formats"
     answer, steps, _ = compose([Hit(roboform, 1.0, 1, "x"), Hit(export, 0.8, 2, "x")],
                                Turn("How can I export my database?"), cite=False)
     assert answer.startswith("Go File → Export") and steps == ["Go File → Export and choose a format for the database."]
-    assert opposite_task(roboform, Turn("How can I export my database?"))
+    assert opposite_task(roboform, Turn("How can I export my database?"))  # its page is "Import / Export"
     assert not opposite_task(roboform, Turn("How do I import from RoboForm?"))
 
