@@ -404,8 +404,10 @@ def names_only(items: list[str], words: int = 6) -> bool:
     web``, ``- `BookInPolicy` ``) rather than saying what to do: every item short, without a
     final period, a command (a code span of several words), a leading quantity (ingredients
     stay steps) or a description after a colon (a key's: "]n: move to the next note"), and not
-    an action (a verb alone names a tool: "import (ImageMagick)"); or, in a long list, most of them, and none saying what to do (Knot DNS's
-    features: "Minimal responses", "Name server identification using NSID or Chaos TXT records")."""
+    an action (a verb alone names a tool, "import (ImageMagick)", and words in capitals a
+    feature, "Insert Screenshot"); or, in a long list, most of them, and none saying what to do
+    (Knot DNS's features: "Minimal responses", "Name server identification using NSID or Chaos
+    TXT records")."""
     def name(item: str) -> bool:
         plain = plain_text(item)  # without markup, so without the backticks of a command
         # not the "/" of alternatives, nor a remark in brackets: "Cygwin (experimental, no binaries yet)"

@@ -393,10 +393,13 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         # a reference gives the entries asked, not the others, though their descriptions read
         # as steps (a menu's "**Import Page**: Prompts for a file path …" beside its "New Page")
         entries = entry_names(cand.unit)
-        rest = [] if named and not asked_entries(cand.unit, turn) else \
-            [s for s in unit_steps(cand.unit) if not (named and plain_text(s).partition(": ")[0] in entries)]
-        if not named and len(entries) >= 2:
-            rest = entries_most_asked(rest, entries, turn, weight)
+        if named and not asked_entries(cand.unit, turn):
+            rest = []
+        elif named:
+            rest = [s for s in unit_steps(cand.unit) if plain_text(s).partition(": ")[0] not in entries]
+        else:
+            rest = entries_most_asked(unit_steps(cand.unit), entries, turn, weight) if len(entries) >= 2 \
+                else unit_steps(cand.unit)
         fresh = [s for s in named + [s for s in rest if s not in named]
                  if not turn.already_said(s) and not is_duplicate(s, plain)
                  and setting_factor(turn.setting, step_settings(s)) >= 1]  # not "On macOS: …" for a Windows user

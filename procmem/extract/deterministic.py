@@ -69,8 +69,8 @@ ALTERNATIVES_LEAD_IN = re.compile(
 # reminder, you can configure it to repeat", "If you must have proxy settings, verify ..."), nor
 # what is not needed ("there is hardly any need to explicitly save them"), nor what a dialog
 # asks "before you can start" (a sentence that opens "Before you …" says what must hold)
-REQUIREMENT = re.compile(r"\b(?:(?<!if you )must|(?<!if you )(?<!no )(?<!any )need to|requires?|required|make sure|^before you|"
-                         r"prerequisite|you have to|only if|only when)\b", re.I)
+REQUIREMENT = re.compile(r"\b(?:(?<!if you )must|(?<!if you )(?<!no )(?<!any )need to|requires?|required"
+                         r"|make sure|^before you|prerequisite|you have to|only if|only when)\b", re.I)
 ALTERNATIVE_FAILED = "this does not resolve the problem"
 SEQUENCE_DONE = "this part is done"
 
