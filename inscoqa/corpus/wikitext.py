@@ -130,8 +130,7 @@ class _Reader:
             self.out += ["", _table(self.lines[start : self.i]), ""]
             return
         elif (m := TERM.match(line)) and self.described(m.group("term")):
-            self.out += ["", f"**{inline(m.group('term')).strip()}**: {inline(self.lines[self.i + 1].strip())}"]
-            self.i += 1
+            self.term(m.group("term"))
         elif m := ITEM.match(line):
             self.item(m)
         elif line.startswith("  ") and line.strip() and self.dokuwiki_code():
@@ -150,8 +149,27 @@ class _Reader:
         ("**New Page <Ctrl><N>**: Prompt for …"), so that a passage read alone keeps its name."""
         following = self.lines[self.i + 1] if self.i + 1 < len(self.lines) else ""
         return len(term.split()) <= MAX_TERM_WORDS and term.rstrip()[-1:] not in ".!?:" \
-            and bool(following.strip()) and not any(p.match(following) for p in (
-                HEADING, ITEM, TERM, TABLE_ROW, VERBATIM_FENCE, CODE_OBJECT, CODE_TAG, RULE))
+            and bool(following.strip()) and not self.opens_block(following)
+
+    @staticmethod
+    def opens_block(line: str) -> bool:
+        """The line opens something other than running text: a heading, an item, a term, a table,
+        code or a rule."""
+        return any(p.match(line) for p in (HEADING, ITEM, TERM, TABLE_ROW, VERBATIM_FENCE, CODE_OBJECT,
+                                           CODE_TAG, RULE))
+
+    def term(self, term: str) -> None:
+        """A term and its description, the lines of text under it up to the next term, heading,
+        list or block, as one line: the menu reference's "Only available if the Version Control
+        plugin is enabled." under "**Save Version**" is said of that entry, not of the next."""
+        said: list[str] = []
+        j = self.i + 1
+        while j < len(self.lines) and not self.opens_block(self.lines[j]):
+            if self.lines[j].strip():
+                said.append(inline(self.lines[j].strip()))
+            j += 1
+        self.out += ["", f"**{inline(term).strip()}**: {' '.join(said)}", ""]
+        self.i = j - 1
 
     def heading(self, marks: int, text: str) -> None:
         if not self.title:

@@ -200,7 +200,13 @@ def asked_entries(unit: Unit, turn: Turn) -> list[str]:
 
 def entry_names(unit: Unit) -> set[str]:
     """The names of a reference section's entries (:data:`ENTRY`), as plain text."""
-    return {m.group("code") or m.group("bold").strip() for m in ENTRY.finditer(unit_text(unit))}
+    return set(entries_by_name(unit))
+
+
+def entries_by_name(unit: Unit) -> dict[str, str]:
+    """A reference section's entries (:data:`ENTRY`), each as one line, by their names as plain text."""
+    return {(m.group("code") or m.group("bold").strip()): one_line(m.group(0))
+            for m in ENTRY.finditer(unit_text(unit))}
 
 
 # an item of a list of labelled items: a key, an option, a field, then a colon and what it does

@@ -21,6 +21,7 @@ from procmem.answerers.candidates import (
     asked_steps,
     defined_terms,
     described_steps,
+    entries_by_name,
     is_duplicate,
     share,
     speaks_of_itself,
@@ -392,8 +393,12 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 lead = f"{lead}, then follow the steps below."
         elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
             lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))
-    if asked and not turn.asks_cause:  # the entry says why in its own words, not in another entry's
-        causes = [s for s in causes if s in plain_text(asked)]
+    # the entry asked, or the one that leads, says why in its own words, not in another entry's
+    # (a menu's "Only available if the Spell Checker plugin is enabled." is said of "Check Spelling")
+    label = lead.partition(": ")[0]
+    entry = asked or next((line for c in chosen if (line := entries_by_name(c.unit).get(label))), "")
+    if entry and not turn.asks_cause:
+        causes = [s for s in causes if s in plain_text(entry)]
     why = next((s for s in causes if not is_duplicate(s, [lead])), "")  # not the lead again
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
     answer = " ".join(_ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)

@@ -37,6 +37,8 @@ zim --export --output=/tmp/site ~/Notes
 **Save Version <Shift><Ctrl><S>**
 Prompt for a comment and save a new version.
 
+Only available if the [[Plugins:Version Control|Version Control plugin]] is enabled.
+
 **Note:**
 bold labels that end a sentence stay as they are.
 
@@ -88,7 +90,8 @@ def test_zim_page_headings_lists_code_and_tables(tmp_path: Path) -> None:
     assert "```\nzim --export --output=/tmp/site ~/Notes\n```" in text
     assert "| Where | What |\n|---|---|\n| Linux | ~/.local/share |" in text
     # a term in bold on its own line and its description are one line
-    assert "**Save Version <Shift><Ctrl><S>**: Prompt for a comment and save a new version." in text
+    assert ("**Save Version <Shift><Ctrl><S>**: Prompt for a comment and save a new version. Only available "
+            "if the Version Control plugin is enabled.\n") in text  # what is said under a term is said of it
     assert "**Note:**\n\nbold labels" in text
     # a line break is kept: a line is a paragraph of its own
     assert "or press the menu item **Insert -> Table**\n\nAfter this step" in text

@@ -2865,3 +2865,14 @@ def test_a_section_headed_by_the_opposite_action_is_no_answer():
     assert opposite_task(roboform, Turn("How can I export my database?"))  # its page is "Import / Export"
     assert not opposite_task(roboform, Turn("How do I import from RoboForm?"))
 
+
+
+def test_an_entry_that_leads_says_why_in_its_own_words():
+    """Zim's Tools menu: "Only available if the Spell Checker plugin is enabled." is said of
+    "Check Spelling", and followed "Check and Update Index", which led the answer."""
+    body = ("**Check Spelling <F7>**: Turn on spell checking. Only available if the Spell Checker plugin is "
+            "enabled.\n\n**Check and Update Index**: Double-check the page index against the folder contents "
+            "of the notebook.\n")
+    menu = step_unit("Tools", body, "Help/Menu_Items.txt", "Menu Items")
+    answer, _, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("My notebook index looks wrong, what do I do?"), cite=False)
+    assert answer == "Check and Update Index: Double-check the page index against the folder contents of the notebook."
