@@ -133,7 +133,8 @@ class _Reader:
             self.term(m.group("term"))
         elif m := ITEM.match(line):
             self.item(m)
-        elif line.startswith("  ") and line.strip() and self.dokuwiki_code():
+        elif not self.zim and line.startswith("  ") and line.strip():
+            self.dokuwiki_code()
             return
         elif RULE.match(line):
             self.out.append("")
@@ -197,16 +198,13 @@ class _Reader:
         self.out += ["", f"```{m.group('lang') or ''}", *body, "```", ""]
         self.i = j
 
-    def dokuwiki_code(self) -> bool:
+    def dokuwiki_code(self) -> None:
         """DokuWiki's lines indented by two spaces outside a list, as code (Zim's are text)."""
-        if self.zim:
-            return False
         j = self.i
         while j < len(self.lines) and self.lines[j].startswith("  ") and not ITEM.match(self.lines[j]):
             j += 1
         self.out += ["", "```", *(x[2:] for x in self.lines[self.i : j]), "```", ""]
         self.i = j
-        return True
 
     def item(self, m: re.Match[str]) -> None:
         indent = m.group("indent").replace("\t", "  ")

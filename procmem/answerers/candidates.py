@@ -203,6 +203,12 @@ def entry_names(unit: Unit) -> set[str]:
     return set(entries_by_name(unit))
 
 
+def is_entry_step(step: str, entries: set[str]) -> bool:
+    """Whether a step is one of a reference's entries (its label before ": " is one of
+    ``entries``, :func:`entry_names`)."""
+    return plain_text(step).partition(": ")[0] in entries
+
+
 def entries_by_name(unit: Unit) -> dict[str, str]:
     """A reference section's entries (:data:`ENTRY`), each as one line, by their names as plain text."""
     return {(m.group("code") or m.group("bold").strip()): one_line(m.group(0))

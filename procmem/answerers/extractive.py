@@ -61,6 +61,7 @@ from procmem.answerers.candidates import (
     described_steps,
     entry_names,
     is_duplicate,
+    is_entry_step,
     is_labelled_list,
     is_problem,
     manual_share,
@@ -75,7 +76,6 @@ from procmem.answerers.clauses import defines, describes
 from procmem.answerers.common import LLMParams, make_params, names, terms
 from procmem.answerers.lead import NOTHING_FOUND, is_faq, plain_answer
 from procmem.answerers.parsing import ReplyParseError
-from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import unit_header, unit_steps, usage_options
@@ -350,7 +350,7 @@ def entries_most_asked(steps: list[str], entries: set[str], turn: Turn,
     def gain(step: str) -> float:
         return sum((weight or {}).get(t, 1.0) for t in turn.question_terms & set(terms(step)))
 
-    is_entry = [plain_text(s).partition(": ")[0] in entries for s in steps]
+    is_entry = [is_entry_step(s, entries) for s in steps]
     best = max((gain(s) for s, entry in zip(steps, is_entry, strict=True) if entry), default=0.0)
     return [s for s, entry in zip(steps, is_entry, strict=True)
             if not entry or best > 0 and gain(s) >= ENTRY_GAIN_SHARE * best]
@@ -396,7 +396,7 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         if named and not asked_entries(cand.unit, turn):
             rest = []
         elif named:
-            rest = [s for s in unit_steps(cand.unit) if plain_text(s).partition(": ")[0] not in entries]
+            rest = [s for s in unit_steps(cand.unit) if not is_entry_step(s, entries)]
         else:
             rest = entries_most_asked(unit_steps(cand.unit), entries, turn, weight) if len(entries) >= 2 \
                 else unit_steps(cand.unit)
