@@ -55,6 +55,9 @@ if TYPE_CHECKING:
 
 MIN_SECTION_WORDS = 8
 MIN_SENTENCE_WORDS = 6
+# a glossary: each of its sections says what the word in its heading means ("Lexicon > Balances")
+GLOSSARY_PAGE = re.compile(r"^(?:glossary|lexicon|terminology|vocabulary)\b|\bglossary$", re.I)
+GLOSSARY_TERM_WORDS = 4  # a longer heading on such a page names more than a term
 _ONE_SENTENCE = re.compile(r"^[A-Z`*][^.!?:]*[a-z`*)]\.$")
 _POINTS_AHEAD = re.compile(r"\b(?:following|these steps|below)\b", re.I)
 MIN_TEXT_BEFORE_LIST_WORDS = 30  # a section's text before its numbered list that is a unit
@@ -206,6 +209,10 @@ def _typed_header(ctx: _Context, section: Section, role: Role) -> tuple[LogicUni
         return "Terminology", term
     if is_question(section.heading) or FAQ_PAGE.search(ctx.doc.title) and states_problem(section.heading):
         return "FAQ", _header(ctx, section.heading)  # an FAQ page's entry may state the problem
+    if GLOSSARY_PAGE.search(title) and 0 < len(section.heading.split()) <= GLOSSARY_TERM_WORDS \
+            and section.level > 1 and section.heading.casefold() != title.casefold() \
+            and not _looks_like_task(section.heading):
+        return "Terminology", section.heading
     if role in ("resolution", "alternative", "sequence") or _lists(section):
         return "Step", _header(ctx, _goal(ctx, section, role, None))
     return ("Step" if _gives_instructions(section) else "Appendix"), _header(ctx, _in_topic(section, section.heading or title))

@@ -636,3 +636,32 @@ def test_the_requirement_a_section_states_is_whole_sentences_of_its_prose():
 
     assert units["Quick Unlock"].prerequisite.startswith("If you are using a hardware key (e.g. Yubikey), it must")
     assert units["Template tags"].prerequisite.startswith("You must add the app")
+
+
+def test_a_glossarys_sections_define_their_headings_words(tmp_path):
+    """A finance program's help has a "Lexicon" page whose sections each say what one word
+    means ("Balances", with a list of the four balances): definitions (Terminology units whose
+    header is the word), which a question how to do something ranks after the steps (it asked
+    how to tick transactions off against a statement and got the list of balances first). The
+    page's opening and a section that names a task stay what they were; a heading that asks is
+    an FAQ entry; a page with another title keeps such sections as steps or background."""
+    text = ("# Lexicon\n\nThis page says what the words of the program mean.\n\n"
+            "## Balances\n\nThe program shows four balances for every account:\n\n"
+            "- Bank: what the bank has recorded\n- Today: everything up to today\n"
+            "- Future: everything, including what is scheduled\n\n"
+            "## Reconciled\n\nA transaction is reconciled once you have checked it against your "
+            "statement; the program locks it against changes.\n\n"
+            "## Change the currency\n\nOpen the preferences and choose another currency in the list "
+            "of currencies on the first tab.\n\n"
+            "## Why is my balance wrong?\n\nA transaction may be missing, or one may be entered twice; "
+            "filter by status to find it.\n")
+    page = tmp_path / "lexicon.md"
+    page.write_text(text, encoding="utf-8")
+    units = {u.header: u.type for u in extract_rules(read_document(page)).logic_units}
+    assert units["Balances"] == units["Reconciled"] == "Terminology"
+    assert units["Lexicon"] != "Terminology"
+    assert next(t for h, t in units.items() if h.startswith("Change the currency")) == "Step"
+    assert next(t for h, t in units.items() if h.startswith("Why is my balance wrong")) == "FAQ"
+    other = tmp_path / "accounts.md"
+    other.write_text(text.replace("# Lexicon", "# Accounts"), encoding="utf-8")
+    assert "Terminology" not in {u.type for u in extract_rules(read_document(other)).logic_units}

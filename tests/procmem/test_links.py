@@ -32,6 +32,21 @@ def test_lifting_takes_the_first_result_of_each_linked_document_up_to_below_the_
     assert lift_linked([], [], lambda d: [], weight=0.5) == []
 
 
+def test_a_document_that_links_to_many_shares_the_lift_among_them():
+    """A glossary or a contents page links to most of its site: each page it links to gains a
+    share of the lift (three links' worth in all), so a page that answers and that it does not
+    link to is not pushed down by every page it does."""
+    hub = [f"p{i}" for i in range(12)]
+    docs = [["glossary"], ["answer"], *[[d] for d in hub]]
+    scores = [1.0, 0.9] + [0.7 - 0.01 * i for i in range(12)]
+    lifted = lift_linked(docs, scores, {"glossary": hub}.get, weight=0.5)
+    assert lifted[2:] == pytest.approx([s + 0.5 * 3 / 12 for s in scores[2:]])
+    assert max(lifted[2:]) < lifted[1] == 0.9
+    few = lift_linked(docs[:5], scores[:5], {"glossary": hub[:3]}.get, weight=0.5)
+    # three links or fewer: each gains the whole lift, capped just below the best
+    assert few[2:] == pytest.approx([1 - 0.01 * (1 - s) for s in scores[2:5]])
+
+
 @pytest.fixture(scope="module")
 def recipes(corpus):
     docs = [d for d in corpus.iter_documents() if d.doc_id.startswith("based-cooking/")]
