@@ -31,7 +31,7 @@ from procmem.answerers.steps import (
     unit_text,
     usage_options,
 )
-from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
+from procmem.answerers.turn import UNDO, Turn, narrowed, setting_factor, settings_named
 from procmem.extract.markdown import first_sentence, one_line
 from procmem.extract.roles import labels_a_part
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
@@ -495,7 +495,10 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         # a unit whose steps an earlier answer gave has nothing new to say, however few of the
         # words around them were said
         novelty = min(novelty, sum(not turn.already_said(s) for s in steps) / len(steps))
-    factor = 0.5 + 0.5 * novelty
+    # what the conversation already said is no answer to a question that asks how to take back
+    # what was done ("Can I reverse that?" after the steps to rename a batch of files), unless it
+    # says how to undo it too (a note under the steps: "you can undo the rename")
+    factor = novelty if turn.asks_to_undo and UNDO not in body else 0.5 + 0.5 * novelty
     # a section whose header is the question (an FAQ entry, background, steps), in its words or
     # in others (:attr:`Candidate.restates`), a reference entry for what the question names, a
     # manual page's description of a command that does what it asks (:func:`manual_share`), or

@@ -79,7 +79,7 @@ from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.steps import unit_header, unit_steps, usage_options
-from procmem.answerers.turn import Turn, setting_factor, step_settings
+from procmem.answerers.turn import UNDO, Turn, setting_factor, step_settings
 from procmem.units import (
     LogicUnit,
     Procedure,
@@ -233,6 +233,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # it shares the question's words, not its meaning (a backtrace's "check how much")
         if chosen and cand.setting < 1:
             continue  # written for another platform, deployment or version than the user's
+        if chosen and turn.asks_to_undo and UNDO not in terms(cand.unit.render()):
+            continue  # asked how to take something back, it says nothing of undoing
         if chosen and not (rest or start or below or cand.linked) and another_task(cand.unit, chosen[0].unit, turn):
             continue  # "Importing …" beside "Creating …" for "How do I create …?"
         if chosen and cand.other_product(chosen[0]):
@@ -443,8 +445,9 @@ def asked_again(chosen: list[Candidate], used: list[str], steps: list[str], answ
     everything found was said ("How do I ungroup them again?" after the steps to group and to
     ungroup), or the steps of the best unit were, and it still says :data:`REPEATED_SHARE` of
     the question ("How do I join a room there?" after an answer whose last steps joined one);
-    never the steps of a unit the user reports having tried."""
-    if not turn.history or turn.repeated:
+    never the steps of a unit the user reports having tried, nor when the user asks how to take
+    back what they did ("Can I reverse that?")."""
+    if not turn.history or turn.repeated or turn.asks_to_undo:
         return False
     if not steps and answer == NOTHING_FOUND:
         return True

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from procmem.answerers.common import names, terms
-from procmem.retrieval.bm25 import compound_parts
+from procmem.retrieval.bm25 import compound_parts, said_verbs
 from procmem.retrieval.query import HOW_DO_I, asks_how_to
 
 # One entry per setting a user may name; each lists the words that name it.
@@ -92,6 +92,8 @@ FAILED = re.compile(
     r"|nothing (?:happen|change)\w*|fail\w*|no change|keeps? (?:on )?\w+ing|never|even after"
     r"|(?:tried|did|done|redid|happen\w*|occur\w*|came back|comes back|appear\w*|shows? up) (?:it |that |this )?again"
     r"|what(?:'s| is) next|what else|check next)\b", re.I)
+UNDO = terms("undo")[0]
+UNDO_WORDS = frozenset(terms("reverse reversing roll rolling take back"))  # how a user may say it
 # the action a "how do I" question asks about, and a question that asks it of what the
 # conversation was about, by a pronoun ("How do I load it again …?", "How do I make them?")
 ASKED_ACTION = re.compile(HOW_DO_I + r" ([a-z]+)", re.I)
@@ -216,8 +218,12 @@ class Turn:
     @cached_property
     def question_terms(self) -> set[str]:
         """The terms of the last question; of two nouns written apart that are also one word
-        ("command line"), the one word ("commandline"), which a text that writes them apart says too."""
-        return set(terms(self.question)) - compound_parts(self.question)
+        ("command line"), the one word ("commandline"), which a text that writes them apart says too;
+        and the verb instructions use for what it says in other words ("Can I reverse that?": undo)."""
+        verbs = set(said_verbs(self.question))
+        # "reverse that" asks to undo, not for a reversed order
+        said_otherwise = UNDO_WORDS if UNDO in verbs else set()
+        return set(terms(self.question)) - compound_parts(self.question) - said_otherwise | verbs
 
     @cached_property
     def scope_terms(self) -> set[str]:
@@ -278,6 +284,12 @@ class Turn:
         """The user did what an earlier answer said and it did not solve the problem ("it still
         fails"), or asks what is next after doing it ("The test passes. What's next?")."""
         return bool(self.history) and bool(FAILED.search(self.question))
+
+    @property
+    def asks_to_undo(self) -> bool:
+        """The user asks how to take back what they did ("Oops, I renamed the wrong batch. Can I
+        reverse that?"): what the last answer said to do is not the answer again."""
+        return bool(self.history) and UNDO in self.question_terms
 
     @property
     def quotes(self) -> list[str]:

@@ -71,6 +71,9 @@ TOKENIZER_NAME = (f"regex-w2+/underscore-parts/name-version/compounds/noun-compo
 PHRASAL_VERBS = {
     "enable": re.compile(r"\b(?:turn|switch)(?:ing)?\s+(?:(?:it|them|this|that)\s+)?on\b"),
     "disable": re.compile(r"\b(?:turn|switch)(?:ing)?\s+(?:(?:it|them|this|that)\s+)?off\b"),
+    # what was just done, taken back ("Can I reverse that?", "roll it back"), not a reversed order
+    "undo": re.compile(r"\b(?:revers(?:e|ing)\s+(?:it|that|this|them|what|the\s+(?:last\s+)?(?:change|action))"
+                       r"|roll(?:ing)?\s+(?:(?:it|them|this|that)\s+)?back|take\s+(?:it|that|this|them)\s+back)\b"),
 }
 
 
@@ -127,8 +130,14 @@ def query_tokens(text: str, asked: str | None = None) -> list[str]:
     # the one word of two nouns counts as much as the two (a page on the "time server" is not
     # one on the "timezone")
     compounds = ["".join(filter(None, m.groups())) for m in NOUN_COMPOUND.finditer(text.lower())]
-    return tokenize(text) + stems(compounds) \
-        + stems([verb for verb, said in PHRASAL_VERBS.items() if said.search(lowered)])
+    return tokenize(text) + stems(compounds) + said_verbs(lowered)
+
+
+def said_verbs(text: str) -> list[str]:
+    """The stems of the verbs instructions use for what ``text`` says with a particle or in other
+    words (:data:`PHRASAL_VERBS`: "turn it on" is "enable", "reverse that" is "undo")."""
+    lowered = text.lower()
+    return stems([verb for verb, said in PHRASAL_VERBS.items() if said.search(lowered)])
 
 
 class BM25Index:

@@ -1,0 +1,52 @@
+"""A follow-up that asks how to take back what the user just did, answered by the extractive
+answerer over real GNOME help pages about files: the real reader, units, embedding model and
+search."""
+
+from __future__ import annotations
+
+import pytest
+
+from procmem.answerers import AnswerRequest, make_answerer
+from procmem.answerers.turn import Turn
+from procmem.memory import build_memory
+
+PAGES = ["files-rename", "files-delete", "files-copy", "files-recover", "files-select", "files-sort",
+         "files-hidden", "files-search"]
+FIRST = "How do I change the name of a file in Files?"
+FOLLOW_UP = "Oops, I typed the wrong name. Can I reverse that?"
+
+
+@pytest.mark.parametrize(("question", "undo"), [
+    ("Can I reverse that?", True),
+    ("How do I roll it back?", True),
+    ("Can I take it back?", True),
+    ("How do I reverse the sort order?", False),  # an order reversed is nothing taken back
+    ("How do I rename it?", False),
+])
+def test_a_question_that_takes_back_what_was_done_asks_to_undo(question, undo):
+    turn = Turn(question, [(FIRST, "Right-click on the item and select Rename.")])
+    assert turn.asks_to_undo is undo
+    assert ("undo" in turn.question_terms) is undo
+    assert ("revers" in turn.question_terms) is ("reverse" in question and not undo)
+    assert not Turn(question, []).asks_to_undo  # nothing was done yet
+
+
+@pytest.fixture(scope="module")
+def files_memory(corpus, embedder):
+    return build_memory([corpus.get(f"gnome-help/{page}.page") for page in PAGES], embedder=embedder,
+                        progress=False)
+
+
+@pytest.mark.slow
+def test_asked_to_take_back_a_rename_it_says_how_to_undo_it_not_how_to_rename_again(files_memory):
+    answerer = make_answerer("extractive", memory=files_memory)
+    first = answerer.answer(AnswerRequest(FIRST))
+    assert any("Rename" in step for step in first.procedures)
+    said = first.answer + "\n" + "\n".join(first.procedures)
+    follow_up = answerer.answer(AnswerRequest(FOLLOW_UP, history=[(FIRST, said)]))
+    text = follow_up.answer + " " + " ".join(follow_up.procedures)
+    assert "Undo Rename" in text
+    # the steps the first answer gave are not given again
+    assert not set(follow_up.procedures) & set(first.procedures)
+    # nor a page's steps for the word the user said it with (sorting in reversed order)
+    assert not any("Reversed Order" in step for step in follow_up.procedures)
