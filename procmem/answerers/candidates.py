@@ -40,7 +40,8 @@ DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
 QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
 DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the conversation
-ELSEWHERE_FACTOR = 0.5  # a follow-up's unit of another product that shares nothing with the conversation
+ELSEWHERE_FACTOR = 0.5  # a follow-up's unit of another product that shares little with the conversation
+ELSEWHERE_CONTEXT = 0.2  # ... less than this share of its (weighted) terms
 # weight of the share of a unit's page title that the last question names ("out of garam masala,
 # can I make my own?": the garam masala page, not the biriyani recipe the conversation is about);
 # step coverage 0.421 -> 0.436 with the memory over every bundled document, 0.428 -> 0.432 given
@@ -529,11 +530,12 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= 1.5
     if candidate.top_document:
         factor *= DOCUMENT_FACTOR
-    if candidate.elsewhere and not parts["context"] and parts["title"] < 1 \
+    if candidate.elsewhere and parts["context"] < ELSEWHERE_CONTEXT and parts["title"] < 1 \
             and not set(terms(candidate.manual.rsplit("/", 1)[-1])) & question:
-        # another product's unit that shares no word with the conversation, and whose page or
+        # another product's unit that shares little with the conversation, and whose page or
         # product the question does not name: "How do I find it later?" about a note, and a
-        # screen reader's "Orca Find"
+        # screen reader's "Orca Find"; a mail reader's draft files ("file", "line") for "dump
+        # everything the build printed into a file" about a terminal
         factor *= ELSEWHERE_FACTOR
     parts.update(novelty=novelty, factor=factor, document=float(candidate.top_document))
     candidate.why = {k: round(v, 3) for k, v in parts.items()}

@@ -568,9 +568,13 @@ class ExtractiveAnswerer:
             searches += self._next_parts(retriever, searches)
             searches += self._sections_below(retriever, searches, turn)
             candidates = _candidates(searches)
-            # a follow-up stays with the product of the conversation's first document
-            first = next((c for c in candidates if c.doc_id == top_documents[0]), None) \
-                if top_documents and request.history else None
+            # a follow-up stays with the product the conversation opened with: that of the
+            # first question's best unit (the follow-up's own first document may be another
+            # product's, found by the words it shares: a mail reader's draft files for "dump
+            # everything the build printed into a file" in a conversation about a terminal)
+            opening, _ = retriever.search(request.history[0][0], k=1, kind="logic_unit") \
+                if request.history else ([], None)
+            first = Candidate(opening[0]) if opening else None
             for cand in candidates:
                 cand.quoted = cand.doc_id in quoting
                 cand.top_document = cand.doc_id in top_documents or bool(top_documents) and names_page(cand, turn)

@@ -27,7 +27,8 @@ def memory_from_files(root: Path, files: dict[str, str]) -> Memory:
     text), as a user builds one from their own documents."""
     folder = root / "docs"
     folder.mkdir()
-    for name, text in files.items():
+    for name, text in files.items():  # a name may hold folders ("mail/index.md")
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text, encoding="utf-8")
     assert main(["memory", "build", "--path", str(folder), "--out", str(root / "m")]) == 0
     return Memory.load(root / "m")
