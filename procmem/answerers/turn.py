@@ -219,11 +219,13 @@ class Turn:
     def question_terms(self) -> set[str]:
         """The terms of the last question; of two nouns written apart that are also one word
         ("command line"), the one word ("commandline"), which a text that writes them apart says too;
-        and the verb instructions use for what it says in other words ("Can I reverse that?": undo)."""
-        verbs = set(said_verbs(self.question))
-        # "reverse that" asks to undo, not for a reversed order
-        said_otherwise = UNDO_WORDS if UNDO in verbs else set()
-        return set(terms(self.question)) - compound_parts(self.question) - said_otherwise | verbs
+        "undo" for the words a user asks it with ("Can I reverse that?")."""
+        found = set(terms(self.question)) - compound_parts(self.question)
+        if UNDO in said_verbs(self.question):
+            # "reverse that" asks to undo, not for a reversed order ("turn it on" keeps its words:
+            # a page says them as often as "enable")
+            return found - UNDO_WORDS | {UNDO}
+        return found
 
     @cached_property
     def scope_terms(self) -> set[str]:
