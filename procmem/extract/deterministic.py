@@ -106,8 +106,12 @@ def extract_rules(doc: Document) -> Extraction:
     ctx = _context(doc, sections)
     extraction = Extraction(doc_id=doc.doc_id, method="rules")
     chains: dict[tuple[str, ...], list[tuple[Role, list[LogicUnit]]]] = {}
+    # a page that is the manual's licence ("Sylpheed User's Manual: GNU Free Documentation
+    # License", numbered sections "22.4 COPYING IN QUANTITY" side by side) is legal text whole:
+    # its "If you publish printed copies …" answered how to copy one's mail
+    legal_page = heading_role(doc.title.rpartition(": ")[2]) == "legal"
     for section in sections:
-        role = _effective_role(section, sections)
+        role = "legal" if legal_page else _effective_role(section, sections)
         units = _section_units(ctx, section, role, extraction)
         if role in ("alternative", "sequence") and units:
             chains.setdefault(tuple(section.path[:-1]), []).append((role, units))

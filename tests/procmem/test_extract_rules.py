@@ -665,3 +665,22 @@ def test_a_glossarys_sections_define_their_headings_words(tmp_path):
     other = tmp_path / "accounts.md"
     other.write_text(text.replace("# Lexicon", "# Accounts"), encoding="utf-8")
     assert "Terminology" not in {u.type for u in extract_rules(read_document(other)).logic_units}
+
+
+def test_a_page_that_is_the_manuals_licence_gives_no_units(tmp_path):
+    """A mail reader's manual ends with a page titled "…: GNU Free Documentation License" whose
+    numbered sections sit side by side ("4. COPYING IN QUANTITY"): none of its text is help ("If
+    you publish printed copies …" answered how to make copies of one's backups). A page about
+    the licences a program can choose from is help and keeps its units."""
+    licence = ("# Mail Reader Manual: GNU Free Documentation License\n\n"
+               "## 1. PREAMBLE\n\nThe purpose of this License is to make a manual free in the sense of "
+               "freedom: to assure everyone the effective freedom to copy and redistribute it.\n\n"
+               "## 4. COPYING IN QUANTITY\n\nIf you publish printed copies of the Document numbering more "
+               "than 100, you must enclose the copies in covers that carry all these Cover Texts.\n")
+    page = tmp_path / "licence.md"
+    page.write_text(licence, encoding="utf-8")
+    assert extract_rules(read_document(page)).logic_units == []
+    topic = tmp_path / "licences.md"
+    topic.write_text(licence.replace("GNU Free Documentation License", "Choosing a licence for your project"),
+                     encoding="utf-8")
+    assert extract_rules(read_document(topic)).logic_units
