@@ -84,9 +84,10 @@ _NOT_A_SETTING = re.compile(r"\bmac[ -]address(?:es)?\b")
 
 # the user says something did not work (tried again, still, same error, never, it keeps
 # failing, ...) or asks what is next after doing it; "can I still see ..." and "I keep it off"
-# are no failure, nor is an action asked for again ("How do I load it again on another machine?")
+# are no failure, nor is an action asked for again ("How do I load it again on another machine?"),
+# nor what the user does not want ("sometimes I don't want any of the original text in my reply")
 FAILED = re.compile(
-    r"\b(?:didn'?t|did not|doesn'?t|does not|don'?t|isn'?t|wasn'?t|won'?t|can'?t|cannot|couldn'?t|could not"
+    r"\b(?:didn'?t|did not|doesn'?t|does not|(?:don'?t|do not)(?!\s+(?:really\s+)?(?:want|wish|need|like|care|mind)\b)|isn'?t|wasn'?t|won'?t|can'?t|cannot|couldn'?t|could not"
     r"|not work\w*|what did (?:i|we) miss"
     r"|(?<!can i )(?<!can we )(?<!could i )still|same (?:error|problem|message|issue)|no luck"
     r"|nothing (?:happen|change)\w*|fail\w*|no change|keeps? (?:on )?\w+ing|never|even after"

@@ -28,6 +28,10 @@ def test_a_reported_failure_needs_an_earlier_turn():
     ("The warning came back again after the restart.", True),
     ("How do I load it again on another machine?", False),
     ("I restarted it, but now it says the files couldn't be attached. What did I miss?", True),
+    # what the user does not want is a wish, what does not happen a failure
+    ("And sometimes I don't want any of the original text in my reply at all.", False),
+    ("I do not really need the sidebar. How do I hide it?", False),
+    ("I don't see the option anywhere.", True),
 ])
 def test_a_failure_or_a_question_for_what_is_next_is_told_from_a_wish(question, failed):
     assert Turn(question, [("How?", "Restart it.")]).reports_failure is failed
