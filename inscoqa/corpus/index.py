@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 LICENSE_FILES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "COPYRIGHT", "COPYING")
 # the page a manual starts from: Mallard's index.page, a built site's index.html (index.en.html
 # in a language of several), the index.md / index.rst / index.adoc of its sources
-START_PAGE = re.compile(r"^index(?:\.[a-z]{2}(?:[-_][A-Za-z]{2,4})?)?\.(?:page|html?|md|rst|adoc|asciidoc)$")
+# a manual's start page; a KDE handbook is the one file "okular/index.docbook" of its folder
+START_PAGE = re.compile(r"^index(?:\.[a-z]{2}(?:[-_][A-Za-z]{2,4})?)?\.(?:page|html?|md|rst|adoc|asciidoc|docbook|dbk)$")
 # Recognised licence texts: a phrase in the licence file -> the licence's short name.
 LICENSE_PHRASES = (
     ("Attribution-ShareAlike 3.0", "CC BY-SA 3.0"),

@@ -1144,7 +1144,7 @@ def test_a_document_belongs_to_the_manual_whose_start_page_its_folder_holds(tmp_
     # several manuals; a site whose sections have start pages under the site's own is one
     for name in ("help/evolution/index.page", "help/evolution/mail/filters.md", "help/deja-dup/index.md",
                  "help/deja-dup/prefs.md", "help/loose.md", "site/index.html", "site/howto/index.html",
-                 "site/howto/deploy.html"):
+                 "site/howto/deploy.html", "help/okular/index.docbook", "help/dolphin/index.docbook"):
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("# Page\n\nText.\n", encoding="utf-8")
@@ -1153,6 +1153,9 @@ def test_a_document_belongs_to_the_manual_whose_start_page_its_folder_holds(tmp_
     assert index.manual("help/evolution/mail/filters.md") == "help/evolution"
     assert index.manual("help/deja-dup/prefs.md") == "help/deja-dup"
     assert index.manual("help/loose.md") == "help"
+    # KDE's handbooks: each app's folder holds its one DocBook file, "index.docbook"
+    assert index.manual("help/okular/index.docbook") == "help/okular"
+    assert index.manual("help/dolphin/index.docbook") == "help/dolphin"
     assert index.manual("site/howto/deploy.html") == "site"
     assert index.get("help/deja-dup/prefs.md").meta["manual"] == "help/deja-dup"
     # the bundled corpora: Mallard's start page at the root of GNOME's help, none in the Office docs
