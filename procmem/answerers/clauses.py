@@ -59,7 +59,7 @@ ACTION_CUE = re.compile(
     # use the Source View plugin or verbatim formatting."
     + r"|^to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|that|it),?\s+(?:either |simply |just )?"
     + _IMPERATIVE
-    + r"|\byou (?:can|should|must|need to) " + _IMPERATIVE
+    + r"|\byou (?:can|should|must|need to|are able to) " + _IMPERATIVE
     # "To create a pre script, simply create ...", "..., you add ...", "To save the modified image
     # to a new location instead, leaving the original image unchanged, use Save As."
     + r"|^to \w+ [^,]{1,120},(?:\s+\w+ing\b[^,]{1,80},)?\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE
@@ -119,7 +119,7 @@ LATER_ACTION = re.compile(
     # ... and not the subject of a verb: "If you have only one server, things are simple"
     r"(?!\s+(?:is|are|was|were|can|could|will|would|may|might|must|should|has|have|had|does|do|did)\b)"
     # (what to know is nothing to do: "In addition to these guide lines, you should know the following")
-    r"|\b(?:(?:you|administrators?|admins?)\s+(?:also\s+)?(?:can|should|must|need to|have to)"
+    r"|\b(?:(?:you|administrators?|admins?)\s+(?:also\s+)?(?:can|should|must|need to|have to|are able to)"
     r"|one\s+(?:also\s+)?(?:should|must|needs to|has to))\s+(?:\w+ly\s+)?"
     r"(?!be\b|see\b|know\b|understand\b|notice\b|expect\b)\w+"
     # not of a relative clause: "any external program which can make a connection"

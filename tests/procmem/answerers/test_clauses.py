@@ -92,6 +92,10 @@ def test_what_must_be_done_to_a_thing_or_what_one_needs_to_do_says_what_to_do():
     assert not says_what_to_do("One of the first actions an administrator needs to do on a new machine is to "
                                "create user accounts.")
     assert not says_what_to_do("In the Unix world, every administrator has to use the command line sooner or later.")
+    # what you are able to do is what you can do (a finance program's help)
+    assert says_what_to_do("At last, you are able to trigger the insertion from the main-window menu "
+                           "Transaction/Process scheduled.")
+    assert not says_what_to_do("Users are able to see the file.")
 
 
 def test_what_need_not_be_done_and_a_remark_in_brackets_say_nothing_to_do():
