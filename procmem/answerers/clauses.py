@@ -38,7 +38,10 @@ IMPERATIVES = (
     r"list(?!\s+of\b)", "mount", "unmount", "activate",
     # what a desktop's help has the user do with the mouse and the controls
     r"right[- ]click", r"double[- ]click", "drag", "uncheck", "untick", "tick", "tap", "scroll", "insert",
-    "highlight")
+    "highlight",
+    # what a form is filled with, and an action said again: "Register one Remind transaction per
+    # payee with: …", "Do the same for any other lend you make"
+    "register", "record", "fill", r"do the same")
 # what has been done, of the verbs above that a page says something "has to be" ("disabled")
 DONE = ("added", "changed", "checked", "configured", "created", "deleted", "disabled", "edited", "enabled",
         "installed", "removed", "restarted", "run", "turned off", "turned on", "uncommented", "updated")

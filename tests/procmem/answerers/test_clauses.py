@@ -96,6 +96,8 @@ def test_what_must_be_done_to_a_thing_or_what_one_needs_to_do_says_what_to_do():
     assert says_what_to_do("At last, you are able to trigger the insertion from the main-window menu "
                            "Transaction/Process scheduled.")
     assert not says_what_to_do("Users are able to see the file.")
+    assert says_what_to_do("Register one or several Remind transactions per payee.")
+    assert says_what_to_do("Do the same for any other loan you make that day.")
 
 
 def test_what_need_not_be_done_and_a_remark_in_brackets_say_nothing_to_do():
