@@ -511,6 +511,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
         if block.startswith("```"):
             code, language = not code, block[3:].strip()
             continue
+        if not code:
+            block = FORM_TABLE.sub(_form_values, block)
         if code:
             written = [line.rstrip() for line in block.splitlines() if line.strip()]
             lines = [line.strip() for line in written]
@@ -550,6 +552,26 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
             for s in steps]
     return [s for s in done if not s.endswith(":") and says_what_to_do(s) and not WHAT_IT_IS_FOR.match(s)
             and not (THERE_IS.match(s) and not REMEDY_CODE.search(s))][:limit]
+
+
+# a sentence that says what to do with a form, over a table of two columns that gives each field
+# its value: "Register one or several Remind transaction per payee with:" and "| Payee | John Doe |"
+FORM_TABLE = re.compile(r"^(?P<lead>[^|\n]*\S:)[ \t]*\n\s*\n(?P<table>(?:\|[^|\n]*\|[^|\n]*\|[ \t]*(?:\n|$)){2,12})",
+                        re.M)
+_TABLE_RULE = re.compile(r"^\|\s*:?-+:?\s*\|\s*:?-+:?\s*\|$")
+
+
+def _form_values(found: re.Match[str]) -> str:
+    """The sentence that says what to do, with the values the table gives: "… with: Date
+    01/01/2000; Payee John Doe; …" (the table's first row too, which a page whose table has no
+    header row gives as the header); any other sentence and table as they were."""
+    lead = found["lead"].strip()
+    if not says_what_to_do(plain_text(lead)):
+        return found[0]
+    rows = [[cell.strip() for cell in row.strip().strip("|").split("|")]
+            for row in found["table"].strip().splitlines() if not _TABLE_RULE.match(row.strip())]
+    pairs = [f"{name} {value}".strip() for name, value in rows if name or value]
+    return f"{lead} {'; '.join(pairs)}.\n"
 
 
 # what a program is for, in the words of its introduction: "You can use it to watch movies or

@@ -1410,3 +1410,19 @@ def test_what_a_program_is_for_is_no_step_of_its_introduction():
                        "Internet.") == []
     assert prose_steps("You can use the Speed menu to play a video faster.") == [
         "You can use the Speed menu to play a video faster."]
+
+
+def test_a_sentence_that_says_what_to_fill_in_takes_the_values_its_table_gives():
+    """A finance program's help says what to enter as a sentence over a table of field and value
+    (its first row no header: the HTML table had none). The step is the sentence with the
+    values; a table after a sentence that does nothing (what a log shows) stays out, and a
+    table of more than two columns is no form."""
+    form = ("Register one Remind transaction per payee with:\n\n| Date | 01/01/2000 |\n|---|---|\n"
+            "| Payee | John Doe |\n| Status | Remind |\n\nDo the same for any other loan you make that day.")
+    assert prose_steps(form) == [
+        "Register one Remind transaction per payee with: Date 01/01/2000; Payee John Doe; Status Remind.",
+        "Do the same for any other loan you make that day."]
+    shown = "The log shows entries like these:\n\n| Event | Error |\n|---|---|\n| Source | Transport |\n"
+    assert prose_steps(shown) == []
+    wide = ("Set these values:\n\n| Name | Value | Notes |\n|---|---|---|\n| Size | 10 | in MB |\n")
+    assert not any("Size 10" in step for step in prose_steps(wide))
