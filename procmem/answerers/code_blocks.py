@@ -16,6 +16,7 @@ from procmem.extract.markdown import (
     is_session,
     language_name,
     sentence_words,
+    table_cells,
     typed_commands,
 )
 
@@ -111,7 +112,7 @@ def _command_items(table: list[str]) -> list[str]:
     """A pipe table's body rows as steps that run its commands, what the row's other cells say
     in brackets ("- Run `xset s off` (The X Window (turning off screensaver))"); none unless the
     header names one column of commands and every row has one cell of code, in that column."""
-    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in table]
+    rows = [table_cells(line) for line in table]
     column = [i for i, name in enumerate(rows[0]) if _COMMAND_HEADER.search(plain_text(name))]
     if len(column) != 1 or len(rows) < 3:
         return []

@@ -57,6 +57,7 @@ from procmem.extract.markdown import (
     first_sentence,
     introduces_no_steps,
     is_session,
+    table_cells,
     typed_commands,
 )
 from procmem.units import (
@@ -568,8 +569,7 @@ def _form_values(found: re.Match[str]) -> str:
     lead = found["lead"].strip()
     if not says_what_to_do(plain_text(lead)):
         return found[0]
-    rows = [[cell.strip() for cell in row.strip().strip("|").split("|")]
-            for row in found["table"].strip().splitlines() if not _TABLE_RULE.match(row.strip())]
+    rows = [table_cells(row) for row in found["table"].strip().splitlines() if not _TABLE_RULE.match(row.strip())]
     pairs = [f"{name} {value}".strip() for name, value in rows if name or value]
     return f"{lead} {'; '.join(pairs)}.\n"
 

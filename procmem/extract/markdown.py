@@ -319,6 +319,11 @@ def language_name(info: str) -> str:
     return info.split()[0].strip("{}.").lower() if info.split() else ""
 
 
+def table_cells(row: str) -> list[str]:
+    """The cells of one row of a ``|`` table, stripped: "| Payee | John Doe |" → ["Payee", "John Doe"]."""
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
 def sentence_words(line: str) -> int:
     """How many words of a sentence ("the", "to", "if", ...; in lower case, so not SQL's "FROM")
     a line of code has outside what it quotes: a comment or a text has several, a command few."""
