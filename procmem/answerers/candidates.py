@@ -39,6 +39,12 @@ from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
 QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
+# a page whose statement of the problem (its "Symptoms") holds this weighted share of the last
+# question's terms describes what a user reports who followed an earlier answer's steps in vain:
+# its units rank as a quoting page's do (the manager's "Delegates" group a delegate never appears
+# in); step coverage 0.474 -> 0.478 with the memory over every bundled document (0.35: 0.478 with a
+# worse answer elsewhere, 0.55: 0.476)
+DESCRIBED_TEXT = 0.45
 DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the conversation
 ELSEWHERE_FACTOR = 0.5  # a follow-up's unit of another product that shares little with the conversation
 ELSEWHERE_CONTEXT = 0.2  # ... less than this share of its (weighted) terms
@@ -65,6 +71,7 @@ class Candidate:
     setting: float = 1.0  # how well the unit fits the user's setting (setting_factor)
     tried: bool = False  # the user reports that this unit's steps did not work
     quoted: bool = False  # its document contains the message the user quotes
+    described: bool = False  # its document's statement of the problem is what the user reports
     answers: bool = False  # a section whose header is the user's question, or names what it asks about
     restates: bool = False  # its header asks the user's question in other words (by meaning)
     offers: bool = False  # it says what lets one do what the user asks how to do (offers_asked)
@@ -524,7 +531,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     factor *= candidate.setting
     if candidate.tried:
         factor *= 0.4
-    if candidate.quoted:
+    if candidate.quoted or candidate.described:
         factor *= QUOTE_FACTOR
     if candidate.linked:
         factor *= 1.5
@@ -540,6 +547,14 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     parts.update(novelty=novelty, factor=factor, document=float(candidate.top_document))
     candidate.why = {k: round(v, 3) for k, v in parts.items()}
     return base * factor
+
+
+def described_documents(candidates: list[Candidate]) -> set[str]:
+    """The documents of the scored candidates that state the problem the user reports (when the
+    user reports that what an earlier answer said did not solve it): a unit
+    that states a problem (:func:`is_problem`) holds :data:`DESCRIBED_TEXT` of the last question's
+    terms (by weight)."""
+    return {c.doc_id for c in candidates if is_problem(c.unit) and c.why.get("text", 0.0) >= DESCRIBED_TEXT}
 
 
 def _words(text: str) -> str:
@@ -566,6 +581,6 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
     return found
 
 
-__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "is_duplicate", "is_problem", "offers_asked",
+__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "described_documents", "is_duplicate", "is_problem", "offers_asked",
            "quoting_documents", "score", "share", "speaks_of_itself", "term_weights", "title_weights", "topic_of",
            "unit_settings"]

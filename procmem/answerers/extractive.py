@@ -58,6 +58,7 @@ from procmem.answerers.candidates import (
     answers_by_option,
     asked_entries,
     asked_steps,
+    described_documents,
     described_steps,
     entry_names,
     is_duplicate,
@@ -494,6 +495,10 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
     title_weight = title_weights([c.unit for c in candidates])
     for cand in candidates:
         cand.score = score(cand, turn, best_retrieval, weight, title_weight)
+    if turn.reports_failure and (described := described_documents(candidates)):
+        for cand in candidates:
+            cand.described = cand.doc_id in described
+            cand.score = score(cand, turn, best_retrieval, weight, title_weight)
     chosen = select(candidates, turn, p)
     order = [c.hit for c in _ordered(chosen)] + [c.hit for c in sorted(candidates, key=lambda c: -c.score)
                                                  if c not in chosen]
