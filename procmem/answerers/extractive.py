@@ -424,7 +424,29 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
             budget -= 1
             step = with_amounts(step, cand.unit.meta.get("ingredients", []), given)
             steps.insert(at, f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
-    return steps, list(dict.fromkeys(origin))
+    return in_section_order(steps, plain, origin, chosen), list(dict.fromkeys(origin))
+
+
+def in_section_order(steps: list[str], plain: list[str], origin: list[str], chosen: list[Candidate]) -> list[str]:
+    """``steps`` (``plain``: as their units say them; ``origin``: the unit of each), those of one
+    section that two kinds of unit gave (a recipe's procedure and its logic unit, which hold the
+    same directions, each up to its budget) in the section's order, in the places they hold: the
+    unit taken first would otherwise lead with the later directions it was chosen for."""
+    units = {c.unit.id: c for c in chosen}
+    places: dict[tuple[str, str], list[int]] = {}
+    for i, unit_id in enumerate(origin):
+        cand = units[unit_id]
+        places.setdefault((cand.doc_id, str(cand.unit.meta.get("section", ""))), []).append(i)
+    ordered = list(steps)
+    for at in places.values():
+        given_by = [units[unit_id].unit for unit_id in dict.fromkeys(origin[i] for i in at)]
+        if len({unit.kind for unit in given_by}) < 2:
+            continue
+        section = {step: n for n, step in enumerate(max((unit_steps(unit) for unit in given_by), key=len))}
+        if all(plain[i] in section for i in at):
+            for slot, i in zip(at, sorted(at, key=lambda i: section[plain[i]]), strict=True):
+                ordered[slot] = steps[i]
+    return ordered
 
 
 def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams | None = None,

@@ -2876,3 +2876,26 @@ def test_an_entry_that_leads_says_why_in_its_own_words():
     menu = step_unit("Tools", body, "Help/Menu_Items.txt", "Menu Items")
     answer, _, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("My notebook index looks wrong, what do I do?"), cite=False)
     assert answer == "Check and Update Index: Double-check the page index against the folder contents of the notebook."
+
+
+YOGURT = ["bring the milk to 45°C", "pour the yogurt into the milk", "whisk well", "bring the milk to 45°C again",
+          "rinse the thermos with boiling water", "pour the milk into the thermos",
+          "leave the thermos in the oven for 12 hours", "pour the yogurt into the cheesecloth",
+          "hang the cheesecloth for up to 4 hours", "store in the fridge"]
+
+
+def test_a_sections_steps_given_by_its_procedure_and_its_logic_unit_keep_the_sections_order():
+    # the procedure comes first on the page, but as a runner-up it gives the run of steps that
+    # says most of the question ("how far ahead": the thermos's 12 hours); the logic unit of the
+    # same section, the best unit, gives the rest: in the recipe's order, not the procedure's run first
+    meta = {**unit_meta("recipes/greek-yogurt.md", "Greek Yogurt", order=1), "section": "Directions"}
+    procedure = Procedure("", "Greek Yogurt", YOGURT, meta)
+    logic_unit = LogicUnit("Step", "", "How to make Greek Yogurt", "".join(f"- {s}\n" for s in YOGURT), [],
+                           {**meta, "order": 2})
+    why = {"text": 1.0, "header": 0.3, "context": 0.0}
+    chosen = [Candidate(Hit(logic_unit, 1.0, 1, "x"), retrieval=0.5, score=1.0, why=why),
+              Candidate(Hit(procedure, 0.9, 2, "x"), retrieval=0.4, score=0.8, why=why)]
+    turn = Turn("Can I make Greek yogurt at home, and how many hours ahead in the thermos do I start?")
+    steps, used = compose_steps(chosen, turn, ExtractiveParams(cite=False), {c.unit.id: i for i, c in enumerate(chosen, 1)})
+    assert set(used) == {procedure.id, logic_unit.id}
+    assert steps == YOGURT
