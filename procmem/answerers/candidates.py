@@ -581,6 +581,6 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str
     return found
 
 
-__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "described_documents", "is_duplicate", "is_problem", "offers_asked",
-           "quoting_documents", "score", "share", "speaks_of_itself", "term_weights", "title_weights", "topic_of",
+__all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "described_documents", "is_duplicate", "is_problem",
+           "offers_asked", "quoting_documents", "score", "share", "speaks_of_itself", "term_weights", "title_weights", "topic_of",
            "unit_settings"]

@@ -519,8 +519,9 @@ def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
         cand.score = score(cand, turn, best_retrieval, weight, title_weight)
     if turn.reports_failure and (described := described_documents(candidates)):
         for cand in candidates:
-            cand.described = cand.doc_id in described
-            cand.score = score(cand, turn, best_retrieval, weight, title_weight)
+            if cand.doc_id in described:
+                cand.described = True
+                cand.score = score(cand, turn, best_retrieval, weight, title_weight)
     chosen = select(candidates, turn, p)
     order = [c.hit for c in _ordered(chosen)] + [c.hit for c in sorted(candidates, key=lambda c: -c.score)
                                                  if c not in chosen]

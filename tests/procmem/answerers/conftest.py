@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from inscoqa.cli import main
+from procmem.answerers import AnswerRequest
 from procmem.answerers import retrieval as given
+from procmem.answerers.base import Answer, Answerer
 from procmem.answerers.common import terms
 from procmem.answerers.retrieval import Hit
 from procmem.memory import Memory
@@ -32,6 +34,14 @@ def memory_from_files(root: Path, files: dict[str, str]) -> Memory:
         (folder / name).write_text(text, encoding="utf-8")
     assert main(["memory", "build", "--path", str(folder), "--out", str(root / "m")]) == 0
     return Memory.load(root / "m")
+
+
+def two_turns(answerer: Answerer, first: str, follow_up: str) -> tuple[Answer, Answer]:
+    """The answers to a first question and to a follow-up asked after it, the first answer (its
+    text, then its steps) as the conversation keeps it."""
+    opening = answerer.answer(AnswerRequest(first))
+    said = opening.answer + "\n" + "\n".join(opening.procedures)
+    return opening, answerer.answer(AnswerRequest(follow_up, history=[(first, said)]))
 
 
 def unit_meta(doc_id: str, title: str, order: int = 0) -> dict[str, Any]:

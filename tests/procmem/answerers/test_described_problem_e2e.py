@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from procmem.answerers import AnswerRequest, make_answerer
-from tests.procmem.answerers.conftest import memory_from_files
+from procmem.answerers import make_answerer
+from tests.procmem.answerers.conftest import memory_from_files, two_turns
 
 FILES = {
     "meeting-add-in.md": (
@@ -49,10 +49,8 @@ FOLLOW_UP = ("Both clients show MAPI Status OK, but she never appears in his Del
 def test_a_follow_up_that_reports_another_pages_problem_gets_that_pages_resolution(tmp_path):
     memory = memory_from_files(tmp_path, FILES)
     answerer = make_answerer("extractive", memory=memory)
-    first = answerer.answer(AnswerRequest(FIRST))
+    first, follow_up = two_turns(answerer, FIRST, FOLLOW_UP)
     assert any("Delegates dialog box" in step for step in first.procedures)
-    said = first.answer + "\n" + "\n".join(first.procedures)
-    follow_up = answerer.answer(AnswerRequest(FOLLOW_UP, history=[(FIRST, said)]))
     # the page whose symptoms the user reports comes first, and not the first page's check of
     # what the user says is fine already
     assert "SyncDelegates" in " ".join(follow_up.procedures[:2])

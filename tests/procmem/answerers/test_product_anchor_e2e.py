@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from procmem.answerers import AnswerRequest, make_answerer
-from tests.procmem.answerers.conftest import memory_from_files
+from procmem.answerers import make_answerer
+from tests.procmem.answerers.conftest import memory_from_files, two_turns
 
 FILES = {
     "terminal/index.md": "# Terminal help\n\nThe terminal runs a shell in a window with tabs.\n",
@@ -34,9 +34,7 @@ FOLLOW_UP = "Next time I'd rather dump everything the build printed into a file.
 def test_a_follow_up_stays_with_the_product_the_conversation_opened_with(tmp_path):
     memory = memory_from_files(tmp_path, FILES)
     answerer = make_answerer("extractive", memory=memory)
-    first = answerer.answer(AnswerRequest(FIRST))
+    first, follow_up = two_turns(answerer, FIRST, FOLLOW_UP)
     assert any("Adjust Scrollback" in step for step in first.procedures)
-    said = first.answer + "\n" + "\n".join(first.procedures)
-    follow_up = answerer.answer(AnswerRequest(FOLLOW_UP, history=[(FIRST, said)]))
     assert any("Save Output As" in step for step in follow_up.procedures)
     assert not any("draft" in step.lower() for step in follow_up.procedures)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from procmem.answerers import AnswerRequest, make_answerer
+from procmem.answerers import make_answerer
 from procmem.answerers.turn import Turn
 from procmem.memory import build_memory
+from tests.procmem.answerers.conftest import two_turns
 
 PAGES = ["files-rename", "files-delete", "files-copy", "files-recover", "files-select", "files-sort",
          "files-hidden", "files-search"]
@@ -40,10 +41,8 @@ def files_memory(corpus, embedder):
 @pytest.mark.slow
 def test_asked_to_take_back_a_rename_it_says_how_to_undo_it_not_how_to_rename_again(files_memory):
     answerer = make_answerer("extractive", memory=files_memory)
-    first = answerer.answer(AnswerRequest(FIRST))
+    first, follow_up = two_turns(answerer, FIRST, FOLLOW_UP)
     assert any("Rename" in step for step in first.procedures)
-    said = first.answer + "\n" + "\n".join(first.procedures)
-    follow_up = answerer.answer(AnswerRequest(FOLLOW_UP, history=[(FIRST, said)]))
     text = follow_up.answer + " " + " ".join(follow_up.procedures)
     assert "Undo Rename" in text
     # the steps the first answer gave are not given again
