@@ -79,7 +79,7 @@ from procmem.answerers.lead import NOTHING_FOUND, is_faq, plain_answer
 from procmem.answerers.parsing import ReplyParseError
 from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
-from procmem.answerers.steps import unit_header, unit_steps, usage_options
+from procmem.answerers.steps import unit_header, unit_steps, usage_options, with_way_there
 from procmem.answerers.turn import UNDO, Turn, setting_factor, step_settings
 from procmem.units import (
     LogicUnit,
@@ -384,6 +384,7 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     plain: list[str] = []
     origin: list[str] = []  # the unit each step came from
     given: set[str] = set()  # ingredient lines an earlier step gave
+    first: dict[str, str] = {}  # a step joined with the way there (with_way_there): the first of its two
     best = chosen[0].unit.id if chosen else ""
     leading = {best, _list_introduced(chosen)}  # units whose steps come as the best unit's do
     asked = {c.unit.id: asked_steps(c.unit, turn) for c in chosen}
@@ -406,6 +407,8 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         fresh = [s for s in named + [s for s in rest if s not in named]
                  if not turn.already_said(s) and not is_duplicate(s, plain)
                  and setting_factor(turn.setting, step_settings(s)) >= 1]  # not "On macOS: …" for a Windows user
+        fresh, firsts = with_way_there(fresh, unit_steps(cand.unit))
+        first.update(firsts)
         if cand.unit.id not in leading and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)
         for step in fresh:
@@ -424,7 +427,9 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
             budget -= 1
             step = with_amounts(step, cand.unit.meta.get("ingredients", []), given)
             steps.insert(at, f"{step} [{source_index[cand.unit.id]}]" if p.cite else step)
-    return in_section_order(steps, plain, origin, chosen), list(dict.fromkeys(origin))
+    # a step joined with the way there is in its section's place of the first of its steps
+    return in_section_order(steps, [first.get(s, s) for s in plain], origin, chosen), \
+        list(dict.fromkeys(origin))
 
 
 def in_section_order(steps: list[str], plain: list[str], origin: list[str], chosen: list[Candidate]) -> list[str]:

@@ -31,6 +31,11 @@ from serving.scripted import unreachable_llm
 from tests.procmem.answerers.conftest import MemoryDouble, step_unit, unit_meta
 
 
+def one_action(way: str, step: str) -> str:
+    """A step that only gets to where the next one acts, joined with it as an answer gives them."""
+    return f"{way}. {step}"
+
+
 def test_steps_from_the_best_units_in_document_order_with_citations(memory):
     answer = make_answerer("extractive", memory=memory).answer(
         AnswerRequest("How do I steep black tea and brew green tea with a kettle?"))
@@ -202,9 +207,10 @@ def test_steps_the_conversation_already_gave_are_dropped():
     answer = make_answerer("extractive", memory=MemoryDouble([*WORLD, second])).answer(request)
     assert "Open Settings on Windows" not in _plain(answer)
     assert "Select Printers and add the printer" not in _plain(answer)
-    assert "Open Devices and Printers" in _plain(answer)
+    assert one_action("Open Devices and Printers", "Choose the second printer and set it as the default printer") \
+        in _plain(answer)
     again = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(request)
-    assert _plain(again) == ["Open Settings on Windows", "Select Printers and add the printer"]
+    assert _plain(again) == [one_action("Open Settings on Windows", "Select Printers and add the printer")]
 
 
 
@@ -240,7 +246,7 @@ def test_the_users_platform_chooses_among_procedures():
     history = [("I'm on a Mac and want to print.", "Sure.")]
     answer = make_answerer("extractive", memory=MemoryDouble(WORLD)).answer(
         AnswerRequest("How do I set up printing?", history=history))
-    assert _plain(answer)[:2] == ["Open System Settings on the Mac", "Select Printers and Scanners and press Add"]
+    assert _plain(answer)[0] == one_action("Open System Settings on the Mac", "Select Printers and Scanners and press Add")
     assert "Open Settings on Windows" not in _plain(answer)
     compose_stage = next(s for s in answer.trace.stages if s.name == "compose")
     assert compose_stage.details["setting"] == ["mac"]
@@ -340,10 +346,10 @@ def test_a_further_document_joins_only_from_the_best_units_corpus():
                  ["Open the mailbox photo settings", "Choose Share, then send to the phone"])
     question = Turn("How do I send photos to a phone over Bluetooth?")
     _, steps, details = compose([Hit(best, 3.0, 1, "x"), Hit(other, 2.0, 2, "x")], question, cite=False)
-    assert steps == best.steps and details["documents"] == ["desktop/send.page"]
+    assert steps == [one_action(*best.steps)] and details["documents"] == ["desktop/send.page"]
     # the same unit from the best unit's corpus joins
     _, steps, details = compose([Hit(best, 3.0, 1, "x"), Hit(same, 2.0, 2, "x")], question, cite=False)
-    assert steps == best.steps + same.steps
+    assert steps == [one_action(*best.steps), one_action(*same.steps)]
 
 
 def test_the_plain_answer_of_a_procedure_is_its_words_not_its_fields():
@@ -414,7 +420,8 @@ def test_the_users_deployment_chooses_between_cloud_and_on_premises_procedures()
                               ("Our mail moved to the cloud last year.", cloud, server)):
         answer = make_answerer("extractive", memory=MemoryDouble([cloud, server])).answer(
             AnswerRequest(question, history=[(said, "Understood.")]))
-        assert _plain(answer) == fits.steps and not set(other.steps) & set(_plain(answer))
+        assert _plain(answer) == [one_action(*fits.steps)]
+        assert not any(step in given for step in other.steps for given in _plain(answer))
 
 
 QUOTED_ERROR = [
@@ -454,7 +461,8 @@ def test_the_message_the_user_quotes_brings_the_document_that_contains_it(lexica
     assert retrieve.details["quoting_documents"] == ["help/manager-error.md"]
     assert _plain(quoted)[0] == "Connect to Exchange Online PowerShell as an administrator."
     unquoted = make_answerer("extractive").answer(AnswerRequest(f"{asked}?", documents=QUOTED_ERROR))
-    assert _plain(unquoted)[0] == "Open the admin center and go to Groups."
+    assert _plain(unquoted)[0] == ("Open the admin center and go to Groups. "
+                                   "Select the distribution group you manage and choose Delete group.")
     assert "quotes" not in next(s for s in unquoted.trace.stages if s.name == "retrieve").details
 
 
@@ -615,8 +623,9 @@ def test_a_sentence_that_ends_inside_a_quotation_ends_the_answer_as_it_is():
                         'the default profile that is named "Outlook."\n2. In the Delegates dialog box, click Add.\n',
                         [], unit_meta("outlook.md", "Outlook"))
     answer, _, _ = compose([Hit(profile, 1.0, 1, "x")], Turn("How do I add a delegate in Outlook?"), cite=False)
+    # opening the client is the way to the dialog of the next step: one step, and the answer
     assert answer == ('Open the Outlook client. In this situation, there is only the default profile that is named '
-                      '"Outlook", then follow the steps below.')
+                      '"Outlook." In the Delegates dialog box, click Add.')
     # code that ends in a bracket after a space keeps its words (lighttpd's "<extension> => ... )")
     proxy = LogicUnit("Step", "", "Proxy", "Structure of proxy.server section:\n\n```\n( <extension> => ( \"host\" => "
                       "<string> ), <extension> => ... )\n```\n\nThen set the port.\n", [], unit_meta("proxy.txt", "Proxy"))
@@ -873,7 +882,7 @@ def test_a_how_to_question_gets_another_pages_steps_after_the_entry_that_says_wh
     answer, steps, details = compose(hits, Turn("How do I record a macro?"), cite=False)
     assert details["scores"][0]["unit_id"] == entry.id
     assert answer.startswith("Records a new macro.")
-    assert steps == recording.steps
+    assert steps == [" ".join(recording.steps[:2]), recording.steps[2]]
     _, steps, _ = compose(hits, Turn("What does Record Macro do?"), cite=False)
     assert steps == []
 
@@ -1081,7 +1090,8 @@ def test_a_step_that_a_later_units_step_holds_whole_gives_way_to_it():
         "Click Stop Recording."], unit_meta("guide/recording.html", "Recording a Macro"))
     _, steps, details = compose([Hit(entry, 3.0, 1, "x"), Hit(guide, 2.9, 2, "x")], Turn("How do I record a macro?"),
                                 cite=False)
-    assert steps == guide.steps
+    # the guide's steps, its first (opening the document) joined with the step done there
+    assert steps == [" ".join(guide.steps[:2]), guide.steps[2]]
     assert details["used_units"] == [guide.id]
 
 
@@ -2899,3 +2909,23 @@ def test_a_sections_steps_given_by_its_procedure_and_its_logic_unit_keep_the_sec
     steps, used = compose_steps(chosen, turn, ExtractiveParams(cite=False), {c.unit.id: i for i, c in enumerate(chosen, 1)})
     assert set(used) == {procedure.id, logic_unit.id}
     assert steps == YOGURT
+
+
+def test_the_way_to_a_panel_and_what_is_done_there_count_as_one_of_a_units_steps():
+    # a runner-up gives 4 steps: with the way to its panel joined to the step done there, the
+    # fourth action is in the answer, not cut off by the step that only opens the panel
+    best = step_unit("Use other speakers or headphones",
+                     "1. Plug the headset into any USB port.\n2. Select it as the output device.",
+                     "help/sound-usespeakers.page", "Use other speakers or headphones")
+    panel = ["Open the Activities overview and start typing Sound.", "Click on Sound to open the panel.",
+             "In the Input section, select the headset's microphone.", "Speak and watch the input level.",
+             "Adjust the input volume slider.", "Close the panel."]
+    other = step_unit("Use a different microphone", "".join(f"{i}. {s}\n" for i, s in enumerate(panel, 1)),
+                      "help/sound-usemic.page", "Use a different microphone")
+    why = {"text": 1.0, "header": 0.3, "context": 0.0}
+    chosen = [Candidate(Hit(best, 1.0, 1, "x"), retrieval=0.5, score=1.0, why=why),
+              Candidate(Hit(other, 0.9, 2, "x"), retrieval=0.4, score=0.8, why=why)]
+    turn = Turn("How do I make the headset and its microphone the defaults?")
+    steps, _ = compose_steps(chosen, turn, ExtractiveParams(cite=False, other_unit_steps=4),
+                             {c.unit.id: i for i, c in enumerate(chosen, 1)})
+    assert steps[2:] == [" ".join(panel[:2]), *panel[2:5]]

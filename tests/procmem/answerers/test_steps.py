@@ -19,7 +19,7 @@ from procmem.answerers.code_blocks import is_file_text, is_source_code, is_typed
 from procmem.answerers.extractive import compose
 from procmem.answerers.prose import introduced, plain_text
 from procmem.answerers.retrieval import Hit, given_memory
-from procmem.answerers.steps import is_step, prose_steps, unit_steps
+from procmem.answerers.steps import is_step, prose_steps, unit_steps, with_way_there
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import one_line, typed_commands
 from procmem.units import LogicUnit, Procedure
@@ -1426,3 +1426,28 @@ def test_a_sentence_that_says_what_to_fill_in_takes_the_values_its_table_gives()
     assert prose_steps(shown) == []
     wide = ("Set these values:\n\n| Name | Value | Notes |\n|---|---|---|\n| Size | 10 | in MB |\n")
     assert not any("Size 10" in step for step in prose_steps(wide))
+
+
+SOUND = ["Open the Activities overview and start typing Sound.", "Click on Sound to open the panel.",
+         "In the Output section, select the headset.", "Use the Test button to check the speakers.",
+         "In the Exchange admin center, go to Recipients > Mailboxes.", "Select the mailbox."]
+
+
+def test_a_step_that_only_gets_there_joins_the_step_it_leads_to():
+    steps, first = with_way_there(SOUND, SOUND)
+    assert steps == ["Open the Activities overview and start typing Sound. Click on Sound to open the panel.",
+                     "In the Output section, select the headset.", "Use the Test button to check the speakers.",
+                     "In the Exchange admin center, go to Recipients > Mailboxes. Select the mailbox."]
+    assert first == {steps[0]: SOUND[0], steps[3]: SOUND[4]}
+
+
+def test_the_way_there_stays_apart_from_a_step_that_does_not_follow_it_or_makes_too_long_a_step():
+    # the panel's step was said already (not among the steps given): the next one given is not its
+    # step; a long step after it is an action of its own
+    given = [SOUND[0], SOUND[2]]
+    assert with_way_there(given, SOUND) == (given, {})
+    long = ("Select the mailbox, open its settings, and under Mail flow set every option that the admin "
+            "asked for in the ticket today.")
+    assert with_way_there([SOUND[4], long], [SOUND[4], long])[0] == [SOUND[4], long]
+    # nothing joins a step that does something where the user already is
+    assert with_way_there(SOUND[2:4], SOUND)[0] == SOUND[2:4]
