@@ -397,17 +397,17 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         # a reference gives the entries asked, not the others, though their descriptions read
         # as steps (a menu's "**Import Page**: Prompts for a file path …" beside its "New Page")
         entries = entry_names(cand.unit)
+        own = unit_steps(cand.unit)
         if named and not asked_entries(cand.unit, turn):
             rest = []
         elif named:
-            rest = [s for s in unit_steps(cand.unit) if not is_entry_step(s, entries)]
+            rest = [s for s in own if not is_entry_step(s, entries)]
         else:
-            rest = entries_most_asked(unit_steps(cand.unit), entries, turn, weight) if len(entries) >= 2 \
-                else unit_steps(cand.unit)
+            rest = entries_most_asked(own, entries, turn, weight) if len(entries) >= 2 else own
         fresh = [s for s in named + [s for s in rest if s not in named]
                  if not turn.already_said(s) and not is_duplicate(s, plain)
                  and setting_factor(turn.setting, step_settings(s)) >= 1]  # not "On macOS: …" for a Windows user
-        fresh, firsts = with_way_there(fresh, unit_steps(cand.unit))
+        fresh, firsts = with_way_there(fresh, own)
         first.update(firsts)
         if cand.unit.id not in leading and len(fresh) > budget:
             fresh = relevant_steps(fresh, turn, budget, weight)

@@ -41,7 +41,15 @@ from procmem.answerers.clauses import (
 )
 from procmem.answerers.code_blocks import commands_typed
 from procmem.answerers.common import terms
-from procmem.answerers.prose import INTRODUCES, LIST_ITEM, introduced, paragraphs, plain_text
+from procmem.answerers.prose import (
+    INTRODUCES,
+    LIST_ITEM,
+    ended,
+    introduced,
+    paragraphs,
+    plain_text,
+    unended,
+)
 from procmem.answerers.steps import BOILERPLATE, entry_step, unit_steps, unit_text, usage_options
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import SENTENCE_BREAK, first_sentence
@@ -56,21 +64,6 @@ CAUSE_CUE = re.compile(
     # "is designed to", "by design"; not what something is made for ("keyboards designed for Windows")
     r"requires?|required|must|limit\w*|by default|expected|(?:is|are|was|were|be|not) designed|by design|means)\b",
     re.I)
-
-
-SENTENCE_END = re.compile(r"[.!?…][\"”’)]?$")  # "… named \"Outlook.\"" ends as it is
-# ... and goes on as "… named \"Outlook\", then …"
-_END_MARKS = re.compile(r"[.;,:]+(?=[\"”’]$)|[.;,: ]+$")
-
-
-def _unended(text: str) -> str:
-    """``text`` without the marks that end it, a closing quotation mark kept."""
-    return _END_MARKS.sub("", text)
-
-
-def _ended(text: str) -> str:
-    """``text`` ending as a sentence ends: as it is, or with a full stop for what it ended with."""
-    return text if SENTENCE_END.search(text) else f"{_unended(text)}."
 
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
@@ -315,7 +308,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         return said  # unless it only sets the scene for the steps (its own, its page's) of what the user asks how to do
     only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option else []
     if len(only) == 1:  # a section that answers with one command alone
-        return _ended(_opening(only[0]))
+        return ended(_opening(only[0]))
     pool: dict[str, float] = {}
     aside: set[str] = set()
     best_said: set[str] = set()  # the best unit's sentences
@@ -387,7 +380,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         if entry or doing and defines(doing[0]):
             lead = _opening(entry or doing[0])
         elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
-            lead = _opening(_unended(opening))
+            lead = _opening(unended(opening))
             # what to do sends the user on to the other steps (:func:`sends_to_steps`)
             if sends_to_steps(opening) and len(steps) > 1:
                 lead = f"{lead}, then follow the steps below."
@@ -401,7 +394,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         causes = [s for s in causes if s in plain_text(entry)]
     why = next((s for s in causes if not is_duplicate(s, [lead])), "")  # not the lead again
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
-    answer = " ".join(_ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
+    answer = " ".join(ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
     return answer or NOTHING_FOUND
 
 

@@ -161,3 +161,18 @@ def introduced(text: str) -> list[str]:
                 items.append(line)  # a line of its own: the message it quotes
             break
     return [plain_text(item) for item in items if plain_text(item)]
+
+
+SENTENCE_END = re.compile(r"[.!?…][\"”’)]?$")  # "… named \"Outlook.\"" ends as it is
+# ... and goes on as "… named \"Outlook\", then …"
+_END_MARKS = re.compile(r"[.;,:]+(?=[\"”’]$)|[.;,: ]+$")
+
+
+def unended(text: str) -> str:
+    """``text`` without the marks that end it, a closing quotation mark kept."""
+    return _END_MARKS.sub("", text)
+
+
+def ended(text: str) -> str:
+    """``text`` ending as a sentence ends: as it is, or with a full stop for what it ended with."""
+    return text if SENTENCE_END.search(text) else f"{unended(text)}."

@@ -49,7 +49,7 @@ from procmem.answerers.code_blocks import (
     without_shown_code,
 )
 from procmem.answerers.parsing import parse_steps
-from procmem.answerers.prose import INTRODUCES, LIST_ITEM, plain_text
+from procmem.answerers.prose import INTRODUCES, LIST_ITEM, ended, plain_text
 from procmem.extract.markdown import (
     LINK_ONLY,
     SENTENCE_BREAK,
@@ -638,7 +638,6 @@ DONE_THERE = re.compile(r"^(?:(?:on|in|under|from) [^,]{1,40}, )?(?:click|double
 # the two join when they say at most this many words (step coverage with the memory over every
 # bundled document 0.478 -> 0.490; given documents 0.466 -> 0.480)
 WAY_THERE_WORDS = 30
-CLOSING = "\"'”’)]"  # after a step's final stop: 'the profile that is named "Outlook."'
 
 
 def with_way_there(steps: list[str], own: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -656,8 +655,7 @@ def with_way_there(steps: list[str], own: list[str]) -> tuple[list[str], dict[st
         after = steps[i + 1] if i + 1 < len(steps) else ""
         if after and step in place and place.get(after) == place[step] + 1 and GETS_THERE.match(step) \
                 and DONE_THERE.match(after) and len(step.split()) + len(after.split()) <= WAY_THERE_WORDS:
-            head = step.rstrip()
-            both = f"{head}{'' if head.rstrip(CLOSING)[-1:] in '.!?:;' else '.'} {after}"
+            both = f"{ended(step.rstrip())} {after}"
             joined.append(both)
             first[both] = step
             i += 2
