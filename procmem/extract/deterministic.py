@@ -163,12 +163,14 @@ def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction)
     if numbered:
         # what the section says before its first list's lead-in (a manual page's description and
         # options before "The scenario is as follows:") is a unit of its own, not lost; a sentence
-        # or two there only prefaces the list ("Be sure to read the note at the end of step 8.")
+        # or two there prefaces the list and opens its unit ("If you receive one of the following
+        # errors: 5.7.57 Client not authenticated to send mail", the message a user quotes)
         before = replace(section, blocks=section.blocks[:_list_start(section, numbered[0])])
         own = len(before.text.split()) >= MIN_TEXT_BEFORE_LIST_WORDS
         parts = len(numbered) > 1
         return (_section_units(ctx, before, role, out) if own else []) + [
-            _procedure_unit(ctx, section, role, block, out, part=i if parts else 0)
+            _procedure_unit(ctx, section, role, block, out, part=i if parts else 0,
+                            preface="" if own or i > 1 else before.text)
             for i, block in enumerate(numbered, 1)]
     bullets = _lists(section, ordered=False)
     if role in ("resolution", "alternative") and bullets and _lists_alternatives(section):
@@ -233,7 +235,7 @@ def _gives_instructions(section: Section) -> bool:
 
 
 def _procedure_unit(ctx: _Context, section: Section, role: Role, block: Block, out: Extraction,
-                    *, part: int) -> LogicUnit:
+                    *, part: int, preface: str = "") -> LogicUnit:
     goal = _goal(ctx, section, role, block)
     if part and not _lead_in_goal(_lead_in(section, block)):
         goal = f"{goal} (part {part})"
@@ -243,6 +245,7 @@ def _procedure_unit(ctx: _Context, section: Section, role: Role, block: Block, o
     steps = [one_line(item.text) for item in block.items if one_line(item.text)]
     out.procedures.append(Procedure(input=prerequisite, output=_header(ctx, goal), steps=steps,
                                     meta=dict(meta)))
+    body = "\n\n".join(part for part in (preface.strip(), body) if part)
     unit = LogicUnit("Step", prerequisite, _header(ctx, goal), body, meta=meta)
     unit.linker = find_linkers(body, doc_id=ctx.doc.doc_id, anchors=ctx.anchors)
     out.logic_units.append(unit)

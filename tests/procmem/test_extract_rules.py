@@ -482,8 +482,8 @@ def test_a_wish_the_user_may_have_is_no_prerequisite():
 def test_the_text_before_a_sections_numbered_list_is_a_unit_when_it_says_more_than_a_preface():
     """A manual page's description gives the command's options, then a numbered list of how a
     wrong message gets removed: the options were in no logic unit, only the list's part was.
-    A sentence before the list only prefaces it and stays out ("Be sure to read the note at the
-    end of step 3.")."""
+    A sentence before the list only prefaces it and opens the list's unit ("Be sure to read the
+    note at the end of step 3."); it was left out of every unit."""
     options = ("The queueadm command does maintenance jobs on the mail queue. Only the superuser may run it.\n\n"
                "`-d queue_id`: Remove one message with the named queue ID. Specify \"-d ALL deferred\" to remove "
                "all mail in the deferred queue.\n\n`-h queue_id`: Put one message on hold, so that no attempt is "
@@ -499,7 +499,25 @@ def test_the_text_before_a_sections_numbered_list_is_a_unit_when_it_says_more_th
     text = f"# queueadm - mail queue maintenance\n\n## DESCRIPTION\n\n{preface}\n\n{listed}"
     units = extract_rules(Document(doc_id="man/queueadm.1", title="queueadm - mail queue maintenance",
                                    text=text, meta={})).logic_units
-    assert [u.body for u in units] == [listed.strip()]
+    assert [u.body for u in units] == [f"{preface}\n\n{listed.strip()}"]
+
+
+def test_the_errors_a_section_fixes_open_its_steps_unit_and_stay_out_of_its_steps():
+    """The errors a section's checks fix are listed before the checks' lead-in: the message a
+    user quotes ("5.7.57 Client not authenticated to send mail") was in no unit of the page."""
+    text = ("# Fix issues with printers\n\n## Error: Authentication unsuccessful\n\n"
+            "If you receive one of the following errors:\n\n- 535 5.7.3 Authentication unsuccessful\n"
+            "- 5.7.57 Client not authenticated to send mail\n\nThere are a few things you should check:\n\n"
+            "1. Verify that SMTP AUTH is enabled on the mailbox.\n2. Disable multifactor authentication "
+            "on the mailbox.\n")
+    out = extract_rules(Document(doc_id="exo/printers.md", title="Fix issues with printers", text=text, meta={}))
+    (unit,) = out.logic_units
+    assert unit.body.startswith("If you receive one of the following errors:")
+    assert "5.7.57 Client not authenticated to send mail" in unit.body
+    assert unit.body.endswith("2. Disable multifactor authentication on the mailbox.")
+    (procedure,) = out.procedures
+    assert procedure.steps == ["Verify that SMTP AUTH is enabled on the mailbox.",
+                               "Disable multifactor authentication on the mailbox."]
 
 
 CALLOUT_EXAMPLE = """# git-reset(1)
