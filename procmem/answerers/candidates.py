@@ -437,12 +437,14 @@ def is_duplicate(step: str, kept: list[str], min_words: int = 5) -> bool:
     start = key.rstrip(". ")
     named = names(step)
     said = set(_WORD.findall(key))
-    # a short step whole, as the sentence another opens with: "Click Create to continue." and
-    # "Click Create to continue. Tip: …"
-    opening = key.endswith(".") and len(start.split()) >= 2
+    # a short step whole, as the sentence another opens or ends with: "Click Create to
+    # continue." and "Click Create to continue. Tip: …"; "Click on Settings." and the way there
+    # joined with it (:func:`with_way_there`), "Open the Activities overview and start typing
+    # Settings. Click on Settings."
+    sentence = key.endswith(".") and len(start.split()) >= 2
     return any(fuzz.ratio(key, other.casefold()) >= DUPLICATE_SIMILARITY and _names_alike(step, named, other)
                or (len(start.split()) >= min_words and start in other.casefold())
-               or (opening and other.casefold().startswith(key + " "))
+               or (sentence and (other.casefold().startswith(key + " ") or other.casefold().endswith(". " + key)))
                or _holds_words(said, set(_WORD.findall(other.casefold())), 3 * min_words) for other in kept)
 
 

@@ -2929,3 +2929,30 @@ def test_the_way_to_a_panel_and_what_is_done_there_count_as_one_of_a_units_steps
     steps, _ = compose_steps(chosen, turn, ExtractiveParams(cite=False, other_unit_steps=4),
                              {c.unit.id: i for i, c in enumerate(chosen, 1)})
     assert steps[2:] == [" ".join(panel[:2]), *panel[2:5]]
+
+
+def test_a_step_that_ends_a_kept_joined_step_is_not_given_again():
+    # two pages open the same panel: the runner-up's way there is a duplicate of the best
+    # unit's joined step, and its "Click on Settings." (three words) was kept on its own
+    way = ["Open the Activities overview and start typing Settings.", "Click on Settings."]
+    best = step_unit("Change your time zone", "".join(f"{i}. {s}\n" for i, s in enumerate(
+        [*way, "Click Date & Time in the sidebar to open the panel.", "Click Time Zone."], 1)),
+        "help/clock-timezone.page", "Change your time zone")
+    other = step_unit("Change the date and time", "".join(f"{i}. {s}\n" for i, s in enumerate(
+        [*way, "Switch Automatic Date & Time to off.", "Click Date & Time, then adjust the date."], 1)),
+        "help/clock-set.page", "Change the date and time")
+    why = {"text": 1.0, "header": 0.3, "context": 0.0}
+    chosen = [Candidate(Hit(best, 1.0, 1, "x"), retrieval=0.5, score=1.0, why=why),
+              Candidate(Hit(other, 0.9, 2, "x"), retrieval=0.4, score=0.8, why=why)]
+    steps, _ = compose_steps(chosen, Turn("How do I set the time zone and the time myself?"),
+                             ExtractiveParams(cite=False), {c.unit.id: i for i, c in enumerate(chosen, 1)})
+    assert steps.count("Click on Settings.") == 0
+    assert steps[0] == " ".join(way)
+    assert "Switch Automatic Date & Time to off." in steps
+
+
+def test_a_short_step_is_a_duplicate_of_the_sentence_a_kept_step_opens_or_ends_with():
+    assert is_duplicate("Click on Settings.", ["Open the Activities overview and start typing Settings. Click on Settings."])
+    assert is_duplicate("Click Create to continue.", ["Click Create to continue. Tip: Other Options set a password."])
+    assert not is_duplicate("Click on Settings.", ["Click on Settings and choose Sound."])
+    assert not is_duplicate("Click OK.", ["Select the disk. Click OK to format it."])
