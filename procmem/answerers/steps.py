@@ -197,7 +197,8 @@ def shows_conventions(unit: Unit) -> bool:
 
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
-    text, else its sentences; page metadata, boilerplate and lines that are only a link left out,
+    text (a numbered list with the sentence after it that says what to do next,
+    :func:`closing_instruction`), else its sentences; page metadata, boilerplate and lines that are only a link left out,
     bulleted lines and sentences that only describe (:func:`describes`) or define a term
     (:func:`defines`), a list that defines terms (:func:`defines_terms`) or says what something
     is for (:func:`purposes`), a list of what to learn or a numbered list or a procedure of what
@@ -231,12 +232,38 @@ def unit_steps(unit: Unit) -> list[str]:
                                           or narrates(numbered) or enumerates(numbered)
                                           or lists_what_there_is(numbered) or names_grouped(numbered)) else []
         steps_listed = listed_steps if any(says_what_to_do(s) or labelled_action(s) for s in listed_steps) else []
+        if steps_numbered and (closing := closing_instruction(listed)):
+            steps_numbered = [*steps_numbered, closing]
         raw = steps_numbered or (choices_after_action(text, steps_listed) if steps_listed else []) \
             or prose_steps(text) or listed_steps
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+_NUMBERED_LINE = re.compile(r"^\d+[.)]\s")
+
+
+def closing_instruction(text: str) -> str:
+    """The one sentence of the paragraph that ends ``text`` right after its last numbered list,
+    when it says what to do next: "Use the **Test** button to check that all speakers are
+    working.", after the steps that select the output device. A note, a pointer ("For more
+    information, see …"), what the steps did ("The network connection should now …") or a
+    sentence that leads to what follows ("Select the printer from the list below") is none."""
+    blocks = [b.strip("\n") for b in re.split(r"\n[ \t]*\n", text.strip("\n")) if b.strip()]
+    if len(blocks) < 2 or not any(_NUMBERED_LINE.match(line) for line in blocks[-2].splitlines()):
+        return ""
+    last = blocks[-1].rstrip()
+    if "\n" in last or last[:1].isspace() or last.startswith(("```", ">", "|", "-", "*")) \
+            or _NUMBERED_LINE.match(last):
+        return ""  # an item's own text, indented under it, a note, a table, a list, code
+    said = sentences(last)
+    plain = plain_text(last)
+    if len(said) != 1 or not plain.endswith((".", "!")) or POINTS_ON.search(plain) \
+            or not ACTION_CUE.match(plain) or not says_what_to_do(plain):
+        return ""
+    return last
 
 
 _NESTED_ITEM = re.compile(r"; | - ")  # where a list item's nested items join it

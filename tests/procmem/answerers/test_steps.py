@@ -1451,3 +1451,28 @@ def test_the_way_there_stays_apart_from_a_step_that_does_not_follow_it_or_makes_
     assert with_way_there([SOUND[4], long], [SOUND[4], long])[0] == [SOUND[4], long]
     # nothing joins a step that does something where the user already is
     assert with_way_there(SOUND[2:4], SOUND)[0] == SOUND[2:4]
+
+
+SPEAKERS = ("**Select a default audio output device**\n\n1. Open the **Activities** overview and start typing "
+            "**Sound**.\n2. Click on **Sound** to open the panel.\n3. In the **Output** section, select the device "
+            "that you want to use.\n\n{after}")
+
+
+@pytest.mark.parametrize(("after", "last"), [
+    # what to do once the list is done, said in the paragraph after it
+    ("Use the **Test** button to check that all speakers are working.",
+     "Use the Test button to check that all speakers are working."),
+    # a pointer, what the steps did, a sentence that leads to what follows, a note: no step
+    ("For more information, see [Sound settings](sound.page).", None),
+    ("The speakers should now play every sound.", None),
+    ("Select the type of speakers from the list below", None),
+    ("> **Note:** Use the Test button to check the speakers.", None),
+    ("Use the Test button. Then adjust the volume.", None),
+])
+def test_a_sentence_that_says_what_to_do_after_a_numbered_list_is_its_last_step(after, last):
+    unit = step_unit("Use different speakers or headphones", SPEAKERS.format(after=after),
+                     "help/sound-usespeakers.page", "Use different speakers or headphones")
+    steps = unit_steps(unit)
+    listed = ["Open the Activities overview and start typing Sound.", "Click on Sound to open the panel.",
+              "In the Output section, select the device that you want to use."]
+    assert steps == (listed + [last] if last else listed)
