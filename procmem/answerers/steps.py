@@ -198,8 +198,8 @@ def shows_conventions(unit: Unit) -> bool:
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text (a numbered list with the sentence after it that says what to do next,
-    :func:`closing_instruction`), else its sentences; page metadata, boilerplate and lines that are only a link left out,
-    bulleted lines and sentences that only describe (:func:`describes`) or define a term
+    :func:`closing_instruction`), else its sentences; page metadata, boilerplate and lines that
+    are only a link left out, bulleted lines and sentences that only describe (:func:`describes`) or define a term
     (:func:`defines`), a list that defines terms (:func:`defines_terms`) or says what something
     is for (:func:`purposes`), a list of what to learn or a numbered list or a procedure of what
     to consider (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists:

@@ -245,7 +245,7 @@ def _procedure_unit(ctx: _Context, section: Section, role: Role, block: Block, o
     steps = [one_line(item.text) for item in block.items if one_line(item.text)]
     out.procedures.append(Procedure(input=prerequisite, output=_header(ctx, goal), steps=steps,
                                     meta=dict(meta)))
-    body = "\n\n".join(part for part in (preface.strip(), body) if part)
+    body = "\n\n".join(text for text in (preface.strip(), body) if text)
     unit = LogicUnit("Step", prerequisite, _header(ctx, goal), body, meta=meta)
     unit.linker = find_linkers(body, doc_id=ctx.doc.doc_id, anchors=ctx.anchors)
     out.logic_units.append(unit)
