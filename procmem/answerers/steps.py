@@ -255,8 +255,7 @@ def closing_instruction(text: str) -> str:
     if len(blocks) < 2 or not any(_NUMBERED_LINE.match(line) for line in blocks[-2].splitlines()):
         return ""
     last = blocks[-1].rstrip()
-    if "\n" in last or last[:1].isspace() or last.startswith(("```", ">", "|", "-", "*")) \
-            or _NUMBERED_LINE.match(last):
+    if "\n" in last or last[:1].isspace() or last.startswith(("```", ">", "|", "*")) or LIST_ITEM.match(last):
         return ""  # an item's own text, indented under it, a note, a table, a list, code
     said = sentences(last)
     plain = plain_text(last)
