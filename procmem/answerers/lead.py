@@ -157,6 +157,13 @@ PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by
 # a sentence that goes on from the one before it: "And to reset back to the default driver: …",
 # "They can be listed with their size by the following: …", "That's all the information you need to provide: …"
 GOES_ON = re.compile(r"^(?:and|but|so|they|it|this|that|these|those|then)\b", re.I)
+# a sentence that says why of the one before it ("However, this is expected behavior because …",
+# "This should happen automatically every 24 hours, but …", "After this date, support for these
+# modules is limited …"): the answer's why only right after that sentence, its lead
+WHY_OF_BEFORE = re.compile(r"^(?:however|therefore|thus|hence|consequently|as a result|for (?:this|that) reason"
+                           r"|(?:because of|due to|after|before|until|since) (?:this|that|these|those)"
+                           r"|this (?:is|was|can|could|may|might|should|will|would)(?! (?:not )?(?:required|necessary))"
+                           r")\b", re.I)
 # what to do instead of what the page said first: "Another option is to generate an empty bare
 # repository at the client", "Alternatively, you can delete just the local cache": no lead
 OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)
@@ -293,7 +300,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one
     before it (:data:`GOES_ON`). A reference entry that the question names
     (:func:`asked_entries`), or the option of a list of options that does what it asks
-    (:func:`answers_by_option`), leads, and says why only in its own words."""
+    (:func:`answers_by_option`), leads, and says why only in its own words. A sentence that says
+    why of the one before it (:data:`WHY_OF_BEFORE`: "However, this is expected …") is the why
+    only of that sentence, when it leads."""
     # a section that answers by an entry the question names (or an option that does what it asks)
     # leads with that entry, not its opening
     # (and so does an option of a command's usage that does what is asked, in whichever part of it)
@@ -313,11 +322,14 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     aside: set[str] = set()
     best_said: set[str] = set()  # the best unit's sentences
     gives_code: set[str] = set()  # sentences that introduce what to type, with it
+    before: dict[str, str] = {}  # the sentence before each, in its unit
     # a step that a sentence introducing code became, with the code: "You can change it by the
     # following: `sudo update-alternatives --config editor`"
     with_code = {step.split(": ", 1)[0]: step for step in (CITED.sub("", s) for s in steps) if ": " in step}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
-        for s in sentences(commands_typed(unit_text(unit))):  # a session's commands, not what they print
+        unit_sentences = sentences(commands_typed(unit_text(unit)))  # a session's commands, not what they print
+        for earlier, s in zip(["", *unit_sentences], unit_sentences, strict=False):
+            before.setdefault(s, earlier)
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
                     and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
                     and not turn.already_said(s, 0.7) and not labelled_values(s, labels=1):
@@ -392,7 +404,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     entry = asked or next((line for c in chosen if (line := entries_by_name(c.unit).get(label))), "")
     if entry and not turn.asks_cause:
         causes = [s for s in causes if s in plain_text(entry)]
-    why = next((s for s in causes if not is_duplicate(s, [lead])), "")  # not the lead again
+    why = next((s for s in causes if not is_duplicate(s, [lead])  # not the lead again
+                and (not WHY_OF_BEFORE.match(s) or (actions and lead == _opening(actions[0]) and before.get(s) == actions[0]))), "")
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
     answer = " ".join(ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
     return answer or NOTHING_FOUND

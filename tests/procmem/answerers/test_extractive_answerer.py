@@ -2956,3 +2956,28 @@ def test_a_short_step_is_a_duplicate_of_the_sentence_a_kept_step_opens_or_ends_w
     assert is_duplicate("Click Create to continue.", ["Click Create to continue. Tip: Other Options set a password."])
     assert not is_duplicate("Click on Settings.", ["Click on Settings and choose Sound."])
     assert not is_duplicate("Click OK.", ["Select the disk. Click OK to format it."])
+
+
+def test_a_why_that_needs_the_sentence_before_it_only_follows_that_sentence():
+    """"However, this is expected because not every test of the analyzer passes." says why of
+    the sentence before it in its page (that the test shows errors), not of the lead the answer
+    chose: it is the plain answer's why only right after that sentence."""
+    from procmem.answerers.candidates import Candidate
+    from procmem.answerers.lead import plain_answer
+
+    endpoint = step_unit("Check the endpoint", "Verify that the endpoint points to the gateway server. "
+                         "Some checks of the analyzer can report errors. However, this is expected because "
+                         "not every check of the analyzer must pass.", "help/endpoint.md", "Endpoint checks")
+    chosen = [Candidate(Hit(endpoint, 1.0, 1, "hybrid"))]
+    turn = Turn("How do I check that the endpoint points to the gateway?", [])
+
+    lead = plain_answer(chosen, [], turn, unit_steps(endpoint))
+
+    assert lead.startswith("Verify that the endpoint points to the gateway server."), lead
+    assert "However" not in lead
+    # right after the sentence it says why of, it is the why
+    follows = step_unit("Check the endpoint", "Verify that the endpoint points to the gateway server. However, "
+                        "this is expected because the endpoint is required for every check.",
+                        "help/endpoint.md", "Endpoint checks")
+    lead = plain_answer([Candidate(Hit(follows, 1.0, 1, "hybrid"))], [], turn, unit_steps(follows))
+    assert lead.endswith("However, this is expected because the endpoint is required for every check."), lead
