@@ -23,6 +23,7 @@ from procmem.retrieval.index import Fusion, Method, SearchIndex, SearchSettings,
 from procmem.retrieval.language import text_language
 from procmem.retrieval.links import lift_linked
 from procmem.retrieval.query import asks_how_to, conversation_query
+from procmem.retrieval.quotes import quoted_fragments, quoting_first
 from procmem.units import asks
 
 if TYPE_CHECKING:
@@ -155,7 +156,9 @@ class MemorySearch:
         something, the definitions among them come last (:func:`definitions_last`). A reordered
         result takes the score of the place it takes, so scores still fall with rank.
         ``question`` is what :meth:`ordering_question` lets through. Last, the sections whose
-        header asks ``asked`` (the question, or the query) come first (:func:`headers_first`)."""
+        header asks ``asked`` (the question, or the query) come first (:func:`headers_first`),
+        and before them the best unit of each document that holds what ``asked`` quotes (an
+        error message: :func:`quoting_first`)."""
         config = self.config
         wanted = max(k, config.question_window) if question else k
         hits = self.follow_links(ranked(query, self.pool_size(wanted)), wanted)
@@ -170,6 +173,8 @@ class MemorySearch:
             hits = definitions_last(hits, config.question_window)
         if asked:
             hits = headers_first(hits, ranked(asked, HEADER_POOL, "bm25"), asked)
+            order = quoting_first(hits, quoted_fragments(asked), lambda h: h.doc_id, lambda h: h.unit.render())
+            hits = [Hit(h.unit, hits[place].score, place + 1, h.method) for place, h in enumerate(order)]
         return hits[:k]
 
     def pool_size(self, k: int) -> int:

@@ -34,11 +34,11 @@ from procmem.answerers.steps import (
 from procmem.answerers.turn import UNDO, Turn, narrowed, setting_factor, settings_named
 from procmem.extract.markdown import first_sentence, one_line
 from procmem.extract.roles import labels_a_part
+from procmem.retrieval.quotes import documents_quoting
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
 
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
 QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user quotes
-QUOTE_SHARE = 0.6  # ... contains this share of the quoted words
 # a page whose statement of the problem (its "Symptoms") holds this weighted share of the last
 # question's terms describes what a user reports who followed an earlier answer's steps in vain:
 # its units rank as a quoting page's do (the manager's "Delegates" group a delegate never appears
@@ -54,7 +54,6 @@ ELSEWHERE_CONTEXT = 0.2  # ... less than this share of its (weighted) terms
 # (0.05: 0.427 / 0.428, 0.2: 0.431 / 0.435; counting the earlier questions too: 0.423 / 0.428)
 TITLE_WEIGHT = 0.1
 ANSWERS_FACTOR = 1.5  # a section whose header asks the question (asks) ranks above units sharing its words
-_NOT_WORD = re.compile(r"[^a-z0-9]+")
 WHY = re.compile(r"^why\b", re.I)  # a question of cause: "Why is Cargo rebuilding my code?"
 PROBLEM_HEADER = re.compile(r"^(?:what causes|cause|symptoms?|problem|more information|summary)\b", re.I)
 # a section in which a page speaks of itself ("Abstract": "In this paper, I describe how to write
@@ -559,28 +558,13 @@ def described_documents(candidates: list[Candidate]) -> set[str]:
     return {c.doc_id for c in candidates if is_problem(c.unit) and c.why.get("text", 0.0) >= DESCRIBED_TEXT}
 
 
-def _words(text: str) -> str:
-    return " ".join(_NOT_WORD.split(plain_text(text).casefold())).strip()
-
-
 def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str]:
-    """The documents whose candidate units, together, contain the quoted passages (at least
-    :data:`QUOTE_SHARE` of their words, word for word once punctuation and markup are set aside;
-    near enough for a paraphrased apostrophe)."""
-    wanted = [(_words(q), len(q.split())) for q in quotes]
-    total = sum(n for _, n in wanted)
-    if not total:
-        return set()
+    """The documents whose candidate units, together, contain the quoted passages
+    (:func:`documents_quoting`)."""
     texts: dict[str, list[str]] = {}
     for cand in candidates:
-        texts.setdefault(cand.doc_id, []).append(_words(cand.unit.render()))
-    found = set()
-    for doc_id, parts in texts.items():
-        text = " ".join(parts)
-        share = sum(n for q, n in wanted if q in text or fuzz.partial_ratio(q, text) >= DUPLICATE_SIMILARITY)
-        if share >= QUOTE_SHARE * total:
-            found.add(doc_id)
-    return found
+        texts.setdefault(cand.doc_id, []).append(plain_text(cand.unit.render()))
+    return documents_quoting(texts, quotes)
 
 
 __all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "described_documents", "is_duplicate", "is_problem",

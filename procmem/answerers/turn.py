@@ -17,6 +17,7 @@ from functools import cached_property
 from procmem.answerers.common import names, terms
 from procmem.retrieval.bm25 import compound_parts, said_verbs
 from procmem.retrieval.query import HOW_DO_I, asks_how_to
+from procmem.retrieval.quotes import quoted_fragments
 
 # One entry per setting a user may name; each lists the words that name it.
 SETTINGS: dict[str, tuple[str, ...]] = {
@@ -104,25 +105,6 @@ WHAT_TO_DO = re.compile(r"\bwhat (?:else )?(?:should|can|could|must|do|would) (?
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
 # the user asks what a word means: "What does it mean when a process says zombie?"
 MEANING_QUESTION = re.compile(r"\bwhat (?:does|do|did) .{0,80}\bmean\b|\bmeaning of\b", re.I)
-# text in quotes: "...", “...”, or '...' whose quote marks are not apostrophes (don't)
-QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'(.+?)'(?!\w)")
-ELLIPSIS = re.compile(r"\.{3,}|…")
-MIN_QUOTE_WORDS = 3  # shorter quotes are mostly labels ('Anyone'), found by the words anyway
-
-
-def quoted_fragments(text: str) -> list[str]:
-    """The quoted passages of ``text`` of at least :data:`MIN_QUOTE_WORDS` words, split where
-    the user left something out ("... couldn't be attached: ... Please try again later.")."""
-    found = []
-    for match in QUOTED.finditer(text):
-        passage = next(g for g in match.groups() if g is not None)
-        for part in ELLIPSIS.split(passage):
-            part = " ".join(part.split()).strip(" :;,")
-            if len(part.split()) >= MIN_QUOTE_WORDS and part not in found:
-                found.append(part)
-    return found
-
-
 def settings_named(text: str) -> set[str]:
     """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`), the
     product versions (:data:`_VERSIONS`) and the numbered variants (:data:`_VARIANT`) it names."""

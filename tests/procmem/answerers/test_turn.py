@@ -3,7 +3,7 @@
 import pytest
 
 from procmem.answerers.common import terms
-from procmem.answerers.turn import Turn, narrowed, quoted_fragments, setting_factor, settings_named
+from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
 
 
 def test_the_setting_comes_from_the_users_messages_only():
@@ -107,12 +107,6 @@ def test_setting_factor_per_group():
 def test_quoted_messages_are_read_apart_from_apostrophes_and_split_at_an_ellipsis():
     assert Turn("The center says 'You don't have sufficient permissions.' Why?").quotes == [
         "You don't have sufficient permissions."]
-    assert quoted_fragments("OWA says 'The following files couldn't be attached: ... Please try again later.'") == [
-        "The following files couldn't be attached", "Please try again later."]
-    assert quoted_fragments('It shows “Cannot open the file” and "Access is denied here"') == [
-        "Cannot open the file", "Access is denied here"]
-    # labels of one or two words, and apostrophes alone, are no quote
-    assert quoted_fragments("Both the 'Anyone' option and 'Specific people' are grayed out; it's odd") == []
     assert Turn("I can't sign in and it doesn't say why").quotes == []
 
 
