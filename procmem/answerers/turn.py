@@ -93,7 +93,10 @@ FAILED = re.compile(
     r"|(?<!can i )(?<!can we )(?<!could i )still|same (?:error|problem|message|issue)|no luck"
     r"|nothing (?:happen|change)\w*|fail\w*|no change|keeps? (?:on )?\w+ing|never|even after"
     r"|(?:tried|did|done|redid|happen\w*|occur\w*|came back|comes back|appear\w*|shows? up) (?:it |that |this )?again"
-    r"|what(?:'s| is) next|what else|check next)\b", re.I)
+    r"|what(?:'s| is) next|what else|check next"
+    # ... or that it worked, and goes on from there: "Done, it shows as Connected now.", "OK, she
+    # can send now. But …", "Now the rest of the library shows …"
+    r"|^(?:done|now)|works again|(?:that|it|this) (?:fixed|worked|solved)|(?:can|could) \w+ now|shows? (?:as )?\w+ now)\b", re.I)
 UNDO = terms("undo")[0]
 UNDO_WORDS = frozenset(terms("reverse reversing roll rolling take back"))  # how a user may say it
 # the action a "how do I" question asks about, and a question that asks it of what the

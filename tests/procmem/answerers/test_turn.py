@@ -32,6 +32,13 @@ def test_a_reported_failure_needs_an_earlier_turn():
     ("And sometimes I don't want any of the original text in my reply at all.", False),
     ("I do not really need the sidebar. How do I hide it?", False),
     ("I don't see the option anywhere.", True),
+    # it worked, and the user goes on from there: what the last answer gave is done
+    ("Done, it shows as Connected now. So how do I send the photos to it?", True),
+    ("OK, she can send now. But her sent mail lands in her own folder.", True),
+    ("Now the rest of the library shows a pile of sync errors.", True),
+    ("That fixed the scope, but one library is missing.", True),
+    ("How do I make it start now instead of at midnight?", False),
+    ("Is it done automatically?", False),
 ])
 def test_a_failure_or_a_question_for_what_is_next_is_told_from_a_wish(question, failed):
     assert Turn(question, [("How?", "Restart it.")]).reports_failure is failed
