@@ -404,8 +404,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     entry = asked or next((line for c in chosen if (line := entries_by_name(c.unit).get(label))), "")
     if entry and not turn.asks_cause:
         causes = [s for s in causes if s in plain_text(entry)]
+    led_by = actions[0] if actions and lead == _opening(actions[0]) else None  # the sentence that leads
     why = next((s for s in causes if not is_duplicate(s, [lead])  # not the lead again
-                and (not WHY_OF_BEFORE.match(s) or (actions and lead == _opening(actions[0]) and before.get(s) == actions[0]))), "")
+                and (not WHY_OF_BEFORE.match(s) or before.get(s) == led_by)), "")
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
     answer = " ".join(ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
     return answer or NOTHING_FOUND

@@ -270,7 +270,8 @@ class Turn:
     @property
     def reports_failure(self) -> bool:
         """The user did what an earlier answer said and it did not solve the problem ("it still
-        fails"), or asks what is next after doing it ("The test passes. What's next?")."""
+        fails"), or asks what is next after doing it ("The test passes. What's next?"), or says
+        it worked and goes on from there ("OK, she can send now. But …")."""
         return bool(self.history) and bool(FAILED.search(self.question))
 
     @property

@@ -72,8 +72,9 @@ def quoting_first(found: list[Found], quotes: Sequence[str], doc_id: Callable[[F
     for item in found:
         texts.setdefault(doc_id(item), []).append(text(item))
     quoting = documents_quoting(texts, quotes)
-    first: list[Found] = []
-    for item in found:
-        if doc_id(item) in quoting and all(doc_id(f) != doc_id(item) for f in first):
-            first.append(item)
-    return first + [item for item in found if not any(item is f for f in first)]
+    first: dict[str, int] = {}  # a quoting document: the place of its best result
+    for place, item in enumerate(found):
+        if doc_id(item) in quoting:
+            first.setdefault(doc_id(item), place)
+    lifted = set(first.values())
+    return [found[place] for place in first.values()] + [item for place, item in enumerate(found) if place not in lifted]
