@@ -789,7 +789,7 @@ class ExtractiveAnswerer:
             best = max((c.retrieval for c in candidates), default=0.25)
             for cand in tried:
                 for link in getattr(cand.unit, "linker", []):
-                    if link.tag not in ("CONTINUE", "MITIGATE"):
+                    if link.tag not in ("CONTINUE", "MITIGATE") or turn.says_passed(link.condition):
                         continue
                     within = [cand.doc_id] if link.tag == "CONTINUE" else None
                     hits, _ = retriever.search(link.next, k=2, kind="logic_unit", within=within)

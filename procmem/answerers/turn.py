@@ -97,6 +97,9 @@ FAILED = re.compile(
     # ... or that it worked, and goes on from there: "Done, it shows as Connected now.", "OK, she
     # can send now. But …", "Now the rest of the library shows …"
     r"|^(?:done|now)|works again|(?:that|it|this) (?:fixed|worked|solved)|(?:can|could) \w+ now|shows? (?:as )?\w+ now)\b", re.I)
+# what the user says passed or works: "the test passes", "Autodiscover resolves to our server"
+PASSED = re.compile(r"\b(?:pass(?:es|ed)?|succeed(?:s|ed)?|successful(?:ly)?|works|worked|resolves|resolved|is fine)\b", re.I)
+FAILED_TERMS = frozenset(terms("fail fails failed failing not work works"))
 UNDO = terms("undo")[0]
 UNDO_WORDS = frozenset(terms("reverse reversing roll rolling take back"))  # how a user may say it
 # the action a "how do I" question asks about, and a question that asks it of what the
@@ -273,6 +276,14 @@ class Turn:
         fails"), or asks what is next after doing it ("The test passes. What's next?"), or says
         it worked and goes on from there ("OK, she can send now. But …")."""
         return bool(self.history) and bool(FAILED.search(self.question))
+
+    def says_passed(self, condition: str) -> bool:
+        """Whether the last question says that what ``condition`` reports failing passed: "the
+        Remote Connectivity Analyzer test passes" against "the Exchange connectivity tests fail
+        for autodiscover"."""
+        if not FAILED.search(condition) or not PASSED.search(self.question):
+            return False
+        return bool(set(terms(condition)) - FAILED_TERMS & self.question_terms)
 
     @property
     def asks_to_undo(self) -> bool:

@@ -265,6 +265,30 @@ def test_a_failed_step_follows_the_units_mitigate_linker():
     assert answer.sources[0].doc_id == ISP
 
 
+@pytest.mark.parametrize(("question", "followed"), [
+    ("Autodiscover resolves and the connectivity test passes, but cloud users still see hash marks. What's next?", False),
+    ("The connectivity test fails for Autodiscover, and cloud users still see hash marks. What's next?", True),
+])
+def test_a_linker_for_a_failing_check_is_not_followed_when_the_user_says_the_check_passed(question, followed):
+    """"If the connectivity test fails for Autodiscover, check the Autodiscover configuration":
+    the user who says the test passes is not sent back to the checks of what works."""
+    page = unit_meta("mail/freebusy.md", "Free/busy in a hybrid deployment", 0)
+    test = LogicUnit("Step", "", "Run the connectivity test for Autodiscover",
+                     "1. Open the Remote Connectivity Analyzer.\n2. Select the Autodiscover test and run it.",
+                     [Linker("the connectivity test fails for Autodiscover",
+                             "Check the Autodiscover configuration of the hybrid server", "CONTINUE")], page)
+    config = LogicUnit("Step", "", "Check the Autodiscover configuration of the hybrid server",
+                       "1. Run nslookup for the Autodiscover name.\n2. Make sure it returns the hybrid server's address.",
+                       [], {**page, "order": 1})
+    history = [("Cloud users see hash marks instead of free/busy for on-premises users.",
+                "Open the Remote Connectivity Analyzer, select the Autodiscover test and run it.")]
+    answer = make_answerer("extractive", memory=MemoryDouble([test, config])).answer(
+        AnswerRequest(question, history=history))
+    linker = next(s for s in answer.trace.stages if s.name == "linker")
+    assert test.id in linker.details["tried"]
+    assert bool(linker.details["followed"]) is followed, linker.details
+
+
 def test_what_the_last_answer_gave_steps_back_when_the_user_asks_what_is_next():
     """The last answer summed up a procedure in a few words; the user did it, and asks what is
     next: the procedure's steps are not given again, the page's next check is."""

@@ -159,3 +159,12 @@ def test_the_database_engine_a_user_names_is_a_setting_that_excludes_the_others(
     assert setting_factor(user, settings_named("PostgreSQL notes: Connecting to the database")) > 1
     assert setting_factor(user, settings_named("Connecting to the database")) == 1
     assert settings_named("I use MariaDB; sqlite3 for tests") == {"mysql", "sqlite"}
+
+
+def test_a_check_the_user_says_passed_is_not_the_failure_a_condition_names():
+    history = [("How?", "Run the connectivity test.")]
+    passed = Turn("The Remote Connectivity Analyzer test passes, but they still see hash marks.", history)
+    assert passed.says_passed("the Exchange connectivity tests fail for autodiscover")
+    assert not passed.says_passed("the mailbox is not licensed")  # a failure of something else
+    assert not passed.says_passed("you need details on the analyzer")  # no failure at all
+    assert not Turn("The connectivity test fails again.", history).says_passed("the connectivity tests fail")
