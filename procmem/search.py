@@ -173,8 +173,9 @@ class MemorySearch:
             hits = definitions_last(hits, config.question_window)
         if asked:
             hits = headers_first(hits, ranked(asked, HEADER_POOL, "bm25"), asked)
-            order = quoting_first(hits, quoted_fragments(asked), lambda h: h.doc_id, lambda h: h.unit.render())
-            hits = [Hit(h.unit, hits[place].score, place + 1, h.method) for place, h in enumerate(order)]
+            if quotes := quoted_fragments(asked):
+                order = quoting_first(hits, quotes, lambda h: h.doc_id, lambda h: h.unit.render())
+                hits = [Hit(h.unit, hits[place].score, place + 1, h.method) for place, h in enumerate(order)]
         return hits[:k]
 
     def pool_size(self, k: int) -> int:

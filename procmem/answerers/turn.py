@@ -283,7 +283,7 @@ class Turn:
         for autodiscover"."""
         if not FAILED.search(condition) or not PASSED.search(self.question):
             return False
-        return bool(set(terms(condition)) - FAILED_TERMS & self.question_terms)
+        return bool((set(terms(condition)) - FAILED_TERMS) & self.question_terms)
 
     @property
     def asks_to_undo(self) -> bool:

@@ -166,5 +166,6 @@ def test_a_check_the_user_says_passed_is_not_the_failure_a_condition_names():
     passed = Turn("The Remote Connectivity Analyzer test passes, but they still see hash marks.", history)
     assert passed.says_passed("the Exchange connectivity tests fail for autodiscover")
     assert not passed.says_passed("the mailbox is not licensed")  # a failure of something else
+    assert not passed.says_passed("the mailbox license check fails")  # ... which names nothing the user said passed
     assert not passed.says_passed("you need details on the analyzer")  # no failure at all
     assert not Turn("The connectivity test fails again.", history).says_passed("the connectivity tests fail")
