@@ -2,7 +2,8 @@
 
 The last question leads (repeated ``question_weight`` times, which weighs it for BM25 and pulls
 the embedding towards it), followed by the earlier questions, most recent first, then the most
-recent answer, each trimmed; answers are long, so only the last one's opening words count.
+recent answer, each trimmed; answers are long, so only the last one's opening words count. A
+question without history is searched as asked: there is nothing to weigh it against.
 """
 
 from __future__ import annotations
@@ -45,4 +46,6 @@ def conversation_query(history: Sequence[Sequence[str]], question: str, *,
     if recent and last_answer_words > 0:
         context.append(_trim(recent[-1][1], last_answer_words))
     context_text = _trim(" ".join(c for c in context if c), max_history_words)
-    return " ".join([question] * max(1, question_weight) + ([context_text] if context_text else []))
+    if not context_text:
+        return question  # nothing to weigh it against: a first question is searched as asked
+    return " ".join([question] * max(1, question_weight) + [context_text])

@@ -91,6 +91,15 @@ def test_a_first_question_other_kinds_and_bm25_alone_are_not_reordered(breads, p
             [h.unit.id for h in searched(breads, pizza, 0.5, **options)], options
 
 
+def test_a_first_question_is_searched_and_its_documents_ranked_as_asked(breads, pizza):
+    """Without history, a conversation's search is the question's own: the same units, and the
+    same documents (the extractive answerer's first pages) as a search for the question alone."""
+    assert [(h.unit.id, h.score) for h in breads.search_conversation([], pizza.question, k=6)] == \
+        [(h.unit.id, h.score) for h in breads.search(pizza.question, k=6)]
+    assert [(d.doc_id, d.score) for d in breads.search_documents_conversation([], pizza.question, k=4)] == \
+        [(d.doc_id, d.score) for d in breads.search_documents(pizza.question, k=4)]
+
+
 def test_a_turns_searches_encode_each_text_once(breads, pizza, monkeypatch):
     """A turn searches its query and its last question for several kinds of unit and for the
     document ranking: each text is encoded once, and the results are those of fresh vectors."""

@@ -86,3 +86,9 @@ def test_conversation_query_leads_with_the_question_and_keeps_recent_history():
     assert query.startswith("Where do sent copies go? Where do sent copies go?")
     assert "And send as it?" in query and "How do I share a mailbox?" not in query
     assert len(query.split()) < 60
+
+
+def test_a_question_without_history_is_searched_as_asked():
+    question = "How do I make the screen wait longer before it goes dark?"
+    assert conversation_query([], question) == question
+    assert conversation_query([("Hi", "Hello")], question, turns=0) == question
