@@ -198,7 +198,7 @@ def shows_conventions(unit: Unit) -> bool:
 def unit_steps(unit: Unit) -> list[str]:
     """The steps a unit holds: a procedure's steps, else the numbered or bulleted lines of its
     text (a numbered list with the sentence after it that says what to do next,
-    :func:`closing_instruction`), else its sentences; page metadata, boilerplate and lines that
+    :func:`closing_instructions`), else its sentences; page metadata, boilerplate and lines that
     are only a link left out, bulleted lines and sentences that only describe (:func:`describes`) or define a term
     (:func:`defines`), a list that defines terms (:func:`defines_terms`) or says what something
     is for (:func:`purposes`), a list of what to learn or a numbered list or a procedure of what
@@ -232,8 +232,8 @@ def unit_steps(unit: Unit) -> list[str]:
                                           or narrates(numbered) or enumerates(numbered)
                                           or lists_what_there_is(numbered) or names_grouped(numbered)) else []
         steps_listed = listed_steps if any(says_what_to_do(s) or labelled_action(s) for s in listed_steps) else []
-        if steps_numbered and (closing := closing_instruction(listed)):
-            steps_numbered = [*steps_numbered, closing]
+        if steps_numbered and (closing := closing_instructions(listed)):
+            steps_numbered = [*steps_numbered, *closing]
         raw = steps_numbered or (choices_after_action(text, steps_listed) if steps_listed else []) \
             or prose_steps(text) or listed_steps
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
@@ -245,24 +245,38 @@ def unit_steps(unit: Unit) -> list[str]:
 _NUMBERED_LINE = re.compile(r"^\d+[.)]\s")
 
 
-def closing_instruction(text: str) -> str:
-    """The one sentence of the paragraph that ends ``text`` right after its last numbered list,
-    when it says what to do next: "Use the **Test** button to check that all speakers are
-    working.", after the steps that select the output device. A note, a pointer ("For more
-    information, see …"), what the steps did ("The network connection should now …") or a
-    sentence that leads to what follows ("Select the printer from the list below") is none."""
+# the most sentences the paragraph after a numbered list may hold to be read as its last steps
+CLOSING_SENTENCES = 3
+
+
+def closing_instructions(text: str) -> list[str]:
+    """The sentences of the one paragraph after ``text``'s last numbered list, when each says
+    what to do next: "Use the **Test** button to check that all speakers are working.", after
+    the steps that select the output device; "Use the **Acceptance delay** slider to change how
+    long bounce keys waits … Select **Beep when a key is rejected** if you want …", after the
+    steps that turn bounce keys on and a tip. Notes between or after are passed over. None when
+    a sentence is a pointer ("For more information, see …"), says what the steps did ("The
+    network connection should now …") or leads to what follows ("Select the printer from the
+    list below"), when more than :data:`CLOSING_SENTENCES` sentences or another paragraph
+    follow the list, or when the paragraph is a note, a table, a list or code."""
     blocks = [b.strip("\n") for b in re.split(r"\n[ \t]*\n", text.strip("\n")) if b.strip()]
-    if len(blocks) < 2 or not any(_NUMBERED_LINE.match(line) for line in blocks[-2].splitlines()):
-        return ""
-    last = blocks[-1].rstrip()
-    if "\n" in last or last[:1].isspace() or last.startswith(("```", ">", "|", "*")) or LIST_ITEM.match(last):
-        return ""  # an item's own text, indented under it, a note, a table, a list, code
+    lists = [i for i, block in enumerate(blocks) if any(_NUMBERED_LINE.match(line) for line in block.splitlines())]
+    after = [b.rstrip() for b in blocks[lists[-1] + 1:] if not b.startswith(">")] if lists else []
+    if len(after) != 1:
+        return []
+    last = after[0]
+    if "\n" in last or last[:1].isspace() or last.startswith(("```", "|", "*")) or LIST_ITEM.match(last):
+        return []  # an item's own text, indented under it, a table, a list, code
     said = sentences(last)
-    plain = plain_text(last)
-    if len(said) != 1 or not plain.endswith((".", "!")) or POINTS_ON.search(plain) \
-            or not ACTION_CUE.match(plain) or not says_what_to_do(plain):
-        return ""
-    return last
+    if not 0 < len(said) <= CLOSING_SENTENCES or len(" ".join(said).split()) < len(plain_text(last).split()) \
+            or not all(_says_what_to_do_next(sentence) for sentence in said):
+        return []
+    return said
+
+
+def _says_what_to_do_next(sentence: str) -> bool:
+    return sentence.endswith((".", "!")) and not POINTS_ON.search(sentence) \
+        and bool(ACTION_CUE.match(sentence)) and says_what_to_do(sentence)
 
 
 _NESTED_ITEM = re.compile(r"; | - ")  # where a list item's nested items join it

@@ -296,6 +296,17 @@ def test_sentences_that_describe_are_not_steps_but_a_numbered_lists_items_are(co
     assert unit_steps(numbered) == ["Click Connect.", "The entry for the device will show a Connected status."]
 
 
+def test_the_real_bounce_keys_page_gives_its_sliders_step_after_its_list_and_tip(corpus, lexical):
+    """GNOME's bounce keys page: the numbered steps turn the setting on, a tip follows, then the
+    paragraph that says how to set the delay: its sentences are the section's last steps."""
+    units = given_memory([corpus.get("gnome-help/a11y-bouncekeys.page")]).units()
+    section = next(u for u in units if u.kind == "logic_unit" and u.header == "Turn on bounce keys")
+    steps = unit_steps(section)
+    assert steps[-3].startswith("Switch the Bounce Keys switch to on")
+    assert steps[-2].startswith("Use the Acceptance delay slider to change how long bounce keys waits")
+    assert steps[-1].startswith("Select Beep when a key is rejected")
+
+
 def test_a_message_quoted_under_a_symptoms_bullet_is_no_step(corpus, lexical):
     """The real page's symptoms quote the error each one shows, indented under its bullet: the
     quote is the bullet's, which describes, not a step of its own."""
@@ -1461,18 +1472,27 @@ SPEAKERS = ("**Select a default audio output device**\n\n1. Open the **Activitie
 @pytest.mark.parametrize(("after", "last"), [
     # what to do once the list is done, said in the paragraph after it
     ("Use the **Test** button to check that all speakers are working.",
-     "Use the Test button to check that all speakers are working."),
+     ["Use the Test button to check that all speakers are working."]),
+    # ... in a few sentences, each a step, with a tip between the list and them (GNOME's bounce keys)
+    ("> **Tip:** You can turn the speakers off in the system menu.\n\nUse the **Test** button to check the "
+     "speakers. Select **Balance** if you want one side louder than the other.",
+     ["Use the Test button to check the speakers.",
+      "Select Balance if you want one side louder than the other."]),
+    ("Use the Test button. Then adjust the volume.", ["Use the Test button.", "Then adjust the volume."]),
     # a pointer, what the steps did, a sentence that leads to what follows, a note: no step
     ("For more information, see [Sound settings](sound.page).", None),
     ("The speakers should now play every sound.", None),
     ("Select the type of speakers from the list below", None),
     ("> **Note:** Use the Test button to check the speakers.", None),
-    ("Use the Test button. Then adjust the volume.", None),
+    # ... nor a paragraph one of whose sentences is none, one of more sentences, or two paragraphs
+    ("Use the Test button. The speakers should now play every sound.", None),
+    ("Use the Test button now. Adjust the volume slider. Choose a sound profile. Close the settings window.", None),
+    ("Use the Test button to check the speakers.\n\nAdjust the volume in the system menu.", None),
 ])
-def test_a_sentence_that_says_what_to_do_after_a_numbered_list_is_its_last_step(after, last):
+def test_sentences_that_say_what_to_do_after_a_numbered_list_are_its_last_steps(after, last):
     unit = step_unit("Use different speakers or headphones", SPEAKERS.format(after=after),
                      "help/sound-usespeakers.page", "Use different speakers or headphones")
     steps = unit_steps(unit)
     listed = ["Open the Activities overview and start typing Sound.", "Click on Sound to open the panel.",
               "In the Output section, select the device that you want to use."]
-    assert steps == (listed + [last] if last else listed)
+    assert steps == listed + (last or [])
