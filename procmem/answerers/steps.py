@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.clauses import (
     ACTION_CUE,
     MORE_ONLY,
@@ -50,6 +51,7 @@ from procmem.answerers.code_blocks import (
 )
 from procmem.answerers.parsing import parse_steps
 from procmem.answerers.prose import INTRODUCES, LIST_ITEM, ended, plain_text
+from procmem.extract.deterministic import ROLE_REQUIRED
 from procmem.extract.markdown import (
     LINK_ONLY,
     SENTENCE_BREAK,
@@ -217,6 +219,7 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
             or narrates(unit.steps) or enumerates(unit.steps) or lists_what_there_is(unit.steps) \
             or names_grouped(unit.steps) else unit.steps
+        role = _role_required(unit.input)
     else:
         text = unit_text(unit)
         listed = list_text(text, str(unit.meta.get("lead_in", "")))
@@ -236,10 +239,24 @@ def unit_steps(unit: Unit) -> list[str]:
             steps_numbered = [*steps_numbered, *closing]
         raw = steps_numbered or (choices_after_action(text, steps_listed) if steps_listed else []) \
             or prose_steps(text) or listed_steps
+        role = _role_required(unit.prerequisite) if steps_numbered and isinstance(unit, LogicUnit) else ""
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
+    if raw and role and role not in raw:  # who may do them: whoever may not cannot do the rest
+        raw = [role, *raw]
     return [step for step in (without_boilerplate(plain_text(s)) for s in raw if not LINK_ONLY.match(s))
             if is_step(step)]
+
+
+_LABEL = re.compile(rf"^(?:{NOTE_LABELS})\b:?\s*", re.I)
+
+
+def _role_required(prerequisite: str) -> str:
+    """Who may do a procedure's steps, as what must hold first for them says (``"You have to be
+    an Exchange Online admin … to perform this procedure."``); "" when it names no one."""
+    part = next((part for part in prerequisite.split("; ") if ROLE_REQUIRED.search(part)), "")
+    part = _LABEL.sub("", part)  # "Note: You must have administrator permissions …"
+    return f"{part}." if part and not part.endswith((".", "!")) else part
 
 
 _NUMBERED_LINE = re.compile(r"^\d+[.)]\s")

@@ -5,8 +5,9 @@
   what must hold first: "applies to", prerequisite sections and sentences, the symptom; steps =
   the items) and a Step :class:`LogicUnit` (header = the procedure's output, prerequisite = the
   input, body = the lead-in, the list and its notes, Markdown and code kept). What the section
-  says before its first list's lead-in, when longer than a sentence or two, is a unit as a
-  section without a numbered list is.
+  says before its first list's lead-in, when longer than a sentence or two and not only notes, is
+  a unit as a section without a numbered list is; else it opens the list's unit (and who may do
+  the steps, when its note says so, joins the input).
 - In a resolution section without a numbered list, the bullet items are alternative methods: one
   procedure over them and one Step unit each, chained by CONTINUE linkers ("if this does not
   resolve the problem then <next method>"); numbered sibling sections (Method 1, Method 2 ...)
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from inscoqa.corpus.common import NOTE_LABELS
 from procmem.extract.base import Extraction, unit_meta, with_title
 from procmem.extract.linkers import anchor_slug, find_linkers
 from procmem.extract.markdown import (
@@ -74,6 +76,11 @@ ALTERNATIVES_LEAD_IN = re.compile(
 # asks "before you can start" (a sentence that opens "Before you …" says what must hold)
 REQUIREMENT = re.compile(r"\b(?:(?<!if you )must|(?<!if you )(?<!no )(?<!any )need to|requires?|required"
                          r"|make sure|^before you|prerequisite|you have to|only if|only when)\b", re.I)
+# who may do a section's steps: "You have to be an Exchange Online admin, … or a member of the
+# "Security Group Creation and Membership" role … to perform this procedure."
+ROLE_REQUIRED = re.compile(r"\byou (?:must|have to|need to) (?:be|have)\b[^.;]{0,120}?\b(?:admin\w*|administrators?"
+                           r"|permissions?|privileges?|owners?|managers?|access|credentials|rights)\b", re.I)
+_NOTE_LABEL = re.compile(rf"^\**(?:{NOTE_LABELS})\**\s*:\s*(?:\*\*)?\s*", re.I)
 ALTERNATIVE_FAILED = "this does not resolve the problem"
 SEQUENCE_DONE = "this part is done"
 
@@ -166,7 +173,10 @@ def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction)
         # or two there prefaces the list and opens its unit ("If you receive one of the following
         # errors: 5.7.57 Client not authenticated to send mail", the message a user quotes)
         before = replace(section, blocks=section.blocks[:_list_start(section, numbered[0])])
-        own = len(before.text.split()) >= MIN_TEXT_BEFORE_LIST_WORDS
+        # ... and so does a note however long: one that opens the section is about its steps ("You
+        # have to be an Exchange Online admin … to perform this procedure.")
+        notes = bool(before.blocks) and all(b.kind == "quote" for b in before.blocks)
+        own = not notes and len(before.text.split()) >= MIN_TEXT_BEFORE_LIST_WORDS
         parts = len(numbered) > 1
         return (_section_units(ctx, before, role, out) if own else []) + [
             _procedure_unit(ctx, section, role, block, out, part=i if parts else 0,
@@ -240,7 +250,8 @@ def _procedure_unit(ctx: _Context, section: Section, role: Role, block: Block, o
     if part and not _lead_in_goal(_lead_in(section, block)):
         goal = f"{goal} (part {part})"
     body = _list_body(section, block)
-    prerequisite = _prerequisite(ctx, role, body)
+    # who may do the steps, said in the note that opens the section, is what must hold first too
+    prerequisite = "; ".join(p for p in (_prerequisite(ctx, role, body), role_required(preface)) if p)
     meta = unit_meta(ctx.doc, method="rules", section=" > ".join(section.path), order=ctx.next_order())
     steps = [one_line(item.text) for item in block.items if one_line(item.text)]
     out.procedures.append(Procedure(input=prerequisite, output=_header(ctx, goal), steps=steps,
@@ -358,6 +369,18 @@ def _prerequisite(ctx: _Context, role: Role, text: str) -> str:
     if requirement:
         parts.append(requirement)
     return "; ".join(dict.fromkeys(p for p in parts if p))
+
+
+def role_required(text: str) -> str:
+    """The sentence of the note that opens ``text`` that says who may do what follows
+    (:data:`ROLE_REQUIRED`), without the note's label; "" when there is none."""
+    note = []
+    for line in text.lstrip("\n").splitlines():
+        if not line.startswith(">"):
+            break
+        note.append(line.lstrip("> ").strip())
+    said = split_sentences(_NOTE_LABEL.sub("", " ".join(n for n in note if n)))
+    return next((one_line(sentence).rstrip(".") for sentence in said if ROLE_REQUIRED.search(sentence)), "")
 
 
 def _lists(section: Section, *, ordered: bool | None = None) -> list[Block]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from inscoqa.corpus.document import Document
 from procmem.answerers.clauses import (
     defines,
     describes,
@@ -21,6 +22,7 @@ from procmem.answerers.prose import introduced, plain_text
 from procmem.answerers.retrieval import Hit, given_memory
 from procmem.answerers.steps import is_step, prose_steps, unit_steps, with_way_there
 from procmem.answerers.turn import Turn
+from procmem.extract.deterministic import extract_rules
 from procmem.extract.markdown import one_line, typed_commands
 from procmem.units import LogicUnit, Procedure
 from tests.procmem.answerers.conftest import step_unit, unit_meta
@@ -305,6 +307,41 @@ def test_the_real_bounce_keys_page_gives_its_sliders_step_after_its_list_and_tip
     assert steps[-3].startswith("Switch the Bounce Keys switch to on")
     assert steps[-2].startswith("Use the Acceptance delay slider to change how long bounce keys waits")
     assert steps[-1].startswith("Select Beep when a key is rejected")
+
+
+def test_who_may_do_a_sections_steps_opens_them_on_the_real_page(corpus, lexical):
+    """Office's "Solution 1" opens with a note: only an Exchange admin or a member of a role may
+    remove a group a user does not manage. That is the first thing a user needs to know."""
+    page = "officedocs/Exchange/ExchangeOnline/groups-and-distribution-lists/no-sufficient-permissions-moving-dg.md"
+    units = given_memory([corpus.get(page)]).units()
+    solution = [u for u in units if u.kind == "logic_unit" and str(u.meta.get("section", "")).endswith("Solution 1: "
+                "Use Exchange Online PowerShell or the Exchange Management Shell")]
+    assert len(solution) == 1
+    steps = unit_steps(solution[0])
+    assert steps[0].startswith("You have to be an Exchange Online admin, an Exchange admin, or a member of")
+    assert steps[1].startswith("Take one of the following actions")
+
+
+@pytest.mark.parametrize(("note", "first", "after"), [
+    # who may do the steps, in the note that opens the section: not after them
+    ("> **Note:** To run the diagnostic, you must be a Microsoft 365 global administrator.",
+     "To run the diagnostic, you must be a Microsoft 365 global administrator.", None),
+    # ... or in its prose, before or after the list, without a note's label
+    ("Note: You must have administrator permissions to make the following changes.",
+     "You must have administrator permissions to make the following changes.",
+     "You must have administrator permissions to make the following changes."),
+    # what a note says otherwise is no step
+    ("> **Important:** Follow the steps in this section carefully.", None, None),
+    ("> **Note:** Users must be online.", None, None),
+])
+def test_who_may_do_the_steps_is_the_first(note, first, after):
+    listed = "1. Open the admin center.\n2. Run the diagnostic.\n"
+    for body, opens in ((f"{note}\n\n{listed}", first), (f"{listed}\n{note}\n", after)):
+        page = Document(doc_id="help/diag.md", title="Diagnostics", meta={},
+                        text=f"# Diagnostics\n\n## Run the diagnostic\n\n{body}")
+        extraction = extract_rules(page)
+        for unit in (*extraction.procedures, *extraction.logic_units):
+            assert unit_steps(unit) == ([opens] if opens else []) + ["Open the admin center.", "Run the diagnostic."]
 
 
 def test_a_message_quoted_under_a_symptoms_bullet_is_no_step(corpus, lexical):
