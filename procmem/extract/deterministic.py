@@ -5,9 +5,9 @@
   what must hold first: "applies to", prerequisite sections and sentences, the symptom; steps =
   the items) and a Step :class:`LogicUnit` (header = the procedure's output, prerequisite = the
   input, body = the lead-in, the list and its notes, Markdown and code kept). What the section
-  says before its first list's lead-in, when longer than a sentence or two and not only notes, is
-  a unit as a section without a numbered list is; else it opens the list's unit (and who may do
-  the steps, when its note says so, joins the input).
+  says before its first list's lead-in, when longer than a sentence or two, is a unit as a
+  section without a numbered list is; else it opens the list's unit. Who may do the steps, when
+  a note there says so, joins the input.
 - In a resolution section without a numbered list, the bullet items are alternative methods: one
   procedure over them and one Step unit each, chained by CONTINUE linkers ("if this does not
   resolve the problem then <next method>"); numbered sibling sections (Method 1, Method 2 ...)
@@ -173,14 +173,14 @@ def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction)
         # or two there prefaces the list and opens its unit ("If you receive one of the following
         # errors: 5.7.57 Client not authenticated to send mail", the message a user quotes)
         before = replace(section, blocks=section.blocks[:_list_start(section, numbered[0])])
-        # ... and so does a note however long: one that opens the section is about its steps ("You
-        # have to be an Exchange Online admin … to perform this procedure.")
-        notes = bool(before.blocks) and all(b.kind == "quote" for b in before.blocks)
-        own = not notes and len(before.text.split()) >= MIN_TEXT_BEFORE_LIST_WORDS
+        own = len(before.text.split()) >= MIN_TEXT_BEFORE_LIST_WORDS
         parts = len(numbered) > 1
+        # who may do the steps, said in the note that opens the section ("You have to be an
+        # Exchange Online admin … to perform this procedure."), is what must hold first for them
+        who = role_required(before.text)
         return (_section_units(ctx, before, role, out) if own else []) + [
             _procedure_unit(ctx, section, role, block, out, part=i if parts else 0,
-                            preface="" if own or i > 1 else before.text)
+                            preface="" if own or i > 1 else before.text, who=who)
             for i, block in enumerate(numbered, 1)]
     bullets = _lists(section, ordered=False)
     if role in ("resolution", "alternative") and bullets and _lists_alternatives(section):
@@ -245,13 +245,12 @@ def _gives_instructions(section: Section) -> bool:
 
 
 def _procedure_unit(ctx: _Context, section: Section, role: Role, block: Block, out: Extraction,
-                    *, part: int, preface: str = "") -> LogicUnit:
+                    *, part: int, preface: str = "", who: str = "") -> LogicUnit:
     goal = _goal(ctx, section, role, block)
     if part and not _lead_in_goal(_lead_in(section, block)):
         goal = f"{goal} (part {part})"
     body = _list_body(section, block)
-    # who may do the steps, said in the note that opens the section, is what must hold first too
-    prerequisite = "; ".join(p for p in (_prerequisite(ctx, role, body), role_required(preface)) if p)
+    prerequisite = "; ".join(p for p in (_prerequisite(ctx, role, body), who) if p)
     meta = unit_meta(ctx.doc, method="rules", section=" > ".join(section.path), order=ctx.next_order())
     steps = [one_line(item.text) for item in block.items if one_line(item.text)]
     out.procedures.append(Procedure(input=prerequisite, output=_header(ctx, goal), steps=steps,

@@ -502,20 +502,24 @@ def test_the_text_before_a_sections_numbered_list_is_a_unit_when_it_says_more_th
     assert [u.body for u in units] == [f"{preface}\n\n{listed.strip()}"]
 
 
-def test_a_note_that_opens_a_section_opens_its_lists_unit_however_long():
-    """Office's "Solution 1" opens with a note of who may do it, then the steps: the note, over
-    the length of a preface, was a unit of its own without a step, apart from the steps it is about."""
+def test_who_may_do_a_sections_steps_said_in_its_opening_note_is_what_must_hold_first():
+    """Office's "Solution 1" opens with a note of who may do it, then the steps: the note's
+    sentence is what must hold first for the steps (the procedure's input, the unit's
+    prerequisite); the note stays a unit of its own, as any text of its length before a list."""
     note = ("> **Important:**\n> You have to be an Exchange Online admin, an Exchange admin, or a member of the "
             "\"Security Group Creation and Membership\" role in the Exchange admin center to perform this procedure.")
     listed = "1. Connect to Exchange Online PowerShell.\n2. Run `Remove-DistributionGroup <Name> -BypassSecurityGroupManagerCheck`.\n"
     text = f"# Can't remove a group\n\n## Solution 1: Use Exchange Online PowerShell\n\n{note}\n\n{listed}"
-    units = extract_rules(Document(doc_id="help/group.md", title="Can't remove a group", text=text, meta={})).logic_units
-    assert len(note.split()) >= 30  # longer than a preface
-    assert [u.body for u in units] == [f"{note}\n\n{listed.strip()}"]
-    # ... and so with a lead-in between the note and the list
-    led = text.replace("1. Connect", "To remove the group, follow these steps:\n\n1. Connect")
-    units = extract_rules(Document(doc_id="help/group.md", title="Can't remove a group", text=led, meta={})).logic_units
-    assert len(units) == 1 and units[0].body.startswith(note)
+    extraction = extract_rules(Document(doc_id="help/group.md", title="Can't remove a group", text=text, meta={}))
+    who = ("You have to be an Exchange Online admin, an Exchange admin, or a member of the \"Security Group Creation "
+           "and Membership\" role in the Exchange admin center to perform this procedure")
+    assert [p.input for p in extraction.procedures] == [who]
+    assert [u.body for u in extraction.logic_units] == [note, listed.strip()]
+    assert extraction.logic_units[1].prerequisite == who
+    # a note that says otherwise names no one
+    other = text.replace(note, "> **Note:** Follow the steps in this section carefully.")
+    assert [p.input for p in extract_rules(Document(doc_id="help/group.md", title="Can't remove a group",
+                                                    text=other, meta={})).procedures] == [""]
 
 
 def test_the_errors_a_section_fixes_open_its_steps_unit_and_stay_out_of_its_steps():
