@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 
-from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.clauses import (
     ACTION_CUE,
     MORE_ONLY,
@@ -51,7 +50,7 @@ from procmem.answerers.code_blocks import (
 )
 from procmem.answerers.parsing import parse_steps
 from procmem.answerers.prose import INTRODUCES, LIST_ITEM, ended, plain_text
-from procmem.extract.deterministic import ROLE_REQUIRED
+from procmem.extract.deterministic import NOTE_LABEL, ROLE_REQUIRED
 from procmem.extract.markdown import (
     LINK_ONLY,
     SENTENCE_BREAK,
@@ -248,14 +247,11 @@ def unit_steps(unit: Unit) -> list[str]:
             if is_step(step)]
 
 
-_LABEL = re.compile(rf"^(?:{NOTE_LABELS})\b:?\s*", re.I)
-
-
 def _role_required(prerequisite: str) -> str:
     """Who may do a procedure's steps, as what must hold first for them says (``"You have to be
     an Exchange Online admin … to perform this procedure."``); "" when it names no one."""
     part = next((part for part in prerequisite.split("; ") if ROLE_REQUIRED.search(part)), "")
-    part = _LABEL.sub("", part)  # "Note: You must have administrator permissions …"
+    part = NOTE_LABEL.sub("", part)  # "Note: You must have administrator permissions …"
     return f"{part}." if part and not part.endswith((".", "!")) else part
 
 

@@ -80,7 +80,8 @@ REQUIREMENT = re.compile(r"\b(?:(?<!if you )must|(?<!if you )(?<!no )(?<!any )ne
 # "Security Group Creation and Membership" role … to perform this procedure."
 ROLE_REQUIRED = re.compile(r"\byou (?:must|have to|need to) (?:be|have)\b[^.;]{0,120}?\b(?:admin\w*|administrators?"
                            r"|permissions?|privileges?|owners?|managers?|access|credentials|rights)\b", re.I)
-_NOTE_LABEL = re.compile(rf"^\**(?:{NOTE_LABELS})\**\s*:\s*(?:\*\*)?\s*", re.I)
+# a note's label before its words: "**Important:**", "Note:", "Note" ("Note You must have …")
+NOTE_LABEL = re.compile(rf"^\**(?:{NOTE_LABELS})\b\**\s*:?\s*(?:\*\*)?\s*", re.I)
 ALTERNATIVE_FAILED = "this does not resolve the problem"
 SEQUENCE_DONE = "this part is done"
 
@@ -378,7 +379,7 @@ def role_required(text: str) -> str:
         if not line.startswith(">"):
             break
         note.append(line.lstrip("> ").strip())
-    said = split_sentences(_NOTE_LABEL.sub("", " ".join(n for n in note if n)))
+    said = split_sentences(NOTE_LABEL.sub("", " ".join(n for n in note if n)))
     return next((one_line(sentence).rstrip(".") for sentence in said if ROLE_REQUIRED.search(sentence)), "")
 
 
