@@ -218,7 +218,7 @@ def unit_steps(unit: Unit) -> list[str]:
         raw = [] if defines_terms(unit.steps) or purposes(unit.steps) or topics(unit.steps) \
             or narrates(unit.steps) or enumerates(unit.steps) or lists_what_there_is(unit.steps) \
             or names_grouped(unit.steps) else unit.steps
-        role = _role_required(unit.input)
+        role = _who_may_do(unit.input)
     else:
         text = unit_text(unit)
         listed = list_text(text, str(unit.meta.get("lead_in", "")))
@@ -238,7 +238,7 @@ def unit_steps(unit: Unit) -> list[str]:
             steps_numbered = [*steps_numbered, *closing]
         raw = steps_numbered or (choices_after_action(text, steps_listed) if steps_listed else []) \
             or prose_steps(text) or listed_steps
-        role = _role_required(unit.prerequisite) if steps_numbered and isinstance(unit, LogicUnit) else ""
+        role = _who_may_do(unit.prerequisite) if steps_numbered and isinstance(unit, LogicUnit) else ""
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
     if raw and role and role not in raw:  # who may do them: whoever may not cannot do the rest
@@ -247,7 +247,7 @@ def unit_steps(unit: Unit) -> list[str]:
             if is_step(step)]
 
 
-def _role_required(prerequisite: str) -> str:
+def _who_may_do(prerequisite: str) -> str:
     """Who may do a procedure's steps, as what must hold first for them says (``"You have to be
     an Exchange Online admin … to perform this procedure."``); "" when it names no one."""
     part = next((part for part in prerequisite.split("; ") if ROLE_REQUIRED.search(part)), "")
@@ -281,8 +281,9 @@ def closing_instructions(text: str) -> list[str]:
     if "\n" in last or last[:1].isspace() or last.startswith(("```", "|", "*")) or LIST_ITEM.match(last):
         return []  # an item's own text, indented under it, a table, a list, code
     said = sentences(last)
-    if not 0 < len(said) <= CLOSING_SENTENCES or len(" ".join(said).split()) < len(plain_text(last).split()) \
-            or not all(_says_what_to_do_next(sentence) for sentence in said):
+    # every word of the paragraph in its sentences: none left out as too short or as metadata
+    whole = len(" ".join(said).split()) >= len(plain_text(last).split())
+    if not 0 < len(said) <= CLOSING_SENTENCES or not whole or not all(_says_what_to_do_next(s) for s in said):
         return []
     return said
 
