@@ -134,7 +134,9 @@ class ExtractiveParams:
     max_units: int = 4  # units the steps come from
     max_docs: int = 3  # documents the steps come from
     min_share: float = 0.5  # a further unit joins when it scores at least this share of the best
-    first_unit_steps: int = 7  # steps taken from the best unit; other units give up to
+    # steps taken from the best unit (a procedure with more goes on for other_unit_steps more:
+    # _leading_budget); other units give up to
+    first_unit_steps: int = 7
     other_unit_steps: int = 4  # ... this many each
     cite: bool = True  # end every step with "[n]", n = its source's position in Answer.sources
     top_documents: int = 3  # units of the memory's first documents for the conversation score more (0: off)
@@ -372,6 +374,17 @@ def _list_introduced(chosen: list[Candidate]) -> str:
                  and c.unit.meta.get("order", 0) > head.unit.meta.get("order", 0) and len(unit_steps(c.unit)) > 1), "")
 
 
+def _leading_budget(unit: Unit, p: ExtractiveParams) -> int:
+    """The steps a leading unit gives: ``first_unit_steps``, and a procedure with more steps goes
+    on for ``other_unit_steps`` more, as the best logic unit goes on into its section's next part
+    (:func:`goes_on`). A procedure holds its section whole, so it was cut where the section's first
+    part would have been continued: based.cooking's butter biscuits stopped after "Quickly shape
+    the dough" when their procedure led, and another recipe's steps took the place of the baking."""
+    if isinstance(unit, Procedure) and len(unit_steps(unit)) > p.first_unit_steps:
+        return p.first_unit_steps + p.other_unit_steps
+    return p.first_unit_steps
+
+
 def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
                   source_index: dict[str, int], weight: dict[str, float] | None = None,
                   ) -> tuple[list[str], list[str]]:
@@ -390,7 +403,7 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     asked = {c.unit.id: asked_steps(c.unit, turn) for c in chosen}
     # the units whose entries the question names first: what was asked
     for cand in sorted(_ordered(chosen), key=lambda c: not asked[c.unit.id]):
-        budget = p.first_unit_steps if cand.unit.id in leading else p.other_unit_steps
+        budget = _leading_budget(cand.unit, p) if cand.unit.id in leading else p.other_unit_steps
         # new steps only, before a runner-up's run is chosen among them
         named = asked[cand.unit.id]
         # a list of labelled items gives those that say what is asked, not the rest of the list;

@@ -515,6 +515,44 @@ def test_a_further_unit_gives_its_run_of_steps_that_the_question_asks_about():
     assert relevant_steps(cake.steps, question, 7) == cake.steps  # all fit: all of them
 
 
+def test_a_leading_procedure_with_more_steps_goes_on_before_another_page_joins():
+    """A procedure holds its section whole: when it leads with more steps than the best unit
+    gives (7), it goes on for a runner-up's share (4), as a logic unit goes on into its
+    section's next part, and another page's steps take only what is left."""
+    biscuits = Procedure("", "Make butter biscuits", [f"Biscuit step {i}" for i in range(1, 12)],
+                         unit_meta("biscuits.md", "Butter biscuits"))
+    shortbread = Procedure("", "Make tahini shortbread", [f"Shortbread step {i}" for i in range(1, 6)],
+                           unit_meta("shortbread.md", "Tahini shortbread"))
+    turn = Turn("How do I make the butter biscuits?")
+    why = {"text": 1.0, "header": 0.3, "context": 0.0}
+    chosen = [Candidate(Hit(biscuits, 1.0, 1, "x"), retrieval=0.5, score=1.0, why=why),
+              Candidate(Hit(shortbread, 0.9, 2, "x"), retrieval=0.4, score=0.8, why=why)]
+    steps, _ = compose_steps(chosen, turn, ExtractiveParams(cite=False), {c.unit.id: i for i, c in enumerate(chosen, 1)})
+    assert steps == biscuits.steps + shortbread.steps[:1]
+    # a procedure of 7 steps or fewer, and a leading logic unit, give 7 as before
+    short = Procedure("", "Make butter biscuits", biscuits.steps[:7], dict(biscuits.meta))
+    steps, _ = compose_steps([Candidate(Hit(short, 1.0, 1, "x"), score=1.0, why=why), chosen[1]], turn,
+                             ExtractiveParams(cite=False), {short.id: 1, shortbread.id: 2})
+    assert steps == short.steps + shortbread.steps[:4]
+    section = step_unit("Make butter biscuits", "".join(f"{i}. {s}\n" for i, s in enumerate(biscuits.steps, 1)),
+                        "biscuits.md", "Butter biscuits")
+    steps, _ = compose_steps([Candidate(Hit(section, 1.0, 1, "x"), score=1.0, why=why), chosen[1]], turn,
+                             ExtractiveParams(cite=False), {section.id: 1, shortbread.id: 2})
+    assert steps == biscuits.steps[:7] + shortbread.steps[:4]
+
+
+def test_the_butter_biscuit_method_is_given_to_its_end_from_the_given_recipes(corpus):
+    """A bundled conversation over its own two recipes: the tahini shortbread says to cook it
+    like the butter-based biscuits, whose procedure leads with 11 steps. The answer stopped after
+    "Quickly shape the dough", and the shortbread's steps took the place of the baking."""
+    conv = next(c for c in load_sample() if c.id == "dev-cook-014")
+    answer = make_answerer("extractive", cite=False).answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    steps = " ".join(answer.procedures)
+    assert "Transfer the baking paper with the uncooked shortbreads on the hot cooking tray" in steps
+    assert "Let cook for 12 to 15 minutes" in steps
+
+
 def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
     """A bundled conversation: the jam's recipe answers "how do I make it", and of the cake's
     recipe only its last steps say when the jam goes on (its first ones make the dough)."""
