@@ -374,13 +374,13 @@ def _list_introduced(chosen: list[Candidate]) -> str:
                  and c.unit.meta.get("order", 0) > head.unit.meta.get("order", 0) and len(unit_steps(c.unit)) > 1), "")
 
 
-def _leading_budget(unit: Unit, p: ExtractiveParams) -> int:
-    """The steps a leading unit gives: ``first_unit_steps``, and a procedure with more steps goes
-    on for ``other_unit_steps`` more, as the best logic unit goes on into its section's next part
-    (:func:`goes_on`). A procedure holds its section whole, so it was cut where the section's first
+def _leading_budget(unit: Unit, steps: int, p: ExtractiveParams) -> int:
+    """The steps a leading unit that holds ``steps`` gives: ``first_unit_steps``, and a procedure
+    with more goes on for ``other_unit_steps`` more, as the best logic unit goes on into its
+    section's next part (:func:`goes_on`). A procedure holds its section whole, so it was cut where the section's first
     part would have been continued: based.cooking's butter biscuits stopped after "Quickly shape
     the dough" when their procedure led, and another recipe's steps took the place of the baking."""
-    if isinstance(unit, Procedure) and len(unit_steps(unit)) > p.first_unit_steps:
+    if isinstance(unit, Procedure) and steps > p.first_unit_steps:
         return p.first_unit_steps + p.other_unit_steps
     return p.first_unit_steps
 
@@ -403,14 +403,14 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     asked = {c.unit.id: asked_steps(c.unit, turn) for c in chosen}
     # the units whose entries the question names first: what was asked
     for cand in sorted(_ordered(chosen), key=lambda c: not asked[c.unit.id]):
-        budget = _leading_budget(cand.unit, p) if cand.unit.id in leading else p.other_unit_steps
+        own = unit_steps(cand.unit)
+        budget = _leading_budget(cand.unit, len(own), p) if cand.unit.id in leading else p.other_unit_steps
         # new steps only, before a runner-up's run is chosen among them
         named = asked[cand.unit.id]
         # a list of labelled items gives those that say what is asked, not the rest of the list;
         # a reference gives the entries asked, not the others, though their descriptions read
         # as steps (a menu's "**Import Page**: Prompts for a file path …" beside its "New Page")
         entries = entry_names(cand.unit)
-        own = unit_steps(cand.unit)
         if named and not asked_entries(cand.unit, turn):
             rest = []
         elif named:
