@@ -320,6 +320,22 @@ class Turn:
         """The question asks what to do in other words ("… What should I check?")."""
         return bool(WHAT_TO_DO.search(self.question))
 
+    @cached_property
+    def user_terms(self) -> set[str]:
+        """Terms of what the user said in a conversation: the last question and the earlier ones
+        (none for a first question, which establishes nothing yet)."""
+        if not self.history:
+            return set()
+        return set(terms(self.question)) | {t for q, _ in self.history for t in terms(q)}
+
+    def user_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
+        """Whether ``text`` says again what the user said in the conversation: at least
+        ``share`` of its terms (and at least ``min_terms``) are the user's. "If the pool is
+        running, try to recycle it." to "The app pool is running, I recycled it, and the event
+        logs show nothing"; the error the user quoted; what the user read out of the recipe."""
+        wanted = set(terms(text))
+        return len(wanted) >= min_terms and len(wanted & self.user_terms) >= share * len(wanted)
+
     def already_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
         """Whether the assistant already said ``text``: at least ``share`` of its terms (and at
         least ``min_terms`` of them) are in the earlier answers, and every thing it names ("Open

@@ -553,6 +553,24 @@ def test_the_butter_biscuit_method_is_given_to_its_end_from_the_given_recipes(co
     assert "Let cook for 12 to 15 minutes" in steps
 
 
+@pytest.mark.parametrize(("conv_id", "restated", "kept"), [
+    # what the user reports having done
+    ("dev-ods-012", "If the pool is running, try to recycle it.", "Make sure that both tests pass"),
+    # what the user read out of the recipe
+    ("dev-cook-014", "Let the dough sit and then cook it as described", "Let cook for 12 to 15 minutes"),
+    # the error the user quoted
+    ("dev-ods-007", "This operation can only be performed by a manager of the group.", "PowerShell"),
+])
+def test_the_plain_answer_does_not_say_again_what_the_user_said(corpus, conv_id, restated, kept):
+    """Bundled conversations over their own documents: a sentence whose words are the user's
+    (the case the user reports, the error they quoted) neither leads nor says why."""
+    conv = next(c for c in load_sample() if c.id == conv_id)
+    answer = make_answerer("extractive", cite=False).answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    assert restated not in answer.answer
+    assert kept in answer.answer
+
+
 def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
     """A bundled conversation: the jam's recipe answers "how do I make it", and of the cake's
     recipe only its last steps say when the jam goes on (its first ones make the dough)."""

@@ -57,6 +57,19 @@ def test_already_said_compares_with_the_assistants_answers():
     assert not turn.already_said("Open the Activities overview and start typing Power.")
 
 
+def test_user_said_compares_with_the_users_messages():
+    history = [("PowerShell won't connect to the server. What should I check?",
+                "Open IIS Manager and select Application Pools.")]
+    turn = Turn("The app pool is running, I recycled it, and the event logs show nothing. What next?", history)
+    assert turn.user_said("If the pool is running, try to recycle it.")
+    assert not turn.user_said("Run WinRM QuickConfig and make sure both tests pass.")
+    assert not turn.user_said("Recycle it.")  # too short to tell
+    assert not turn.user_said("Open IIS Manager and select Application Pools.")  # the assistant's words
+    # a first question establishes nothing yet
+    assert not Turn("The app pool is running, I recycled it. What next?").user_said(
+        "If the pool is running, try to recycle it.")
+
+
 def test_deployment_is_named_by_product_phrases_and_words():
     assert settings_named("Our mailboxes are in Exchange Online") == {"cloud"}
     assert settings_named("We still run Exchange Server 2016 on premises") == {"on-premises", "exchange@2016"}
