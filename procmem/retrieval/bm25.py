@@ -22,7 +22,10 @@ from bm25s.stopwords import STOPWORDS_EN
 from procmem.retrieval.verbs import BASE_FORM
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
-STOPWORDS = frozenset(STOPWORDS_EN)
+# ... and what is left of a short form once its apostrophe splits it ("don't": "don", "I'll": "ll")
+APOSTROPHE_PARTS = frozenset(("aren", "couldn", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ll",
+                              "re", "shouldn", "ve", "wasn", "weren", "won", "wouldn"))
+STOPWORDS = frozenset(STOPWORDS_EN) | APOSTROPHE_PARTS
 # a name with its version after a slash ("HTTP/2", "HTTP/1.1"): the version is no word of its own
 # (one character), so "HTTP/2" was "http", a word of every page of a web server's manual
 VERSIONED = re.compile(r"\b([a-z]+)/(\d+)\b")
@@ -63,7 +66,7 @@ FULL_WORD = {"config": "configuration", "configs": "configurations", "repo": "re
 # compounds and the short forms are named by a digest of their lists)
 _SHORT_FORMS = hashlib.sha256(repr(sorted(FULL_WORD.items())).encode()).hexdigest()[:8]
 _COMPOUNDS = hashlib.sha256(NOUN_COMPOUND.pattern.encode()).hexdigest()[:8]
-TOKENIZER_NAME = (f"regex-w2+/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en"
+TOKENIZER_NAME = (f"regex-w2+/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en-apostrophe"
                   f"/irregular-verbs/short-forms-{_SHORT_FORMS}/snowball-english")
 # the verb that instructions use for what a question says with a particle, a stop word that
 # leaves "turn" alone to search for ("How do I turn on HTTP/2?": "you need to enable it"); not
