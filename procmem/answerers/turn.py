@@ -188,6 +188,12 @@ def asked_action(question: str) -> list[str]:
     return terms(found[1]) if found else []
 
 
+def mostly_in(wanted: set[str], said: set[str], share: float, min_terms: int) -> bool:
+    """Whether at least ``share`` of the terms ``wanted`` (and at least ``min_terms`` of them)
+    are among the terms ``said``."""
+    return len(wanted) >= min_terms and len(wanted & said) >= share * len(wanted)
+
+
 @dataclass
 class Turn:
     """The last question and the conversation before it; the words of both are read once, when
@@ -333,15 +339,13 @@ class Turn:
         ``share`` of its terms (and at least ``min_terms``) are the user's. "If the pool is
         running, try to recycle it." to "The app pool is running, I recycled it, and the event
         logs show nothing"; the error the user quoted; what the user read out of the recipe."""
-        wanted = set(terms(text))
-        return len(wanted) >= min_terms and len(wanted & self.user_terms) >= share * len(wanted)
+        return mostly_in(set(terms(text)), self.user_terms, share, min_terms)
 
     def already_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
         """Whether the assistant already said ``text``: at least ``share`` of its terms (and at
         least ``min_terms`` of them) are in the earlier answers, and every thing it names ("Open
         the Activities overview and start typing Power": not said when the answer opened the
         Screen Lock panel)."""
-        wanted = set(terms(text))
-        if len(wanted) < min_terms or len(wanted & self.answered_terms) < share * len(wanted):
+        if not mostly_in(set(terms(text)), self.answered_terms, share, min_terms):
             return False
         return all(name.casefold() in self._answered_words for name in names(text))

@@ -22,7 +22,8 @@ from bm25s.stopwords import STOPWORDS_EN
 from procmem.retrieval.verbs import BASE_FORM
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
-# ... and what is left of a short form once its apostrophe splits it ("don't": "don", "I'll": "ll")
+# English stop words, and what is left of a short form once its apostrophe splits it ("don't":
+# "don", "I'll": "ll", "re-enabled": "re"): "don" had matched every page that says "don't"
 APOSTROPHE_PARTS = frozenset(("aren", "couldn", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ll",
                               "re", "shouldn", "ve", "wasn", "weren", "won", "wouldn"))
 STOPWORDS = frozenset(STOPWORDS_EN) | APOSTROPHE_PARTS
