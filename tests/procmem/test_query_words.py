@@ -72,9 +72,10 @@ def test_a_short_form_is_the_word_it_stands_for() -> None:
 def test_what_is_left_of_a_short_form_is_no_word() -> None:
     """"don't" splits at its apostrophe into "don" and "t": "don" matched every page that says
     "don't", whatever it is about."""
-    assert tokenize("I don't have it, and I'll not wait; it isn't there, we've looked") \
-        == tokenize("I have it, and I not wait; it there, we looked")
-    assert tokenize("re-enabled") == ["enabl"]
+    assert tokenize("I don't have it, and I'll not wait; it isn't there, we've looked, you're right") \
+        == tokenize("I have it, and I not wait; it there, we looked, you right")
+    assert tokenize("re-enabled, re-add") == tokenize("enabled, add")
+    assert tokenize("use re.sub") == ["use", "re", "sub"]  # Python's re module is a name
     assert tokenize("Don Quixote won the race") == ["quixot", "race"]  # a name that is a fragment goes too
 
 
