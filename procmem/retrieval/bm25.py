@@ -22,14 +22,7 @@ from bm25s.stopwords import STOPWORDS_EN
 from procmem.retrieval.verbs import BASE_FORM
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
-# English stop words, and what is left of a short form once its apostrophe splits it ("don't":
-# "don", "I'll": "ll"): "don" had matched every page that says "don't"
-APOSTROPHE_PARTS = frozenset(("aren", "couldn", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ll",
-                              "shouldn", "ve", "wasn", "weren", "won", "wouldn"))
-STOPWORDS = frozenset(STOPWORDS_EN) | APOSTROPHE_PARTS
-# ... and the "'re" of "you're" and the "re-" of "re-enabled", dropped before the words are read:
-# "re" alone is a name of its own (Python's `re` module)
-RE_PARTS = re.compile(r"(?<=\w)['’]re\b|\bre-(?=\w)")
+STOPWORDS = frozenset(STOPWORDS_EN)
 # a name with its version after a slash ("HTTP/2", "HTTP/1.1"): the version is no word of its own
 # (one character), so "HTTP/2" was "http", a word of every page of a web server's manual
 VERSIONED = re.compile(r"\b([a-z]+)/(\d+)\b")
@@ -70,7 +63,7 @@ FULL_WORD = {"config": "configuration", "configs": "configurations", "repo": "re
 # compounds and the short forms are named by a digest of their lists)
 _SHORT_FORMS = hashlib.sha256(repr(sorted(FULL_WORD.items())).encode()).hexdigest()[:8]
 _COMPOUNDS = hashlib.sha256(NOUN_COMPOUND.pattern.encode()).hexdigest()[:8]
-TOKENIZER_NAME = (f"regex-w2+/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en-contractions"
+TOKENIZER_NAME = (f"regex-w2+/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en"
                   f"/irregular-verbs/short-forms-{_SHORT_FORMS}/snowball-english")
 # the verb that instructions use for what a question says with a particle, a stop word that
 # leaves "turn" alone to search for ("How do I turn on HTTP/2?": "you need to enable it"); not
@@ -97,7 +90,7 @@ def words(text: str) -> list[str]:
     :data:`COMPOUND`), and two nouns also written as one word as well as that word ("time zone":
     "time", "zone", "timezone", :data:`NOUN_COMPOUND`)."""
     found: list[str] = []
-    lowered = COMPOUND.sub(lambda m: "".join(filter(None, m.groups())), RE_PARTS.sub("", text.lower()))
+    lowered = COMPOUND.sub(lambda m: "".join(filter(None, m.groups())), text.lower())
     lowered = NOUN_COMPOUND.sub(lambda m: f"{m[0]} {''.join(filter(None, m.groups()))}", lowered)
     for word in TOKEN.findall(VERSIONED.sub(r"\1 \1\2", lowered)):
         if word not in STOPWORDS:
