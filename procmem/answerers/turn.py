@@ -330,9 +330,7 @@ class Turn:
     def user_terms(self) -> set[str]:
         """Terms of what the user said in a conversation: the last question and the earlier ones
         (none for a first question, which establishes nothing yet)."""
-        if not self.history:
-            return set()
-        return set(terms(self.question)) | {t for q, _ in self.history for t in terms(q)}
+        return set(terms(self.question)) | self.context_terms if self.history else set()
 
     def user_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
         """Whether ``text`` says again what the user said in the conversation: at least
