@@ -38,7 +38,7 @@ IMPERATIVES = (
     r"list(?!\s+of\b)", "mount", "unmount", "activate",
     # what a desktop's help has the user do with the mouse and the controls
     r"right[- ]click", r"double[- ]click", "drag", "uncheck", "untick", "tick", "tap", "scroll", "insert",
-    "highlight",
+    "highlight", "flip",
     # what a form is filled with, and an action said again: "Register one Remind transaction per
     # payee with: …", "Do the same for any other lend you make"
     "register", "record", "fill", r"do the same")
@@ -107,8 +107,13 @@ ACTION_CUE = re.compile(
     # ... or what a control does when the user uses it, by its name: "When you select "Delete
     # Page" by default zim will try to trash the page"
     + r"|^(?:when|once|if) you (?:select|click|choose|press|tap) (?:on )?(?:the )?[\"“'*]*(?-i:[A-Z])", re.I)
-# what to do in a case: "If you're using Linux or macOS, open a terminal and enter ..."
-CASE_ACTION = re.compile(r"^(?:if|when|once|after|before)\b[^,]{1,120},\s+(?:then\s+)?" + _IMPERATIVE, re.I)
+# what to do in a case ("If you're using Linux or macOS, open a terminal and enter ...", "For a new
+# connection, type the network name"), or in a place of the window the step is in ("Under Page
+# Sides, in the Include drop-down list, select Front sides", "In the DNS section, switch the
+# Automatic switch to off")
+_PLACE = r"(?:under|in|on|from|at|within|inside)\s+[^,]{1,60}"
+CASE_ACTION = re.compile(rf"^(?:(?:if|when|once|after|before|for)\b[^,]{{1,120}}|{_PLACE}),\s+(?:{_PLACE},\s+)?(?:then\s+)?"
+                         + _IMPERATIVE, re.I)
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
 # can modify the file", "an administrator can manually add ...") or a command in code
 LATER_ACTION = re.compile(

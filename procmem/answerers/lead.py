@@ -146,8 +146,10 @@ def states_after_clause(sentence: str) -> bool:
 SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
 # a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
 # "If it isn't, ...", "If it complains about something, then check your configuration.", "You can use
-# it to monitor several systems", "Next check that it also works from remote host: …"
+# it to monitor several systems", "Next check that it also works from remote host: …", "In the
+# window that appears, select …"
 ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) case|otherwise|if (?:it|this|that|these|those|they)"
+                       r"|in the (?:\w+ ){1,2}that (?:appears|opens|pops up|is shown|is displayed)"
                        r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them)|(?:\w+\s+){0,3}(?:it|this|they) also)\b",
                        re.I)
 # a sentence that fills in a placeholder of the example before it: "Replace package with the name of
@@ -262,7 +264,9 @@ def _step_opening(step: str) -> str:
     if len(step.split()) <= LEAD_STEP_WORDS:
         return step
     head, colon, _ = step.partition(": ")
-    if colon and 5 <= len(head.split()) <= LEAD_STEP_WORDS:
+    if colon and 5 <= len(head.split()) <= LEAD_STEP_WORDS and not SENTENCE_BREAK.search(head):
+        # the words that introduce its code, when they are one sentence ("Sign in as an admin.
+        # Note: …" opens with its first)
         return POINTS_AHEAD.sub("", head)  # the code it points to is in the steps
     if step.startswith("Run "):
         return ""  # a long block of code with no words of its own (a table's schema) leads nothing

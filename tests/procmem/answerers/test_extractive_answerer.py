@@ -571,6 +571,42 @@ def test_the_plain_answer_does_not_say_again_what_the_user_said(corpus, conv_id,
     assert kept in answer.answer
 
 
+@pytest.mark.parametrize(("conv_id", "lead"), [
+    # a step whose words before its colon are two sentences ("... as a global or SharePoint admin.
+    # Note: - If you have ...") opens with its first, not with "... admin. Note"
+    ("dev-ods-018", "Sign in to https://admin.microsoft.com as a global or SharePoint admin, then follow the steps below."),
+    # what to do for the case asked, after the case it is for ("For a new connection, type ...")
+    ("dev-gnome-003", "For a new connection, type the network name and choose the type of wireless security"),
+])
+def test_the_plain_answer_leads_with_what_to_do_for_the_case_asked(corpus, conv_id, lead):
+    """Bundled conversations over their own documents."""
+    conv = next(c for c in load_sample() if c.id == conv_id)
+    answer = make_answerer("extractive", cite=False).answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    assert answer.answer.startswith(lead)
+
+
+@pytest.mark.parametrize(("sentence", "leads"), [
+    # an imperative after the place in the window it is done in, or the case it is for
+    ("Under Page Sides, in the Include drop-down list, select Front sides / right pages.", True),
+    ("In the DNS section, switch the Automatic switch to off.", True),
+    ("When all the pages have printed, flip the pages over and place them back in the printer.", True),
+    ("For a new connection, type the network name.", True),
+    # a place or a case followed by how things are
+    ("On Linux, the file is kept in your home folder.", False),
+    ("In general, the defaults are fine.", False),
+])
+def test_what_to_do_may_follow_a_place_or_a_case(sentence, leads):
+    from procmem.answerers.lead import acts
+    assert acts(sentence) is leads
+
+
+def test_a_step_in_a_window_an_earlier_step_opened_does_not_lead():
+    from procmem.answerers.lead import ANAPHORIC
+    assert ANAPHORIC.match("In the window that appears, select a previously-connected hidden network.")
+    assert not ANAPHORIC.match("In the Network settings window, select the hidden network.")
+
+
 def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
     """A bundled conversation: the jam's recipe answers "how do I make it", and of the cake's
     recipe only its last steps say when the jam goes on (its first ones make the dough)."""
