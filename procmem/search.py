@@ -23,7 +23,7 @@ from procmem.retrieval.index import Fusion, Method, SearchIndex, SearchSettings,
 from procmem.retrieval.language import text_language
 from procmem.retrieval.links import lift_linked
 from procmem.retrieval.query import asks_how_to, conversation_query
-from procmem.retrieval.quotes import quoted_fragments, quoting_first
+from procmem.retrieval.quotes import named_codes, quoted_fragments, quoting_first
 from procmem.units import asks
 
 if TYPE_CHECKING:
@@ -158,9 +158,12 @@ class MemorySearch:
         ``question`` is what :meth:`ordering_question` lets through. Last, the sections whose
         header asks ``asked`` (the question, or the query) come first (:func:`headers_first`),
         and before them the best unit of each document that holds what ``asked`` quotes (an
-        error message: :func:`quoting_first`)."""
+        error message) or names the codes it names ("5.7.57": :func:`quoting_first`)."""
         config = self.config
+        quotes, codes = (quoted_fragments(asked), named_codes(asked)) if asked else ([], [])
         wanted = max(k, config.question_window) if question else k
+        if quotes or codes:  # a document that holds them comes forward from among all the candidates
+            wanted = max(wanted, config.candidates)
         hits = self.follow_links(ranked(query, self.pool_size(wanted)), wanted)
         if question and len(hits) > 1:
             order = reorder_head([h.unit.id for h in hits],
@@ -173,8 +176,8 @@ class MemorySearch:
             hits = definitions_last(hits, config.question_window)
         if asked:
             hits = headers_first(hits, ranked(asked, HEADER_POOL, "bm25"), asked)
-            if quotes := quoted_fragments(asked):
-                order = quoting_first(hits, quotes, lambda h: h.doc_id, lambda h: h.unit.render())
+            if quotes or codes:
+                order = quoting_first(hits, quotes, lambda h: h.doc_id, lambda h: h.unit.render(), codes)
                 hits = [Hit(h.unit, hits[place].score, place + 1, h.method) for place, h in enumerate(order)]
         return hits[:k]
 

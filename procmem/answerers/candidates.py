@@ -34,7 +34,7 @@ from procmem.answerers.steps import (
 from procmem.answerers.turn import UNDO, Turn, narrowed, setting_factor, settings_named
 from procmem.extract.markdown import first_sentence, one_line
 from procmem.extract.roles import labels_a_part
-from procmem.retrieval.quotes import documents_quoting
+from procmem.retrieval.quotes import documents_naming, documents_quoting
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
 
 DUPLICATE_SIMILARITY = 90.0  # rapidfuzz ratio of two texts that say the same
@@ -558,13 +558,13 @@ def described_documents(candidates: list[Candidate]) -> set[str]:
     return {c.doc_id for c in candidates if is_problem(c.unit) and c.why.get("text", 0.0) >= DESCRIBED_TEXT}
 
 
-def quoting_documents(candidates: list[Candidate], quotes: list[str]) -> set[str]:
+def quoting_documents(candidates: list[Candidate], quotes: list[str], codes: list[str]) -> set[str]:
     """The documents whose candidate units, together, contain the quoted passages
-    (:func:`documents_quoting`)."""
+    (:func:`documents_quoting`) or name the codes (:func:`documents_naming`)."""
     texts: dict[str, list[str]] = {}
     for cand in candidates:
         texts.setdefault(cand.doc_id, []).append(plain_text(cand.unit.render()))
-    return documents_quoting(texts, quotes)
+    return documents_quoting(texts, quotes) | documents_naming(texts, codes)
 
 
 __all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "described_documents", "is_duplicate", "is_problem",

@@ -591,7 +591,7 @@ class ExtractiveAnswerer:
         with trace.stage("retrieve", query=query.query, k=p.k) as stage:
             searches: list[tuple[list[Hit], float]] = []
             used_kinds = []
-            quoted = " ".join(turn.quotes)
+            quoted = " ".join([*turn.quotes, *turn.codes])
             weights = {kind: retriever.rank_weight(kind) for kind in kinds}
             for kind in kinds:
                 for text in dict.fromkeys([query.query, turn.question, quoted]):
@@ -635,7 +635,7 @@ class ExtractiveAnswerer:
                                  hits=[hit_record(h) for h in searches[0][0]] if searches else [],
                                  top_documents=top_documents, restating=restating)
             if quoted:
-                stage.details.update(quotes=turn.quotes, quoting_documents=quoting)
+                stage.details.update(quotes=turn.quotes, codes=turn.codes, quoting_documents=quoting)
         if turn.reports_failure:
             self._follow_linkers(trace, retriever, turn, candidates)
         if not all_hits:
@@ -763,10 +763,11 @@ class ExtractiveAnswerer:
 
     def _quoting(self, retriever: Retriever, turn: Turn, kinds: list[str],
                  searches: list[tuple[list[Hit], float]]) -> list[str]:
-        """The documents among the hits that contain the message the user quotes; each is
+        """The documents among the hits that contain the message the user quotes, or name the
+        code the user names ("5.7.57"); each is
         searched for the question as well (a page quotes the error in its symptoms and says what
         to do in another section), and those searches join ``searches``."""
-        docs = sorted(quoting_documents(_candidates(searches), turn.quotes))
+        docs = sorted(quoting_documents(_candidates(searches), turn.quotes, turn.codes))
         if docs:
             for kind in kinds:
                 hits, _ = retriever.search(turn.question, k=self.params.k, kind=kind, within=docs)

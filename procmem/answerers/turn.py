@@ -17,7 +17,7 @@ from functools import cached_property
 from procmem.answerers.common import names, terms
 from procmem.retrieval.bm25 import compound_parts, said_verbs
 from procmem.retrieval.query import HOW_DO_I, asks_how_to
-from procmem.retrieval.quotes import quoted_fragments
+from procmem.retrieval.quotes import named_codes, quoted_fragments
 
 # One entry per setting a user may name; each lists the words that name it.
 SETTINGS: dict[str, tuple[str, ...]] = {
@@ -306,6 +306,14 @@ class Turn:
             if found := quoted_fragments(text):
                 return found
         return []
+
+    @property
+    def codes(self) -> list[str]:
+        """The codes of dotted numbers the last question names ("5.7.57", :func:`named_codes`),
+        as the search lifts the pages that name them; an earlier question's code is the
+        conversation's error, which the pages on its other causes name too ("4.4.0 DNS query
+        failed": the send connector's smart host, and a domain controller's Kerberos clock)."""
+        return named_codes(self.question)
 
     @property
     def asks_cause(self) -> bool:

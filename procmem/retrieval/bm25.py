@@ -22,6 +22,11 @@ from bm25s.stopwords import STOPWORDS_EN
 from procmem.retrieval.verbs import BASE_FORM
 
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
+# a code of three or more dotted numbers: a status code ("5.7.57"), a version ("4.4.0"), an address
+# ("192.168.1.42"); its numbers alone are common words ("57") or none (one character), the code a
+# rare one that a question quoting an error shares with the pages on that error
+DOTTED_CODE = re.compile(r"\b\d+(?:\.\d+){2,}\b")
+WORD_OR_CODE = re.compile(r"\b\d+(?:\.\d+){2,}\b|\b\w\w+\b")
 STOPWORDS = frozenset(STOPWORDS_EN)
 # a name with its version after a slash ("HTTP/2", "HTTP/1.1"): the version is no word of its own
 # (one character), so "HTTP/2" was "http", a word of every page of a web server's manual
@@ -63,7 +68,7 @@ FULL_WORD = {"config": "configuration", "configs": "configurations", "repo": "re
 # compounds and the short forms are named by a digest of their lists)
 _SHORT_FORMS = hashlib.sha256(repr(sorted(FULL_WORD.items())).encode()).hexdigest()[:8]
 _COMPOUNDS = hashlib.sha256(NOUN_COMPOUND.pattern.encode()).hexdigest()[:8]
-TOKENIZER_NAME = (f"regex-w2+/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en"
+TOKENIZER_NAME = (f"regex-w2+/dotted-codes/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en"
                   f"/irregular-verbs/short-forms-{_SHORT_FORMS}/snowball-english")
 # the verb that instructions use for what a question says with a particle, a stop word that
 # leaves "turn" alone to search for ("How do I turn on HTTP/2?": "you need to enable it"); not
@@ -83,7 +88,8 @@ def _stemmer() -> Stemmer.Stemmer:
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased words of two characters or more, stop words dropped; after a name joined with
+    """Lower-cased words of two characters or more, stop words dropped; a code of dotted numbers
+    as one word before its numbers ("5.7.57", "5.7.57", "57": :data:`DOTTED_CODE`); after a name joined with
     underscores, its own words ("html_logo_url", "html", "logo", "url": the question says "logo");
     a name with a version after a slash, the name and the two joined ("HTTP/2": "http", "http2");
     a verb with a particle that is also one word as that word ("backing up": "backup",
@@ -92,8 +98,10 @@ def words(text: str) -> list[str]:
     found: list[str] = []
     lowered = COMPOUND.sub(lambda m: "".join(filter(None, m.groups())), text.lower())
     lowered = NOUN_COMPOUND.sub(lambda m: f"{m[0]} {''.join(filter(None, m.groups()))}", lowered)
-    for word in TOKEN.findall(VERSIONED.sub(r"\1 \1\2", lowered)):
-        if word not in STOPWORDS:
+    for word in WORD_OR_CODE.findall(VERSIONED.sub(r"\1 \1\2", lowered)):
+        if DOTTED_CODE.fullmatch(word):  # the code, then its numbers as words
+            found += [word, *(part for part in TOKEN.findall(word) if part not in STOPWORDS)]
+        elif word not in STOPWORDS:
             found.append(word)
         if "_" in word.strip("_"):
             found += [part for part in word.split("_") if len(part) >= 2 and part not in STOPWORDS]

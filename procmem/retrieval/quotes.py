@@ -1,8 +1,9 @@
-"""What a user quotes (an error message, a dialog's text) and the documents that hold it.
+"""What a user quotes (an error message, a dialog's text, a status code) and the documents that hold it.
 
 A user who pastes the message they got wants the page that quotes it: a search lifts the
 documents whose retrieved units hold the quoted passages to the front (:func:`quoting_first`),
-and the extractive answerer scores their units higher.
+and the extractive answerer scores their units higher. A code of dotted numbers ("5.7.57") is
+such a quote with or without quote marks: the pages that name it come first.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from rapidfuzz import fuzz
+
+from procmem.retrieval.bm25 import DOTTED_CODE
 
 # text in quotes: "...", “...”, or '...' whose quote marks are not apostrophes (don't)
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'(.+?)'(?!\w)")
@@ -58,20 +61,35 @@ def documents_quoting(texts: dict[str, list[str]], quotes: Sequence[str]) -> set
     return found
 
 
+def named_codes(text: str) -> list[str]:
+    """The codes of dotted numbers ``text`` names (:data:`DOTTED_CODE`: "5.7.57", "4.4.0")."""
+    return list(dict.fromkeys(DOTTED_CODE.findall(text)))
+
+
+def documents_naming(texts: dict[str, list[str]], codes: Sequence[str]) -> set[str]:
+    """The documents (``texts``: each one's texts) that name every one of ``codes`` whole:
+    "5.7.13" is not named by a page on "5.7.133", nor "4.4.0" by one on "4.4.0.1"."""
+    if not codes:
+        return set()
+    wanted = [re.compile(rf"(?<![\w.]){re.escape(code)}(?!\w|\.\d)") for code in codes]
+    return {doc_id for doc_id, parts in texts.items()
+            if all(any(code.search(part) for part in parts) for code in wanted)}
+
+
 Found = TypeVar("Found")
 
 
 def quoting_first(found: list[Found], quotes: Sequence[str], doc_id: Callable[[Found], str],
-                  text: Callable[[Found], str]) -> list[Found]:
+                  text: Callable[[Found], str], codes: Sequence[str] = ()) -> list[Found]:
     """``found`` (best first) with the best result of each document that holds the ``quotes``
-    (:func:`documents_quoting`, over that document's results) first, in their order; the other
-    results keep theirs."""
-    if not quotes or not found:
+    (:func:`documents_quoting`, over that document's results) or names the ``codes``
+    (:func:`documents_naming`) first, in their order; the other results keep theirs."""
+    if not (quotes or codes) or not found:
         return found
     texts: dict[str, list[str]] = {}
     for item in found:
         texts.setdefault(doc_id(item), []).append(text(item))
-    quoting = documents_quoting(texts, quotes)
+    quoting = documents_quoting(texts, quotes) | documents_naming(texts, codes)
     first: dict[str, int] = {}  # a quoting document: the place of its best result
     for place, item in enumerate(found):
         if doc_id(item) in quoting:

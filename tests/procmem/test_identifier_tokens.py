@@ -49,3 +49,29 @@ def test_a_memory_saved_with_other_tokens_is_searched_with_the_current_ones(
         memory.save(tmp_path / "memory")
     loaded = Memory.load(tmp_path / "memory")
     assert _lexical_units(loaded, "How do I add a logo?")[0] == "`html_logo_url`"
+
+
+def test_a_code_of_dotted_numbers_is_a_token_and_so_are_its_numbers() -> None:
+    assert tokenize("fails with 5.7.57 on 192.168.1.42") == ["fail", "5.7.57", "57", "192.168.1.42", "192", "168", "42"]
+    assert tokenize("add 2.5 cups") == ["add", "cup"]  # two numbers: a quantity, no code
+
+
+NDR_PAGES = "officedocs/Exchange/ExchangeOnline/email-delivery/ndr/"
+
+
+def test_a_question_quoting_a_status_code_finds_the_page_on_that_code(corpus: Any, embedder: Any) -> None:
+    """Real pages on Exchange Online's status codes ("550 5.1.0", "550 4.4.7", "550 5.6.11",
+    "5.7.57", …): the numbers of a code are no words of their own (one character) or words of
+    other codes and pages ("11", "57"); the page that quotes the whole code comes first."""
+    folder = corpus.path(f"{NDR_PAGES}non-delivery-reports-in-exchange-online.md").parent
+    documents = [corpus.get(f"{NDR_PAGES}{path.name}") for path in sorted(folder.glob("*.md"))]
+    memory = build_memory(documents, embedder=embedder, progress=False)
+    for code in ("550 5.1.0", "550 4.4.7", "550 5.6.11", "5.7.57"):
+        hits = memory.search(f"Every message fails with {code}. What should I check?", k=1, method="bm25")
+        page = code.replace(" ", "-").replace(".", "-")
+        assert hits[0].doc_id == f"{NDR_PAGES}fix-error-code-{page}-in-exchange-online.md", code
+
+    # the default search: the pages that name the code the question names come first
+    for code in ("5.7.1", "5.1.10", "5.7.133", "5.7.12"):
+        hits = memory.search(f"Every message fails with {code}. What should I check?", k=1)
+        assert f"-{code.replace('.', '-')}-" in hits[0].doc_id, code

@@ -10,7 +10,13 @@ import pytest
 
 from inscoqa.bundled import load_sample
 from procmem.memory import build_memory
-from procmem.retrieval.quotes import documents_quoting, quoted_fragments, quoting_first
+from procmem.retrieval.quotes import (
+    documents_naming,
+    documents_quoting,
+    named_codes,
+    quoted_fragments,
+    quoting_first,
+)
 
 
 def test_quoted_passages_of_three_words_or_more_split_where_the_user_left_words_out():
@@ -29,6 +35,15 @@ def test_a_document_holds_the_quotes_word_for_word_across_its_units_markup_aside
     quotes = ["You don't have sufficient permissions. This operation can only be performed by a manager of the group."]
     assert documents_quoting(texts, quotes) == {"help/error.md"}
     assert documents_quoting(texts, []) == set()
+
+
+def test_a_code_of_dotted_numbers_is_named_whole():
+    assert named_codes("It fails with 550 5.7.13, and 5.7.13 again, on 4.4.0 (not 2.5)") == ["5.7.13", "4.4.0"]
+    texts = {"ndr/5-7-13.md": ["Error 550 5.7.13 means ..."], "ndr/5-7-133.md": ["Error 5.7.133 means ..."],
+             "ndr/both.md": ["5.7.13.", "Version 4.4.0 adds ..."], "ndr/4-4-0-1.md": ["5.7.13 on 4.4.0.1"]}
+    assert documents_naming(texts, ["5.7.13"]) == {"ndr/5-7-13.md", "ndr/both.md", "ndr/4-4-0-1.md"}
+    assert documents_naming(texts, ["5.7.13", "4.4.0"]) == {"ndr/both.md"}
+    assert documents_naming(texts, []) == set()
 
 
 def test_the_best_result_of_each_quoting_document_comes_first_the_rest_keep_their_order():

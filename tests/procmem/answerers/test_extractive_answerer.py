@@ -586,6 +586,21 @@ def test_the_plain_answer_leads_with_what_to_do_for_the_case_asked(corpus, conv_
     assert answer.answer.startswith(lead)
 
 
+def test_the_page_on_the_status_code_the_user_names_gives_steps(corpus):
+    """A bundled conversation over its own documents: "every scan fails with '5.7.57 Client not
+    authenticated to send mail'"; the page on 5.7.57 (its words are not the quoted message's:
+    "client was not authenticated to send anonymous mail") gives its checks beside the
+    scanner page's."""
+    conv = next(c for c in load_sample() if c.id == "dev-ods-004")
+    answer = make_answerer("extractive").answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    cited = {answer.sources[int(re.search(r"\[(\d+)\]$", s).group(1)) - 1].doc_id for s in answer.procedures}
+    assert "officedocs/Exchange/ExchangeOnline/email-delivery/ndr/fix-error-code-5-7-57-in-exchange-online.md" in cited
+    assert any("negotiate TLS" in step for step in answer.procedures)
+    retrieve = next(stage for stage in answer.trace.stages if stage.name == "retrieve")
+    assert retrieve.details["codes"] == ["5.7.57"]
+
+
 @pytest.mark.parametrize(("sentence", "leads"), [
     # an imperative after the place in the window it is done in, or the case it is for
     ("Under Page Sides, in the Include drop-down list, select Front sides / right pages.", True),
