@@ -26,7 +26,7 @@ TOKEN = re.compile(r"(?u)\b\w\w+\b")
 # ("192.168.1.42"); its numbers alone are common words ("57") or none (one character), the code a
 # rare one that a question quoting an error shares with the pages on that error
 DOTTED_CODE = re.compile(r"\b\d+(?:\.\d+){2,}\b")
-WORD_OR_CODE = re.compile(r"\b\d+(?:\.\d+){2,}\b|\b\w\w+\b")
+WORD_OR_CODE = re.compile(rf"{DOTTED_CODE.pattern}|\b\w\w+\b")  # a code whole, else TOKEN's words
 STOPWORDS = frozenset(STOPWORDS_EN)
 # a name with its version after a slash ("HTTP/2", "HTTP/1.1"): the version is no word of its own
 # (one character), so "HTTP/2" was "http", a word of every page of a web server's manual
@@ -89,7 +89,7 @@ def _stemmer() -> Stemmer.Stemmer:
 
 def words(text: str) -> list[str]:
     """Lower-cased words of two characters or more, stop words dropped; a code of dotted numbers
-    as one word before its numbers ("5.7.57", "5.7.57", "57": :data:`DOTTED_CODE`); after a name joined with
+    as one word before its numbers ("5.7.57": "5.7.57", "57"; :data:`DOTTED_CODE`); after a name joined with
     underscores, its own words ("html_logo_url", "html", "logo", "url": the question says "logo");
     a name with a version after a slash, the name and the two joined ("HTTP/2": "http", "http2");
     a verb with a particle that is also one word as that word ("backing up": "backup",
