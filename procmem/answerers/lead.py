@@ -40,7 +40,7 @@ from procmem.answerers.clauses import (
     without_consequences,
 )
 from procmem.answerers.code_blocks import commands_typed
-from procmem.answerers.common import terms
+from procmem.answerers.common import names, terms
 from procmem.answerers.prose import (
     INTRODUCES,
     LIST_ITEM,
@@ -105,6 +105,19 @@ def undoes_unasked(sentence: str, turn: Turn) -> bool:
     return bool(UNDOING.search(sentence)) and not _UNDO_TERMS & turn.question_terms
 
 
+NEGATION = re.compile(r"\b(?:not|no longer|never)\b|n['’]t\b", re.I)
+
+
+def case_user_denies(sentence: str, turn: Turn) -> bool:
+    """A sentence for a case that is not so ("If the desired device is not shown as Connected in
+    the list, …") when the last question says, without a negation, that it is so ("Done, it shows
+    as Connected now."): the label the case names (:func:`names`: "Connected") is the question's."""
+    case = CONDITION.match(sentence)
+    if not case or not NEGATION.search(case[1]) or NEGATION.search(turn.question):
+        return False
+    return bool({n.casefold() for n in names(case[1])} & {n.casefold() for n in names(turn.question)})
+
+
 # what to do when something goes wrong: "If you've problems getting the vacation reply, try deleting
 # this file."
 TROUBLE_CASE = re.compile(r"^(?:if|when)\s+(?:you(?:['’]ve| have| are having| experience| run into| get| see)|there (?:is|are))"
@@ -147,9 +160,10 @@ SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additiona
 # a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
 # "If it isn't, ...", "If it complains about something, then check your configuration.", "You can use
 # it to monitor several systems", "Next check that it also works from remote host: …", "In the
-# window that appears, select …"
+# window that appears, select …", "To update your time zone manually, set this to off."
 ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) case|otherwise|if (?:it|this|that|these|those|they)"
                        r"|in the (?:\w+ ){1,2}that (?:appears|opens|pops up|is shown|is displayed)"
+                       r"|(?:to \w+[^,]{0,80},\s+)?\w+ (?:this|that)(?= to\b| on\b| off\b|[.,;!]|$)"
                        r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them)|(?:\w+\s+){0,3}(?:it|this|they) also)\b",
                        re.I)
 # a sentence that fills in a placeholder of the example before it: "Replace package with the name of
@@ -361,7 +375,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # to undo something, unless the user asks to undo
     actions = sorted((s for s in pool if (acts(s) or s in gives_code)
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
-                      and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)),
+                      and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
+                      and not case_user_denies(s, turn)),
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
     if chosen and not best_said and unit_steps(chosen[0].unit):

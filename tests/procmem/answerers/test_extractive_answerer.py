@@ -560,6 +560,8 @@ def test_the_butter_biscuit_method_is_given_to_its_end_from_the_given_recipes(co
     ("dev-cook-014", "Let the dough sit and then cook it as described", "Let cook for 12 to 15 minutes"),
     # the error the user quoted
     ("dev-ods-007", "This operation can only be performed by a manager of the group.", "PowerShell"),
+    # a case the user says is not theirs ("Done, it shows as Connected now.")
+    ("dev-gnome-001", "If the desired device is not shown as Connected in the list", "Click Send Files"),
 ])
 def test_the_plain_answer_does_not_say_again_what_the_user_said(corpus, conv_id, restated, kept):
     """Bundled conversations over their own documents: a sentence whose words are the user's
@@ -616,10 +618,26 @@ def test_what_to_do_may_follow_a_place_or_a_case(sentence, leads):
     assert acts(sentence) is leads
 
 
-def test_a_step_in_a_window_an_earlier_step_opened_does_not_lead():
+def test_a_case_that_the_last_question_says_is_not_so_does_not_lead():
+    from procmem.answerers.lead import case_user_denies
+    sentence = "If the desired device is not shown as Connected in the list, you need to connect to it."
+    history = [("How do I pair my phone?", "Open the Bluetooth panel and select the phone.")]
+    assert case_user_denies(sentence, Turn("Done, it shows as Connected now. How do I send photos?", history))
+    # the user says it is not so too, or names nothing the case names
+    assert not case_user_denies(sentence, Turn("It still isn't Connected. What now?", history))
+    assert not case_user_denies(sentence, Turn("Done. How do I send photos to it?", history))
+    # a case that is so says what to do in it
+    assert not case_user_denies("If the device is shown as Connected, click Send Files.",
+                                Turn("Done, it shows as Connected now. How do I send photos?", history))
+
+
+def test_a_sentence_that_needs_the_one_before_does_not_lead():
     from procmem.answerers.lead import ANAPHORIC
     assert ANAPHORIC.match("In the window that appears, select a previously-connected hidden network.")
     assert not ANAPHORIC.match("In the Network settings window, select the hidden network.")
+    # what "this" is, the sentence before says
+    assert ANAPHORIC.match("To update your time zone manually, set this to off.")
+    assert not ANAPHORIC.match("Select this option to enable it.")
 
 
 def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
