@@ -313,7 +313,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one that offers another
     way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo something when the
     user asks to undo nothing (:func:`undoes_unasked`), or what to do when something goes wrong
-    when the user reports nothing wrong (:func:`troubleshoots_unasked`). A sentence that introduces a short
+    when the user reports nothing wrong (:func:`troubleshoots_unasked`), or what to do in a case
+    that the user says is not so (:func:`case_user_denies`). A sentence that introduces a short
     command says what to do with it ("For mail through a smarthost, you reconfigure the packages
     as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one
     before it (:data:`GOES_ON`). A reference entry that the question names
