@@ -65,6 +65,22 @@ CAUSE_CUE = re.compile(
     r"requires?|required|must|limit\w*|by default|expected|(?:is|are|was|were|be|not) designed|by design|means)\b",
     re.I)
 
+# ... what says it in an order: "Lower the heat and keep stirring, because the sauce burns easily"
+# says why; "Make sure that both tests pass and that no actions are required." is one more step
+GIVES_REASON = re.compile(r"\b(?:because|since|so that|otherwise|or else|due to|to (?:avoid|prevent)|causes?|caused|"
+                          r"means|not supported|by design)\b", re.I)
+
+
+# an example shows a case, not why: "For example, if a workspace that has 10 desks is booked ..."
+EXAMPLE_OPENING = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.I)
+
+
+def says_why(sentence: str) -> bool:
+    """A sentence that says why (:data:`CAUSE_CUE`), but not an example; one that tells the user
+    what to do (:func:`acts`) only when it gives its reason (:data:`GIVES_REASON`)."""
+    return bool(CAUSE_CUE.search(sentence)) and not EXAMPLE_OPENING.match(sentence) \
+        and (not acts(sentence) or bool(GIVES_REASON.search(sentence)))
+
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
     """How well a sentence answers the question; ``position`` is its unit's place in the
@@ -160,8 +176,10 @@ SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additiona
 # a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
 # "If it isn't, ...", "If it complains about something, then check your configuration.", "You can use
 # it to monitor several systems", "Next check that it also works from remote host: …", "In the
-# window that appears, select …", "To update your time zone manually, set this to off."
+# window that appears, select …", "To update your time zone manually, set this to off.", "To do
+# this, run the following cmdlet"
 ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) case|otherwise|if (?:it|this|that|these|those|they)"
+                       r"|to do (?:this|that|so)"
                        r"|in the (?:\w+ ){1,2}that (?:appears|opens|pops up|is shown|is displayed)"
                        r"|(?:to \w+[^,]{0,80},\s+)?\w+ (?:this|that)(?= to\b| on\b| off\b|[.,;!]|$)"
                        r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them)|(?:\w+\s+){0,3}(?:it|this|they) also)\b",
@@ -175,11 +193,20 @@ PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by
 GOES_ON = re.compile(r"^(?:and|but|so|they|it|this|that|these|those|then)\b", re.I)
 # a sentence that says why of the one before it ("However, this is expected behavior because …",
 # "This should happen automatically every 24 hours, but …", "After this date, support for these
-# modules is limited …"): the answer's why only right after that sentence, its lead
-WHY_OF_BEFORE = re.compile(r"^(?:however|therefore|thus|hence|consequently|as a result|for (?:this|that) reason"
+# modules is limited …", "So make sure to add only as much as you want to eat."): the answer's
+# why only right after that sentence, its lead
+WHY_OF_BEFORE = re.compile(r"^(?:however|therefore|thus|hence|so|consequently|as a result|for (?:this|that) reason"
                            r"|(?:because of|due to|after|before|until|since) (?:this|that|these|those)"
                            r"|this (?:is|was|can|could|may|might|should|will|would)(?! (?:not )?(?:required|necessary))"
                            r")\b", re.I)
+# a sentence about what the page shows beside its words, which the answer does not: "The following
+# table lists the expected behavior ...", "The screenshot below shows the correct client ports."
+SHOWN_ELSEWHERE = re.compile(
+    r"^(?:the following|the|this|these)\s+(?:[\w-]+\s+){0,2}?(?:tables?|screenshots?|figures?|images?|diagrams?|"
+    r"illustrations?|examples?|lists?|output)(?:\s+(?:below|above))?\s+(?:lists?|shows?|describes?|contains?|"
+    r"provides?|illustrates?|displays?|summari[sz]es?|uses?|gives?|includes?|explains?)\b", re.I)
+# the label of a note that says why, left out of the answer: "Tip: We recommend that you use ..."
+NOTE_LABEL = re.compile(rf"^(?:{NOTE_LABELS})\s*:\s*(?=[A-Z])", re.I)
 # what to do instead of what the page said first: "Another option is to generate an empty bare
 # repository at the client", "Alternatively, you can delete just the local cache": no lead
 OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)
@@ -305,12 +332,13 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     code, or when the user asks no how-to or the section has no steps; else what to do, then
     why. A sentence that starts in lower case is the rest of one that a list or a command broke
     off, and is left out, and so are exclamations, questions, sentences that need the one before
-    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`), a
+    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`) or
+    speak of a table or a picture the answer does not show (:data:`SHOWN_ELSEWHERE`), a
     labelled value ("Type: string (host and path)") and sentences that end introducing what
     follows them ("You can change it by the following."); a sentence of the chosen documents'
     other units (``extra``) leads only if it names something the question asks about and its unit
     is no section in which the page speaks of itself (:func:`speaks_of_itself`: it may say why); a note's
-    sentence (:data:`NOTE_OPENING`) may say why, but not what to do, and one that offers another
+    sentence (:data:`NOTE_OPENING`) may say why, without its label, but not what to do, and one that offers another
     way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo something when the
     user asks to undo nothing (:func:`undoes_unasked`), or what to do when something goes wrong
     when the user reports nothing wrong (:func:`troubleshoots_unasked`), or what to do in a case
@@ -350,7 +378,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         for earlier, s in zip(["", *unit_sentences], unit_sentences, strict=False):
             before.setdefault(s, earlier)
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
-                    and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
+                    and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not SHOWN_ELSEWHERE.match(s) \
+                    and not s.endswith(("!", "?")) \
                     and not turn.already_said(s, 0.7) and not turn.user_said(s) and not labelled_values(s, labels=1):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene
                 introduces = INTRODUCES.search(s) or s.rstrip(".:") in with_code
@@ -379,7 +408,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
                       and not case_user_denies(s, turn)),
                      key=lambda s: -pool[s])
-    causes = sorted((s for s in pool if CAUSE_CUE.search(s)), key=lambda s: -pool[s])
+    causes = sorted((s for s in pool if says_why(s)), key=lambda s: -pool[s])
     if chosen and not best_said and unit_steps(chosen[0].unit):
         # the best unit says what to do in its list alone: another unit's sentence leads before
         # its steps only if it names as much of what is asked as the best unit's header does
@@ -428,6 +457,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     why = next((s for s in causes if not is_duplicate(s, [lead])  # not the lead again
                 and (not WHY_OF_BEFORE.match(s) or before.get(s) == led_by)), "")
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
+    why = NOTE_LABEL.sub("", why)  # a note's why, in its own words
     answer = " ".join(ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
     return answer or NOTHING_FOUND
 

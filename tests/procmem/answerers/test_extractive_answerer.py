@@ -22,6 +22,7 @@ from procmem.answerers.extractive import (
     relevant_steps,
     select,
 )
+from procmem.answerers.lead import NOTHING_FOUND
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import unit_steps
 from procmem.answerers.turn import Turn
@@ -555,7 +556,7 @@ def test_the_butter_biscuit_method_is_given_to_its_end_from_the_given_recipes(co
 
 @pytest.mark.parametrize(("conv_id", "restated", "kept"), [
     # what the user reports having done
-    ("dev-ods-012", "If the pool is running, try to recycle it.", "Make sure that both tests pass"),
+    ("dev-ods-012", "If the pool is running, try to recycle it.", "Check for errors or warnings in the event logs."),
     # what the user read out of the recipe
     ("dev-cook-014", "Let the dough sit and then cook it as described", "Let cook for 12 to 15 minutes"),
     # the error the user quoted
@@ -3130,3 +3131,54 @@ def test_a_why_that_needs_the_sentence_before_it_only_follows_that_sentence():
                         "help/endpoint.md", "Endpoint checks")
     lead = plain_answer([Candidate(Hit(follows, 1.0, 1, "hybrid"))], [], turn, unit_steps(follows))
     assert lead.endswith("However, this is expected because the endpoint is required for every check."), lead
+
+
+def test_a_sentence_about_a_table_the_answer_does_not_show_neither_leads_nor_says_why():
+    """"The following table lists the expected behavior ..." speaks of a table the plain answer
+    leaves out; "To do this, run ..." needs the sentence before it; a note's why loses its label."""
+    from procmem.answerers.lead import plain_answer
+
+    page = step_unit("Set the registry value", "Locate the Preferences registry subkey. The following table "
+                     "lists the expected behavior based on the DelegateSentItemsStyle value and the "
+                     "MessageCopyForSentAsEnabled value. To do this, run the following cmdlet: "
+                     "Get-Mailbox -Identity User1. Tip: We recommend the summary script because it "
+                     "processes the raw logs.", "help/registry.md", "Sent items")
+    turn = Turn("How do I get the expected sent items behavior for the DelegateSentItemsStyle value?", [])
+
+    answer = plain_answer([Candidate(Hit(page, 1.0, 1, "hybrid"))], [], turn, unit_steps(page))
+
+    assert answer.startswith("Locate the Preferences registry subkey."), answer
+    assert "following table" not in answer and "To do this" not in answer
+    assert answer.endswith("We recommend the summary script because it processes the raw logs."), answer
+
+
+def test_an_order_says_why_only_when_it_gives_its_reason():
+    """"Make sure that both tests pass and that no actions are required." is one more thing to
+    do, not why; "Lower the heat, because the sauce burns easily" says why."""
+    from procmem.answerers.lead import says_why
+
+    assert not says_why("Make sure that both tests pass and that no actions are required.")
+    assert not says_why("Ensure that the pot does not run out of water and top up with more if required.")
+    assert says_why("Lower the heat and keep stirring, because the sauce will burn easily.")
+    assert says_why("This method should be used only temporarily.")
+    # a statement, whatever its first word
+    assert says_why("Speakers or headphones plugged into a TRS socket are usually used by default.")
+    assert says_why("Note that it will thicken further once it cools, so don't boil for too long - "
+                    "it is expected to be still a little runny.")
+    # an example shows a case, not why
+    assert not says_why("For example, if a workspace that has 10 desks is booked to 50 percent capacity, "
+                        "only 5 desks are required.")
+
+
+@pytest.mark.parametrize(("conv_id", "left_out"), [
+    ("dev-ods-009", "Tip:"),  # a note that says why, without its label
+    ("dev-ods-026", "Note:"),
+    ("dev-ods-012", "Make sure that both tests pass"),
+])
+def test_the_plain_answer_of_a_bundled_conversation_reads_on_its_own(corpus, conv_id, left_out):
+    """Bundled conversations over their own documents: no note's label, and no sentence that is
+    one more step where the answer says why."""
+    conv = next(c for c in load_sample() if c.id == conv_id)
+    answer = make_answerer("extractive", cite=False).answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    assert answer.answer != NOTHING_FOUND and left_out not in answer.answer, answer.answer
