@@ -134,6 +134,18 @@ def case_user_denies(sentence: str, turn: Turn) -> bool:
     return bool({n.casefold() for n in names(case[1])} & {n.casefold() for n in names(turn.question)})
 
 
+# a case of what the user would want: "If you want the new user to have administrative access to the computer, …"
+WISH = re.compile(r"^(?:if|when)\s+you\s+(?:want|wish|would like|['’]d like|prefer)\b([^,]{1,120}),", re.I)
+
+
+def wish_not_chosen(sentence: str, turn: Turn) -> bool:
+    """A sentence for a wish (:data:`WISH`) that names nothing of what the user says they chose
+    (:attr:`Turn.choice`): "If you want the new user to have administrative access to the
+    computer, select Administrator …" to "Fine, a standard account then. How do I create it?"."""
+    wish = WISH.match(sentence)
+    return bool(wish and turn.choice) and not set(terms(wish[1])) & turn.choice
+
+
 # what to do when something goes wrong: "If you've problems getting the vacation reply, try deleting
 # this file."
 TROUBLE_CASE = re.compile(r"^(?:if|when)\s+(?:you(?:['’]ve| have| are having| experience| run into| get| see)|there (?:is|are))"
@@ -342,7 +354,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo something when the
     user asks to undo nothing (:func:`undoes_unasked`), or what to do when something goes wrong
     when the user reports nothing wrong (:func:`troubleshoots_unasked`), or what to do in a case
-    that the user says is not so (:func:`case_user_denies`). A sentence that introduces a short
+    that the user says is not so (:func:`case_user_denies`), or for a wish that names nothing
+    of what the user says they chose (:func:`wish_not_chosen`). A sentence that introduces a short
     command says what to do with it ("For mail through a smarthost, you reconfigure the packages
     as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one
     before it (:data:`GOES_ON`). A reference entry that the question names
@@ -406,7 +419,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     actions = sorted((s for s in pool if (acts(s) or s in gives_code)
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
-                      and not case_user_denies(s, turn)),
+                      and not case_user_denies(s, turn) and not wish_not_chosen(s, turn)),
                      key=lambda s: -pool[s])
     causes = sorted((s for s in pool if says_why(s)), key=lambda s: -pool[s])
     if chosen and not best_said and unit_steps(chosen[0].unit):

@@ -106,6 +106,11 @@ UNDO_WORDS = frozenset(terms("reverse reversing roll rolling take back"))  # how
 # conversation was about, by a pronoun ("How do I load it again …?", "How do I make them?")
 ASKED_ACTION = re.compile(HOW_DO_I + r" ([a-z]+)", re.I)
 REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
+# the thing the user chooses among those the conversation offered: "Fine, a standard account
+# then.", "Let's do the sticky pork chops.", "I'll go with the cloud one."
+CHOICE = re.compile(r"^(?:\w+,\s+)?(?:an?|the)\s+(?P<then>[^.,?!]{2,40}?)\s+then\b"
+                    r"|\b(?:let['’]s (?:do|go with|make|use|try)|i['’]ll (?:go with|make|use|take|do|try)"
+                    r"|i['’]d rather (?:go with|make|use|have))\s+(?:an?\s+|the\s+)?(?P<named>[^.,?!]{2,40})", re.I)
 # a question that asks what to do in other words than "how": "What should I check?", "What can we do?"
 WHAT_TO_DO = re.compile(r"\bwhat (?:else )?(?:should|can|could|must|do|would) (?:i|we)\b", re.I)
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
@@ -314,6 +319,13 @@ class Turn:
         conversation's error, which the pages on its other causes name too ("4.4.0 DNS query
         failed": the send connector's smart host, and a domain controller's Kerberos clock)."""
         return named_codes(self.question)
+
+    @cached_property
+    def choice(self) -> set[str]:
+        """The terms of what the last question says the user chooses (:data:`CHOICE`: "standard"
+        and "account" of "Fine, a standard account then."); none when it chooses nothing."""
+        found = CHOICE.search(self.question)
+        return set(terms(found["then"] or found["named"])) if found else set()
 
     @property
     def asks_cause(self) -> bool:

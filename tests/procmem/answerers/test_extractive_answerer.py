@@ -3182,3 +3182,28 @@ def test_the_plain_answer_of_a_bundled_conversation_reads_on_its_own(corpus, con
     answer = make_answerer("extractive", cite=False).answer(
         AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
     assert answer.answer != NOTHING_FOUND and left_out not in answer.answer, answer.answer
+
+
+def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
+    """A bundled conversation over its own documents: after "Fine, a standard account then.",
+    "If you want the new user to have administrative access to the computer, select
+    Administrator for the account type." does not lead; a wish that names the choice may."""
+    from procmem.answerers.lead import wish_not_chosen
+
+    from procmem.answerers.lead import plain_answer
+
+    conv = next(c for c in load_sample() if c.id == "dev-gnome-007")
+    turn = Turn(conv.question, conv.history)
+    page = step_unit("Add a new user account", "Press the + Add User... button under Other Users to add a new "
+                     "user account. If you want the new user to have administrative access to the computer, "
+                     "select Administrator for the account type. Enter the new user's full name.",
+                     "gnome-help/user-add.page", "Add a new user account")
+    answer = plain_answer([Candidate(Hit(page, 1.0, 1, "hybrid"))], [], turn, [])
+    assert answer.startswith("Press the + Add User... button"), answer
+    answer = make_answerer("extractive", cite=False).answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    assert answer.answer != NOTHING_FOUND and "administrative access" not in answer.answer, answer.answer
+    assert wish_not_chosen("If you want the new user to have administrative access, select Administrator.", turn)
+    assert not wish_not_chosen("If you want a standard account, select Standard.", turn)
+    assert not wish_not_chosen("If you want administrative access, select Administrator.",
+                               Turn("How do I create an account?", conv.history))

@@ -182,3 +182,14 @@ def test_a_check_the_user_says_passed_is_not_the_failure_a_condition_names():
     assert not passed.says_passed("the mailbox license check fails")  # ... which names nothing the user said passed
     assert not passed.says_passed("you need details on the analyzer")  # no failure at all
     assert not Turn("The connectivity test fails again.", history).says_passed("the connectivity tests fail")
+
+
+@pytest.mark.parametrize(("question", "chosen"), [
+    ("Fine, a standard account then. How do I create it?", "standard account"),
+    ("Let's do the sticky pork chops. How do I make them?", "sticky pork chops"),
+    ("I'll go with the cloud one. What do I set?", "cloud one"),
+    ("How do I create a standard account?", ""),
+])
+def test_the_thing_the_user_says_they_choose_is_the_turns_choice(question, chosen):
+    assert Turn(question, [("Which account should I give him?", "Standard or Administrator.")]).choice \
+        == set(terms(chosen))
