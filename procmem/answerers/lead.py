@@ -69,17 +69,17 @@ CAUSE_CUE = re.compile(
 # says why; "Make sure that both tests pass and that no actions are required." is one more step
 GIVES_REASON = re.compile(r"\b(?:because|since|so that|otherwise|or else|due to|to (?:avoid|prevent)|causes?|caused|"
                           r"means|not supported|by design)\b", re.I)
-
-
+# the label of a note that says why, left out of the answer: "Tip: We recommend that you use ..."
+NOTE_LABEL = re.compile(rf"^(?:{NOTE_LABELS})\s*:\s*(?=[A-Z])", re.I)
 # an example shows a case, not why: "For example, if a workspace that has 10 desks is booked ..."
 EXAMPLE_OPENING = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.I)
 
 
 def says_why(sentence: str) -> bool:
     """A sentence that says why (:data:`CAUSE_CUE`), but not an example; one that tells the user
-    what to do (:func:`acts`) only when it gives its reason (:data:`GIVES_REASON`)."""
+    what to do (:func:`acts`, past a note's label) only when it gives its reason (:data:`GIVES_REASON`)."""
     return bool(CAUSE_CUE.search(sentence)) and not EXAMPLE_OPENING.match(sentence) \
-        and (not acts(sentence) or bool(GIVES_REASON.search(sentence)))
+        and (not acts(NOTE_LABEL.sub("", sentence)) or bool(GIVES_REASON.search(sentence)))
 
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
@@ -189,9 +189,11 @@ SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additiona
 # "If it isn't, ...", "If it complains about something, then check your configuration.", "You can use
 # it to monitor several systems", "Next check that it also works from remote host: …", "In the
 # window that appears, select …", "To update your time zone manually, set this to off.", "To do
-# this, run the following cmdlet"
-ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) case|otherwise|if (?:it|this|that|these|those|they)"
-                       r"|to do (?:this|that|so)"
+# this, run the following cmdlet", "In this situation, there is only the default profile", "This
+# can be verified by an administrator by running …"
+ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) (?:case|situation|scenario)|otherwise"
+                       r"|if (?:it|this|that|these|those|they)|to do (?:this|that|so)"
+                       r"|this (?:can|could|should|may|must|will) be \w+ed by"
                        r"|in the (?:\w+ ){1,2}that (?:appears|opens|pops up|is shown|is displayed)"
                        r"|(?:to \w+[^,]{0,80},\s+)?\w+ (?:this|that)(?= to\b| on\b| off\b|[.,;!]|$)"
                        r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them)|(?:\w+\s+){0,3}(?:it|this|they) also)\b",
@@ -217,8 +219,6 @@ SHOWN_ELSEWHERE = re.compile(
     r"^(?:the following|the|this|these)\s+(?:[\w-]+\s+){0,2}?(?:tables?|screenshots?|figures?|images?|diagrams?|"
     r"illustrations?|examples?|lists?|output)(?:\s+(?:below|above))?\s+(?:lists?|shows?|describes?|contains?|"
     r"provides?|illustrates?|displays?|summari[sz]es?|uses?|gives?|includes?|explains?)\b", re.I)
-# the label of a note that says why, left out of the answer: "Tip: We recommend that you use ..."
-NOTE_LABEL = re.compile(rf"^(?:{NOTE_LABELS})\s*:\s*(?=[A-Z])", re.I)
 # what to do instead of what the page said first: "Another option is to generate an empty bare
 # repository at the client", "Alternatively, you can delete just the local cache": no lead
 OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)

@@ -639,6 +639,11 @@ def test_a_sentence_that_needs_the_one_before_does_not_lead():
     # what "this" is, the sentence before says
     assert ANAPHORIC.match("To update your time zone manually, set this to off.")
     assert not ANAPHORIC.match("Select this option to enable it.")
+    # what is done "to do this", in "this situation", or what "this" that "can be verified" is
+    assert ANAPHORIC.match("To do this, run the following cmdlet (for example): Get-Mailbox")
+    assert ANAPHORIC.match("In this situation, there is only the default profile that's named Outlook.")
+    assert ANAPHORIC.match("This can be verified by an administrator by running the following command: Get-MailUser")
+    assert not ANAPHORIC.match("To download the tool, run the installer.")
 
 
 def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
@@ -3159,6 +3164,8 @@ def test_an_order_says_why_only_when_it_gives_its_reason():
 
     assert not says_why("Make sure that both tests pass and that no actions are required.")
     assert not says_why("Ensure that the pot does not run out of water and top up with more if required.")
+    # past a note's label
+    assert not says_why("Note: If the scenario requires an elevated Command Prompt window, select Start, enter cmd.")
     assert says_why("Lower the heat and keep stirring, because the sauce will burn easily.")
     assert says_why("This method should be used only temporarily.")
     # a statement, whatever its first word
@@ -3188,9 +3195,7 @@ def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
     """A bundled conversation over its own documents: after "Fine, a standard account then.",
     "If you want the new user to have administrative access to the computer, select
     Administrator for the account type." does not lead; a wish that names the choice may."""
-    from procmem.answerers.lead import wish_not_chosen
-
-    from procmem.answerers.lead import plain_answer
+    from procmem.answerers.lead import plain_answer, wish_not_chosen
 
     conv = next(c for c in load_sample() if c.id == "dev-gnome-007")
     turn = Turn(conv.question, conv.history)
