@@ -213,12 +213,6 @@ WHY_OF_BEFORE = re.compile(r"^(?:however|therefore|thus|hence|so|consequently|as
                            r"|(?:because of|due to|after|before|until|since) (?:this|that|these|those)"
                            r"|this (?:is|was|can|could|may|might|should|will|would)(?! (?:not )?(?:required|necessary))"
                            r")\b", re.I)
-# a sentence about what the page shows beside its words, which the answer does not: "The following
-# table lists the expected behavior ...", "The screenshot below shows the correct client ports."
-SHOWN_ELSEWHERE = re.compile(
-    r"^(?:the following|the|this|these)\s+(?:[\w-]+\s+){0,2}?(?:tables?|screenshots?|figures?|images?|diagrams?|"
-    r"illustrations?|examples?|lists?|output)(?:\s+(?:below|above))?\s+(?:lists?|shows?|describes?|contains?|"
-    r"provides?|illustrates?|displays?|summari[sz]es?|uses?|gives?|includes?|explains?)\b", re.I)
 # what to do instead of what the page said first: "Another option is to generate an empty bare
 # repository at the client", "Alternatively, you can delete just the local cache": no lead
 OTHER_WAY = re.compile(r"^(?:another|alternatively|instead|or)\b", re.I)
@@ -344,8 +338,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     code, or when the user asks no how-to or the section has no steps; else what to do, then
     why. A sentence that starts in lower case is the rest of one that a list or a command broke
     off, and is left out, and so are exclamations, questions, sentences that need the one before
-    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`) or
-    speak of a table or a picture the answer does not show (:data:`SHOWN_ELSEWHERE`), a
+    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`), words of
+    the page's frame (:data:`BOILERPLATE`: a table or a picture the answer does not show), a
     labelled value ("Type: string (host and path)") and sentences that end introducing what
     follows them ("You can change it by the following."); a sentence of the chosen documents'
     other units (``extra``) leads only if it names something the question asks about and its unit
@@ -391,7 +385,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         for earlier, s in zip(["", *unit_sentences], unit_sentences, strict=False):
             before.setdefault(s, earlier)
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
-                    and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not SHOWN_ELSEWHERE.match(s) \
+                    and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) \
                     and not s.endswith(("!", "?")) \
                     and not turn.already_said(s, 0.7) and not turn.user_said(s) and not labelled_values(s, labels=1):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene

@@ -1534,3 +1534,16 @@ def test_sentences_that_say_what_to_do_after_a_numbered_list_are_its_last_steps(
     listed = ["Open the Activities overview and start typing Sound.", "Click on Sound to open the panel.",
               "In the Output section, select the device that you want to use."]
     assert steps == listed + (last or [])
+
+
+@pytest.mark.parametrize(("line", "step"), [
+    # a table or a picture the answer does not show is no step
+    ("The following screenshot shows an example of the Autodiscover POST request on IIS log", False),
+    ("The following table lists the expected behavior for each value.", False),
+    ("This table shows the size and membership limits that apply to groups.", False),
+    # ... but one that shows what it speaks of in its own words is
+    ("The following example sets the limit: Set-Mailbox -Identity User1 -MaxSendSize 25MB", True),
+    ("Set the table of contents to show two levels.", True),
+])
+def test_a_line_about_a_table_or_picture_not_shown_is_no_step(line, step):
+    assert is_step(line) is step
