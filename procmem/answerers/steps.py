@@ -89,18 +89,18 @@ BOILERPLATE = re.compile(
     r"your (?:issue|problem) is (?:now )?(?:resolved|fixed)|^if (?:yes|no|not|so),? see\b|"
     r"^(?:if|when) [^,]{1,100}, see\b|\bsee\b[^.!?]{0,80}\bfor (?:more )?details\b|"  # "If you run a registry, see ..."
     r"redistribute (?:it|them)\b|all rights reserved|under the terms of the gnu\b|"  # a licence: "you can redistribute it ..."
-    r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
-    # ... or to the next part of the page: "Go to the next section to learn more about this."
-    r"\b(?:go|go on|continue|proceed|move on|skip|turn) to the (?:next|following|previous) (?:section|chapter)\b|"
-    # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation
-    # chapter.", "Check the notifications chapter for detailed examples." (not "Check the Enabled box in
-    # the General section.")
     # what the page shows beside its words, which an answer does not: "The following table lists
     # the expected behavior …", "The screenshot below shows the correct client ports." (not one
     # that shows it in its own words: "The following example sets it: Set-Mailbox …")
     r"^(?:the following|the|this|these)\s+(?:[\w-]+\s+){0,2}?(?:tables?|screenshots?|figures?|images?|diagrams?|"
     r"illustrations?|examples?|lists?|output)(?:\s+(?:below|above))?\s+(?:lists?|shows?|describes?|contains?|"
     r"provides?|illustrates?|displays?|summari[sz]es?|uses?|gives?|includes?|explains?)\b(?![^:]*:\s*\S)|"
+    r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
+    # ... or to the next part of the page: "Go to the next section to learn more about this."
+    r"\b(?:go|go on|continue|proceed|move on|skip|turn) to the (?:next|following|previous) (?:section|chapter)\b|"
+    # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation
+    # chapter.", "Check the notifications chapter for detailed examples." (not "Check the Enabled box in
+    # the General section.")
     r"\b(?:take a look at|refer to|read|consult|check(?: out)?|see) (?:the|our|this)\b(?![^.!?]*box\b)[^.!?]{0,60}"
     r"\b(?:chapter|section|documentation|docs|book|guide|manual|article|topic|example)s?"
     r"(?: for (?:more |further )?(?:details|detailed examples|examples|information))?\W*$",
