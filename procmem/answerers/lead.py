@@ -332,6 +332,25 @@ SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you
                       re.I)
 
 
+# two sentences of one unit that score less than this apart name the same words of the last question
+# (each of its words adds 2 / their number): a word or two of the history tells them apart
+STEP_TIE = 0.05
+
+
+def steps_in_order(actions: list[str], pool: dict[str, float], place: dict[str, tuple[int, int]]) -> list[str]:
+    """``actions`` (best first; ``pool``: their scores; ``place``: each sentence's unit and its
+    place in the texts) led by the earliest sentence of the best one's unit that scores within
+    :data:`STEP_TIE` of it: when the question's words cannot tell two steps apart, the one the user
+    does first leads ("Type in the IP Address and Gateway, as well as the appropriate Netmask."
+    before "Enter the IP address of a DNS server you want to use." for a fixed address)."""
+    if not actions or actions[0] not in place:
+        return actions
+    best = actions[0]
+    tied = [s for s in actions if s in place and place[s][0] == place[best][0] and pool[best] - pool[s] <= STEP_TIE]
+    first = min(tied, key=lambda s: place[s][1])
+    return [first, *(s for s in actions if s != first)]
+
+
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: the opening of a section that answers the
     question (:func:`section_answer`) when it is an FAQ entry's, says what to do or introduces
@@ -377,6 +396,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     best_said: set[str] = set()  # the best unit's sentences
     gives_code: set[str] = set()  # sentences that introduce what to type, with it
     before: dict[str, str] = {}  # the sentence before each, in its unit
+    place: dict[str, tuple[int, int]] = {}  # each sentence's unit and its place in the texts
     # a step that a sentence introducing code became, with the code: "You can change it by the
     # following: `sudo update-alternatives --config editor`"
     with_code = {step.split(": ", 1)[0]: step for step in (CITED.sub("", s) for s in steps) if ": " in step}
@@ -384,6 +404,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         unit_sentences = sentences(commands_typed(unit_text(unit)))  # a session's commands, not what they print
         for earlier, s in zip(["", *unit_sentences], unit_sentences, strict=False):
             before.setdefault(s, earlier)
+            place.setdefault(s, (position, len(place)))
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
                     and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
                     and not turn.already_said(s, 0.7) and not turn.user_said(s) and not labelled_values(s, labels=1):
@@ -414,6 +435,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
                       and not case_user_denies(s, turn) and not wish_not_chosen(s, turn)),
                      key=lambda s: -pool[s])
+    actions = steps_in_order(actions, pool, place)
     causes = sorted((s for s in pool if says_why(s)), key=lambda s: -pool[s])
     if chosen and not best_said and unit_steps(chosen[0].unit):
         # the best unit says what to do in its list alone: another unit's sentence leads before

@@ -3191,6 +3191,24 @@ def test_the_plain_answer_of_a_bundled_conversation_reads_on_its_own(corpus, con
     assert answer.answer != NOTHING_FOUND and left_out not in answer.answer, answer.answer
 
 
+def test_of_two_steps_the_question_cannot_tell_apart_the_earlier_leads(corpus):
+    """The words of "So how do I give it a fixed address that stays put?" name the address in the
+    step that sets it and in the later one for a DNS server; the history's "server" alone no
+    longer puts the later step first. A step that names more of the question still leads."""
+    from procmem.answerers.lead import STEP_TIE, steps_in_order
+
+    ip, dns = "Type in the IP Address and Gateway.", "Enter the IP address of a DNS server."
+    place = {ip: (0, 2), dns: (0, 4), "Open Network.": (0, 0), "Elsewhere first.": (1, 0)}
+    assert steps_in_order([dns, ip], {dns: 1.88, ip: 1.86}, place) == [ip, dns]
+    assert steps_in_order([dns, ip], {dns: 1.88, ip: 1.88 - 2 * STEP_TIE}, place) == [dns, ip]
+    assert steps_in_order([dns, "Elsewhere first."], {dns: 1.88, "Elsewhere first.": 1.88}, place) \
+        == [dns, "Elsewhere first."]  # another unit's sentence is no earlier step
+    conv = next(c for c in load_sample() if c.id == "dev-gnome-014")
+    answer = make_answerer("extractive", cite=False).answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    assert answer.answer.startswith("Type in the IP Address and Gateway"), answer.answer
+
+
 def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
     """A bundled conversation over its own documents: after "Fine, a standard account then.",
     "If you want the new user to have administrative access to the computer, select
