@@ -84,10 +84,13 @@ def says_why(sentence: str) -> bool:
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
     """How well a sentence answers the question; ``position`` is its unit's place in the
-    selection (the best unit first). A sentence for a case the conversation has not named ("If
-    you get linker errors, install a C compiler" to "How do I install Rust?") scores half."""
+    selection (the best unit first). The words of what the question asks count twice as much as
+    those only of what the user tells in it (:attr:`Turn.asking_terms`: "I keep location services
+    off for privacy." before "How do I set Tokyo time myself?"). A sentence for a case the
+    conversation has not named ("If you get linker errors, install a C compiler" to "How do I
+    install Rust?") scores half."""
     found = set(terms(sentence))
-    score = (2.0 * share(turn.question_terms, found) + 0.5 * share(turn.context_terms, found)
+    score = (share(turn.question_terms, found) + share(turn.asking_terms, found) + 0.5 * share(turn.context_terms, found)
              + 0.2 * bool(found - turn.said_terms) + 1.2 / (1 + position))
     return score / 2 if unnamed_case(sentence, turn) else score
 
@@ -333,7 +336,7 @@ SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you
 
 
 # two sentences of one unit that score less than this apart name the same words of the last question
-# (each of its words adds 2 / their number): a word or two of the history tells them apart
+# (each of its words adds up to 2 / their number): a word or two of the history tells them apart
 STEP_TIE = 0.05
 
 

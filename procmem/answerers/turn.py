@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from procmem.answerers.common import names, terms
+from procmem.extract.markdown import SENTENCE_BREAK
 from procmem.retrieval.bm25 import compound_parts, said_verbs
 from procmem.retrieval.query import HOW_DO_I, asks_how_to
 from procmem.retrieval.quotes import named_codes, quoted_fragments
@@ -193,6 +194,9 @@ def asked_action(question: str) -> list[str]:
     return terms(found[1]) if found else []
 
 
+ASKING_TERMS = 3  # the fewest terms of its own with which a question's asking sentences say what they ask
+
+
 def mostly_in(wanted: set[str], said: set[str], share: float, min_terms: int) -> bool:
     """Whether at least ``share`` of the terms ``wanted`` (and at least ``min_terms`` of them)
     are among the terms ``said``."""
@@ -226,6 +230,17 @@ class Turn:
             # a page says them as often as "enable")
             return found - UNDO_WORDS | {UNDO}
         return found
+
+    @cached_property
+    def asking_terms(self) -> set[str]:
+        """The terms of the last question's sentences that ask (end in a question mark) when
+        others only tell ("I keep location services off for privacy. How do I set Tokyo time
+        myself?"): what it asks, not what the user says of their setting; all its terms when
+        every sentence asks, none does, or what asks names too little of its own ("What now?",
+        "How do I set that up?": the telling sentences say what it is about)."""
+        parts = SENTENCE_BREAK.split(self.question.strip())
+        asked = self.question_terms & {t for part in parts if part.rstrip().endswith("?") for t in terms(part)}
+        return asked if len(asked) >= ASKING_TERMS and len(parts) > 1 else self.question_terms
 
     @cached_property
     def scope_terms(self) -> set[str]:

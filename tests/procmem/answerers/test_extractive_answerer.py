@@ -3209,6 +3209,22 @@ def test_of_two_steps_the_question_cannot_tell_apart_the_earlier_leads(corpus):
     assert answer.answer.startswith("Type in the IP Address and Gateway"), answer.answer
 
 
+@pytest.mark.parametrize(("conv_id", "leads", "not_led_by"), [
+    # "OK, she can send now. But everything she sends … ends up in her own Sent Items … Can I make
+    # the copies go to the shared mailbox?": what it asks, not what she did, picks the method
+    ("dev-ods-001", "set-mailbox", "HKEY_CURRENT_USER"),
+    # "We want to keep the Exchange Online mailbox. How do I get rid of the on-premises one
+    # without losing what's in it?": not the way that keeps the other one
+    ("dev-ods-017", "on-premises mailbox", "Restore the Exchange Online mailbox"),
+])
+def test_the_plain_answer_follows_what_the_question_asks(corpus, conv_id, leads, not_led_by):
+    conv = next(c for c in load_sample() if c.id == conv_id)
+    answer = make_answerer("extractive", cite=False).answer(
+        AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
+    lead = answer.answer.split(". ")[0]
+    assert leads in lead and not_led_by not in answer.answer, answer.answer
+
+
 def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
     """A bundled conversation over its own documents: after "Fine, a standard account then.",
     "If you want the new user to have administrative access to the computer, select

@@ -193,3 +193,20 @@ def test_a_check_the_user_says_passed_is_not_the_failure_a_condition_names():
 def test_the_thing_the_user_says_they_choose_is_the_turns_choice(question, chosen):
     assert Turn(question, [("Which account should I give him?", "Standard or Administrator.")]).choice \
         == set(terms(chosen))
+
+
+@pytest.mark.parametrize(("question", "asking"), [
+    # what the user tells of their setting is no part of what they ask
+    ("I keep location services off for privacy. How do I set Tokyo time myself, and can I still see "
+     "what time it is in London?", "set Tokyo time myself see London"),
+    ("OK, she can send now. Can I make the copies go to the shared mailbox?", "make copies go shared mailbox"),
+    # what asks names too little of its own: the telling sentence says what it is about
+    ("I excluded it two days ago and still get the same error. What now?", ""),
+    ("I want the top bar on the big monitor. How do I set that up?", ""),
+    # one sentence, or every sentence asking
+    ("How do I set Tokyo time myself?", ""),
+    ("Can I skip it? How do I assemble the lasagna then?", ""),
+])
+def test_the_asking_terms_are_those_of_the_sentences_that_ask(question, asking):
+    turn = Turn(question)
+    assert turn.asking_terms == (set(terms(asking)) if asking else turn.question_terms)
