@@ -21,6 +21,10 @@ from bm25s.stopwords import STOPWORDS_EN
 
 from procmem.retrieval.verbs import BASE_FORM
 
+# BM25's term saturation and length normalisation (bm25s' defaults, Lucene's formula), which the
+# Qdrant store's sparse vectors use too: other settings measured no better on the FAQs outside the
+# repository (docs/history.md, "BM25's term saturation and length normalisation")
+K1, B = 1.5, 0.75
 TOKEN = re.compile(r"(?u)\b\w\w+\b")
 # a code of three or more dotted numbers: a status code ("5.7.57"), a version ("4.4.0"), an address
 # ("192.168.1.42"); its numbers alone are common words ("57") or none (one character), the code a
@@ -157,7 +161,7 @@ class BM25Index:
 
     @classmethod
     def build(cls, token_lists: list[list[str]]) -> BM25Index:
-        model = bm25s.BM25()
+        model = bm25s.BM25(k1=K1, b=B)
         model.index(token_lists if token_lists else [[]], show_progress=False)
         return cls(model, len(token_lists))
 

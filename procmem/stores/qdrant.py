@@ -44,7 +44,7 @@ import numpy as np
 
 from procmem.memory import Memory
 from procmem.records import Hit
-from procmem.retrieval.bm25 import TOKENIZER_NAME, query_tokens, tokenize
+from procmem.retrieval.bm25 import K1, TOKENIZER_NAME, B, query_tokens, tokenize
 from procmem.retrieval.fusion import rrf
 from procmem.retrieval.index import KIND_ORDER, Method, SearchSettings, unit_language
 from procmem.search import MemorySearch
@@ -52,7 +52,6 @@ from procmem.units import Unit, indexed_text
 
 DENSE = "dense"
 LEXICAL = "bm25-{}"  # one sparse vector per kind of unit: IDF and lengths within the kind
-K1, B = 1.5, 0.75  # bm25s' defaults, which the built-in index uses
 BATCH = 256
 FLAGS = ("repeat", "language")  # payload a sync keeps current on the points it keeps
 TOKENS = "tokens"  # payload: the tokenizer its sparse vector was made with; a sync makes it again with another

@@ -243,3 +243,29 @@ def test_an_extractive_answer_through_the_store_is_the_memorys(embedder: Any) ->
         assert details(ours)[0] and None not in details(ours)[1]
     finally:
         store.close()
+
+
+def test_sparse_vectors_score_as_the_built_in_bm25_index() -> None:
+    """The store's sparse vectors (term-frequency part, times the collection's IDF) give each unit
+    the score bm25s gives it times k1 + 1 (the classic formula's factor, which Lucene's leaves
+    out): both use the same k1, b and IDF, so they rank alike."""
+    import math
+
+    from procmem.retrieval.bm25 import K1, BM25Index, tokenize
+    from procmem.stores.qdrant import bm25_document, bm25_query, term_id
+
+    texts = ["Open the Sound panel and select the headset in the Output section.",
+             "Select the headset's microphone in the Input section of the Sound panel; speak to test it.",
+             "Plug the headset into any USB port. A headset with a TRS plug goes into the audio socket.",
+             "Click Test to play a sound through each speaker of the headset, the headset, the headset."]
+    tokens = [tokenize(t) for t in texts]
+    query = tokenize("test the headset microphone in the Sound panel")
+    index = BM25Index.build(tokens)
+    avgdl = sum(map(len, tokens)) / len(tokens)
+    frequency = {t: sum(t in doc for doc in tokens) for t in set(query)}
+    idf = {term_id(t): math.log(1 + (len(tokens) - df + 0.5) / (df + 0.5)) for t, df in frequency.items() if df}
+    query_ids, query_weights = bm25_query(query)
+    for row, doc in enumerate(tokens):
+        weights = dict(zip(*bm25_document(doc, avgdl), strict=True))
+        sparse = sum(w * weights.get(i, 0.0) * idf.get(i, 0.0) for i, w in zip(query_ids, query_weights, strict=True))
+        assert sparse == pytest.approx((K1 + 1) * float(index.scores(query)[row]), rel=1e-4)
