@@ -3,6 +3,7 @@ index, filters, removal by document, and retrieval parity on bundled conversatio
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,17 @@ from support.reference_pages import reference_pages  # noqa: E402
 from support.translated_pages import translated_pages  # noqa: E402
 
 from procmem.memory import build_memory  # noqa: E402
+from procmem.retrieval.bm25 import K1, BM25Index, tokenize  # noqa: E402
 from procmem.stores import open_backend  # noqa: E402
-from procmem.stores.qdrant import QdrantMemory, QdrantStore, collection_name, point_id  # noqa: E402
+from procmem.stores.qdrant import (  # noqa: E402
+    QdrantMemory,
+    QdrantStore,
+    bm25_document,
+    bm25_query,
+    collection_name,
+    point_id,
+    term_id,
+)
 
 
 @pytest.fixture(scope="module")
@@ -249,11 +259,6 @@ def test_sparse_vectors_score_as_the_built_in_bm25_index() -> None:
     """The store's sparse vectors (term-frequency part, times the collection's IDF) give each unit
     the score bm25s gives it times k1 + 1 (the classic formula's factor, which Lucene's leaves
     out): both use the same k1, b and IDF, so they rank alike."""
-    import math
-
-    from procmem.retrieval.bm25 import K1, BM25Index, tokenize
-    from procmem.stores.qdrant import bm25_document, bm25_query, term_id
-
     texts = ["Open the Sound panel and select the headset in the Output section.",
              "Select the headset's microphone in the Input section of the Sound panel; speak to test it.",
              "Plug the headset into any USB port. A headset with a TRS plug goes into the audio socket.",
