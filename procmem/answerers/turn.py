@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 
 from procmem.answerers.common import names, terms
 from procmem.extract.markdown import SENTENCE_BREAK
@@ -197,6 +198,17 @@ def asked_action(question: str) -> list[str]:
 ASKING_TERMS = 3  # the fewest terms of its own with which a question's asking sentences say what they ask
 
 
+_TOKEN = re.compile(r"[\w$]+(?:[.'’][\w$]+)*")
+
+
+def word_pairs(text: str) -> set[tuple[str, str]]:
+    """Each two content words written next to each other in ``text``, as terms ("MAPI Status"
+    of "check that MAPI Status shows OK"; none across a stop word: "set on her mailbox" holds no
+    pair)."""
+    stems = [terms(word) for word in _TOKEN.findall(text)]
+    return {(a[0], b[0]) for a, b in pairwise(stems) if len(a) == 1 and len(b) == 1}
+
+
 def mostly_in(wanted: set[str], said: set[str], share: float, min_terms: int) -> bool:
     """Whether at least ``share`` of the terms ``wanted`` (and at least ``min_terms`` of them)
     are among the terms ``said``."""
@@ -310,6 +322,25 @@ class Turn:
         if not FAILED.search(condition) or not PASSED.search(self.question):
             return False
         return bool((set(terms(condition)) - FAILED_TERMS) & self.question_terms)
+
+    @cached_property
+    def reported_pairs(self) -> set[tuple[str, str]]:
+        """What the user reports of what the last answer told them to do or check: two words
+        next to each other that a telling sentence of the last question (not one that asks) takes
+        up from the last answer, and no earlier question said ("MAPI Status" of "Both show MAPI
+        Status OK, but …" after "… check that MAPI Status shows MAPI Status Ok"); none for a first
+        question or one asked again."""
+        if self.repeated or not self.history:
+            return set()
+        told = " ".join(part for part in SENTENCE_BREAK.split(self.question.strip())
+                        if not part.rstrip().endswith("?"))
+        earlier = {pair for question, _ in self.history for pair in word_pairs(question)}
+        return (word_pairs(told) & word_pairs(self.history[-1][1])) - earlier
+
+    def reports_on(self, text: str) -> bool:
+        """Whether the last question reports on what ``text`` says to do or check, as the last
+        answer told it: they share two words in a row with the last question and that answer."""
+        return bool(self.reported_pairs & word_pairs(text))
 
     @property
     def asks_to_undo(self) -> bool:

@@ -3,7 +3,7 @@
 import pytest
 
 from procmem.answerers.common import terms
-from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named
+from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named, word_pairs
 
 
 def test_the_setting_comes_from_the_users_messages_only():
@@ -68,6 +68,30 @@ def test_user_said_compares_with_the_users_messages():
     # a first question establishes nothing yet
     assert not Turn("The app pool is running, I recycled it. What next?").user_said(
         "If the pool is running, try to recycle it.")
+
+
+def test_word_pairs_are_content_words_written_next_to_each_other():
+    assert word_pairs("Check that MAPI Status shows OK") == {("mapi", "status"), ("status", "show")}
+    assert not word_pairs("Forwarding is not set on her mailbox")  # stop words in between
+
+
+def test_the_user_reports_on_a_check_in_the_last_answers_words():
+    history = [("She can't book meetings for her manager. Why?",
+                "First make sure both clients reach the server: right-click the icon, select "
+                "Configuration information, and check that MAPI Status shows MAPI Status Ok.")]
+    turn = Turn("Both show MAPI Status OK, but she never appears in his Delegates group.", history)
+    assert turn.reported_pairs == {("show", "mapi"), ("mapi", "status")}
+    assert turn.reports_on("If the connection is valid, the MAPI Status area displays MAPI Status Ok.")
+    # the words in another order, or only one of them, report on nothing
+    assert not turn.reports_on("Look up the status of the MAPI connection.")
+    assert not turn.reports_on("Open the Delegates group of the manager.")  # not in the last answer
+    # what the user asks about, or already said before the last answer, is no report
+    assert not Turn("What does MAPI Status OK mean?", history).reported_pairs
+    assert ("mapi", "status") not in Turn("Both show MAPI Status OK now.", [
+        ("Why does MAPI Status say unavailable?", history[0][1])]).reported_pairs
+    # a first question, and one asked again, report on no earlier answer
+    assert not Turn("Both show MAPI Status OK. Why?").reported_pairs
+    assert not turn.asked_again().reported_pairs
 
 
 def test_deployment_is_named_by_product_phrases_and_words():
