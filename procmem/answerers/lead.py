@@ -410,7 +410,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             place.setdefault(s, (position, len(place)))
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
                     and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
-                    and not turn.already_said(s, 0.7) and not turn.user_said(s) and not labelled_values(s, labels=1):
+                    and not turn.already_said(s, 0.7) and not turn.user_said(s) and not turn.reports_checked(s) \
+                    and not labelled_values(s, labels=1):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene
                 introduces = INTRODUCES.search(s) or s.rstrip(".:") in with_code
                 if introduces:  # "... you can specify: `Pgp: E`"

@@ -19,7 +19,7 @@ from procmem.answerers.common import names, terms
 from procmem.extract.markdown import SENTENCE_BREAK
 from procmem.retrieval.bm25 import compound_parts, said_verbs
 from procmem.retrieval.query import HOW_DO_I, asks_how_to
-from procmem.retrieval.quotes import named_codes, quoted_fragments
+from procmem.retrieval.quotes import QUOTED, named_codes, quoted_fragments
 
 # One entry per setting a user may name; each lists the words that name it.
 SETTINGS: dict[str, tuple[str, ...]] = {
@@ -99,6 +99,9 @@ FAILED = re.compile(
     # ... or that it worked, and goes on from there: "Done, it shows as Connected now.", "OK, she
     # can send now. But …", "Now the rest of the library shows …"
     r"|^(?:done|now)|works again|(?:that|it|this) (?:fixed|worked|solved)|(?:can|could) \w+ now|shows? (?:as )?\w+ now)\b", re.I)
+# a sentence that has the user check something: "Check for errors …", "Then, verify that …"
+CHECK = re.compile(r"(?:(?:then|next|first|also|now|finally),?\s+)?"
+                   r"(?:check|verify|make sure|ensure|confirm|look (?:at|for|in)|see (?:if|whether))\b", re.I)
 # what the user says passed or works: "the test passes", "Autodiscover resolves to our server"
 PASSED = re.compile(r"\b(?:pass(?:es|ed)?|succeed(?:s|ed)?|successful(?:ly)?|works|worked|resolves|resolved|is fine)\b", re.I)
 FAILED_TERMS = frozenset(terms("fail fails failed failing not work works"))
@@ -324,23 +327,36 @@ class Turn:
         return bool((set(terms(condition)) - FAILED_TERMS) & self.question_terms)
 
     @cached_property
-    def reported_pairs(self) -> set[tuple[str, str]]:
-        """What the user reports of what the last answer told them to do or check: two words
-        next to each other that a telling sentence of the last question (not one that asks) takes
-        up from the last answer, and no earlier question said ("MAPI Status" of "Both show MAPI
-        Status OK, but …" after "… check that MAPI Status shows MAPI Status Ok"); none for a first
-        question or one asked again."""
+    def told_pairs(self) -> set[tuple[str, str]]:
+        """What the last question tells: the word pairs (:func:`word_pairs`) of its sentences that
+        do not ask, outside what it quotes (the error the user got), that no earlier question
+        said ("event logs" of "The app pool is running, I recycled it, and the event logs show
+        nothing. What should I check next?"); none for a first question or one asked again."""
         if self.repeated or not self.history:
             return set()
-        told = " ".join(part for part in SENTENCE_BREAK.split(self.question.strip())
+        told = " ".join(part for part in SENTENCE_BREAK.split(QUOTED.sub(" ", self.question).strip())
                         if not part.rstrip().endswith("?"))
         earlier = {pair for question, _ in self.history for pair in word_pairs(question)}
-        return (word_pairs(told) & word_pairs(self.history[-1][1])) - earlier
+        return word_pairs(told) - earlier
+
+    @cached_property
+    def reported_pairs(self) -> set[tuple[str, str]]:
+        """What the user reports of what the last answer told them to do or check: the pairs the
+        last question tells (:attr:`told_pairs`) that the last answer says ("MAPI Status" of "Both
+        show MAPI Status OK, but …" after "… check that MAPI Status shows MAPI Status Ok")."""
+        return self.told_pairs & word_pairs(self.history[-1][1]) if self.told_pairs else set()
 
     def reports_on(self, text: str) -> bool:
         """Whether the last question reports on what ``text`` says to do or check, as the last
         answer told it: they share two words in a row with the last question and that answer."""
         return bool(self.reported_pairs & word_pairs(text))
+
+    def reports_checked(self, text: str) -> bool:
+        """Whether ``text`` has the user check what the last question tells of already: "Then,
+        check for errors or warnings in the event logs." after "… and the event logs show
+        nothing", "Verify that the autodiscover endpoint is pointing to the on-premises Exchange
+        Hybrid Server(s)." after "Autodiscover resolves to our hybrid server"."""
+        return bool(CHECK.match(text.lstrip())) and bool(self.told_pairs & word_pairs(text))
 
     @property
     def asks_to_undo(self) -> bool:

@@ -555,8 +555,10 @@ def test_the_butter_biscuit_method_is_given_to_its_end_from_the_given_recipes(co
 
 
 @pytest.mark.parametrize(("conv_id", "restated", "kept"), [
-    # what the user reports having done
-    ("dev-ods-012", "If the pool is running, try to recycle it.", "Check for errors or warnings in the event logs."),
+    # what the user reports having done, and a check of what they tell of ("the event logs show nothing")
+    ("dev-ods-012", "If the pool is running, try to recycle it.", "Remote PowerShell"),
+    ("dev-ods-012", "Check for errors or warnings in the event logs.", "Remote PowerShell"),
+    ("dev-ods-015", "Verify that the autodiscover endpoint is pointing", "inetpub"),
     # what the user read out of the recipe
     ("dev-cook-014", "Let the dough sit and then cook it as described", "Let cook for 12 to 15 minutes"),
     # the error the user quoted
@@ -566,7 +568,8 @@ def test_the_butter_biscuit_method_is_given_to_its_end_from_the_given_recipes(co
 ])
 def test_the_plain_answer_does_not_say_again_what_the_user_said(corpus, conv_id, restated, kept):
     """Bundled conversations over their own documents: a sentence whose words are the user's
-    (the case the user reports, the error they quoted) neither leads nor says why."""
+    (the case the user reports, the error they quoted), or that has them check what they tell of
+    already, neither leads nor says why."""
     conv = next(c for c in load_sample() if c.id == conv_id)
     answer = make_answerer("extractive", cite=False).answer(
         AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))

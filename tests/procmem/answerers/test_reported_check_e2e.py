@@ -1,6 +1,7 @@
-"""A follow-up that reports the result of a check the last answer summed up in one sentence:
-the check's long procedure is done, and the page's fix comes instead. Built with ``inscoqa
-memory build --path`` (real reader, units, embedding model and search)."""
+"""A follow-up that reports the result of a check: the check the last answer summed up in one
+sentence is done, and the page's fix comes instead; a check the user tells of having done does
+not lead the plain answer. Built with ``inscoqa memory build --path`` (real reader, units,
+embedding model and search)."""
 
 from __future__ import annotations
 
@@ -61,3 +62,34 @@ def test_a_check_the_user_reports_on_steps_back_for_the_pages_fix(tmp_path):
     assert "MAPI" not in answer.answer
     linker = next(stage for stage in answer.trace.stages if stage.name == "linker")
     assert linker.details["tried"]
+
+
+SHELL_PAGE = {
+    "management-shell.md": (
+        "# The management shell can't connect to the server\n\n"
+        "## Symptoms\n\nThe management shell won't open and says \"The connection to the specified "
+        "remote host was refused\".\n\n"
+        "## Resolution\n\n"
+        "1. Make sure that the PowerShell application pool is running. If the pool is running, try "
+        "to recycle it. Then, check for errors or warnings in the event logs.\n"
+        "2. Make sure that your account is enabled for remote PowerShell: run `Get-User <name> | "
+        "Select RemotePowerShellEnabled`, and if it returns False, run `Set-User <name> "
+        "-RemotePowerShellEnabled $True`.\n"
+        "3. Make sure that WinRM is configured correctly: run `winrm quickconfig` and accept the "
+        "changes it proposes.\n"),
+}
+SHELL_FIRST = ("The management shell on our server won't open. It says 'The connection to the "
+               "specified remote host was refused'. What causes that?")
+SHELL_CAUSES = ("Usually the PowerShell application pool isn't running, your account isn't enabled for "
+                "remote PowerShell, or WinRM is configured incorrectly on the server.")
+SHELL_FOLLOW_UP = ("The app pool is running, I recycled it, and the event logs show nothing. What "
+                   "should I check next?")
+
+
+@pytest.mark.slow
+def test_the_plain_answer_does_not_lead_with_a_check_the_user_reports_done(tmp_path):
+    memory = memory_from_files(tmp_path, SHELL_PAGE)
+    answerer = make_answerer("extractive", memory=memory)
+    answer = answerer.answer(AnswerRequest(SHELL_FOLLOW_UP, history=[(SHELL_FIRST, SHELL_CAUSES)]))
+    assert "event logs" not in answer.answer
+    assert "RemotePowerShellEnabled" in " ".join(answer.procedures)

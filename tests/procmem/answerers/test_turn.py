@@ -94,6 +94,24 @@ def test_the_user_reports_on_a_check_in_the_last_answers_words():
     assert not turn.asked_again().reported_pairs
 
 
+def test_a_check_of_what_the_user_tells_of_already_is_reported_checked():
+    history = [("The management shell won't open. What causes that?",
+                "Usually the app pool isn't running, or WinRM is configured incorrectly.")]
+    turn = Turn("The app pool is running, I recycled it, and the event logs show nothing. "
+                "What should I check next?", history)
+    assert turn.reports_checked("Then, check for errors or warnings in the event logs.")
+    assert turn.reports_checked("Make sure that the app pool is running.")
+    assert not turn.reports_checked("Clear the event logs.")  # no check
+    assert not turn.reports_checked("Check that WinRM is configured correctly.")  # not told of
+    # what the user asks, quotes (the error they got) or said in an earlier question is not told now
+    assert not Turn("Should I look in the event logs?", history).reports_checked("Check the event logs.")
+    assert not Turn("It still says 'check the event logs for details'.", history).reports_checked(
+        "Check the event logs.")
+    assert not Turn("The event logs show nothing.", [("The event logs are full. Why?", "Clear them.")]
+                    ).reports_checked("Check the event logs.")
+    assert not Turn("The event logs show nothing.").reports_checked("Check the event logs.")
+
+
 def test_deployment_is_named_by_product_phrases_and_words():
     assert settings_named("Our mailboxes are in Exchange Online") == {"cloud"}
     assert settings_named("We still run Exchange Server 2016 on premises") == {"on-premises", "exchange@2016"}
