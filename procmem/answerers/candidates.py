@@ -489,7 +489,9 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         "context": share(turn.context_terms, body, weight),
     }
     title = set(terms(str(unit.meta.get("title", ""))))
-    parts["title"] = share(title, question, title_weight)  # the question names the page's subject
+    # the question names the page's subject, or points back to it by a pronoun ("How do I switch
+    # it on …?" after "… take over my desktop …" names "Share your desktop")
+    parts["title"] = share(title, question | turn.referent_terms, title_weight)
     # a reference entry that the question names is the section's header for it
     # and so is a manual page's description of a command that does what the question asks
     named = max(entry_share(unit, turn, weight), manual_share(unit, turn))
