@@ -100,8 +100,8 @@ from serving.errors import LLMError
 TRIED_SHARE = 0.35
 # ... or this share, when the last question reports on what the unit has the user do or check,
 # in the last answer's words ("Both show MAPI Status OK" after a long check that the last answer
-# summed up in one sentence; step coverage 0.5128 at 0.2, 0.1 and 0.0, plain answer W-ROUGE-L
-# 0.1285, 0.1266 and 0.1251: below a fifth, units that only mention the words step back too)
+# summed up in one sentence; the same step coverage at 0.2, 0.1 and 0.0, the plain answer's
+# W-ROUGE-L 0.1285, 0.1266 and 0.1251: below a fifth, units that only mention the words step back)
 REPORTED_SHARE = 0.2
 # a reference entry's header: a name as code, then what it is ("Backend_health - Backend health
 # check", "`log_level`: how much to log")
@@ -796,8 +796,8 @@ class ExtractiveAnswerer:
             tried: list[Candidate] = []
             for cand in pool:
                 steps_text = " ".join(unit_steps(cand.unit)) or unit_header(cand.unit)
-                given = share(set(terms(steps_text)), said)
-                if given < TRIED_SHARE and not (given >= REPORTED_SHARE and turn.reports_on(steps_text)):
+                in_answer = share(set(terms(steps_text)), said)
+                if in_answer < TRIED_SHARE and not (in_answer >= REPORTED_SHARE and turn.reports_on(steps_text)):
                     continue
                 if cand.unit.id not in known:
                     known[cand.unit.id] = cand
