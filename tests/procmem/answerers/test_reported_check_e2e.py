@@ -5,10 +5,20 @@ embedding model and search)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from procmem.answerers import AnswerRequest, make_answerer
+from procmem.answerers.base import Answer
 from tests.procmem.answerers.conftest import memory_from_files
+
+
+def answer_after(root: Path, files: dict[str, str], first: str, said: str, question: str) -> Answer:
+    """The extractive answer to ``question`` over a memory of ``files``, after a first turn that
+    the assistant answered with ``said``."""
+    answerer = make_answerer("extractive", memory=memory_from_files(root, files))
+    return answerer.answer(AnswerRequest(question, history=[(first, said)]))
 
 FILES = {
     "meeting-delegates.md": (
@@ -52,9 +62,7 @@ FOLLOW_UP = ("Both show MAPI Status OK, but she never appears in his Delegates g
 
 @pytest.mark.slow
 def test_a_check_the_user_reports_on_steps_back_for_the_pages_fix(tmp_path):
-    memory = memory_from_files(tmp_path, FILES)
-    answerer = make_answerer("extractive", memory=memory)
-    answer = answerer.answer(AnswerRequest(FOLLOW_UP, history=[(FIRST, SUMMED_UP)]))
+    answer = answer_after(tmp_path, FILES, FIRST, SUMMED_UP, FOLLOW_UP)
     steps = " ".join(answer.procedures)
     assert "SyncDelegates" in " ".join(answer.procedures[:3])
     # none of the check's steps comes again, nor does the plain answer repeat it
@@ -88,8 +96,6 @@ SHELL_FOLLOW_UP = ("The app pool is running, I recycled it, and the event logs s
 
 @pytest.mark.slow
 def test_the_plain_answer_does_not_lead_with_a_check_the_user_reports_done(tmp_path):
-    memory = memory_from_files(tmp_path, SHELL_PAGE)
-    answerer = make_answerer("extractive", memory=memory)
-    answer = answerer.answer(AnswerRequest(SHELL_FOLLOW_UP, history=[(SHELL_FIRST, SHELL_CAUSES)]))
+    answer = answer_after(tmp_path, SHELL_PAGE, SHELL_FIRST, SHELL_CAUSES, SHELL_FOLLOW_UP)
     assert "event logs" not in answer.answer
     assert "RemotePowerShellEnabled" in " ".join(answer.procedures)
