@@ -19,9 +19,11 @@ MAX_HISTORY_WORDS = 80
 LAST_ANSWER_WORDS = 25
 
 
-# a question that asks how to do something ("how do I give it a fixed address?")
-HOW_DO_I = r"\bhow (?:do|can|could|should|would) (?:i|we|you)\b"
-HOW_TO = re.compile(HOW_DO_I + r"|\bhow to\b", re.I)
+# a question that asks how to do something ("how do I give it a fixed address?"), also for
+# someone else ("how does he switch both on?", "How can she find the meeting ID?")
+HOW_DO_I = r"\bhow (?:do|does|can|could|should|would) (?:i|we|you|he|she|they|one)\b"
+# ... or a wish followed by a bare "How?" ("I want to add my own shortcut. How?")
+HOW_TO = re.compile(HOW_DO_I + r"|\bhow to\b|(?:^|[.!:;]\s+)how\?", re.I)
 
 
 def asks_how_to(question: str) -> bool:

@@ -122,7 +122,6 @@ def test_a_turns_searches_encode_each_text_once(breads, pizza, monkeypatch):
 
 def test_a_how_to_question_puts_definitions_after_the_steps():
     from procmem.records import Hit
-    from procmem.retrieval.query import asks_how_to
     from procmem.search import definitions_last
     from procmem.units import LogicUnit
 
@@ -138,8 +137,26 @@ def test_a_how_to_question_puts_definitions_after_the_steps():
                                               "IP address", "Subnet"]
     assert [h.score for h in moved] == [0.9, 0.8, 0.7, 0.6] and [h.rank for h in moved] == [1, 2, 3, 4]
     assert definitions_last(hits[1:3], window=3) == hits[1:3]
-    assert asks_how_to("So how do I give it a fixed address that stays put?")
-    assert asks_how_to("How to print on both sides") and not asks_how_to("What is an IP address?")
+
+
+@pytest.mark.parametrize(("question", "how"), [
+    ("So how do I give it a fixed address that stays put?", True),
+    ("How to print on both sides", True),
+    ("He also can't hold Ctrl down. Can that be fixed too, and how does he switch both on?", True),
+    ("How can she find the meeting ID?", True),
+    ("How do they get the files back?", True),
+    ("I want to add my own keyboard shortcut to open a terminal. How?", True),
+    ("How?", True),
+    ("What is an IP address?", False),
+    ("How does it work?", False),  # how something works, not how to do it
+    ("How does this setting interact with the proxy?", False),
+    ("It stopped working overnight. How so?", False),
+    ("How much flour goes in?", False),
+])
+def test_a_question_asks_how_to_do_something(question, how):
+    from procmem.retrieval.query import asks_how_to
+
+    assert asks_how_to(question) is how
 
 
 def test_a_section_whose_header_asks_the_question_comes_first(embedder):
