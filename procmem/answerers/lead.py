@@ -532,7 +532,8 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
             break  # a paragraph of its own that says only "Yes!" goes on with the next
     said = " ".join(answer)
     name = entry_name(unit)  # a reference entry's answer says what it is the entry for
-    follows = introduced(text) if said and said == opening else []
+    # what a session at a prompt introduces is what is typed, not what the commands print
+    follows = introduced(commands_typed(text)) if said and said == opening else []
     if follows and follows[0] in said:
         follows = []  # the opening holds the command it introduces already
     if follows:

@@ -3249,3 +3249,20 @@ def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
     assert not wish_not_chosen("If you want a standard account, select Standard.", turn)
     assert not wish_not_chosen("If you want administrative access, select Administrator.",
                                Turn("How do I create an account?", conv.history))
+
+
+def test_a_section_answer_gives_the_command_a_session_types_not_what_it_prints():
+    """A section that opens by introducing a shell session answers with the command typed at
+    the prompt, once: the MATE user guide's "run the following command:" over "$ dconf read …"
+    and the value it prints had been answered "… command: dconf read …: $ dconf read …; '…png'"."""
+    from procmem.answerers.lead import section_answer
+    from procmem.units import LogicUnit
+
+    body = ("To read a key with the `dconf` tool, run the following command:\n\n"
+            "```\n$ dconf read /org/example/desktop/background/picture\n"
+            "'/usr/share/backgrounds/stripes.png'\n```\n\n"
+            "Synopsis:\n\n```\ndconf read KEY\n```\n")
+    unit = LogicUnit("Appendix", "", "Reading a key from the command line", body, [],
+                     {"doc_id": "settings.xml", "title": "Settings storage"})
+    assert section_answer(unit) == ("To read a key with the dconf tool, run the following command: "
+                                    "dconf read /org/example/desktop/background/picture")
