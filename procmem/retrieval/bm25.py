@@ -68,12 +68,35 @@ FULL_WORD = {"config": "configuration", "configs": "configurations", "repo": "re
              "pkgs": "packages", "msg": "message", "msgs": "messages", "db": "database",
              "sync": "synchronize", "syncs": "synchronizes", "synced": "synchronized",
              "syncing": "synchronizing", "prefs": "preferences", "pic": "picture", "pics": "pictures"}
+# words spelt one way in British and another in American English, British first: a question
+# that says "colour" meets a page that says "color" (and "favourite" "favorite", "organise"
+# "organize", "centre" "center"; the bundled recipes say "flavour" and "flavor"). Both are read
+# as the American word's stem, whatever their endings ("coloured", "organisation"); a pair whose
+# stems are the same already ("cancelled", "canceled") needs nothing.
+BRITISH_SPELLINGS = (
+    ("colour", "color"), ("favourite", "favorite"), ("favour", "favor"), ("behaviour", "behavior"),
+    ("flavour", "flavor"), ("neighbour", "neighbor"), ("honour", "honor"), ("labour", "labor"),
+    ("humour", "humor"), ("harbour", "harbor"), ("rumour", "rumor"), ("vapour", "vapor"),
+    ("odour", "odor"), ("centre", "center"), ("licence", "license"), ("catalogue", "catalog"),
+    ("dialogue", "dialog"), ("grey", "gray"), ("organise", "organize"), ("recognise", "recognize"),
+    ("customise", "customize"), ("optimise", "optimize"), ("minimise", "minimize"),
+    ("maximise", "maximize"), ("synchronise", "synchronize"), ("authorise", "authorize"),
+    ("initialise", "initialize"), ("personalise", "personalize"), ("summarise", "summarize"),
+    ("categorise", "categorize"), ("prioritise", "prioritize"), ("utilise", "utilize"),
+    ("realise", "realize"), ("finalise", "finalize"), ("normalise", "normalize"),
+    ("visualise", "visualize"), ("specialise", "specialize"), ("standardise", "standardize"),
+    ("serialise", "serialize"), ("localise", "localize"), ("virtualise", "virtualize"),
+    ("analyse", "analyze"), ("paralyse", "paralyze"), ("practise", "practice"),
+    ("judgement", "judgment"), ("aluminium", "aluminum"), ("defence", "defense"),
+    ("offence", "offense"), ("metre", "meter"), ("litre", "liter"), ("fibre", "fiber"),
+    ("theatre", "theater"), ("mould", "mold"), ("plough", "plow"))
 # the name a memory saves with its BM25 index: one saved with other tokens is made again (the
-# compounds and the short forms are named by a digest of their lists)
+# compounds, the short forms and the spellings are named by a digest of their lists)
 _SHORT_FORMS = hashlib.sha256(repr(sorted(FULL_WORD.items())).encode()).hexdigest()[:8]
 _COMPOUNDS = hashlib.sha256(NOUN_COMPOUND.pattern.encode()).hexdigest()[:8]
+_SPELLINGS = hashlib.sha256(repr(BRITISH_SPELLINGS).encode()).hexdigest()[:8]
 TOKENIZER_NAME = (f"regex-w2+/dotted-codes/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en"
-                  f"/irregular-verbs/short-forms-{_SHORT_FORMS}/snowball-english")
+                  f"/irregular-verbs/short-forms-{_SHORT_FORMS}/snowball-english/us-spelling-{_SPELLINGS}")
 # the verb that instructions use for what a question says with a particle, a stop word that
 # leaves "turn" alone to search for ("How do I turn on HTTP/2?": "you need to enable it"); not
 # what the user reports having done ("I turned it on. People still see …")
@@ -89,6 +112,16 @@ PHRASAL_VERBS = {
 @lru_cache(maxsize=1)
 def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=1)
+def _american_stems() -> dict[str, str]:
+    """The Snowball stem of each British spelling (:data:`BRITISH_SPELLINGS`) -> the American's."""
+    stemmer = _stemmer()
+    return {british: american for british, american in
+            zip(stemmer.stemWords([b for b, _ in BRITISH_SPELLINGS]),
+                stemmer.stemWords([a for _, a in BRITISH_SPELLINGS]), strict=True)
+            if british != american}
 
 
 def words(text: str) -> list[str]:
@@ -114,8 +147,11 @@ def words(text: str) -> list[str]:
 
 def stems(found: list[str]) -> list[str]:
     """The Snowball stem of each word, an irregular verb form's that of its base form, a short
-    form's that of the word it stands for (:data:`FULL_WORD`)."""
-    return _stemmer().stemWords([BASE_FORM.get(word) or FULL_WORD.get(word, word) for word in found])
+    form's that of the word it stands for (:data:`FULL_WORD`), a British spelling's that of the
+    American one (:data:`BRITISH_SPELLINGS`)."""
+    american = _american_stems()
+    return [american.get(stem, stem)
+            for stem in _stemmer().stemWords([BASE_FORM.get(word) or FULL_WORD.get(word, word) for word in found])]
 
 
 def compound_parts(text: str) -> set[str]:

@@ -69,6 +69,19 @@ def test_a_short_form_is_the_word_it_stands_for() -> None:
     assert tokenize("my prefs and pics") == tokenize("my preferences and pictures")
 
 
+def test_a_british_spelling_is_the_american_word() -> None:
+    """A question that says "colour" meets a page that says "color", whatever the endings; both
+    spellings are in the bundled recipes ("flavour", "flavor")."""
+    assert tokenize("a plain colour, coloured, colours") == tokenize("a plain color, colored, colors")
+    assert tokenize("my favourite flavour") == tokenize("my favorite flavor")
+    assert tokenize("organise the organisation") == tokenize("organize the organization")
+    assert tokenize("the centre, centred") == tokenize("the center, centered")
+    assert tokenize("customise the licence; analyse it") == tokenize("customize the license; analyze it")
+    assert tokenize("grey catalogue dialogue") == tokenize("gray catalog dialog")
+    assert tokenize("cancelled labelled") == tokenize("canceled labeled")  # one stem already
+    assert tokenize("central metric") == ["central", "metric"]  # no British spelling: unchanged
+
+
 def _pages() -> list[Document]:
     def page(doc_id: str, title: str, text: str) -> Document:
         return Document(doc_id, title, text, {"corpus": "site"})
@@ -92,6 +105,10 @@ def _pages() -> list[Document]:
              "set from a time server at boot: install ntp.\n"),
         page("keys.md", "Keys", "# Keys\n\nThe server keeps its zone keys in a key database; move the database "
              "up a level when the disk fills.\n"),
+        page("background.md", "Desktop background", "# Desktop background\n\nRight-click the desktop, "
+             "choose Change Desktop Background and pick a solid color or a picture.\n"),
+        page("wallpaper.md", "Change the wallpaper", "# Change the wallpaper\n\nTo change the background "
+             "of a window or a panel, drag a pattern onto it.\n"),
     ]
 
 
@@ -106,6 +123,7 @@ def test_a_question_finds_the_page_that_says_it_with_its_words(embedder: Any) ->
     assert first("How do I check my configuration?") == "checks.md"  # not the page that says configuration
     assert first("How do I back up the zone keys?") == "backup.md"  # not the page that says keys
     assert first("How do I set the time zone?") == "timezone.md"  # not the page that says set and time
+    assert first("How do I change the background colour?") == "background.md"  # it says "color"
 
 
 def test_a_question_asks_for_the_one_word_two_nouns_make():
