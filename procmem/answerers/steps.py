@@ -620,16 +620,25 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
 FORM_TABLE = re.compile(r"^(?P<lead>[^|\n]*\S:)[ \t]*\n\s*\n(?P<table>(?:\|[^|\n]*\|[^|\n]*\|[ \t]*(?:\n|$)){2,12})",
                         re.M)
 _TABLE_RULE = re.compile(r"^\|\s*:?-+:?\s*\|\s*:?-+:?\s*\|$")
+# the most words a field's value has: "John Doe", "01/01/2000", not a control's description
+# ("Use the spin box to specify the size of the panel.")
+FORM_VALUE_WORDS = 6
 
 
 def _form_values(found: re.Match[str]) -> str:
     """The sentence that says what to do, with the values the table gives: "… with: Date
     01/01/2000; Payee John Doe; …" (the table's first row too, which a page whose table has no
-    header row gives as the header); any other sentence and table as they were."""
+    header row gives as the header); any other sentence and table as they were: one that says
+    what to do only in a sentence before it ("In the General tab, you can modify panel size …
+    The following table describes the dialog elements …:"), and a table whose second column
+    describes rather than gives values."""
     lead = found["lead"].strip()
-    if not says_what_to_do(plain_text(lead)):
+    said = sentences(plain_text(lead))
+    if not said or not says_what_to_do(said[-1]):
         return found[0]
     rows = [table_cells(row) for row in found["table"].strip().splitlines() if not _TABLE_RULE.match(row.strip())]
+    if any(len(value.split()) > FORM_VALUE_WORDS for _, value in rows):
+        return found[0]
     pairs = [f"{name} {value}".strip() for name, value in rows if name or value]
     return f"{lead} {'; '.join(pairs)}.\n"
 

@@ -1477,6 +1477,23 @@ def test_a_sentence_that_says_what_to_fill_in_takes_the_values_its_table_gives()
     assert not any("Size 10" in step for step in prose_steps(wide))
 
 
+def test_a_table_of_controls_and_what_they_do_is_no_form():
+    """The MATE user guide's panel properties: what to do is said in the paragraph's first
+    sentence, and the table that "describes the dialog elements" gives each control a sentence of
+    what it does, no value to fill in; its rows had been joined into one step ("Click on the
+    required position for the panel.; Size Use the spin box to …")."""
+    table = ("In the General tab, you can change the panel's size and position. The following table "
+             "describes the dialog elements of the General tab:\n\n| Dialog Element | Description |\n|---|---|\n"
+             "| Orientation | Select the position of the panel on your screen. Click the position you want. |\n"
+             "| Size | Use the spin box to set the size of the panel. |\n"
+             "| Expand | By default, a panel takes the whole edge of the screen. |\n")
+    steps = prose_steps(table)
+    assert not any(".;" in step or "Size Use" in step for step in steps), steps
+    described = ("Fill in the fields as follows:\n\n| Field | Value |\n|---|---|\n"
+                 "| Name | Use a name that the people in your team will recognise at a glance. |\n")
+    assert not any("Name Use a name" in step for step in prose_steps(described))
+
+
 SOUND = ["Open the Activities overview and start typing Sound.", "Click on Sound to open the panel.",
          "In the Output section, select the headset.", "Use the Test button to check the speakers.",
          "In the Exchange admin center, go to Recipients > Mailboxes.", "Select the mailbox."]
