@@ -291,30 +291,87 @@ def layout_headings(markdown: str, *, base_level: int = 2) -> str:
     return "\n\n".join(out) + "\n"
 
 
+# a heading over a page's own table of contents: "Contents", "Content", "On this page"
+CONTENTS_HEADING = re.compile(r"^#{1,6}\s+(?:(?:table of )?contents?|on this page|in this (?:article|page|section))"
+                              r"\s*:?\s*$", re.I)
+# the label of an answer set in bold: "**A:** The size depends on the font size"
+BOLD_ANSWER_LABEL = re.compile(r"^\s*\*\*(?:A|Answer)\s*[:.]\*\*\s*|^\s*\*\*(?:A|Answer)\*\*\s*[:.]\s*", re.I)
+
+
 def bold_questions(markdown: str) -> str:
     """In a page that has headings, a question set in bold on its own and followed by its answer
     (a DocBook question-and-answer set) as a heading one level below the heading it stands under,
-    and so is any short bold line under a bold number (``**4.5.**``), which goes."""
-    paragraphs = split_paragraphs(markdown)
+    and so is any short bold line under a bold number (``**4.5.**``), which goes; so is a
+    question labelled "Q:" over an answer labelled "A:", bold or not, both without their labels
+    (a hand-written FAQ's ``<p class="bold">Q: How to make function keys bigger?</p>``, then
+    ``<p><b>A:</b> The size depends on …</p>``). A section headed "Contents" (or "On this page")
+    that holds only its entries, short lines and the headings they became, is left out: the
+    page's headings say it again."""
+    paragraphs = _without_contents_section(split_paragraphs(markdown))
     out: list[str] = []
     level = 1
+    answer_label = False  # the paragraph is the answer of a labelled question
     for i, para in enumerate(paragraphs):
         if HEADING.match(para):
             level = len(para) - len(para.lstrip("#"))
             out.append(para)
             continue
+        if answer_label:
+            para, answer_label = ANSWER_LABEL.sub("", BOLD_ANSWER_LABEL.sub("", para, count=1), count=1), False
         following = paragraphs[i + 1] if i + 1 < len(paragraphs) else ""
         question = _unbold(para.strip())
         numbered = bool(out) and bool(BOLD_NUMBER.fullmatch(out[-1].strip()))  # "**4.6.**" above it
         bold = question != para.strip() and "\n" not in question
-        if bold and ((_is_question(question) and _is_text(following))
-                     or (numbered and following.strip() and len(question.split()) <= MAX_QUESTION_WORDS)):
+        # the labels say what is asked and what answers, whether it ends with a question mark
+        # or not ("Q: When all files are selected, there is no way to deselect them.")
+        asked = QUESTION_LABEL.sub("", question, count=1)
+        if asked != question and "\n" not in question and len(asked.split()) <= 2 * MAX_QUESTION_WORDS \
+                and (ANSWER_LABEL.match(following) or BOLD_ANSWER_LABEL.match(following)):
+            out.append("#" * min(6, level + 1) + " " + asked)
+            answer_label = True
+        elif bold and ((_is_question(question) and _is_text(following))
+                       or (numbered and following.strip() and len(question.split()) <= MAX_QUESTION_WORDS)):
             if numbered:
                 out.pop()
             out.append("#" * min(6, level + 1) + " " + question)
         else:
             out.append(para)
     return "\n\n".join(out) + "\n"
+
+
+def _without_contents_section(paragraphs: list[str]) -> list[str]:
+    """``paragraphs`` without a section headed "Contents" whose paragraphs, up to the next heading
+    of its level or above, are all entries: headings (a contents list set as terms and
+    descriptions becomes them) or short lines without a sentence's end ("1. Introduction",
+    "3.1.1. Advanced patterns")."""
+    out: list[str] = []
+    i = 0
+    while i < len(paragraphs):
+        para = paragraphs[i]
+        if CONTENTS_HEADING.match(para.strip()):
+            level = len(para.strip()) - len(para.strip().lstrip("#"))
+            end = i + 1
+            while end < len(paragraphs) and not (HEADING.match(paragraphs[end])
+                                                 and len(paragraphs[end]) - len(paragraphs[end].lstrip("#")) <= level):
+                end += 1
+            entries = paragraphs[i + 1:end]
+            if entries and all(HEADING.match(e) or all(_contents_line(line) for line in e.strip().splitlines())
+                               for e in entries):
+                i = end
+                continue
+        out.append(para)
+        i += 1
+    return out
+
+
+def _contents_line(line: str) -> bool:
+    """A line a table of contents lists: short and no sentence ("2. Tab "Standard""), or under
+    a section number of two parts or more, however long (an FAQ's "4.7. How to automatically
+    unpack and run file from an open archive? It is inconvenient to …")."""
+    text = line.strip()
+    short = bool(text) and len(text.split()) <= MAX_TITLE_WORDS and not FINAL_PUNCTUATION.search(text)
+    numbered = bool(CONTENTS_ENTRY.match(text))
+    return short or numbered and (bool(SECTION_NUMBER.match(text)) or len(text.split()) <= MAX_TITLE_WORDS)
 
 
 def numbered_questions(paragraphs: list[str]) -> dict[int, str]:

@@ -819,6 +819,36 @@ def test_html_bold_questions_above_their_answers_are_headings(tmp_path: Path) ->
     assert "**1.1.**" not in text and "> **Note:** Bold words alone are no heading." in text
 
 
+def test_html_questions_labelled_q_and_a_are_headings_and_the_contents_section_goes(tmp_path: Path) -> None:
+    """A hand-written FAQ (Double Commander's help): its contents, a list of terms linking to
+    places on the page under a "Content" heading, would become headings of their own; its
+    questions are paragraphs labelled "Q:" in a CSS-bold class, over answers labelled "A:"."""
+    path = tmp_path / "faq.html"
+    path.write_text(
+        '<h1>Frequently Asked Questions</h1><div><h2>Content</h2><dl><dt><a href="#common">1. Common '
+        'questions</a></dt><dd><dl><dt>1.1. <a href="#size">How to make function keys bigger?</a></dt>'
+        '<dt>1.2. <a href="#select">Ctrl+A doesn\'t work, how to enable it?</a></dt><dt>1.3. <a href='
+        '"#long">ftp.wfx: Does not work with some servers! After connecting, I get errors: "104,Connection '
+        'reset by peer" and "CSOCK ERROR Connection reset by peer".</a></dt></dl></dd></dl></div>'
+        '<div><h2><a name="common">1. Common questions</a></h2>'
+        '<p class="bold"><a name="size">Q: How to make function keys bigger?</a></p>'
+        '<p><span class="bold">A:</span> The size depends on the font size: go to Options &gt; Fonts.</p>'
+        '<p class="bold"><a name="select">Q: <kbd>Ctrl+A</kbd> doesn\'t work, how to enable it?</a></p>'
+        '<p><b>A:</b> Set the Ctrl+A shortcut for the command cm_MarkMarkAll.</p>'
+        '<p>Q: is how the next entry starts, and this paragraph is no question.</p>'
+        '<p>Nor is this one.</p></div>'
+        '<div><h2>Contents of the archive</h2><p>The archive holds the program and its plugins.</p></div>',
+        encoding="utf-8")
+    text = read_document(path).text
+    assert headings(text) == ["# Frequently Asked Questions", "## 1. Common questions",
+                              "### How to make function keys bigger?", "### `Ctrl+A` doesn't work, how to enable it?",
+                              "## Contents of the archive"]
+    assert "The size depends on the font size: go to Options > Fonts." in text.splitlines()
+    assert "Set the Ctrl+A shortcut for the command cm_MarkMarkAll." in text.splitlines()
+    assert "Q: is how the next entry starts, and this paragraph is no question." in text
+    assert "CSOCK" not in text and "The archive holds the program and its plugins." in text
+
+
 def test_html_terms_whose_descriptions_are_sections_are_headings(tmp_path: Path) -> None:
     """POD's ``=item`` questions (pod2html): each term's description is paragraphs and code, so
     the terms are headings under the section, and a nested list's one level deeper; a glossary
