@@ -20,7 +20,9 @@ per term) reads as the ``dl`` it stands for. A command set on a line of its own 
 sentence goes back into the sentence as code. A page's footnotes are ``[^1]: ...`` lines,
 not a list to follow, without their links back. A page without heading tags gets headings from
 its layout (question lines, short title-like paragraphs; see :mod:`inscoqa.corpus.layout`); in
-one with headings, a question set in bold above its answer becomes one. An Asciidoctor note (a
+one with headings, a question set in bold above its answer becomes one, as does a question
+labelled "Q:" over an answer labelled "A:", and a section headed "Contents" that holds only its
+entries goes. An Asciidoctor note (a
 table of its icon and its text) is a note, under the step it is set in; Sphinx's "<no title>"
 is no title (the page is named by its file, and ``meta["untitled"]`` says so).
 """
