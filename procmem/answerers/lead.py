@@ -75,11 +75,19 @@ NOTE_LABEL = re.compile(rf"^(?:{NOTE_LABELS})\s*:\s*(?=[A-Z])", re.I)
 EXAMPLE_OPENING = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.I)
 
 
+# what the user must do next, which "must" does not make a reason: "You must do the following:
+# Configurations > Options... > Keys > Hot keys > …"
+OBLIGED_TO_FOLLOW = re.compile(r"\byou (?:must|should|need to|have to) (?:do|follow|perform|complete|take) "
+                               r"(?:the following|these|this|the steps)\b", re.I)
+
+
 def says_why(sentence: str) -> bool:
     """A sentence that says why (:data:`CAUSE_CUE`), but not an example; one that tells the user
-    what to do (:func:`acts`, past a note's label) only when it gives its reason (:data:`GIVES_REASON`)."""
+    what to do (:func:`acts`, past a note's label, or :data:`OBLIGED_TO_FOLLOW`) only when it
+    gives its reason (:data:`GIVES_REASON`)."""
+    order = acts(NOTE_LABEL.sub("", sentence)) or bool(OBLIGED_TO_FOLLOW.search(sentence))
     return bool(CAUSE_CUE.search(sentence)) and not EXAMPLE_OPENING.match(sentence) \
-        and (not acts(NOTE_LABEL.sub("", sentence)) or bool(GIVES_REASON.search(sentence)))
+        and (not order or bool(GIVES_REASON.search(sentence)))
 
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:

@@ -3266,3 +3266,15 @@ def test_a_section_answer_gives_the_command_a_session_types_not_what_it_prints()
                      {"doc_id": "settings.xml", "title": "Settings storage"})
     assert section_answer(unit) == ("To read a key with the dconf tool, run the following command: "
                                     "dconf read /org/example/desktop/background/picture")
+
+
+def test_an_obligation_to_do_what_follows_is_no_reason():
+    """"must" often says why ("The account must have a licence"), but "You must do the following:
+    …" tells the user what to do next; as another FAQ entry's sentence it had been the "why"
+    after Double Commander's "Simple and fast: you can use Ctrl+mouse wheel …"."""
+    from procmem.answerers.lead import says_why
+
+    assert not says_why("You must do the following: Configurations > Options... > Keys > Hot keys > "
+                        "In the category \"Main\", set the Ctrl+A shortcut key for cm_MarkMarkAll.")
+    assert says_why("The mailbox must be licensed before it can receive mail.")
+    assert says_why("You must do this first, because the service locks the file.")
