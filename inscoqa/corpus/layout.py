@@ -313,7 +313,7 @@ def bold_questions(markdown: str) -> str:
     answer_label = False  # the paragraph is the answer of a labelled question
     for i, para in enumerate(paragraphs):
         if HEADING.match(para):
-            level = len(para) - len(para.lstrip("#"))
+            level = _heading_level(para)
             out.append(para)
             continue
         if answer_label:
@@ -349,10 +349,9 @@ def _without_contents_section(paragraphs: list[str]) -> list[str]:
     while i < len(paragraphs):
         para = paragraphs[i]
         if CONTENTS_HEADING.match(para.strip()):
-            level = len(para.strip()) - len(para.strip().lstrip("#"))
+            level = _heading_level(para)
             end = i + 1
-            while end < len(paragraphs) and not (HEADING.match(paragraphs[end])
-                                                 and len(paragraphs[end]) - len(paragraphs[end].lstrip("#")) <= level):
+            while end < len(paragraphs) and not (HEADING.match(paragraphs[end]) and _heading_level(paragraphs[end]) <= level):
                 end += 1
             entries = paragraphs[i + 1:end]
             if entries and all(HEADING.match(e) or all(_contents_line(line) for line in e.strip().splitlines())
@@ -371,7 +370,13 @@ def _contents_line(line: str) -> bool:
     text = line.strip()
     short = bool(text) and len(text.split()) <= MAX_TITLE_WORDS and not FINAL_PUNCTUATION.search(text)
     numbered = bool(CONTENTS_ENTRY.match(text))
-    return short or numbered and (bool(SECTION_NUMBER.match(text)) or len(text.split()) <= MAX_TITLE_WORDS)
+    return short or (numbered and (bool(SECTION_NUMBER.match(text)) or len(text.split()) <= MAX_TITLE_WORDS))
+
+
+def _heading_level(heading: str) -> int:
+    """The level of a Markdown heading: its number of ``#``."""
+    text = heading.strip()
+    return len(text) - len(text.lstrip("#"))
 
 
 def numbered_questions(paragraphs: list[str]) -> dict[int, str]:
