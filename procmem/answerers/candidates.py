@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from inscoqa.corpus.common import NOTE_LABELS
+from procmem.answerers.base import SECTION_SEPARATOR
 from procmem.answerers.clauses import DOES
 from procmem.answerers.common import names, terms
 from procmem.answerers.prose import plain_text
@@ -139,12 +140,16 @@ def _idf(texts: list[str]) -> dict[str, float]:
 
 
 def unit_settings(unit: Unit) -> set[str]:
-    """The settings a unit is written for: those its header and opening words name, and its
-    page's (title, prerequisites) where the unit names none of their kind (:func:`narrowed`)."""
+    """The settings a unit is written for: those its header and opening words name, then those
+    of the sections it sits in ("Configuration File" > "macOS Users" > "System-Wide
+    Configuration File"), then its page's (title, prerequisites), each where the nearer names
+    none of their kind (:func:`narrowed`)."""
     opening = " ".join(unit_text(unit).split()[:40])
+    enclosing = " ".join(str(unit.meta.get("section", "")).split(SECTION_SEPARATOR)[:-1])
     page = " ".join([str(unit.meta.get("title", "")), str(getattr(unit, "prerequisite", "")),
                      str(getattr(unit, "input", ""))])
-    return narrowed(settings_named(f"{unit_header(unit)} {opening}"), settings_named(page))
+    own = narrowed(settings_named(f"{unit_header(unit)} {opening}"), settings_named(enclosing))
+    return narrowed(own, settings_named(page))
 
 
 def answers_a_question(unit: LogicUnit) -> bool:

@@ -2672,6 +2672,29 @@ def test_a_step_labelled_for_another_platform_than_the_users_is_left_out(embedde
         page, "Where is the configuration file stored?", embedder))  # no setting named: every place
 
 
+def test_a_section_under_another_platforms_heading_is_left_out(embedder):
+    """Tux Paint's options: "Configuration File" > "Linux and Unix Users" > "System-Wide
+    Configuration File", and again under "macOS Users"; the two sections' own headers are the
+    same, and "Where is the system-wide configuration file on Linux?" got the macOS place."""
+    file = "Before this file is read, a system-wide configuration file is read. It is located at:\n\n> `{}`\n\n"
+    page = Document("tuxpaint/OPTIONS.html", "Tux Paint Options Documentation",
+                    "# Tux Paint Options Documentation\n\n## Configuration File\n\nYou can create a simple "
+                    "configuration file for Tux Paint, which it reads each time it starts.\n\n"
+                    "### macOS Users\n\nThe file you should create is called `tuxpaint.cfg`, in your home folder.\n\n"
+                    "#### System-Wide Configuration File\n\n" + file.format("/Library/Application Support/TuxPaint/tuxpaint.cfg")
+                    + "### Linux and Unix Users\n\nThe file you should create is called `.tuxpaintrc`, in your home "
+                    "directory.\n\n#### System-Wide Configuration File\n\n" + file.format("/etc/tuxpaint/tuxpaint.conf"))
+
+    from procmem.memory import build_memory
+
+    memory = build_memory([page], embedder=embedder, progress=False)
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("Where is the system-wide configuration file on Linux?"))
+
+    said = " ".join([answer.answer, *answer.procedures])
+    assert "/etc/tuxpaint/tuxpaint.conf" in said and "/Library" not in said, said
+
+
 def test_a_section_of_another_task_on_the_same_thing_does_not_join(embedder):
     """KeePassXC's guides: "How do I create a new password database?" got the database wizard's
     steps, then those of "Opening an Existing Database" and "Importing KeePass 1 Database" (each
