@@ -271,11 +271,13 @@ class MergeGroups:
             for q in self.parts_of.get(self.group_of.get(p, ""), []):
                 uf.union(p, q)
                 touched.add(q)
+        # the groups in the order of their first part, whatever the order of a set of strings
+        # (which changes from one run to the next): the same documents make the same memory
+        order = {part_id: i for i, part_id in enumerate(parts)}
         components: dict[str, list[str]] = {}
-        for p in touched:
+        for p in sorted(touched, key=lambda p: order.get(p, 0)):
             components.setdefault(uf.find(p), []).append(p)
         changed = 0
-        order = {part_id: i for i, part_id in enumerate(parts)}
         for members in components.values():
             for merged_id in {self.group_of[p] for p in members if p in self.group_of}:
                 self._dissolve(merged_id)

@@ -197,8 +197,13 @@ class BM25Index:
 
     @classmethod
     def build(cls, token_lists: list[list[str]]) -> BM25Index:
+        """The index of ``token_lists``, its vocabulary numbered in the order the terms first
+        occur (bm25s numbers them in the order of a set, which changes from run to run: the same
+        units would save different files)."""
+        vocabulary: dict[str, int] = {}
+        ids = [[vocabulary.setdefault(t, len(vocabulary)) for t in tokens] for tokens in token_lists]
         model = bm25s.BM25(k1=K1, b=B)
-        model.index(token_lists if token_lists else [[]], show_progress=False)
+        model.index((ids or [[]], vocabulary or {"": 0}), show_progress=False)
         return cls(model, len(token_lists))
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:

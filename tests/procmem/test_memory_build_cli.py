@@ -158,3 +158,32 @@ def test_a_rebuild_takes_out_the_pages_the_folder_no_longer_has_and_keeps_the_re
     assert report["removed"] == ["help/print.md"] and report["units_removed"] >= 1
     assert report["unchanged"] == ["help/reset.md"]
     assert Memory.load(out).doc_ids() == ["help/reset.md", "help/scan.md", "other/tea.md"]
+
+
+def test_the_same_documents_build_the_same_memory_in_any_process(clean_env: Path) -> None:
+    """Two builds of one folder in processes whose string hashing differs (as every new Python
+    process's does) save the same files: units merged across pages in the same order, the same
+    BM25 vocabulary; before, a run's figures could move with a rebuild of the same memory."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    from inscoqa.bundled import CORPORA_DIR
+
+    folder = CORPORA_DIR / "officedocs/Exchange/ExchangeOnline/public-folders"  # pages merged across
+
+    def saved(seed: str) -> dict[str, str]:
+        out = clean_env / f"m{seed}"
+        subprocess.run([sys.executable, "-m", "inscoqa", "memory", "build", "--path", str(folder), "--out", str(out)],
+                       check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        (version,) = [p for p in out.iterdir() if p.is_dir()]
+        files = {str(p.relative_to(version)): hashlib.sha256(p.read_bytes()).hexdigest()
+                 for p in sorted(version.rglob("*")) if p.is_file() and p.name != "manifest.json"}
+        manifest = json.loads((version / "manifest.json").read_text(encoding="utf-8"))
+        manifest.pop("saved_at")
+        return {**files, "manifest": json.dumps(manifest, sort_keys=True)}
+
+    first, second = saved("1"), saved("2")
+    assert any(name.startswith("bm25") for name in first) and "units.jsonl" in first
+    assert first == second
