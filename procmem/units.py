@@ -176,11 +176,14 @@ def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[
     the first part of its section, where the answer opens. One term on each side is enough
     ("What is sed?"). A term of the question that only the page's title says, not the header,
     counts for neither side: "How do I rename a borg repository?" asks the Borg FAQ's "How do I
-    rename a repository?"."""
+    rename a repository?"; nor does a term of the header that only the title says, not the
+    question: "When I Alt+Tab out of full screen the window turns black" is Tux Paint's FAQ entry
+    "When I run Tux Paint full-screen and [Alt] + [Tab] out, the window turns black!"."""
     if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
         return False
-    header = set(tokens(own_header(unit)))
-    asked = (question_terms - set(tokens(str(unit.meta.get("title", ""))))) | (question_terms & header)
+    title = set(tokens(str(unit.meta.get("title", ""))))
+    header = set(tokens(own_header(unit))) - (title - question_terms)
+    asked = (question_terms - title) | (question_terms & header)
     shared = len(header & asked)
     return bool(header) and bool(asked) and shared >= HEADER_MATCH * len(header) \
         and shared >= HEADER_MATCH * len(asked)

@@ -13,6 +13,7 @@ import pytest
 
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
+from procmem.answerers.common import terms
 from procmem.memory import build_memory
 from procmem.records import Hit
 from procmem.retrieval.bm25 import tokenize
@@ -187,6 +188,12 @@ def test_a_section_whose_header_asks_the_question_comes_first(embedder):
                        {"doc_id": "tool/faq.md", "title": "Checker FAQ"})
     assert asks(rename, set(tokenize("How do I rename a checker repository?")), tokenize)
     assert not asks(rename, set(tokenize("How do I rename a checker repository on a remote server over ssh?")), tokenize)
+    # nor is the product's name that an entry's header carries and the question leaves out
+    black = LogicUnit("FAQ", "", "When I run Tux Paint full-screen and Alt+Tab out, the window turns black! "
+                      "(Tux Paint FAQ)", "A bug of the toolkit.", [], {"doc_id": "tux/faq.md", "title": "Tux Paint FAQ"})
+    assert asks(black, set(terms("When I Alt+Tab out of full screen the window turns black. How can I fix that?")),
+                terms)
+    assert not asks(black, set(terms("The window turns black. How can I fix that?")), terms)
     hits = [Hit(loose, 0.9, 1, "hybrid"), Hit(later, 0.5, 2, "hybrid")]
     ordered = headers_first(hits, [Hit(entry, 3.0, 1, "bm25"), Hit(loose, 2.0, 2, "bm25")], question)
     assert [h.unit.id for h in ordered] == [entry.id, loose.id, later.id]
