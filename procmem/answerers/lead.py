@@ -201,10 +201,11 @@ SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additiona
 # "If it isn't, ...", "If it complains about something, then check your configuration.", "You can use
 # it to monitor several systems", "Next check that it also works from remote host: …", "In the
 # window that appears, select …", "To update your time zone manually, set this to off.", "To do
-# this, run the following cmdlet", "In this situation, there is only the default profile", "This
-# can be verified by an administrator by running …"
+# this, run the following cmdlet", "To change this, you must rebuild Tux Paint from source.", "In
+# this situation, there is only the default profile", "This can be verified by an administrator by
+# running …"
 ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) (?:case|situation|scenario)|otherwise"
-                       r"|if (?:it|this|that|these|those|they)|to do (?:this|that|so)"
+                       r"|if (?:it|this|that|these|those|they)|to do (?:this|that|so)|to \w+ (?:this|that)(?=\s*,)"
                        r"|this (?:can|could|should|may|must|will) be \w+ed by"
                        r"|in the (?:\w+ ){1,2}that (?:appears|opens|pops up|is shown|is displayed)"
                        r"|(?:to \w+[^,]{0,80},\s+)?\w+ (?:this|that)(?= to\b| on\b| off\b|[.,;!]|$)"

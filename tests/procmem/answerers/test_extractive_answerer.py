@@ -647,6 +647,9 @@ def test_a_sentence_that_needs_the_one_before_does_not_lead():
     assert ANAPHORIC.match("In this situation, there is only the default profile that's named Outlook.")
     assert ANAPHORIC.match("This can be verified by an administrator by running the following command: Get-MailUser")
     assert not ANAPHORIC.match("To download the tool, run the installer.")
+    # what is changed or fixed "to change this" (another FAQ entry's "Stamp outlines are rectangles")
+    assert ANAPHORIC.match("To change this, you must rebuild Tux Paint from source.")
+    assert not ANAPHORIC.match("To change this setting for every user, edit the system-wide file.")
 
 
 def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
