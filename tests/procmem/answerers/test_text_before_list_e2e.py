@@ -55,3 +55,41 @@ def test_the_text_before_a_list_brings_the_lists_steps_from_the_first(clean_env:
         "Enable the local user as a remote mailbox.", "Restore any custom addresses that were removed.",
         "Add the old local mailbox's legacy name to the remote mailbox as an address.",
         "Collect the identifiers of the local mailbox, its database and the cloud mailbox."], steps
+
+
+PLUGIN_FAQ = """\
+# Frequently Asked Questions
+
+## What does the message "This is not a valid plugin!" mean?
+
+This usually means a problem with dependencies: not all required libraries are available in your
+system. If the plugin's description says nothing of them and its author cannot be reached, then
+try the following:
+
+- Windows: the FileInfo plugin or a utility such as Dependency Walker.
+- Linux: use a terminal and the command `ldd` (`ldd pluginname | grep "not found"`).
+
+If this is a content plugin written in Lua:
+
+1. The Lua library is not available: see the Lua page.
+2. The script requires an additional module: see the description of the script.
+3. Error in the script: run it with Lua in a terminal to see the error.
+
+## How do I make the toolbar buttons bigger?
+
+Hold Ctrl and turn the mouse wheel over the toolbar.
+"""
+
+
+def test_the_answer_under_a_question_is_one_unit_that_opens_with_what_it_says_first(clean_env: Path) -> None:
+    """An FAQ entry's answer of prose, then a numbered list for one case, was a definition unit
+    (the prose) beside a unit of the list under the question, and the answer led with the list's
+    case."""
+    memory = memory_from_files(clean_env, {"faq.md": PLUGIN_FAQ})
+    units = [u for u in memory.units("logic_unit") if "valid plugin" in u.header]
+    assert len(units) == 1 and "dependencies" in units[0].body and "Lua library" in units[0].body, units
+
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest(
+        history=[], question='What does the message "This is not a valid plugin!" mean?'))
+
+    assert answer.answer.startswith("This usually means a problem with dependencies"), answer.answer
