@@ -174,10 +174,13 @@ def _section_units(ctx: _Context, section: Section, role: Role, out: Extraction)
         # or two there prefaces the list and opens its unit ("If you receive one of the following
         # errors: 5.7.57 Client not authenticated to send mail", the message a user quotes); under
         # a heading that asks what something is or means, it is the answer, and opens the list's
-        # unit (Double Commander's "What does the message "This is not a valid plugin!" mean?":
-        # what it usually means, then "If this is a WDX plugin written in Lua:" and its causes)
+        # unit when the list names no task of its own (Double Commander's "What does the message
+        # "This is not a valid plugin!" mean?": what it usually means, then "If this is a WDX
+        # plugin written in Lua:" and its causes; not GNOME's "What is the Super key?" and "To
+        # change which key is used to display the Activities overview:")
         before = replace(section, blocks=section.blocks[:_list_start(section, numbered[0])])
-        own = len(before.text.split()) >= MIN_TEXT_BEFORE_LIST_WORDS and not term_of(section.heading)
+        answers_on = bool(term_of(section.heading)) and not _lead_in_goal(_lead_in(section, numbered[0]))
+        own = len(before.text.split()) >= MIN_TEXT_BEFORE_LIST_WORDS and not answers_on
         parts = len(numbered) > 1
         # who may do the steps, said in the note that opens the section ("You have to be an
         # Exchange Online admin … to perform this procedure."), is what must hold first for them

@@ -93,3 +93,26 @@ def test_the_answer_under_a_question_is_one_unit_that_opens_with_what_it_says_fi
         history=[], question='What does the message "This is not a valid plugin!" mean?'))
 
     assert answer.answer.startswith("This usually means a problem with dependencies"), answer.answer
+
+
+SUPER_KEY = """\
+# What is the Super key?
+
+## What is the Super key?
+
+When you press the Super key, the Activities overview is displayed. This key can usually be
+found on the bottom-left of your keyboard, next to the Alt key, and usually has a Windows logo on
+it. It is sometimes called the Windows key or system key.
+
+To change which key is used to display the Activities overview:
+
+1. Open the Activities overview and start typing Settings.
+2. Click Keyboard in the sidebar to open the panel.
+3. Click the row with Show the activities overview and hold down the key combination you want.
+"""
+
+
+def test_a_list_that_names_its_own_task_under_a_question_is_a_unit_of_its_own(clean_env: Path) -> None:
+    memory = memory_from_files(clean_env, {"super.md": SUPER_KEY})
+    headers = sorted(u.header for u in memory.units("logic_unit"))
+    assert len(headers) == 2 and headers[0].startswith("Change which key is used"), headers
