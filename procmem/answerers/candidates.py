@@ -482,8 +482,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
           weight: dict[str, float] | None = None, title_weight: dict[str, float] | None = None) -> float:
     unit = candidate.unit
     question = turn.question_terms
-    enclosing = " ".join(str(unit.meta.get("section", "")).split(SECTION_SEPARATOR)[:-1])
-    header = set(terms(unit_header(unit))) | set(terms(enclosing))
+    header = set(terms(unit_header(unit)))
     body = set(terms(unit.render()))
     # a header asks the question without the product the question is asked in ("To Insert Page
     # Numbers" for "How do I insert page numbers in Writer?"), unless it names it too

@@ -2681,34 +2681,21 @@ def test_a_section_under_another_platforms_heading_is_left_out(embedder):
     same, and "Where is the system-wide configuration file on Linux?" got the macOS place."""
     from procmem.memory import build_memory
 
-    system_wide = ("#### System-Wide Configuration File\n\nBefore this file is read, a system-wide configuration "
-                   "file is read. (By default, this configuration has no settings enabled.) It is located at:\n\n"
-                   "> `{}`\n\nYou can disable reading of this file altogether, leaving the settings as defaults "
-                   "(which can then be overridden by your \"`.tuxpaintrc`\" file and/or command-line arguments) by "
-                   "using the command-line option:\n\n> `--nosysconfig`\n\n")
+    file = "Before this file is read, a system-wide configuration file is read. It is located at:\n\n> `{}`\n\n"
     page = Document("tuxpaint/OPTIONS.html", "Tux Paint Options Documentation",
                     "# Tux Paint Options Documentation\n\n## Configuration File\n\nYou can create a simple "
-                    "configuration file for Tux Paint, which it will read each time you start it up.\n\nIt is "
-                    "simply a plain text file containing the options you want enabled.\n\n### Linux and Unix "
-                    "Users\n\nThe file you should create is called \"`.tuxpaintrc`\" and it should be placed in "
-                    "your home directory. (a.k.a. \"~/.tuxpaintrc\" or \"$HOME/.tuxpaintrc\")\n\n" + system_wide.format("/etc/tuxpaint/tuxpaint.conf")
-                    + "### macOS Users\n\nThe file you should create is called \"`tuxpaint.cfg`\" and it should be "
-                    "placed in your home folder, under the sub-folder \"Library/Application Support/TuxPaint/\".\n\n"
-                    + system_wide.format("/Library/Application Support/TuxPaint/tuxpaint.cfg")
-                    + "### Windows Users\n\nThe file you should create is called \"`tuxpaint.cfg`\" and it should be "
-                    "placed in Tux Paint's folder.\n")
+                    "configuration file for Tux Paint, which it reads each time it starts.\n\n"
+                    "### macOS Users\n\nThe file you should create is called `tuxpaint.cfg`, in your home folder.\n\n"
+                    "#### System-Wide Configuration File\n\n" + file.format("/Library/Application Support/TuxPaint/tuxpaint.cfg")
+                    + "### Linux and Unix Users\n\nThe file you should create is called `.tuxpaintrc`, in your home "
+                    "directory.\n\n#### System-Wide Configuration File\n\n" + file.format("/etc/tuxpaint/tuxpaint.conf"))
     memory = build_memory([page], embedder=embedder, progress=False)
 
-    def said(question: str) -> str:
-        answer = make_answerer("extractive", memory=memory).answer(AnswerRequest(question))
-        return " ".join([answer.answer, *answer.procedures])
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("Where is the system-wide configuration file on Linux?"))
 
-    system = said("Where is the system-wide configuration file on Linux?")
-    assert "/etc/tuxpaint/tuxpaint.conf" in system and "/Library" not in system, system
-    # the headings a section sits in say what it is about, as its own does: "Linux and Unix Users"
-    # under "Configuration File" answers where the configuration file is on Linux
-    own = said("Where is the configuration file on Linux?")
-    assert "placed in your home directory" in own and "tuxpaint.cfg" not in own, own
+    said = " ".join([answer.answer, *answer.procedures])
+    assert "/etc/tuxpaint/tuxpaint.conf" in said and "/Library" not in said, said
 
 
 def test_a_section_of_another_task_on_the_same_thing_does_not_join(embedder):
