@@ -303,8 +303,8 @@ def answers_by_option(unit: Unit, turn: Turn, steps: list[str] | None = None) ->
 
 # a sentence that says what a thing lets one do: what follows is the thing's use ("The Network
 # settings window enables you to define network proxy settings, and also to limit download and
-# upload bandwidth.")
-OFFERS = re.compile(r"\b(?:enables?|lets?|allows?|permits?|helps?)\s+(?:you|users?|the user|one)\s+(?:to\s+)?"
+# upload bandwidth.", "The Multi-Rename Tool allows us to rename many selected files at once")
+OFFERS = re.compile(r"\b(?:enables?|lets?|allows?|permits?|helps?)\s+(?:you|us|users?|the user|one)\s+(?:to\s+)?"
                     r"(?P<use>[^.;!?]+)", re.I)
 OFFERS_SHARE = 0.6  # of the question's (weighted) terms that the use names
 

@@ -2655,6 +2655,37 @@ def test_a_sentence_that_says_what_lets_one_do_what_is_asked_answers(embedder):
         assert not any("msiexec" in step or "Selective Sync" in step for step in answer.procedures), answer.procedures
 
 
+def test_a_tool_that_lets_us_do_what_is_asked_answers(embedder):
+    """Double Commander's help says what its Multi-Rename Tool is for as "allows us to": "How do I
+    rename many files at once?" got the internal commands' "Rename or move items." and the
+    column sets' "Rename – will prompt to enter a new name." as steps."""
+    from procmem.memory import build_memory
+
+    tool = Document("dc/multirename.html", "Multi-Rename Tool",
+                    "# Multi-Rename Tool\n\n## 1. Presentation\n\nThe Multi-Rename Tool allows us to rename many "
+                    "selected files at once using different means.\n\n## 1.1. Recommendation\n\nIf we're not "
+                    "familiar with the Multi-Rename Tool, prior to actually explore it, it would be wise to make "
+                    "some tests with copies of actual files into a temporary directory.\n\n## 2. Interface\n\nOn "
+                    "top we see a table with the files we've selected from the source panel, one file per row, and "
+                    "about to be renamed.\n")
+    columns = Document("dc/configuration.html", "Configuration",
+                       "# Configuration\n\n## Custom columns\n\nThe buttons under the list of column sets:\n\n"
+                       "- Save – saves changes in the selected set of columns.\n"
+                       "- Save as – saves the selected column set with a new name.\n"
+                       "- Rename – will prompt to enter a new name.\n"
+                       "- Delete – deletes the selected column set.\n")
+    commands = Document("dc/cmds.html", "Internal Commands",
+                        "# Internal Commands\n\n## 2.4. File Operations\n\n- cm_RenameOnly: Rename files in the same "
+                        "directory.\n- cm_MultiRename: Multi-Rename Tool.\n- cm_Rename: Rename or move items.\n"
+                        "- cm_MakeDir: Create a new directory.\n")
+    memory = build_memory([tool, columns, commands], embedder=embedder, progress=False)
+
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest("How do I rename many files at once?"))
+
+    assert "The Multi-Rename Tool allows us to rename" in answer.answer, answer.answer
+    assert not any("cm_" in step or "column set" in step for step in answer.procedures), answer.procedures
+
+
 def test_a_step_labelled_for_another_platform_than_the_users_is_left_out(embedder):
     """Nextcloud's "Configuration File" names the file's place on Linux, Windows and macOS, one
     line each; "Where is the configuration file stored on Windows?" got all three."""
