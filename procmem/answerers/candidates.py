@@ -478,6 +478,23 @@ def tells_what_it_does(steps: list[str]) -> bool:
     return bool(steps) and all(DOES.match(plain_text(step)) for step in steps)
 
 
+# what a header that names the action the question asks how to do (:attr:`Turn.named_action`)
+# adds to its share of the question's terms: "Sending by Email" for "How do I email a scanned
+# document …?", beside "Scanning a Page", which says more of the question's other words
+ACTION_SHARE = 0.5
+# a unit with steps that does not answer a question asking why (a procedure that shares its words)
+# counts for this share of its score: the question asks for what explains, not for what to do
+WHY_STEPS_FACTOR = 0.8
+
+
+def header_share(asked: set[str], header: set[str], weight: dict[str, float] | None, turn: Turn) -> float:
+    """The (weighted) share of the question's terms ``asked`` that a unit's ``header`` says, and
+    :data:`ACTION_SHARE` more when it names the action the question asks how to do."""
+    found = share(asked, header, weight)
+    action = turn.named_action
+    return min(1.0, found + ACTION_SHARE) if action and action <= header else found
+
+
 def score(candidate: Candidate, turn: Turn, best_retrieval: float,
           weight: dict[str, float] | None = None, title_weight: dict[str, float] | None = None) -> float:
     unit = candidate.unit
@@ -489,7 +506,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     asked = question - (turn.scope_terms - header)
     parts = {
         "retrieval": candidate.retrieval / best_retrieval if best_retrieval else 0.0,
-        "header": share(asked, header, weight),
+        "header": header_share(asked, header, weight, turn),
         "text": share(question, body, weight),
         "context": share(turn.context_terms, body, weight),
     }
@@ -527,8 +544,10 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         or answers_by_option(unit, turn, steps) or candidate.offers or bool(defined_terms(unit, turn))
     if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):
         factor *= ANSWERS_FACTOR
-    elif not steps or defines_only(unit, steps):
-        factor *= 0.5
+    elif (not steps or defines_only(unit, steps)) and not turn.asks_only_why:
+        factor *= 0.5  # (a question that asks why asks for what explains, with or without steps)
+    elif steps and turn.asks_only_why:
+        factor *= WHY_STEPS_FACTOR
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:
         factor *= 0.6
     if unit.kind == "chunk":

@@ -165,7 +165,8 @@ class ExtractiveParams:
 def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list[Candidate]:
     """The best unit, and the units close to it, from at most ``max_docs`` documents: units with
     steps or entries the question names (:func:`asked_entries`), and a section whose header is
-    the question (:attr:`Candidate.answers`), that name
+    the question (:attr:`Candidate.answers`) (the best unit whatever it holds when the question
+    asks only why: what explains need not say what to do), that name
     something the question or the conversation names (or that a linker leads to, or any when
     the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
     what the best unit holds (unless the searches rank them nearly as high, or the conversation or a
@@ -225,7 +226,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
         if any(copies(cand.unit, c.unit) for c in chosen):
             continue  # another page's copy of a chosen section (a reference kept for each version)
         if not (rest or start) and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
-                         or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn))):
+                         or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn)
+                                 or (not chosen and turn.asks_only_why))):
             continue
         if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
                                         or cand.linked or turn.reports_failure):

@@ -110,6 +110,12 @@ UNDO_WORDS = frozenset(terms("reverse reversing roll rolling take back"))  # how
 # the action a "how do I" question asks about, and a question that asks it of what the
 # conversation was about, by a pronoun ("How do I load it again …?", "How do I make them?")
 ASKED_ACTION = re.compile(HOW_DO_I + r" ([a-z]+)", re.I)
+# verbs that name no action of their own ("How do I make the font bigger?", "How do I get him back
+# onto …?", "How do I set one up …?", "How do I turn on …?"): a section's header need not say them
+LIGHT_VERBS = frozenset(t for word in ("get", "make", "do", "have", "go", "let", "keep", "use", "try", "set",
+                                       "fix", "put", "take", "see", "turn") for t in terms(word))
+# a how-question that asks for more than one thing: "How do I steep black tea and brew green tea?"
+SEVERAL_ASKED = re.compile(HOW_DO_I + r" [^?.!]*\band\b", re.I)
 REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
 # the thing the user chooses among those the conversation offered: "Fine, a standard account
 # then.", "Let's do the sticky pork chops.", "I'll go with the cloud one."
@@ -285,6 +291,17 @@ class Turn:
         return asked_action(self.question)
 
     @cached_property
+    def named_action(self) -> set[str]:
+        """The action the last question asks how to do, when it names one of its own and asks no
+        more ("email" of "How do I email a scanned document?"): none for a light verb ("How do
+        I make the font bigger?", :data:`LIGHT_VERBS`), for an action on what a pronoun points back
+        to ("How do I find it later?": which finding, its referent says), or when the question
+        asks for several ("How do I steep black tea and brew green tea?")."""
+        if REFERS_BACK.search(self.question) or SEVERAL_ASKED.search(self.question):
+            return set()
+        return set(self.action) - LIGHT_VERBS
+
+    @cached_property
     def context_terms(self) -> set[str]:
         """Terms of the earlier questions."""
         return {t for q, _ in self.history for t in terms(q)}
@@ -392,6 +409,12 @@ class Turn:
     @property
     def asks_cause(self) -> bool:
         return bool(CAUSE_QUESTION.search(self.question))
+
+    @property
+    def asks_only_why(self) -> bool:
+        """The question asks why, and not how to do anything ("The highlight tool is greyed out.
+        Why can't I annotate it?"): what explains answers it, a passage without steps too."""
+        return self.asks_cause and not self.asks_how
 
     @property
     def asks_meaning(self) -> bool:

@@ -252,3 +252,13 @@ def test_the_thing_the_user_says_they_choose_is_the_turns_choice(question, chose
 def test_the_asking_terms_are_those_of_the_sentences_that_ask(question, asking):
     turn = Turn(question)
     assert turn.asking_terms == (set(terms(asking)) if asking else turn.question_terms)
+
+
+@pytest.mark.parametrize(("question", "only_why"), [
+    ("The highlight button is greyed out. Why can't I annotate it?", True),
+    ("When I paste text copied from a PDF the words come out jumbled. Why?", True),
+    ("Why does it fail, and how do I fix it?", False),  # it asks how too
+    ("How do I annotate a PDF?", False),
+])
+def test_a_question_asks_only_why_when_it_asks_why_and_not_how(question, only_why):
+    assert Turn(question).asks_only_why is only_why

@@ -1,0 +1,139 @@
+"""A question that asks only why is answered by the passage that explains, steps or none; a
+how-question is answered by the section that names its action, beside one that shares more of
+its other words (memory built with ``inscoqa memory build --path``: the real reader, units,
+embedding model and search)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from procmem.answerers import AnswerRequest, make_answerer
+from procmem.answerers.candidates import header_share
+from procmem.answerers.common import terms
+from procmem.answerers.turn import Turn
+from tests.procmem.answerers.conftest import memory_from_files
+
+VIEWER = {
+    "annotations.md": """\
+# Adding annotations
+
+An annotation is a comment that you attach to a PDF document in the document viewer.
+
+1. Open the side pane with the button in the top-left corner, or press F9.
+2. Click the Annotate button in the header bar.
+3. Choose Note text or Highlight text, then click where the annotation goes.
+""",
+    "annotations-save.md": """\
+# Save a copy of an annotated PDF
+
+To keep a copy of your annotated PDF for the document viewer or any other PDF viewer:
+
+1. Open the file menu and choose Save As.
+2. Choose a name and a folder for the copy, then click Save.
+""",
+    "annotations-disabled.md": """\
+# Can't add annotations?
+
+Annotations can only be added to PDF files. When the open document is in any other format, the
+buttons that add annotations are greyed out.
+""",
+    "printing.md": """\
+# Printing a document
+
+1. Press Ctrl+P to open the print dialog.
+2. Choose the printer and the pages, then click Print.
+""",
+}
+
+SCANNER = {
+    "scanning.md": """\
+# Scanning a page
+
+To scan a document from your scanner:
+
+1. Connect the scanner to the computer and switch it on.
+2. Open Document Scanner.
+3. Choose the kind of document you scan: Text or Image.
+4. Click Scan on the toolbar.
+""",
+    "email.md": """\
+# Sending by email
+
+To email the current document, open the main menu and choose Email, or press Ctrl+E. Your mail
+program opens a new message with the scanned pages attached, one PDF per page for text.
+""",
+    "feeder.md": """\
+# Using an automatic document feeder
+
+If your scanner has a document feeder, it can scan a stack of pages in one go.
+
+1. Put the pages in the feeder.
+2. Click the arrow beside the Scan button and choose All Pages From Feeder.
+3. Each scanned page is added at the end of the document.
+""",
+    "crop.md": """\
+# Cropping a scanned page
+
+1. Select the scanned page in the document.
+2. Click Crop on the toolbar and drag the frame over the part you keep.
+""",
+    "mail-program.md": """\
+# Change which mail program writes your email
+
+1. Open Settings and click Default Applications.
+2. Choose the mail program under Mail.
+""",
+    "share-file.md": """\
+# Share a file by email
+
+1. Open the file manager and right-click the file.
+2. Choose Send To, then Email, and pick the contact to send it to.
+""",
+    "resolution.md": """\
+# Setting the scan resolution
+
+1. Open the main menu and choose Preferences.
+2. Select Quality.
+3. Change the text or image resolution, then close the dialog.
+""",
+}
+
+
+def _ask(root: Path, files: dict[str, str], question: str) -> tuple[str, list[str]]:
+    answer = make_answerer("extractive", memory=memory_from_files(root, files)).answer(
+        AnswerRequest(question, history=[]))
+    return answer.answer, [step.rsplit(" [", 1)[0] for step in answer.procedures]
+
+
+def test_a_question_that_asks_why_is_answered_by_what_explains(clean_env: Path) -> None:
+    text, steps = _ask(clean_env, VIEWER, "I opened a file in the document viewer but the highlight "
+                                          "button is greyed out. Why can't I annotate it?")
+    # the page that says why, though it has no steps, and another page's procedure shares more
+    # of the question's words
+    assert text.startswith("Annotations can only be added to PDF files."), text
+    assert "Open the file menu and choose Save As." not in steps[:1], steps
+
+
+def test_a_how_question_is_answered_by_the_section_that_names_its_action(clean_env: Path) -> None:
+    text, steps = _ask(clean_env, SCANNER, "How do I email a scanned document straight from the scanner app?")
+    # "Sending by email", not "Scanning a page", which names "scan", "document" and "scanner"
+    assert text.startswith("To email the current document, open the main menu and choose Email"), text
+    assert "Click Scan on the toolbar." not in steps, steps
+
+
+def test_a_header_that_names_the_asked_action_counts_half_the_question_more() -> None:
+    turn = Turn("How do I email a scanned document?")
+    asked = turn.question_terms
+    assert header_share(asked, set(terms("Sending by email")), None, turn) == pytest.approx(0.5 + 1 / 3)
+    assert header_share(asked, set(terms("Scanning a document")), None, turn) == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("question", [
+    "How do I make the scanned text bigger?",  # a light verb names no action
+    "How do I find it later?",  # the action on what a pronoun points back to
+    "How do I steep black tea and brew green tea?",  # several things asked
+])
+def test_no_action_is_named_by_a_light_verb_a_pronouns_action_or_several_asked(question: str) -> None:
+    assert Turn(question).named_action == set()
