@@ -186,6 +186,11 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     ranked = sorted(candidates, key=lambda c: (c.tried, -c.score))
     if not ranked or ranked[0].score <= 0:
         return ranked[:1]
+    if named_manuals := manuals_named(candidates, turn):
+        # the conversation names the product whose manual the memory holds ("How do I crop a
+        # photo in Gwenview?"): another manual's section for the same task (a scanner's
+        # "Cropping") is for another product
+        ranked = [c for c in ranked if c.manual in named_manuals]
     if named := named_subject(candidates, turn):
         # the question names what one page is about ("… the WireGuard VPN …"): another page's
         # steps, which never name it, answer for something else (OpenVPN's, for the same phone)
@@ -510,6 +515,24 @@ def named_subject(candidates: list[Candidate], turn: Turn) -> set[str]:
     titles = {str(c.unit.meta.get("title", "")) for c in candidates}
     one_word = {found[0] for found in (terms(title) for title in titles) if len(found) == 1}
     return one_word & set(terms(" ".join(names(turn.question))))
+
+
+# words a documentation folder is named by that name no product ("html", "help", "docs", "en")
+DOCUMENTATION_WORDS = frozenset(t for word in ("html", "htm", "help", "doc", "docs", "documentation", "manual",
+                                               "manuals", "guide", "guides", "handbook", "en", "c", "site", "www",
+                                               "pages", "userguide", "user") for t in terms(word))
+
+
+def manuals_named(candidates: list[Candidate], turn: Turn) -> set[str]:
+    """The manuals of the candidates that the question, or the conversation's questions before
+    it, name by their folder's name ("Gwenview" of "In Gwenview, how do I turn a photo that is
+    upside down?" for the manual in ``…/gwenview``; "How do I remove a highlight?" after "How do I
+    highlight text with Okular?"), when the candidates come from several."""
+    manuals = {c.manual for c in candidates if c.manual}
+    if len(manuals) < 2:
+        return set()
+    asked = turn.question_terms | turn.context_terms
+    return {m for m in manuals if (name := set(terms(m.rsplit("/", 1)[-1])) - DOCUMENTATION_WORDS) and name <= asked}
 
 
 def names_page(candidate: Candidate, turn: Turn) -> bool:
