@@ -401,8 +401,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                      and not introduced(unit_text(chosen[0].unit))
                      and not any(says_what_to_do(s) for s in sentences(said))):
         return said  # unless it only sets the scene for the steps (its own, its page's) of what the user asks how to do
-    only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option else []
-    if len(only) == 1:  # a section that answers with one command alone
+    only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option \
+        and not asked_entries(chosen[0].unit, turn) else []
+    if len(only) == 1:  # a section that answers with one command alone (not by an entry the question names)
         return ended(_opening(only[0]))
     pool: dict[str, float] = {}
     aside: set[str] = set()

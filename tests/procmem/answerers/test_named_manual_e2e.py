@@ -71,3 +71,4 @@ def test_a_folder_named_for_documentation_names_no_product(clean_env: Path) -> N
     memory = memory_from_files(clean_env, files)
     answer = make_answerer("extractive", memory=memory).answer(AnswerRequest("How do I crop a photo from the HTML help?"))
     assert "Right-click the scanned photo." in [step.rsplit(" [", 1)[0] for step in answer.procedures]
+

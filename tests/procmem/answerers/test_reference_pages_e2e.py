@@ -97,3 +97,31 @@ def test_a_parameter_heading_with_its_default_is_the_entry_that_answers(mailer_m
     assert answer.procedures[0].startswith("message_size_limit (default: 10240000): The largest size in bytes of "
                                            "a message the mailer accepts"), answer.procedures
     assert answer.answer.startswith("message_size_limit (default: 10240000): The largest size"), answer.answer
+
+
+TOOLS_MENU = {
+    "viewer/index.md": """\
+# Pageview Handbook
+
+Pageview shows documents of many formats.
+""",
+    "viewer/tools-menu.md": """\
+# The Tools menu
+
+**Tools → Table Selection**: Selects the text of a table so that it can be copied as rows and
+columns.
+
+**Tools → Magnifier**: Turns the pointer into a magnifier. Press and hold the left button to show
+it, and move the pointer to pan through the document.
+
+**Tools → Digitally Sign...**: Starts the signing of the document with your certificate. Only PDF
+files can be signed at this point.
+""",
+}
+
+
+def test_a_reference_section_that_answers_by_an_asked_entry_leads_with_that_entry(clean_env: Path) -> None:
+    memory = memory_from_files(clean_env, TOOLS_MENU)
+    answer = make_answerer("extractive", memory=memory).answer(AnswerRequest("How do I sign a PDF digitally?"))
+    # not the one instruction another entry holds ("Press and hold the left button …")
+    assert answer.answer.startswith("Tools → Digitally Sign...: Starts the signing of the document"), answer.answer
