@@ -77,6 +77,11 @@ ACTION_CUE = re.compile(
     # the help of debconf by running dpkg-reconfigure -plow unattended-upgrades", "This can be done by
     # creating a customlog.conf file"
     + r"|\bcan be (?:\w+ly )?(?:\w+(?:ed|en)|set|run|put|done) (?:[^.;:]{0,60}?\s)?by (?:" + _DOING + r")\s\S"
+    # ... or, opening with the verb, by what the user does with the controls: "Access Full
+    # Screen Mode by clicking on the button that appears when you move the mouse over the
+    # thumbnails" (a verb the list above does not hold)
+    + r"|^(?!(?:the|an?|this|that|these|those|it|its|they|you|we|there|each|every)\b)[a-z]+ [^.;:]{0,80}?\bby (?:"
+      r"clicking|pressing|selecting|choosing|(?:right|double)-clicking|dragging|tapping)\s\S"
     # ... or with what: "Tags can be used anywhere in a page using the "@" prefix"
     + r"|\bcan be (?:\w+ly )?(?:\w+(?:ed|en)|set|run|put|done) (?:[^.;:]{0,60}?\s)?using (?:the|an?) \S"
     # ... or what serves to do it: "In particular, Cockpit can be used to open custom services or ports"

@@ -244,6 +244,21 @@ def test_what_can_be_done_by_pressing_or_clicking_says_what_to_do():
     assert not says_what_to_do("When you select a page, its links are shown.")  # no control by its name
 
 
+def test_a_verb_then_by_what_the_user_does_with_the_controls_says_what_to_do():
+    """Gwenview's "View Mode Full Screen": "Access Full Screen Mode by clicking on the button …"
+    opens with a verb no list of imperatives holds; read as no step, its section (part 1 of 2)
+    counted half and "How do I see my pictures as a slideshow in Gwenview?" led with a
+    configuration option that names slideshows."""
+    for sentence in ("Access Full Screen Mode by clicking on the button that appears when you move the mouse "
+                     "over the thumbnails, by pressing the Full Screen button on the taskbar.",
+                     "Bring up the page list by pressing F9.",
+                     "Gwenview shows the next image by pressing Space."):
+        assert says_what_to_do(sentence), sentence
+    assert not says_what_to_do("The window is closed by clicking the cross in its corner.")
+    assert not says_what_to_do("It opens by clicking the icon.")
+    assert not says_what_to_do("Images load faster by caching their thumbnails.")  # no control used
+
+
 def test_a_goal_with_a_clause_on_what_it_leaves_then_what_to_do_says_what_to_do():
     """An image viewer's "File Save, Undo, Redo": "To save the modified image to a new location
     instead, leaving the original image unchanged, use Save As." was no step, so "How do I save
