@@ -457,13 +457,16 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         # its steps only if it names as much of what is asked as the best unit's header does
         named = len(turn.question_terms & set(terms(own_header(chosen[0].unit))))
         actions = [s for s in actions if len(turn.question_terms & set(terms(s))) >= named]
-    if not (turn.asks_how or turn.asks_what_to_do or turn.reports_failure) and not best_said.intersection(actions):
+    if not (turn.asks_how or turn.asks_what_to_do or turn.reports_failure) \
+            and (not best_said.intersection(actions) or turn.asks_what_it_does):
         # asked what happens or what a thing does, not how to do something ("My disk is almost
         # full, what does the client do?"): what the best unit says of it, before another unit's
         # action ("Before enabling core dumps …, ensure that you have enough disk space"), and
         # why in its words
         own = sorted((s for s in pool if s in best_said and turn.question_terms & set(terms(s))
                       and not NOTE_OPENING.match(s)), key=lambda s: -pool[s])  # ties in the page's order
+        if turn.asks_what_it_does:  # what a thing does, before what to do with it ("To enable it, …")
+            own = [s for s in own if s not in actions] or own
         if own:  # why in its words, unless why is what the user asks
             actions, causes = own, causes if turn.asks_cause else [s for s in causes if s in best_said]
     lead = _opening(actions[0]) if actions else ""

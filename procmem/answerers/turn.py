@@ -127,6 +127,12 @@ WHAT_TO_DO = re.compile(r"\bwhat (?:else )?(?:should|can|could|must|do|would) (?
 CAUSE_QUESTION = re.compile(r"\b(?:why|cause[sd]?|reason|how come)\b", re.I)
 # the user asks what a word means: "What does it mean when a process says zombie?"
 MEANING_QUESTION = re.compile(r"\bwhat (?:does|do|did) .{0,80}\bmean\b|\bmeaning of\b", re.I)
+# the user asks what a thing does or is for: "What does the Modelines plugin do in gedit?", "What
+# is the Trash folder for?" (not what the user should do: "What do I do now?")
+WHAT_IT_DOES = re.compile(r"\bwhat (?:does|do|did|will|would) (?!(?:i|we|you)\b)\S.{0,80}\bdo\b"
+                          r"|\bwhat (?:is|are) (?!(?:i|we|you)\b)\S.{0,80}\b(?:used )?for\s*\?", re.I)
+
+
 def settings_named(text: str) -> set[str]:
     """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`), the
     product versions (:data:`_VERSIONS`) and the numbered variants (:data:`_VARIANT`) it names."""
@@ -420,6 +426,11 @@ class Turn:
     def asks_meaning(self) -> bool:
         """The question asks what a word means ("What does it mean when a process says zombie?")."""
         return bool(MEANING_QUESTION.search(self.question))
+
+    @property
+    def asks_what_it_does(self) -> bool:
+        """The question asks what a thing does or is for ("What does the Modelines plugin do?")."""
+        return bool(WHAT_IT_DOES.search(self.question))
 
     @property
     def asks_how(self) -> bool:

@@ -1,7 +1,8 @@
-"""A question that asks only why is answered by the passage that explains, steps or none; a
-how-question is answered by the section that names its action, beside one that shares more of
-its other words (memory built with ``inscoqa memory build --path``: the real reader, units,
-embedding model and search)."""
+"""What kind of question the last one is decides what answers it: a question that asks only why
+is answered by the passage that explains, steps or none; a how-question by the section that
+names its action, beside one that shares more of its other words; a question that asks what a
+thing does by what the page says it does, before what to do with it (memory built with
+``inscoqa memory build --path``: the real reader, units, embedding model and search)."""
 
 from __future__ import annotations
 
@@ -137,3 +138,41 @@ def test_a_header_that_names_the_asked_action_counts_half_the_question_more() ->
 ])
 def test_no_action_is_named_by_a_light_verb_a_pronouns_action_or_several_asked(question: str) -> None:
     assert Turn(question).named_action == set()
+
+
+EDITOR = {
+    "modelines.md": """\
+# Modelines
+
+The Modelines plugin lets the editor read settings from the first and last lines of a file and
+apply them to that document. It understands a part of the settings other editors write there.
+
+To enable the Modelines plugin, select Preferences > Plugins > Modelines.
+
+## Options
+
+Settings that modelines can set: the tab width, the indent width, spaces instead of tabs and
+text wrapping.
+""",
+    "plugins.md": """\
+# Configure plugins
+
+1. Open Preferences and select the Plugins tab.
+2. Check the box next to a plugin to enable it.
+""",
+}
+
+
+def test_a_question_that_asks_what_a_thing_does_is_answered_by_what_it_does(clean_env: Path) -> None:
+    text, _ = _ask(clean_env, EDITOR, "What does the Modelines plugin do?")
+    assert text.startswith("The Modelines plugin lets the editor read settings from the first and last lines"), text
+
+
+@pytest.mark.parametrize(("question", "asks"), [
+    ("What does the Modelines plugin do in gedit?", True),
+    ("What is the Trash folder for?", True),
+    ("What do I do now?", False),
+    ("What does it mean when a process says zombie?", False),
+])
+def test_a_question_asks_what_a_thing_does_by_do_or_for(question: str, asks: bool) -> None:
+    assert Turn(question).asks_what_it_does is asks
