@@ -544,9 +544,9 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         or answers_by_option(unit, turn, steps) or candidate.offers or bool(defined_terms(unit, turn))
     if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):
         factor *= ANSWERS_FACTOR
-    elif (not steps or defines_only(unit, steps)) and not turn.asks_only_why:
+    elif (not steps or defines_only(unit, steps)) and not turn.asks_no_steps:
         factor *= 0.5  # (a question that asks why asks for what explains, with or without steps)
-    elif steps and turn.asks_only_why:
+    elif steps and turn.asks_no_steps:
         factor *= WHY_STEPS_FACTOR
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:
         factor *= 0.6

@@ -232,7 +232,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # another page's copy of a chosen section (a reference kept for each version)
         if not (rest or start) and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
                          or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn)
-                                 or (not chosen and turn.asks_only_why))):
+                                 or (not chosen and turn.asks_no_steps))):
             continue
         if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
                                         or cand.linked or turn.reports_failure):

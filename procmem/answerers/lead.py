@@ -393,7 +393,12 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # leads with that entry, not its opening
     # (and so does an option of a command's usage that does what is asked, in whichever part of it)
     by_option = any(usage_options(c.unit) and described_steps(c.unit, turn) for c in chosen)
-    said = section_answer(chosen[0].unit) if chosen and chosen[0].answers and not by_option \
+    # (and so does a section without steps that a question asking which or what chose: "The
+    # document viewer supports the following formats: …" for "Which file formats can it open?";
+    # asked why, its opening may only state the problem again, and the sentence that says why leads)
+    opens = bool(chosen) and (chosen[0].answers or turn.asks_no_steps and not turn.asks_cause
+                              and not unit_steps(chosen[0].unit))
+    said = section_answer(chosen[0].unit) if opens and not by_option \
         and not (asked_entries(chosen[0].unit, turn) or answers_by_option(chosen[0].unit, turn)
                  or defined_terms(chosen[0].unit, turn)) else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
@@ -524,6 +529,10 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
         return ""  # a section that opens with its list answers with its steps, not the prose after them
     found = paragraphs(text)
     opening = next(iter(found), "")
+    # an opening that introduces a list or a command goes on with it, not with the next paragraph
+    # ("The document viewer supports the following formats:" and its list, not its note); an FAQ
+    # entry's answer goes on (lsof's "If lsof issues this complaint:", its message, then the fix)
+    introduces = not faq and bool(introduced(commands_typed(text)))
     answer: list[str] = []
     scene = False  # the opening set the user's scene
     for paragraph in found:
@@ -542,7 +551,7 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
             answer.append(sentence)
             if len(answer) >= 2 and len(" ".join(answer).split()) >= 8:
                 break
-        if len(" ".join(answer).split()) >= 8:
+        if len(" ".join(answer).split()) >= 8 or introduces and answer:
             break  # a paragraph of its own that says only "Yes!" goes on with the next
     said = " ".join(answer)
     name = entry_name(unit)  # a reference entry's answer says what it is the entry for

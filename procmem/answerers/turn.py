@@ -133,6 +133,13 @@ WHAT_IT_DOES = re.compile(r"\bwhat (?:does|do|did|will|would) (?!(?:i|we|you)\b)
                           r"|\bwhat (?:is|are) (?!(?:i|we|you)\b)\S.{0,80}\b(?:used )?for\s*\?", re.I)
 
 
+# the user asks which or what a thing is, in a sentence of its own: "Which file formats can the
+# document viewer open?", "What's the shortcut to print?" (not "What now?", "What else?" nor "What
+# should I check?", which ask what to do)
+FACT_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:which|what)(?:['’]s\b| (?!(?:now|next|else)\b)(?:[\w-]+ ){0,3}?"
+                           r"(?:is|are|does|do|can|could|will|would|should)\b(?! (?:i|we)\b))", re.I)
+
+
 def settings_named(text: str) -> set[str]:
     """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`), the
     product versions (:data:`_VERSIONS`) and the numbered variants (:data:`_VARIANT`) it names."""
@@ -417,10 +424,13 @@ class Turn:
         return bool(CAUSE_QUESTION.search(self.question))
 
     @property
-    def asks_only_why(self) -> bool:
-        """The question asks why, and not how to do anything ("The highlight tool is greyed out.
-        Why can't I annotate it?"): what explains answers it, a passage without steps too."""
-        return self.asks_cause and not self.asks_how
+    def asks_no_steps(self) -> bool:
+        """The question asks why, or which or what a thing is, and not how to do anything nor what
+        to do ("The highlight tool is greyed out. Why can't I annotate it?", "Which file formats
+        can the document viewer open?"): what explains or what says so answers it, a passage
+        without steps too."""
+        return (self.asks_cause or bool(FACT_QUESTION.search(self.question)) and not self.asks_what_to_do) \
+            and not self.asks_how
 
     @property
     def asks_meaning(self) -> bool:

@@ -176,3 +176,41 @@ def test_a_question_that_asks_what_a_thing_does_is_answered_by_what_it_does(clea
 ])
 def test_a_question_asks_what_a_thing_does_by_do_or_for(question: str, asks: bool) -> None:
     assert Turn(question).asks_what_it_does is asks
+
+
+FORMATS = {
+    "opening.md": """\
+# Open a document
+
+You can open a document in the document viewer in any of these ways:
+
+1. Double-click the file in the file manager.
+2. Press Ctrl+O and choose the file in the Open Document dialog.
+""",
+    "formats.md": """\
+# Supported formats
+
+The document viewer supports the following formats:
+
+- Comic Book Archive (.cbr, .cbz)
+- DjVu (.djvu)
+- Portable Document Format (.pdf)
+- PostScript (.ps)
+
+> **Note:** Some distributions do not install every format's backend by default, so some of the
+> formats listed above may not open.
+""",
+    "open-error.md": """\
+# Why can't I open a file?
+
+If the document viewer does not recognise the format of a document, it shows "Unable to open
+document". Click Close to return to the window.
+""",
+}
+
+
+def test_a_question_that_asks_which_is_answered_by_the_section_that_says_so(clean_env: Path) -> None:
+    text, _ = _ask(clean_env, FORMATS, "Which file formats can the document viewer open?")
+    # the section without steps that lists them, its opening with what it introduces (not its note)
+    assert text.startswith("The document viewer supports the following formats: Comic Book Archive (.cbr, .cbz); "
+                           "DjVu (.djvu); Portable Document Format (.pdf); PostScript (.ps)"), text

@@ -254,11 +254,16 @@ def test_the_asking_terms_are_those_of_the_sentences_that_ask(question, asking):
     assert turn.asking_terms == (set(terms(asking)) if asking else turn.question_terms)
 
 
-@pytest.mark.parametrize(("question", "only_why"), [
+@pytest.mark.parametrize(("question", "no_steps"), [
     ("The highlight button is greyed out. Why can't I annotate it?", True),
     ("When I paste text copied from a PDF the words come out jumbled. Why?", True),
+    ("Which file formats can the document viewer open?", True),
+    ("What's the keyboard shortcut to print?", True),
     ("Why does it fail, and how do I fix it?", False),  # it asks how too
     ("How do I annotate a PDF?", False),
+    ("What should I check?", False),  # what to do
+    ("What now?", False),
+    ("What about POP and IMAP for those users?", False),
 ])
-def test_a_question_asks_only_why_when_it_asks_why_and_not_how(question, only_why):
-    assert Turn(question).asks_only_why is only_why
+def test_a_question_asks_for_no_steps_when_it_asks_why_which_or_what_and_not_how(question, no_steps):
+    assert Turn(question).asks_no_steps is no_steps
