@@ -482,9 +482,10 @@ def tells_what_it_does(steps: list[str]) -> bool:
 # adds to its share of the question's terms: "Sending by Email" for "How do I email a scanned
 # document …?", beside "Scanning a Page", which says more of the question's other words
 ACTION_SHARE = 0.5
-# a unit with steps that does not answer a question asking why (a procedure that shares its words)
-# counts for this share of its score: the question asks for what explains, not for what to do
-WHY_STEPS_FACTOR = 0.8
+# a unit with steps that does not answer a question that asks for none (why, which or what: a
+# procedure that shares its words) counts for this share of its score: the question asks for what
+# explains or says so, not for what to do
+STEPS_UNASKED_FACTOR = 0.8
 
 
 def header_share(asked: set[str], header: set[str], weight: dict[str, float] | None, turn: Turn) -> float:
@@ -545,9 +546,9 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):
         factor *= ANSWERS_FACTOR
     elif (not steps or defines_only(unit, steps)) and not turn.asks_no_steps:
-        factor *= 0.5  # (a question that asks why asks for what explains, with or without steps)
+        factor *= 0.5  # (what explains or says so, asked why, which or what, has steps or none)
     elif steps and turn.asks_no_steps:
-        factor *= WHY_STEPS_FACTOR
+        factor *= STEPS_UNASKED_FACTOR
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:
         factor *= 0.6
     if unit.kind == "chunk":

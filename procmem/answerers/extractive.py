@@ -166,7 +166,8 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     """The best unit, and the units close to it, from at most ``max_docs`` documents: units with
     steps or entries the question names (:func:`asked_entries`), and a section whose header is
     the question (:attr:`Candidate.answers`) (the best unit whatever it holds when the question
-    asks only why: what explains need not say what to do), that name
+    asks for no steps, :attr:`Turn.asks_no_steps`: what explains or says so need not say what to
+    do), that name
     something the question or the conversation names (or that a linker leads to, or any when
     the user reports a failure), and hold of the question's words at least :data:`JOIN_TEXT` of
     what the best unit holds (unless the searches rank them nearly as high, or the conversation or a
