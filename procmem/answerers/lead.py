@@ -398,16 +398,16 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # asked why, its opening may only state the problem again, and the sentence that says why leads)
     opens = bool(chosen) and (chosen[0].answers or turn.asks_no_steps and not turn.asks_cause
                               and not unit_steps(chosen[0].unit))
+    entry_asked = bool(chosen) and bool(asked_entries(chosen[0].unit, turn))
     said = section_answer(chosen[0].unit) if opens and not by_option \
-        and not (asked_entries(chosen[0].unit, turn) or answers_by_option(chosen[0].unit, turn)
+        and not (entry_asked or answers_by_option(chosen[0].unit, turn)
                  or defined_terms(chosen[0].unit, turn)) else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
                      and not introduced(unit_text(chosen[0].unit))
                      and not any(says_what_to_do(s) for s in sentences(said))):
         return said  # unless it only sets the scene for the steps (its own, its page's) of what the user asks how to do
-    only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option \
-        and not asked_entries(chosen[0].unit, turn) else []
+    only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option and not entry_asked else []
     if len(only) == 1:  # a section that answers with one command alone (not by an entry the question names)
         return ended(_opening(only[0]))
     pool: dict[str, float] = {}
@@ -532,7 +532,8 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     # an opening that introduces a list or a command goes on with it, not with the next paragraph
     # ("The document viewer supports the following formats:" and its list, not its note); an FAQ
     # entry's answer goes on (lsof's "If lsof issues this complaint:", its message, then the fix)
-    introduces = not faq and bool(introduced(commands_typed(text)))
+    introduces_items = introduced(commands_typed(text))
+    introduces = not faq and bool(introduces_items)
     answer: list[str] = []
     scene = False  # the opening set the user's scene
     for paragraph in found:
@@ -556,7 +557,7 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     said = " ".join(answer)
     name = entry_name(unit)  # a reference entry's answer says what it is the entry for
     # what a session at a prompt introduces is what is typed, not what the commands print
-    follows = introduced(commands_typed(text)) if said and said == opening else []
+    follows = introduces_items if said and said == opening else []
     if follows and follows[0] in said:
         follows = []  # the opening holds the command it introduces already
     if follows:
