@@ -110,6 +110,9 @@ UNDO_WORDS = frozenset(terms("reverse reversing roll rolling take back"))  # how
 # the action a "how do I" question asks about, and a question that asks it of what the
 # conversation was about, by a pronoun ("How do I load it again …?", "How do I make them?")
 ASKED_ACTION = re.compile(HOW_DO_I + r" ([a-z]+)", re.I)
+# a verb's object that is itself an action: "How do I record buying shares?" asks how to record a
+# purchase, a section on "Buying Shares" (words in -ing that are no verb's form are not one)
+GERUND_OBJECT = re.compile(r" ((?!(?:some|any|every|no)thing\b|during\b|morning\b|evening\b)[a-z]{3,}ing)\b", re.I)
 # verbs that name no action of their own ("How do I make the font bigger?", "How do I get him back
 # onto …?", "How do I set one up …?", "How do I turn on …?"): a section's header need not say them
 LIGHT_VERBS = frozenset(t for word in ("get", "make", "do", "have", "go", "let", "keep", "use", "try", "set",
@@ -210,9 +213,13 @@ SCOPE = re.compile(r"\s(?:in|on|with|using|for|from)\s+(?:the\s+)?(?P<name>[A-Z]
 
 def asked_action(question: str) -> list[str]:
     """The term of the action a "how do I" question asks about: ``["renam"]`` of "How do I
-    rename a container?"; empty when it asks none."""
+    rename a container?", the action its verb takes as its object when that is one (``["buy"]``
+    of "How do I record buying shares?"); empty when it asks none."""
     found = ASKED_ACTION.search(question)
-    return terms(found[1]) if found else []
+    if not found:
+        return []
+    gerund = GERUND_OBJECT.match(question, found.end())
+    return terms((gerund or found)[1])
 
 
 ASKING_TERMS = 3  # the fewest terms of its own with which a question's asking sentences say what they ask

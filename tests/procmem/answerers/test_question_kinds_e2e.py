@@ -131,6 +131,43 @@ def test_a_header_that_names_the_asked_action_counts_half_the_question_more() ->
     assert header_share(asked, set(terms("Scanning a document")), None, turn) == pytest.approx(2 / 3)
 
 
+@pytest.mark.parametrize(("question", "action"), [
+    ("How do I record buying shares of a stock?", {"buy"}),  # the verb's object is the action
+    ("How do I stop wrapping long lines?", {"wrap"}),
+    ("How do I record something on screen?", {"record"}),  # a word in -ing that is no verb's form
+    ("How do I record a stock split?", {"record"}),
+])
+def test_the_action_asked_is_the_one_the_verb_takes_as_its_object(question: str, action: set[str]) -> None:
+    assert Turn(question).named_action == action
+
+
+LEDGER = {
+    "stock-split.md": """\
+# Recording a Stock Split
+
+Use the Stock Split assistant to record a stock split or a merger of shares.
+
+1. Select the stock account from the list of accounts.
+2. Enter the date of the split and the shares it distributed.
+""",
+    "buying-shares.md": """\
+# Buying Shares
+
+## Buying New Shares
+
+1. Open the register of the brokerage account.
+2. Enter the number of shares bought and the price paid, then the commission on its own line.
+""",
+}
+
+
+def test_a_how_question_whose_verb_takes_an_action_is_answered_by_that_action(clean_env: Path) -> None:
+    text, steps = _ask(clean_env, LEDGER, "How do I record buying shares of a stock?")
+    # "Buying New Shares", not "Recording a Stock Split", which says "record", "stock" and "shares"
+    assert steps[0].startswith("Open the register of the brokerage account."), (text, steps)
+    assert not any("Select the stock account" in step for step in steps), steps
+
+
 @pytest.mark.parametrize("question", [
     "How do I make the scanned text bigger?",  # a light verb names no action
     "How do I find it later?",  # the action on what a pronoun points back to
