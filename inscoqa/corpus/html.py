@@ -178,6 +178,7 @@ class _MarkdownBuilder(HTMLParser):
         self.blocks: list[tuple[str, bool]] = []  # (markdown, is a list line)
         self.title = ""
         self.h1 = ""
+        self.links: dict[str, tuple[str, str]] = {}  # <link rel="up"> and "home": (href, title)
         self._spans: list[list[str]] = [[]]  # inline buffers; nested for a/strong/em/...
         self._span_tags: list[tuple[str, str]] = []  # (tag, href) for each open inline wrapper
         self._lists: list[_ListLevel] = []
@@ -300,6 +301,8 @@ class _MarkdownBuilder(HTMLParser):
             return
         if tag == "head":
             self._in_head = True
+        elif tag == "link" and (rel := (dict(attrs).get("rel") or "").casefold()) in ("up", "home"):
+            self.links[rel] = (dict(attrs).get("href") or "", dict(attrs).get("title") or "")
         elif tag == "title":
             self._in_title = True
         elif self._pre is not None:
@@ -703,6 +706,8 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
         title, body = opening.group(1).strip(), body[opening.end():]
     untitled = not title
     title = title or path.stem
+    if parent := _parent_title(builder.links):
+        title = f"{title} ({parent})"
     if (page := _man_page(body)) is not None:  # a manual page as ``man`` prints it, in one <pre>
         title, body = man_to_markdown(page)
         untitled = False
@@ -714,6 +719,21 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     if untitled:
         meta["untitled"] = True  # a page that names no title: the file's name stands for one
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
+
+
+# the label a manual numbers its parts with: "Chapter 7. ", "Part II. ", "Appendix A. ", "5.4. "
+_PART_LABEL = re.compile(r"^(?:(?:chapter|part|appendix|section)\s+[\w.]+\s+|[\d.]+\s+)", re.I)
+
+
+def _parent_title(links: dict[str, tuple[str, str]]) -> str:
+    """The title of the part that a page of a manual split into pages belongs to, as its
+    ``<link rel="up">`` names it ("Credit Cards" of "Chapter 7. Credit Cards" for the page
+    "7.4. Entering Payments"): what the page's own title leaves unsaid. None when the part is
+    the manual itself (its ``rel="home"``, as every chapter of the Debian FAQ points up to)."""
+    href, title = links.get("up", ("", ""))
+    if not title or href == links.get("home", ("", ""))[0]:
+        return ""
+    return _PART_LABEL.sub("", collapse_spaces(title)).strip()
 
 
 def _man_page(body: str) -> str | None:

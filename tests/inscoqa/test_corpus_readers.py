@@ -284,6 +284,33 @@ def test_html_reader_converts_structure_and_drops_scripts(tmp_path: Path) -> Non
     assert "alert" not in doc.text and "color" not in doc.text
 
 
+def _chunked_page(tmp_path: Path, up: str) -> Path:
+    """A page of a DocBook manual split into pages, as DocBook's stylesheets write it."""
+    path = tmp_path / "cc-enterpay.html"
+    path.write_text(
+        '<html><head><title>7.4. Entering Payments</title>'
+        '<link rel="home" href="index.html" title="The Manual">'
+        f'<link rel="up" href="{up}" title="Chapter 7. Credit Cards">'
+        '<link rel="prev" href="cc-charges.html" title="7.3. Entering Charges"></head><body>'
+        '<div class="sect1"><h2 class="title">7.4. Entering Payments</h2>'
+        '<p>Most payments to a credit card are transfers from a bank account.</p></div></body></html>',
+        encoding="utf-8")
+    return path
+
+
+def test_a_page_of_a_manual_split_into_pages_is_titled_with_the_part_it_belongs_to(tmp_path: Path) -> None:
+    # "Entering Payments" of what: the page's <link rel="up"> says, without its label
+    doc = read_document(_chunked_page(tmp_path, up="chapter_cc.html"))
+    assert doc.title == "7.4. Entering Payments (Credit Cards)"
+    assert doc.text.startswith("# 7.4. Entering Payments (Credit Cards)\n"), doc.text
+
+
+def test_a_chapter_of_a_manual_split_into_pages_keeps_its_own_title(tmp_path: Path) -> None:
+    # a page whose part is the manual itself (each chapter of the Debian FAQ) says nothing more
+    doc = read_document(_chunked_page(tmp_path, up="index.html"))
+    assert doc.title == "7.4. Entering Payments"
+
+
 def test_html_reader_drops_heading_permalinks(tmp_path: Path) -> None:
     # Node.js ("#"), Sphinx and MkDocs ("¶") and icon-only permalinks beside headings (an svg, an
     # icon font's private-use glyph)
