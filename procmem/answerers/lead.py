@@ -203,13 +203,17 @@ SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additiona
 # window that appears, select …", "To update your time zone manually, set this to off.", "To do
 # this, run the following cmdlet", "To change this, you must rebuild Tux Paint from source.", "In
 # this situation, there is only the default profile", "This can be verified by an administrator by
-# running …"
+# running …", "You can change this behaviour in the Preferences …"
 ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) (?:case|situation|scenario)|otherwise"
                        r"|if (?:it|this|that|these|those|they)|to do (?:this|that|so)|to \w+ (?:this|that)(?=\s*,)"
                        r"|this (?:can|could|should|may|must|will) be \w+ed by"
                        r"|in the (?:\w+ ){1,2}that (?:appears|opens|pops up|is shown|is displayed)"
                        r"|(?:to \w+[^,]{0,80},\s+)?\w+ (?:this|that)(?= to\b| on\b| off\b|[.,;!]|$)"
-                       r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them)|(?:\w+\s+){0,3}(?:it|this|they) also)\b",
+                       r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them|(?:this|these|those) \w+"
+                       # "that" pointing back ("that setting"), not saying what is so ("check that the …")
+                       r"|that (?!(?:the|an?|your|you|it|its|they|their|there|this|these|those|all|no|each"
+                       r"|every|he|she|we|i|our|my|his|her)\b)\w+)"
+                       r"|(?:\w+\s+){0,3}(?:it|this|they) also)\b",
                        re.I)
 # a sentence that fills in a placeholder of the example before it: "Replace package with the name of
 # a source or a binary package.", "Replace HOST with your server's name."

@@ -65,8 +65,12 @@ class ExtractionFailure:
 
 def with_title(goal: str, title: str) -> str:
     """A goal with its page's title, unless it holds it: "Method 2", "New EAC", "Use PowerShell"
-    or a recipe's "Sauce" say what they achieve only on their page."""
-    return goal if title.casefold() in goal.casefold() else f"{goal} ({title})"
+    or a recipe's "Sauce" say what they achieve only on their page. The page's own heading under
+    a title that adds the part the page belongs to ("7.4. Entering Payments" under "7.4.
+    Entering Payments (Credit Cards)") is that title, not the heading and the title again."""
+    if title.casefold() in goal.casefold():
+        return goal
+    return title if title.casefold().startswith(f"{goal.casefold()} (") else f"{goal} ({title})"
 
 
 def unit_meta(doc: Document, *, method: ExtractionMethod, section: str = "", order: int = 0,

@@ -722,3 +722,19 @@ def test_a_page_that_is_the_manuals_licence_gives_no_units(tmp_path):
     topic.write_text(licence.replace("GNU Free Documentation License", "Choosing a licence for your project"),
                      encoding="utf-8")
     assert extract_rules(read_document(topic)).logic_units
+
+
+def test_a_page_split_off_its_chapter_heads_its_units_with_its_title_once(tmp_path):
+    # GnuCash's guide, as DocBook's stylesheets split it: the page's title names its chapter
+    # ("7.4. Entering Payments (Credit Cards)") and its own heading repeats the title without it
+    path = tmp_path / "cc-enterpay.html"
+    path.write_text(
+        '<html><head><title>7.4. Entering Payments</title><link rel="home" href="index.html">'
+        '<link rel="up" href="chapter_cc.html" title="Chapter 7. Credit Cards"></head><body>'
+        '<h2 class="title">7.4. Entering Payments</h2>'
+        '<p>Most payments to a credit card are transfers from a bank account to the card.</p>'
+        '<ol><li>Open the credit card account.</li><li>Enter the amount paid in Payment.</li></ol>'
+        '</body></html>', encoding="utf-8")
+    extraction = extract_rules(read_document(path))
+    goals = [p.output for p in extraction.procedures] + [u.header for u in extraction.logic_units]
+    assert goals and all(goal == "7.4. Entering Payments (Credit Cards)" for goal in goals), goals

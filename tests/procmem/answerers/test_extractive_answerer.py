@@ -650,6 +650,11 @@ def test_a_sentence_that_needs_the_one_before_does_not_lead():
     # what is changed or fixed "to change this" (another FAQ entry's "Stamp outlines are rectangles")
     assert ANAPHORIC.match("To change this, you must rebuild Tux Paint from source.")
     assert not ANAPHORIC.match("To change this setting for every user, edit the system-wide file.")
+    # what "this behaviour" is that one can change (GnuCash's note after its credit card payment)
+    assert ANAPHORIC.match("You can change this behaviour in the Preferences by activating the checkbox.")
+    assert ANAPHORIC.match("You can do this by clicking Save.")
+    assert not ANAPHORIC.match("You can change the default behaviour in the Preferences.")
+    assert not ANAPHORIC.match("You can check that the command works by opening a Terminal.")
 
 
 def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
