@@ -301,8 +301,8 @@ class _MarkdownBuilder(HTMLParser):
             return
         if tag == "head":
             self._in_head = True
-        elif tag == "link" and (rel := (dict(attrs).get("rel") or "").casefold()) in ("up", "home"):
-            self.links[rel] = (dict(attrs).get("href") or "", dict(attrs).get("title") or "")
+        elif tag == "link" and (rel := ((link := dict(attrs)).get("rel") or "").casefold()) in ("up", "home"):
+            self.links[rel] = (link.get("href") or "", link.get("title") or "")
         elif tag == "title":
             self._in_title = True
         elif self._pre is not None:
@@ -728,7 +728,7 @@ _PART_LABEL = re.compile(r"^(?:(?:chapter|part|appendix|section)\s+[\w.]+\s+|[\d
 def _parent_title(links: dict[str, tuple[str, str]]) -> str:
     """The title of the part that a page of a manual split into pages belongs to, as its
     ``<link rel="up">`` names it ("Credit Cards" of "Chapter 7. Credit Cards" for the page
-    "7.4. Entering Payments"): what the page's own title leaves unsaid. None when the part is
+    "7.4. Entering Payments"): what the page's own title leaves unsaid. Empty when the part is
     the manual itself (its ``rel="home"``, as every chapter of the Debian FAQ points up to)."""
     href, title = links.get("up", ("", ""))
     if not title or href == links.get("home", ("", ""))[0]:

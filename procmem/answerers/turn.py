@@ -112,7 +112,8 @@ UNDO_WORDS = frozenset(terms("reverse reversing roll rolling take back"))  # how
 ASKED_ACTION = re.compile(HOW_DO_I + r" ([a-z]+)", re.I)
 # a verb's object that is itself an action: "How do I record buying shares?" asks how to record a
 # purchase, a section on "Buying Shares" (words in -ing that are no verb's form are not one)
-GERUND_OBJECT = re.compile(r" ((?!(?:some|any|every|no)thing\b|during\b|morning\b|evening\b)[a-z]{3,}ing)\b", re.I)
+GERUND_OBJECT = re.compile(r" ((?!(?:(?:some|any|every|no)thing|during|morning|evening|string|ceiling|pudding"
+                           r"|wedding)\b)[a-z]{3,}ing)\b", re.I)
 # verbs that name no action of their own ("How do I make the font bigger?", "How do I get him back
 # onto …?", "How do I set one up …?", "How do I turn on …?"): a section's header need not say them
 LIGHT_VERBS = frozenset(t for word in ("get", "make", "do", "have", "go", "let", "keep", "use", "try", "set",

@@ -135,6 +135,7 @@ def test_a_header_that_names_the_asked_action_counts_half_the_question_more() ->
     ("How do I record buying shares of a stock?", {"buy"}),  # the verb's object is the action
     ("How do I stop wrapping long lines?", {"wrap"}),
     ("How do I record something on screen?", {"record"}),  # a word in -ing that is no verb's form
+    ("How do I split string values?", {"split"}),
     ("How do I record a stock split?", {"record"}),
 ])
 def test_the_action_asked_is_the_one_the_verb_takes_as_its_object(question: str, action: set[str]) -> None:
