@@ -178,7 +178,7 @@ class _MarkdownBuilder(HTMLParser):
         self.blocks: list[tuple[str, bool]] = []  # (markdown, is a list line)
         self.title = ""
         self.h1 = ""
-        self.links: dict[str, tuple[str, str]] = {}  # <link rel="up"> and "home": (href, title)
+        self.links: dict[str, tuple[str, str]] = {}  # <link rel="up">, "home", …: (href, title)
         self._spans: list[list[str]] = [[]]  # inline buffers; nested for a/strong/em/...
         self._span_tags: list[tuple[str, str]] = []  # (tag, href) for each open inline wrapper
         self._lists: list[_ListLevel] = []
@@ -301,7 +301,7 @@ class _MarkdownBuilder(HTMLParser):
             return
         if tag == "head":
             self._in_head = True
-        elif tag == "link" and (rel := ((link := dict(attrs)).get("rel") or "").casefold()) in ("up", "home"):
+        elif tag == "link" and (rel := ((link := dict(attrs)).get("rel") or "").casefold()) in _PAGE_LINKS:
             self.links[rel] = (link.get("href") or "", link.get("title") or "")
         elif tag == "title":
             self._in_title = True
@@ -725,13 +725,20 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
 _PART_LABEL = re.compile(r"^(?:(?:chapter|part|appendix|section)\s+[\w.]+\s+|[\d.]+\s+)", re.I)
 
 
+# the links of a page to the part it belongs to ("up") and to the manual's first page, as
+# DocBook's stylesheets ("home"), Texinfo and gtk-doc ("start") and Sphinx ("top") name it
+_PAGE_LINKS = ("up", "home", "start", "top")
+
+
 def _parent_title(links: dict[str, tuple[str, str]]) -> str:
     """The title of the part that a page of a manual split into pages belongs to, as its
     ``<link rel="up">`` names it ("Credit Cards" of "Chapter 7. Credit Cards" for the page
     "7.4. Entering Payments"): what the page's own title leaves unsaid. Empty when the part is
-    the manual itself (its ``rel="home"``, as every chapter of the Debian FAQ points up to)."""
+    the manual itself, its first page (every chapter of the Debian FAQ points up to its
+    ``rel="home"``, every chapter of a Texinfo manual to its ``rel="start"``, titled "Top")."""
     href, title = links.get("up", ("", ""))
-    if not title or href == links.get("home", ("", ""))[0]:
+    first = {links[rel][0] for rel in _PAGE_LINKS[1:] if rel in links}
+    if not title or href in first or title == "Top":
         return ""
     return _PART_LABEL.sub("", collapse_spaces(title)).strip()
 

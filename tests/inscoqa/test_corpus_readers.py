@@ -311,6 +311,22 @@ def test_a_chapter_of_a_manual_split_into_pages_keeps_its_own_title(tmp_path: Pa
     assert doc.title == "7.4. Entering Payments"
 
 
+@pytest.mark.parametrize(("links", "title"), [
+    # Texinfo (libffi's manual): a chapter points up to the "Top" node, its first page
+    ('<link href="index.html" rel="start" title="Top"><link href="index.html" rel="up" title="Top">',
+     "Introduction"),
+    ('<link href="index.html" rel="start" title="Top">'
+     '<link href="Using-libffi.html" rel="up" title="Using libffi">', "Introduction (Using libffi)"),
+])
+def test_a_texinfo_page_is_titled_with_its_part_unless_that_is_the_manual(tmp_path: Path, links: str,
+                                                                          title: str) -> None:
+    path = tmp_path / "Introduction.html"
+    path.write_text(f"<html><head><title>Introduction (libffi)</title>{links}</head><body>"
+                    "<h2>Introduction</h2><p>Compilers for high level languages generate code.</p>"
+                    "</body></html>", encoding="utf-8")
+    assert read_document(path).title.replace(" (libffi)", "") == title
+
+
 def test_html_reader_drops_heading_permalinks(tmp_path: Path) -> None:
     # Node.js ("#"), Sphinx and MkDocs ("¶") and icon-only permalinks beside headings (an svg, an
     # icon font's private-use glyph)
