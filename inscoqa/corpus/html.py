@@ -738,7 +738,7 @@ def _parent_title(links: dict[str, tuple[str, str]]) -> str:
     ``rel="home"``, every chapter of a Texinfo manual to its ``rel="start"``, titled "Top")."""
     href, title = links.get("up", ("", ""))
     first = {links[rel][0] for rel in _PAGE_LINKS[1:] if rel in links}
-    if not title or href in first or title == "Top":
+    if not title or href in first:
         return ""
     return _PART_LABEL.sub("", collapse_spaces(title)).strip()
 
