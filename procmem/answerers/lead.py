@@ -197,19 +197,24 @@ def states_after_clause(sentence: str) -> bool:
 
 
 SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
+# what a reference page or section is about, which "this" names without the sentence before it:
+# "You can access this command from the image menubar through Colors → Desaturate"
+_SUBJECT_KINDS = r"(?:command|tool|dialog|filter|option|feature|menu|plug-?in|function)s?\b"
 # a sentence that needs the one before it to be understood: "If that happens, ...", "In that case, ...",
 # "If it isn't, ...", "If it complains about something, then check your configuration.", "You can use
 # it to monitor several systems", "Next check that it also works from remote host: …", "In the
 # window that appears, select …", "To update your time zone manually, set this to off.", "To do
 # this, run the following cmdlet", "To change this, you must rebuild Tux Paint from source.", "In
 # this situation, there is only the default profile", "This can be verified by an administrator by
-# running …", "You can change this behaviour in the Preferences …"
+# running …", "You can change this behaviour in the Preferences …" (not "this command" of a
+# command's page: :data:`_SUBJECT_KINDS`)
 ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) (?:case|situation|scenario)|otherwise"
                        r"|if (?:it|this|that|these|those|they)|to do (?:this|that|so)|to \w+ (?:this|that)(?=\s*,)"
                        r"|this (?:can|could|should|may|must|will) be \w+ed by"
                        r"|in the (?:\w+ ){1,2}that (?:appears|opens|pops up|is shown|is displayed)"
                        r"|(?:to \w+[^,]{0,80},\s+)?\w+ (?:this|that)(?= to\b| on\b| off\b|[.,;!]|$)"
-                       r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them|(?:this|these|those) \w+"
+                       r"|you (?:can|could|should|must|may|need to) \w+ (?:it|them|(?:this|these|those) (?!" + _SUBJECT_KINDS
+                       + r")\w+"
                        # "that" pointing back ("that setting"), not saying what is so ("check that the …")
                        r"|that (?!(?:the|an?|your|you|it|its|they|their|there|this|these|those|all|no|each"
                        r"|every|he|she|we|i|our|my|his|her)\b)\w+)"
@@ -272,10 +277,23 @@ LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its openin
 PROHIBITS = re.compile(r"(?:^|,\s+)(?:you\s+)?(?:should|must|need)\s+not\b|(?:^|,\s+)(?:do\s+not|don['’]t|never)\s", re.I)
 
 
+# an entry of a list of terms or options: its name, then what it is or does in prose ("Use
+# arithmetic coding: Arithmetic encoding is a form of entropy encoding …", "Save window positions
+# on exit: If this option is checked, …"); not a sentence that introduces what follows it ("There
+# are a few things you should check: Get-CASMailbox …")
+TERM_ENTRY = re.compile(r"^(?P<name>(?![^:]*\b(?i:you|we|i|there|it|this|these|following)\b)[^:.!?]{1,60}):\s+"
+                        r"(?P<text>[A-Z][a-z]*[\s,].*)$")
+
+
 def acts(sentence: str) -> bool:
     """A sentence that says what to do as a lead may: an imperative or a modal's ("you can set
     ..."), after the case it is for, if any ("If the pool is running, recycle it"), not in a
-    clause of purpose or result ("This way, you can search ...")."""
+    clause of purpose or result ("This way, you can search ..."). An entry of a list of terms or
+    options (:data:`TERM_ENTRY`) says it in its description, not by its name: "Use arithmetic
+    coding: Arithmetic encoding is …" describes an option, "Create a starting point: Click on the
+    paintbrush …" says what to do."""
+    if (entry := TERM_ENTRY.match(sentence)) and len(entry["name"].split()) <= 7:
+        sentence = entry["text"]
     return bool(ACTION_CUE.search(without_consequences(sentence)) or CASE_ACTION.match(sentence))
 
 
@@ -283,13 +301,17 @@ def acts(sentence: str) -> bool:
 # its first word is none that opens a statement, a case or a value ("0 Success", "Actually you can
 # call the method whatever you like", "In deciding how often ..., you will need to balance ...", "If
 # jennifer connected ..., she would have gotten ...", "To fully work, rsyslogd must run ..."), nor
-# a file's name ("builtin.vcl sets beresp.uncacheable to true …")
+# a file's name ("builtin.vcl sets beresp.uncacheable to true …"), nor a gerund (:data:`GERUND`)
 _SEQUENCE = r"first|then|next|now|finally"
+# a word that names an action, as a label does: "Comparing the red globe to the yellow sunflower"
+# ("Bring", "String" are orders)
+GERUND = r"[a-z]*[aeiouy][a-z]*ing"
+NAMES_AN_ACTION = re.compile(rf"^{GERUND}\b", re.I)
 ORDER_SHAPED = re.compile(
     rf"^(?:(?:{_SEQUENCE}),?\s+)?(?!(?:{_SEQUENCE}|i|you|we|they|he|she|it|this|that|these|those|there|"
     r"here|one|the|an?|all|some|most|many|each|every|both|no|any|such|my|your|our|their|its|if|when|"
     r"once|after|before|while|because|since|although|though|as|in|on|at|by|for|from|with|without|to|"
-    r"of|and|but|or|so|not|only|also|just|however|\w+ly)\b)[a-z][a-z-]*\b(?![’']|\.\w)", re.I)
+    r"of|and|but|or|so|not|only|also|just|however|\w+ly|" + GERUND + r")\b)[a-z][a-z-]*\b(?![’']|\.\w)", re.I)
 # what the user has to do, in a sentence that is no order: "If you'd like to wait for it, you must call ..."
 OBLIGED = re.compile(r"\byou (?:must|should|need to|have to) \w+", re.I)
 
@@ -495,7 +517,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             or next((step for step in doing if step in named), "")
         if entry or doing and defines(doing[0]):
             lead = _opening(entry or doing[0])
-        elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])):
+        elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])) \
+                and not NAMES_AN_ACTION.match(opening):  # a step's label ("Comparing the red globe …: …")
             lead = _opening(unended(opening))
             # what to do sends the user on to the other steps (:func:`sends_to_steps`)
             if sends_to_steps(opening) and len(steps) > 1:

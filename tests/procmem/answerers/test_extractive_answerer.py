@@ -9,7 +9,14 @@ import pytest
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
-from procmem.answerers.candidates import Candidate, defines_only, is_duplicate, opposite_task, score
+from procmem.answerers.candidates import (
+    Candidate,
+    defines_only,
+    described_steps,
+    is_duplicate,
+    opposite_task,
+    score,
+)
 from procmem.answerers.clauses import says_what_to_do
 from procmem.answerers.common import terms
 from procmem.answerers.extractive import (
@@ -620,6 +627,30 @@ def test_the_page_on_the_status_code_the_user_names_gives_steps(corpus):
 def test_what_to_do_may_follow_a_place_or_a_case(sentence, leads):
     from procmem.answerers.lead import acts
     assert acts(sentence) is leads
+
+
+@pytest.mark.parametrize(("sentence", "leads"), [
+    # an entry of a list of options says what to do in its description, not by its name (GIMP's
+    # JPEG options and window preferences)
+    ("Use arithmetic coding: Arithmetic encoding is a form of entropy encoding.", False),
+    ("Save window positions on exit: If this option is checked, GIMP will see the same windows.", False),
+    ("Create a Starting Point: Click on the paintbrush in the toolbox.", True),
+    # a sentence that introduces what follows it is no entry
+    ("There are a few things you should check: Get-CASMailbox -Identity <EmailAddress>", True),
+])
+def test_an_entry_of_a_list_of_options_acts_by_its_description(sentence, leads):
+    from procmem.answerers.lead import acts
+    assert acts(sentence) is leads
+
+
+def test_a_gerund_is_no_order_that_sends_the_user_to_the_steps():
+    """GIMP's Desaturate page compares two pictures ("Comparing the red globe to the yellow
+    sunflower: …"): the answer led with it and sent the user on ", then follow the steps below."
+    A gerund opens no order; "Bring", "String" do."""
+    from procmem.answerers.lead import sends_to_steps
+    assert not sends_to_steps("Comparing the red globe to the yellow sunflower")
+    assert sends_to_steps("Bring the milk to the boil")
+    assert sends_to_steps("String the beans")
 
 
 def test_a_case_that_the_last_question_says_is_not_so_does_not_lead():
@@ -2166,6 +2197,33 @@ def test_a_list_of_key_bindings_gives_the_one_that_says_what_is_asked():
                      "gwenview/index.docbook", "Gwenview User Manual", order=6)
     answer, _, _ = compose([Hit(menu, 1.0, 1, "x")], Turn("How do I crop an image in Gwenview?"), cite=False)
     assert answer == "Edit → Crop: This operation lets you discard parts of the image you don't want."
+
+
+def test_an_item_that_says_the_asked_action_in_a_clause_of_its_description_does_not_answer():
+    """GIMP's JPEG options: "Use arithmetic coding: Arithmetic encoding is a form of entropy
+    encoding … that, since GIMP-2.10 can be used in exporting as JPEG." says every word of "How do
+    I export my image as a JPEG?" and led its answer, though it is no way to export. An item
+    answers what is asked only when its name does the asked action, or what its text says first."""
+    options = step_unit("Advanced Options", (
+        "- Quality: The quality of the exported image, from 0 to 100.\n"
+        "- Use arithmetic coding: Arithmetic encoding is a form of entropy encoding (a lossless data "
+        "compression scheme) that, since GIMP-2.10 can be used in exporting as JPEG.\n"
+        "- Optimize: If you enable this option, the optimization of entropy encoding parameters will be "
+        "used.\n"), "gimp/file-jpeg.html", "JPEG", order=2)
+    assert described_steps(options, Turn("How do I export my image as a JPEG?")) == []
+    assert described_steps(options, Turn("What is the quality of the exported image?")) == [
+        "Quality: The quality of the exported image, from 0 to 100."]  # no action asked
+    assert described_steps(options, Turn("How do I use arithmetic coding?")) == [
+        "Use arithmetic coding: Arithmetic encoding is a form of entropy encoding (a lossless data compression "
+        "scheme) that, since GIMP-2.10 can be used in exporting as JPEG."]
+    # a list of steps: the item whose name does the asked action ("Edit → Crop"), not the one that
+    # says it in a clause
+    menu = step_unit("Image Operations", "- Edit → Crop: This operation lets you discard parts of the image.\n"
+                     "- Edit → Resize: Changes the size of the image, which you may crop afterwards.\n"
+                     "- Edit → Mirror: Reflects the image along the vertical axis.\n",
+                     "gwenview/index.docbook", "Gwenview User Manual", order=6)
+    assert described_steps(menu, Turn("How do I crop the image?")) == [
+        "Edit → Crop: This operation lets you discard parts of the image."]
 
 
 def test_a_list_of_options_answers_with_the_option_that_does_what_is_asked():
