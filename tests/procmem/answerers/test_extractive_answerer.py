@@ -683,6 +683,8 @@ def test_a_sentence_that_needs_the_one_before_does_not_lead():
     assert not ANAPHORIC.match("To change this setting for every user, edit the system-wide file.")
     # what "this behaviour" is that one can change (GnuCash's note after its credit card payment)
     assert ANAPHORIC.match("You can change this behaviour in the Preferences by activating the checkbox.")
+    # ... but "this command" of a command's page is the page's subject (GIMP's reference)
+    assert not ANAPHORIC.match("You can access this command from the image menubar through Colors → Desaturate.")
     assert ANAPHORIC.match("You can do this by clicking Save.")
     assert not ANAPHORIC.match("You can change the default behaviour in the Preferences.")
     assert not ANAPHORIC.match("You can check that the command works by opening a Terminal.")
