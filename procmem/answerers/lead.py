@@ -322,6 +322,15 @@ def orders(sentence: str) -> bool:
     return acts(sentence) or bool(ORDER_SHAPED.match(sentence) or OBLIGED.search(sentence))
 
 
+def does_asked(sentence: str, turn: Turn) -> bool:
+    """A sentence that says to do what the question asks how to do, in the question's own verb,
+    as an order or a modal's: "You can rotate the image 90° clockwise …" for "How do I rotate a
+    picture 90 degrees?", whose verb :func:`acts` does not know (:data:`ACTION_CUE`)."""
+    verb = turn.action_verb
+    return bool(verb) and bool(re.match(rf"(?:(?:{_SEQUENCE}),?\s+)?(?:you (?:can|should|must|need to|may) )?"
+                                        rf"{re.escape(verb)}\b", without_consequences(sentence), re.I))
+
+
 def sends_to_steps(sentence: str) -> bool:
     """A step's opening that can send the user on to the steps: one that says what to do
     (:func:`orders`; not "You can filter quite a bit with varnishlog", nor a value's
@@ -476,7 +485,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
     # a note says what to mind, not what to do first: it may say why, but leads nothing; nor does how
     # to undo something, unless the user asks to undo
-    actions = sorted((s for s in pool if (acts(s) or s in gives_code)
+    actions = sorted((s for s in pool if (acts(s) or s in gives_code or does_asked(s, turn))
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
                       and not case_user_denies(s, turn) and not wish_not_chosen(s, turn)),

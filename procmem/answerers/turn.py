@@ -310,6 +310,16 @@ class Turn:
         return asked_action(self.question)
 
     @cached_property
+    def action_verb(self) -> str:
+        """The verb of :attr:`named_action` as the question says it ("rotate" of "How do I rotate
+        a picture 90 degrees?"); "" when it names none, or asks an action by its verb's object
+        ("How do I record buying shares?")."""
+        found = ASKED_ACTION.search(self.question)
+        if not found or not self.named_action or GERUND_OBJECT.match(self.question, found.end()):
+            return ""
+        return found[1].lower()
+
+    @cached_property
     def named_action(self) -> set[str]:
         """The action the last question asks how to do, when it names one of its own and asks no
         more ("email" of "How do I email a scanned document?"): none for a light verb ("How do

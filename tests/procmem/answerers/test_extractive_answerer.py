@@ -643,6 +643,29 @@ def test_an_entry_of_a_list_of_options_acts_by_its_description(sentence, leads):
     assert acts(sentence) is leads
 
 
+def test_the_asked_verb_says_what_to_do_whatever_the_verb():
+    """GIMP's page on rotating opens "You can rotate the image 90° clockwise or counter-clockwise,
+    …", but "rotate" is no verb that :func:`acts` knows, and "These commands can be used to change
+    between Portrait and Landscape orientation." led the answer to "How do I rotate a picture 90
+    degrees?". The verb the question asks how to do says what to do in the answer's sentences."""
+    from procmem.answerers.lead import does_asked
+    turn = Turn("How do I rotate a picture 90 degrees?")
+    assert turn.action_verb == "rotate"
+    assert does_asked("You can rotate the image 90° clockwise or counter-clockwise.", turn)
+    assert does_asked("Then rotate the layer by 90°.", turn)
+    assert not does_asked("Rotation commands are on the Transform submenu.", turn)
+    assert not does_asked("These commands can be used to change the orientation.", turn)
+    # no verb of its own: a light verb, or an action asked by its verb's object
+    assert Turn("How do I make the picture smaller?").action_verb == ""
+    assert Turn("How do I record buying shares?").action_verb == ""
+    unit = step_unit("6.16. Rotation", (
+        "You can rotate the image 90° clockwise or counter-clockwise, or rotate it 180°, by using the "
+        "rotation commands on the Transform submenu of the Image menu. These commands can be used to "
+        "change between Portrait and Landscape orientation.\n"), "gimp/gimp-image-rotate.html", "Rotation", order=1)
+    answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], turn, cite=False)
+    assert answer.startswith("You can rotate the image 90° clockwise or counter-clockwise")
+
+
 def test_a_gerund_is_no_order_that_sends_the_user_to_the_steps():
     """GIMP's Desaturate page compares two pictures ("Comparing the red globe to the yellow
     sunflower: …"): the answer led with it and sent the user on ", then follow the steps below."
