@@ -1712,8 +1712,11 @@ def test_a_lead_that_says_nothing_to_do_does_not_send_the_user_to_the_steps():
         assert len(steps) == 2 and "follow the steps below" not in answer, answer
     ban = Procedure("", "Banning (Admin)", ["Now ban the objects from the shell.", "Run the command below."],
                     unit_meta("admin.html", "Admin"))
-    answer, _, _ = compose([Hit(ban, 1.0, 1, "x")], Turn("How do I ban objects?"), cite=False)
+    answer, _, _ = compose([Hit(ban, 1.0, 1, "x")], Turn("How do I get objects out of the cache?"), cite=False)
     assert answer == "Ban the objects from the shell, then follow the steps below."
+    # (asked in its verb, the order leads as the sentence that does what is asked: :func:`does_asked`)
+    answer, _, _ = compose([Hit(ban, 1.0, 1, "x")], Turn("How do I ban objects?"), cite=False)
+    assert answer == "Ban the objects from the shell."
 
 def test_a_lead_that_cautions_or_says_what_an_entry_does_does_not_send_the_user_to_the_steps():
     """Exim's plaintext authenticator opens with a caution ("If you do use unencrypted plain
