@@ -26,8 +26,10 @@ given-documents setting, from a memory over the request's documents):
    user's, it is that entry's answer as it opens (even without steps).
 
 It is the CPU-only answerer and the fallback when no engine is reachable
-(:func:`answer_with_fallback`). How a candidate scores (2.) is :mod:`procmem.answerers.candidates`,
-the plain answer (4.) :mod:`procmem.answerers.lead`;
+(:func:`answer_with_fallback`). What is searched (1.) is :mod:`procmem.answerers.gathering`, how
+a candidate scores (2.) :mod:`procmem.answerers.candidates`, the plain answer (4.)
+:mod:`procmem.answerers.lead`; how a section stands among its page's (a part of a section split
+for size, one that introduces the sections below) :mod:`procmem.answerers.sections`;
 what a unit's text says is read by :mod:`procmem.answerers.steps` (its steps) and
 :mod:`procmem.answerers.clauses` (its sentences).
 """
@@ -35,12 +37,10 @@ what a unit's text says is read by :mod:`procmem.answerers.steps` (its steps) an
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.amounts import with_amounts
 from procmem.answerers.base import (
     Answer,
@@ -59,27 +59,24 @@ from procmem.answerers.candidates import (
     asked_entries,
     asked_steps,
     described_documents,
-    described_steps,
     entry_names,
     is_duplicate,
     is_entry_step,
-    is_labelled_list,
     is_problem,
     manual_share,
-    quoting_documents,
     score,
-    share,
     term_weights,
     title_weights,
     topic_of,
 )
-from procmem.answerers.clauses import defines, describes
 from procmem.answerers.common import LLMParams, make_params, names, terms
-from procmem.answerers.lead import NOTHING_FOUND, is_faq, plain_answer
+from procmem.answerers.gathering import candidates_from, gather
+from procmem.answerers.lead import NOTHING_FOUND, plain_answer
 from procmem.answerers.parsing import ReplyParseError
-from procmem.answerers.retrieval import Hit, Retriever, hit_record, sources_from_hits
+from procmem.answerers.retrieval import Hit, Retriever, sources_from_hits
 from procmem.answerers.rewrite import standalone_query
-from procmem.answerers.steps import unit_header, unit_steps, usage_options, with_way_there
+from procmem.answerers.sections import FIRST_PART_OF, goes_on, points_on, possibilities_only
+from procmem.answerers.steps import unit_steps, with_way_there
 from procmem.answerers.turn import UNDO, Turn, setting_factor, step_settings
 from procmem.units import (
     LogicUnit,
@@ -95,17 +92,6 @@ from procmem.units import (
 )
 from serving.errors import LLMError
 
-# a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
-# up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
-TRIED_SHARE = 0.35
-# ... or this share, when the last question reports on what the unit has the user do or check,
-# in the last answer's words ("Both show MAPI Status OK" after a long check that the last answer
-# summed up in one sentence; the same step coverage at 0.2, 0.1 and 0.0, the plain answer's
-# W-ROUGE-L 0.1285, 0.1266 and 0.1251: below a fifth, units that only mention the words step back)
-REPORTED_SHARE = 0.2
-# a reference entry's header: a name as code, then what it is ("Backend_health - Backend health
-# check", "`log_level`: how much to log")
-NAMED_ENTRY = re.compile(r"^`?[\w.$-]*(?:_|[a-z][A-Z])[\w.$-]*`?\s*(?:\s[-–—]|:)\s")
 # a further unit joins when its text holds at least JOIN_TEXT of what the best unit's holds of
 # the question's words (weighted by rarity), when the searches give it at least JOIN_RETRIEVAL of
 # the best unit's retrieval score, or when the conversation or a linker brought it
@@ -114,17 +100,6 @@ JOIN_RETRIEVAL = 0.7
 # the share of the question that a unit whose steps the conversation gave says (in its header or
 # its text), for its steps to come again when it still answers best (asked_again)
 REPEATED_SHARE = 0.5
-_NOTE = re.compile(rf"^(?:{NOTE_LABELS})\s*:", re.I)  # a note's words: "Warning: Make sure …"
-_CAN = re.compile(r"^(?:you|users?|one)\s+can\s+(?:also\s+|even\s+)?\w", re.I)  # "You can even override …"
-INTRODUCTIONS_FROM = 3  # each search's first units whose subsections are looked for
-TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for with one of them
-USAGE_PARTS = 50  # a command page's units looked through for the parts of its usage
-# a section split for size into at most this many parts is read from its start; a longer one is
-# a reference's list of entries (aptitude's 32 parts of configuration options), each its own
-FIRST_PART_OF = 3
-# a section split into at most this many parts is one procedure read on into its next part (a
-# 1,200-word section); a longer one is a list of entries, each its own
-NEXT_PART_OF = 6
 ENTRY_GAIN_SHARE = 0.5  # of what the entry that says most of the question says (entries_most_asked)
 
 
@@ -270,59 +245,6 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             if introduces and possibilities_only(cand.unit):
                 under = f"{cand.unit.meta.get('section', '')} > "
     return chosen or ranked[:1]
-
-
-def points_on(unit: Unit) -> bool:
-    """A section whose one step points on to the sections below it ("Now we need to edit the
-    configuration file that starts Varnish."): not an FAQ entry or a section whose header asks a
-    question (its step is the answer), nor a step that is an entry ("update: Updates the list of
-    available packages") or says what something is ("rotatelogs is a simple program …")."""
-    steps = unit_steps(unit)
-    return isinstance(unit, LogicUnit) and len(steps) == 1 and not is_faq(unit) \
-        and not defines(steps[0]) and not describes(steps[0])
-
-
-def cautions_only(unit: Unit) -> bool:
-    """A section whose steps are all its notes' words (Knot DNS's "Automatic DNSSEC signing",
-    which names the two ways to sign and warns "Make sure to set the KASP database permissions
-    correctly.", its steps in the sections below)."""
-    steps = unit_steps(unit)
-    return isinstance(unit, LogicUnit) and bool(steps) and all(_NOTE.match(step) for step in steps)
-
-
-def possibilities_only(unit: Unit) -> bool:
-    """A section whose one or two steps only say what one can do, in prose without code
-    (Django's "Overriding admin templates": "You can override many of the templates which the
-    admin module uses …", "You can even override a few of these templates for a specific app, or
-    a specific model."): it introduces what the sections below it say how to do."""
-    steps = unit_steps(unit)
-    return isinstance(unit, LogicUnit) and 0 < len(steps) <= 2 \
-        and all(_CAN.match(step) and "`" not in step and ": " not in step for step in steps)
-
-
-def continues(unit: Unit, earlier: Unit) -> bool:
-    """Whether ``unit`` is the part after ``earlier`` of one section of a page split for size."""
-    return isinstance(unit, LogicUnit) and isinstance(earlier, LogicUnit) \
-        and unit.meta.get("doc_id") == earlier.meta.get("doc_id") \
-        and part_number(unit) == part_number(earlier) + 1 and own_header(unit) == own_header(earlier)
-
-
-def _steps_going_on(unit: Unit) -> list[str]:
-    """The steps of a part of a section split into at most :data:`NEXT_PART_OF` parts, not its
-    last, that may go on in its next part: none for a list of entries (:func:`is_labelled_list`:
-    the next part of `apache2ctl`'s options is more options)."""
-    if not (isinstance(unit, LogicUnit) and part_number(unit) < part_count(unit) <= NEXT_PART_OF):
-        return []
-    steps = unit_steps(unit)
-    return [] if is_labelled_list(steps) else steps
-
-
-def goes_on(unit: Unit, earlier: Unit, shown: int) -> bool:
-    """Whether the steps of ``earlier`` go on in ``unit``, its next part (:func:`continues`,
-    :func:`_steps_going_on`): it has steps, at most ``shown`` (an answer gives them all). A
-    longer part's last steps are in its page's procedure, which its next part would push out (a
-    lasagna's "Place the tray in the centre of your oven")."""
-    return continues(unit, earlier) and 0 < len(_steps_going_on(earlier)) <= shown
 
 
 def _going_on(ranked: list[Candidate], p: ExtractiveParams) -> Candidate | None:
@@ -490,7 +412,7 @@ def compose(hits: list[Hit], turn: Turn | None = None, params: ExtractiveParams 
     turn = turn or Turn("")
     if not hits:
         return NOTHING_FOUND, [], {"used_units": []}
-    candidates = _candidates([(hits, 1.0)])
+    candidates = candidates_from([(hits, 1.0)])
     return _compose(candidates, turn, p, extra or [])
 
 
@@ -534,27 +456,6 @@ def manuals_named(candidates: list[Candidate], turn: Turn) -> set[str]:
         return set()
     asked = turn.question_terms | turn.context_terms
     return {m for m in manuals if (name := set(terms(m.rsplit("/", 1)[-1])) - DOCUMENTATION_WORDS) and name <= asked}
-
-
-def names_page(candidate: Candidate, turn: Turn) -> bool:
-    """Whether the question names the candidate's page: every word of a title of two or more
-    ("Buying Shares" for "How do I buy shares?"), whether or not the conversation's document
-    ranking has the page among its first (a neighbouring page, "Selling Shares", names the
-    shares it buys more often); or every word but the verb it opens with, of a title of three or
-    more words besides ("Put Varnish on port 80" for "How do I make Varnish listen on port 80?")."""
-    said = terms(str(candidate.unit.meta.get("title", "")))
-    title = set(said)
-    return len(title) >= 2 and title <= turn.question_terms \
-        or len(title - set(said[:1])) >= 3 and set(said[1:]) <= turn.question_terms
-
-
-def _candidates(searches: list[tuple[list[Hit], float]]) -> list[Candidate]:
-    found: dict[str, Candidate] = {}
-    for hits, weight in searches:
-        for hit in hits:
-            cand = found.setdefault(hit.unit.id, Candidate(hit))
-            cand.retrieval += weight / (3 + hit.rank)
-    return list(found.values())
 
 
 def _compose(candidates: list[Candidate], turn: Turn, p: ExtractiveParams,
@@ -618,57 +519,7 @@ class ExtractiveAnswerer:
         turn = Turn(request.question.strip(), list(request.history))
         query = standalone_query(trace, request.history, request.question, llm=None,
                                  params=LLMParams(query_rewrite=p.query_rewrite))
-        kinds = list(dict.fromkeys([p.unit_kind, "logic_unit"]))
-        with trace.stage("retrieve", query=query.query, k=p.k) as stage:
-            searches: list[tuple[list[Hit], float]] = []
-            used_kinds = []
-            quoted = " ".join([*turn.quotes, *turn.codes])
-            weights = {kind: retriever.rank_weight(kind) for kind in kinds}
-            for kind in kinds:
-                for text in dict.fromkeys([query.query, turn.question, quoted]):
-                    if text:
-                        hits, used = retriever.search(text, k=p.k, kind=kind, question=(
-                            query.question if text == query.query else None))
-                        searches.append((hits, weights[kind]))
-                        used_kinds.append(used)
-            quoting = self._quoting(retriever, turn, kinds, searches) if quoted else []
-            top_documents = retriever.documents(request.history, turn.question, k=p.top_documents)
-            if top_documents and p.within_top_documents and request.documents is None:
-                # the sections of the memory's first pages that answer best, found or not (given
-                # documents are few, and searched already: step coverage 0.458 -> 0.446 there)
-                for kind in kinds:
-                    hits, _ = retriever.search(query.query, k=p.within_top_documents, kind=kind,
-                                               within=top_documents)
-                    searches.append((hits, weights[kind]))
-            searches += self._topic_parts(retriever, searches, weights.get("logic_unit", 1.0))
-            searches += self._first_parts(retriever, searches, turn, weights.get("logic_unit", 1.0))
-            searches += self._next_parts(retriever, searches)
-            searches += self._sections_below(retriever, searches, turn)
-            candidates = _candidates(searches)
-            # a follow-up stays with the product the conversation opened with: that of the
-            # first question's best unit (the follow-up's own first document may be another
-            # product's, found by the words it shares: a mail reader's draft files for "dump
-            # everything the build printed into a file" in a conversation about a terminal)
-            opening, _ = retriever.search(request.history[0][0], k=1, kind="logic_unit") \
-                if request.history else ([], None)
-            first = Candidate(opening[0]) if opening else None
-            for cand in candidates:
-                cand.quoted = cand.doc_id in quoting
-                cand.top_document = cand.doc_id in top_documents or bool(top_documents) and names_page(cand, turn)
-                cand.elsewhere = first is not None and cand.other_product(first)
-            all_hits = [h for hits, _ in searches for h in hits]
-            restating = self._restating(retriever, turn, candidates)
-            close = retriever.closeness(query.query, [c.unit for c in candidates]) if p.join_closeness else None
-            for cand, closeness in zip(candidates, close or [None] * len(candidates), strict=True):
-                cand.closeness = closeness
-            stage.details.update(kind=used_kinds[0] if used_kinds else p.unit_kind,
-                                 kinds=list(dict.fromkeys(used_kinds)),
-                                 hits=[hit_record(h) for h in searches[0][0]] if searches else [],
-                                 top_documents=top_documents, restating=restating)
-            if quoted:
-                stage.details.update(quotes=turn.quotes, codes=turn.codes, quoting_documents=quoting)
-        if turn.reports_failure:
-            self._follow_linkers(trace, retriever, turn, candidates)
+        candidates, all_hits = gather(trace, retriever, request, turn, query, p)
         if not all_hits:
             with trace.stage("compose") as stage:
                 stage.details["used_units"] = []
@@ -684,173 +535,6 @@ class ExtractiveAnswerer:
             order = details.pop("sources")
             stage.details.update(details)
         return Answer(answer=answer, procedures=steps, sources=sources_from_hits(order), trace=trace)
-
-    def _topic_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
-                     weight: float) -> list[tuple[list[Hit], float]]:
-        """The other parts of the topics that the searches' first units are labelled parts of
-        (:func:`topic_of`): a solution that is a block of code ranks far below the description
-        of its problem ("Forbidding Image Hotlinking" > "Solution:", 13th for "How do I prevent
-        other sites from hotlinking my images?")."""
-        found: list[tuple[list[Hit], float]] = []
-        firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
-        for unit in firsts.values():
-            if topic := topic_of(unit):
-                hits, _ = retriever.search(topic.rpartition(" > ")[2], k=TOPIC_PARTS, kind="logic_unit",
-                                           within=[str(unit.meta.get("doc_id", ""))])
-                found.append(([h for h in hits if topic_of(h.unit) == topic], weight))
-        return found
-
-    def _first_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]], turn: Turn,
-                     weight: float) -> list[tuple[list[Hit], float]]:
-        """The first parts of the sections split for size (into at most :data:`FIRST_PART_OF`
-        parts) that the searches' first units, or units whose header says every word of the
-        question, are later parts of: what a section says first (a command's description, a
-        procedure's first steps) is where its answer starts, and need not share the question's
-        words (aptitude's "`why` (part 2 of 3)" came first for "How can I find out why a package
-        is installed?"; its part 1, "Explains the reason that a particular package should or
-        cannot be installed" and `aptitude why kdepim`, was no candidate; the Handbook's
-        "Installing Apache (Web Server (HTTP)) (part 2 of 2)", on its modules, was found for "How
-        do I install a web server?", and its part 1, "Installing the apache2 package is all that
-        is needed.", was not)."""
-        found: list[tuple[list[Hit], float]] = []
-        firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
-        if turn.question_terms:
-            firsts.update((hit.unit.id, hit.unit) for hits, _ in searches for hit in hits
-                          if turn.question_terms <= set(terms(unit_header(hit.unit))))
-        for unit in firsts.values():
-            if isinstance(unit, LogicUnit) and 1 < part_number(unit) <= part_count(unit) <= FIRST_PART_OF:
-                header = own_header(unit)
-                hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
-                                           within=[str(unit.meta.get("doc_id", ""))])
-                found.append(([h for h in hits if part_number(h.unit) == 1 and own_header(h.unit) == header],
-                              weight))
-        return found
-
-    def _next_parts(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
-                    ) -> list[tuple[list[Hit], float]]:
-        """The next parts of the sections split for size (into at most :data:`NEXT_PART_OF` parts)
-        that the searches' first units are earlier parts of, when those have steps (not a list of
-        entries): a procedure goes on where the cut fell, and what comes next need not share the
-        question's words (Apache's "Getting it working (part 1 of 5)" creates the password file; its
-        part 2, the directives that ask for the password, was no candidate for "How do I
-        password-protect a directory?"). They are candidates, at no weight: being next ranks nothing
-        higher (a recipe's second half over the page the question names)."""
-        found: list[tuple[list[Hit], float]] = []
-        firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
-        for unit in firsts.values():
-            if _steps_going_on(unit):
-                header = own_header(unit)
-                hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
-                                           within=[str(unit.meta.get("doc_id", ""))])
-                found.append(([h for h in hits if continues(h.unit, unit)], 0.0))
-        return found
-
-    def _sections_below(self, retriever: Retriever, searches: list[tuple[list[Hit], float]],
-                        turn: Turn) -> list[tuple[list[Hit], float]]:
-        """The sections under each search's first units whose header the question says whole and
-        that give no steps, only their notes' (:func:`cautions_only`) or only what one can do
-        (:func:`possibilities_only`): such a section
-        introduces what its subsections say how to do, in words they need not share with the
-        question (Knot DNS's "Automatic DNSSEC signing" names the two ways to sign; "Automatic
-        ZSK management" under it holds the configuration); and the sections of a command's
-        page whose description says it does what is asked (:func:`manual_share`: its examples).
-        They are candidates at no weight, which a section that introduces the answer lets join."""
-        found: list[tuple[list[Hit], float]] = []
-        leading = {hit.unit.id: hit.unit for hits, _ in searches for hit in hits[:INTRODUCTIONS_FROM]}
-        for unit in leading.values():
-            if manual_share(unit, turn) >= ENTRY_ANSWERS_SHARE:
-                # its first sections for the question, and the parts of its usage whose options say
-                # what is asked: a long list of options split for size (`docker run`'s `-d`, in part 2 of 6)
-                listed, _ = retriever.search(turn.question, k=USAGE_PARTS, kind="logic_unit",
-                                             within=[str(unit.meta.get("doc_id", ""))])
-                found.append((listed[:TOPIC_PARTS] + [h for h in listed[TOPIC_PARTS:] if usage_options(h.unit)
-                                                      and described_steps(h.unit, turn)], 0.0))
-                continue
-            header = set(terms(own_header(unit)))
-            if isinstance(unit, LogicUnit) and header and header <= turn.question_terms \
-                    and (not unit_steps(unit) or cautions_only(unit) or possibilities_only(unit)):
-                section = f"{unit.meta.get('section', '')} > "
-                hits, _ = retriever.search(own_header(unit), k=TOPIC_PARTS, kind="logic_unit",
-                                           within=[str(unit.meta.get("doc_id", ""))])
-                found.append(([h for h in hits if str(h.unit.meta.get("section", "")).startswith(section)], 0.0))
-        return found
-
-    def _restating(self, retriever: Retriever, turn: Turn, candidates: list[Candidate]) -> list[str]:
-        """The candidate sections whose own header asks the last question in other words ("I've
-        made a change with a bug and it's been included in the main branch. How should I undo
-        it?" for "I committed a bug that is already on the main branch. How do I undo it?"):
-        marked :attr:`Candidate.restates`; their ids (none without an embedding model)."""
-        if not self.params.restates:
-            return []
-        # an entry of a reference, a name as code and what it is ("Backend_health - Backend health
-        # check", a log record's tag), asks nothing, though a question how to do something with
-        # the thing may sound like it
-        pool = [c for c in candidates if isinstance(c.unit, LogicUnit) and part_number(c.unit) == 1
-                and len(own_header(c.unit).split()) > 1 and not NAMED_ENTRY.match(own_header(c.unit))]
-        similar = retriever.text_closeness(turn.question, [own_header(c.unit) for c in pool])
-        for cand, similarity in zip(pool, similar or [0.0] * len(pool), strict=True):
-            cand.restates = similarity >= self.params.restates
-        return [c.unit.id for c in pool if c.restates]
-
-    def _quoting(self, retriever: Retriever, turn: Turn, kinds: list[str],
-                 searches: list[tuple[list[Hit], float]]) -> list[str]:
-        """The documents among the hits that contain the message the user quotes, or name the
-        code the user names ("5.7.57"); each is
-        searched for the question as well (a page quotes the error in its symptoms and says what
-        to do in another section), and those searches join ``searches``."""
-        docs = sorted(quoting_documents(_candidates(searches), turn.quotes, turn.codes))
-        if docs:
-            for kind in kinds:
-                hits, _ = retriever.search(turn.question, k=self.params.k, kind=kind, within=docs)
-                searches.append((hits, 1.0))
-        return docs
-
-    def _follow_linkers(self, trace: Trace, retriever: Retriever, turn: Turn,
-                        candidates: list[Candidate]) -> None:
-        """The user says an earlier step did not work, or asks what is next after doing it: the
-        units the last answer gave step back (its terms hold :data:`TRIED_SHARE` of their steps',
-        or :data:`REPORTED_SHARE` when the last question reports on them, :meth:`Turn.reports_on`),
-        and the units their CONTINUE / MITIGATE linkers lead to come forward."""
-        with trace.stage("linker") as stage:
-            last_answer = turn.history[-1][1]
-            said = set(terms(last_answer))
-            earlier, _ = retriever.search(last_answer, k=5, kind=None)
-            known = {c.unit.id: c for c in candidates}
-            # the units the last answer gave: among the candidates (the procedure of the section
-            # it summed up) and what a search for that answer finds
-            pool = [*candidates, *(Candidate(h) for h in earlier if h.unit.id not in known)]
-            tried: list[Candidate] = []
-            for cand in pool:
-                steps_text = " ".join(unit_steps(cand.unit)) or unit_header(cand.unit)
-                in_answer = share(set(terms(steps_text)), said)
-                if in_answer < TRIED_SHARE and not (in_answer >= REPORTED_SHARE and turn.reports_on(steps_text)):
-                    continue
-                if cand.unit.id not in known:
-                    known[cand.unit.id] = cand
-                    candidates.append(cand)
-                cand.tried = True
-                tried.append(cand)
-            followed = []
-            # a unit a linker leads to counts as found as well as the best search result,
-            # discounted by its rank among the linker's hits
-            best = max((c.retrieval for c in candidates), default=0.25)
-            for cand in tried:
-                for link in getattr(cand.unit, "linker", []):
-                    if link.tag not in ("CONTINUE", "MITIGATE") or turn.says_passed(link.condition):
-                        continue
-                    within = [cand.doc_id] if link.tag == "CONTINUE" else None
-                    hits, _ = retriever.search(link.next, k=2, kind="logic_unit", within=within)
-                    for hit in hits:
-                        target = known.get(hit.unit.id)
-                        if target is None:
-                            target = known[hit.unit.id] = Candidate(hit, retrieval=best * 4 / (3 + hit.rank))
-                            candidates.append(target)
-                        if not target.tried:
-                            target.linked = True
-                            followed.append({"from": cand.unit.id, "tag": link.tag,
-                                             "condition": link.condition, "to": hit.unit.id})
-            stage.details.update(tried=[c.unit.id for c in tried], followed=followed)
-
 
 @register("extractive")
 def make_extractive(*, llm: Any = None, memory: Searchable | None = None,

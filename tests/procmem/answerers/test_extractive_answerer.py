@@ -23,14 +23,13 @@ from procmem.answerers.extractive import (
     ExtractiveParams,
     compose,
     compose_steps,
-    continues,
-    goes_on,
-    names_page,
     relevant_steps,
     select,
 )
+from procmem.answerers.gathering import first_parts, names_page
 from procmem.answerers.lead import NOTHING_FOUND
 from procmem.answerers.retrieval import Hit
+from procmem.answerers.sections import continues, goes_on
 from procmem.answerers.steps import unit_steps
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
@@ -2577,7 +2576,6 @@ def test_the_first_part_of_a_section_whose_header_says_the_whole_question_is_a_c
     """The Handbook's "Installing Apache" is split for size; its part 2 (the modules) is found
     for "How do I install a web server?", below another page's section, and its part 1, where
     the answer starts ("Installing the apache2 package is all that is needed."), is looked for."""
-    from procmem.answerers.extractive import ExtractiveAnswerer
     from procmem.answerers.retrieval import Retriever
     from procmem.memory import build_memory
 
@@ -2592,11 +2590,9 @@ def test_the_first_part_of_a_section_whose_header_says_the_whole_question_is_a_c
                    key=lambda u: u.meta.get("part", 0))
     assert len(parts) >= 2 and parts[-1].meta.get("part", 0) > 1, [u.header for u in parts]
     later = parts[-1]
-    answerer = make_answerer("extractive", memory=memory).inner
-    assert isinstance(answerer, ExtractiveAnswerer)
     other = Hit(Chunk("Webmin is used through a web interface.", meta={"doc_id": "webmin.html"}), 1.0, 1, "hybrid")
     searches = [([other, Hit(later, 0.5, 2, "hybrid")], 1.0)]
-    found = answerer._first_parts(Retriever(memory), searches, Turn("How do I install a web server?"), 1.0)
+    found = first_parts(Retriever(memory), searches, Turn("How do I install a web server?"), 1.0)
     assert [h.unit.id for hits, _ in found for h in hits] == [parts[0].id]
     assert says_what_to_do("Installing the apache2 package is all that is needed.")
     assert not says_what_to_do("The package is all that is needed.")
