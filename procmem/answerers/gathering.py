@@ -11,7 +11,7 @@ Each candidate's retrieval score sums what each search gives it (:func:`candidat
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from procmem.answerers.base import AnswerRequest, Trace
 from procmem.answerers.candidates import (
@@ -35,10 +35,20 @@ from procmem.answerers.sections import (
 )
 from procmem.answerers.steps import unit_header, unit_steps, usage_options
 from procmem.answerers.turn import Turn
-from procmem.units import LogicUnit, own_header, part_count, part_number
+from procmem.units import LogicUnit, UnitKind, own_header, part_count, part_number
 
-if TYPE_CHECKING:
-    from procmem.answerers.extractive import ExtractiveParams
+
+class SearchParams(Protocol):
+    """What the searches take of the extractive answerer's parameters
+    (:class:`procmem.answerers.extractive.ExtractiveParams`)."""
+
+    k: int  # candidates per search
+    unit_kind: UnitKind  # searched together with logic units
+    top_documents: int  # the memory's first documents for the conversation (0: none)
+    within_top_documents: int  # ... whose best units for the question are candidates (0: none)
+    restates: float  # how close in meaning a header that asks the question in other words is (0: off)
+    join_closeness: float  # candidates' closeness to the query is measured unless 0
+
 
 # a unit the user has tried: this share of its steps' terms is in the last answer, which sums it
 # up in a few words (step coverage 0.450 at 0.5, 0.453 at 0.35, 0.450 at 0.4)
@@ -57,7 +67,7 @@ USAGE_PARTS = 50  # a command page's units looked through for the parts of its u
 
 
 def gather(trace: Trace, retriever: Retriever, request: AnswerRequest, turn: Turn, query: StandaloneQuery,
-           p: ExtractiveParams) -> tuple[list[Candidate], list[Hit]]:
+           p: SearchParams) -> tuple[list[Candidate], list[Hit]]:
     """The candidates of the answer, and every hit of the searches that found them (none: nothing
     found); the searches are the trace's "retrieve" stage, and following the linkers of what the
     user tried its "linker" stage."""
