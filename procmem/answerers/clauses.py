@@ -63,9 +63,11 @@ ACTION_CUE = re.compile(
     + r"|^to (?:fix|resolve|work around|avoid|solve|correct|prevent) (?:this|that|it),?\s+(?:either |simply |just )?"
     + _IMPERATIVE
     + r"|\byou (?:can|should|must|need to|are able to) " + _IMPERATIVE
-    # "To create a pre script, simply create ...", "..., you add ...", "To save the modified image
-    # to a new location instead, leaving the original image unchanged, use Save As."
-    + r"|^to \w+ [^,]{1,120},(?:\s+\w+ing\b[^,]{1,80},)?\s+(?:simply |just |you (?:simply |just )?)?" + _IMPERATIVE
+    # "To create a pre script, simply create ...", "..., you add ...", "To use it, first choose a
+    # brush …", "To save the modified image to a new location instead, leaving the original image
+    # unchanged, use Save As."
+    + r"|^to \w+ [^,]{1,120},(?:\s+\w+ing\b[^,]{1,80},)?\s+(?:simply |just |first |then |you (?:simply |just |first )?)?"
+    + _IMPERATIVE
     # how a guide written as prose says what to do: "This is typically done using the adduser command"
     # ("done by calling setup.py" says rather what the program does)
     + r"|\b(?:is|are|can be) (?:\w+ly )?(?:done|achieved|accomplished|performed) (?:with|using|through|via)\b"

@@ -619,6 +619,8 @@ def test_the_page_on_the_status_code_the_user_names_gives_steps(corpus):
     ("In the DNS section, switch the Automatic switch to off.", True),
     ("When all the pages have printed, flip the pages over and place them back in the printer.", True),
     ("For a new connection, type the network name.", True),
+    # ... or what it is for, then the first thing to do (GIMP's Heal tool)
+    ("To use it, first choose a brush with a size adapted to the defect.", True),
     # a place or a case followed by how things are
     ("On Linux, the file is kept in your home folder.", False),
     ("In general, the defaults are fine.", False),
