@@ -281,26 +281,29 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     if not steps:
         # a list that gives no steps (the actions a setting may name: "send the message to a
         # remote `syslog` server (example: `@log.falcot.com`);"): its one item that says it all
-        said = [item for item in list_items(unit) if question <= set(terms(item)) and does_asked_action(
-            *(m.group("label", "text") if (m := LABELLED_ITEM.match(plain_text(item))) else ("", item)), turn)]
+        said = [item for item in list_items(unit) if question <= set(terms(item)) and does_asked_action(item, turn)]
         return said if len(said) == 1 else []
     labelled = _labelled(steps)
     if 2 * len(labelled) < len(steps):
         return []
     found = [step for step, m in labelled
              if question <= set(terms(f"{m['label']} {first_sentence(m['text'], max_words=40)}"))
-             and does_asked_action(m['label'], m['text'], turn)]
+             and does_asked_action(step, turn)]
     return found if len(found) <= MAX_DESCRIBED else []
 
 
-def does_asked_action(label: str, text: str, turn: Turn) -> bool:
-    """Whether a labelled item does the action the question names (:attr:`Turn.named_action`),
-    by its name ("Edit → Crop") or as what its text says first ("Rotate the current image to
-    the left", "Lists the files …"), not in a clause of its description ("Use arithmetic coding:
+def does_asked_action(item: str, turn: Turn) -> bool:
+    """Whether a list's item does the action the question names (:attr:`Turn.named_action`), by
+    its label ("Edit → Crop") or as what its text says first ("Rotate the current image to the
+    left", "Lists the files …"), not in a clause of its description ("Use arithmetic coding:
     Arithmetic encoding is a form of entropy encoding that … can be used in exporting as JPEG" is
     no way to export); any item when the question names no action of its own."""
     action = turn.named_action
-    return not action or bool(action & set(terms(label))) or bool(action & set(terms(_ADVERB.sub("", text))[:1]))
+    if not action:
+        return True
+    labelled = LABELLED_ITEM.match(plain_text(item))
+    label, text = (labelled["label"], labelled["text"]) if labelled else ("", item)
+    return bool(action & set(terms(label))) or bool(action & set(terms(_ADVERB.sub("", text))[:1]))
 
 
 _ADVERB = re.compile(r"^(?:\w+ly\s+)+")  # "Automatically " before what an option does

@@ -212,15 +212,23 @@ SCOPE = re.compile(r"\s(?:in|on|with|using|for|from)\s+(?:the\s+)?(?P<name>[A-Z]
                    r"\s*[?.!]*\s*$")
 
 
+def asked_verb(question: str) -> tuple[str, str]:
+    """The verb of a "how do I" question as it says it, and the action the verb takes as its
+    object when that is one (``("record", "buying")`` of "How do I record buying shares?");
+    ``("", "")`` when it asks none."""
+    found = ASKED_ACTION.search(question)
+    if not found:
+        return "", ""
+    gerund = GERUND_OBJECT.match(question, found.end())
+    return found[1], gerund[1] if gerund else ""
+
+
 def asked_action(question: str) -> list[str]:
     """The term of the action a "how do I" question asks about: ``["renam"]`` of "How do I
     rename a container?", the action its verb takes as its object when that is one (``["buy"]``
     of "How do I record buying shares?"); empty when it asks none."""
-    found = ASKED_ACTION.search(question)
-    if not found:
-        return []
-    gerund = GERUND_OBJECT.match(question, found.end())
-    return terms((gerund or found)[1])
+    verb, action = asked_verb(question)
+    return terms(action or verb)
 
 
 ASKING_TERMS = 3  # the fewest terms of its own with which a question's asking sentences say what they ask
@@ -314,10 +322,8 @@ class Turn:
         """The verb of :attr:`named_action` as the question says it ("rotate" of "How do I rotate
         a picture 90 degrees?"); "" when it names none, or asks an action by its verb's object
         ("How do I record buying shares?")."""
-        found = ASKED_ACTION.search(self.question)
-        if not found or not self.named_action or GERUND_OBJECT.match(self.question, found.end()):
-            return ""
-        return found[1].lower()
+        verb, action = asked_verb(self.question)
+        return verb.lower() if self.named_action and not action else ""
 
     @cached_property
     def named_action(self) -> set[str]:
