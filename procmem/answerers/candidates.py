@@ -33,7 +33,7 @@ from procmem.answerers.steps import (
     usage_options,
 )
 from procmem.answerers.turn import UNDO, Turn, narrowed, setting_factor, settings_named
-from procmem.extract.markdown import first_sentence, one_line
+from procmem.extract.markdown import first_sentence, one_line, split_sentences
 from procmem.extract.roles import labels_a_part
 from procmem.retrieval.quotes import documents_naming, documents_quoting
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
@@ -326,17 +326,69 @@ OFFERS_SHARE = 0.6  # of the question's (weighted) terms that the use names
 
 def offers_asked(unit: Unit, turn: Turn, steps: list[str], weight: dict[str, float] | None = None) -> bool:
     """The unit has no steps (``steps``), the user asks how to do something, and a sentence of
-    the unit says that what it is about lets one do it (:data:`OFFERS`): the use it names says
-    :data:`OFFERS_SHARE` of the last question's terms but those of the page's title, two or more
-    ("Using the Network Window": "The Network settings window enables you to define network proxy
-    settings, and also to limit download and upload bandwidth." for "How do I limit the upload
-    bandwidth?", which a page's aside that "you can just utilize the Selective Sync feature"
-    outranked, having a step)."""
-    if steps or not isinstance(unit, LogicUnit) or not turn.asks_how:
-        return False
-    question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
-    return len(question) >= 2 and any(share(question, set(terms(m["use"])), weight) >= OFFERS_SHARE
-                                      for m in OFFERS.finditer(plain_text(unit.body)))
+    the unit says that what it is about lets one do it, or does it (:func:`offering_sentence`)."""
+    return not steps and bool(offering_sentence(unit, turn, weight))
+
+
+def offering_sentence(unit: Unit, turn: Turn, weight: dict[str, float] | None = None) -> str:
+    """When the user asks how to do something, the sentence of a logic unit that says that what
+    it is about lets one do it (:data:`OFFERS`): the use it names says :data:`OFFERS_SHARE` of the
+    last question's terms but those of the page's title, two or more ("Using the Network
+    Window": "The Network settings window enables you to define network proxy settings, and also
+    to limit download and upload bandwidth." for "How do I limit the upload bandwidth?", which a
+    page's aside that "you can just utilize the Selective Sync feature" outranked, having a
+    step); a sentence that names the page's subject before it says what that lets one do counts
+    the title's terms too ("The New Layer command opens the … dialog that allows you to add a new,
+    empty layer …" for "How do I add a new layer?"); or the clause of a sentence that says the
+    page's subject does it (:func:`subject_does_asked`); "" when none does."""
+    if not isinstance(unit, LogicUnit) or not turn.asks_how:
+        return ""
+    title = str(unit.meta.get("title", ""))
+    subject = set(terms(_TITLE_ADDITIONS.sub("", title)))
+    question = turn.question_terms - set(terms(title))
+    said = split_sentences(plain_text(unit.body))
+    for sentence in said:
+        for offer in OFFERS.finditer(sentence):
+            asked = turn.question_terms if subject and subject <= set(terms(sentence[:offer.start()])) else question
+            if len(asked) >= 2 and share(asked, set(terms(offer["use"])), weight) >= OFFERS_SHARE:
+                return sentence
+    return next((clause for sentence in said if (clause := subject_does_asked(sentence, title, turn, weight))), "")
+
+
+# what a page's title adds to the name of its subject: its number in the manual, and the chapter
+# it belongs to in brackets ("2.6. Select By Color (Selection Tools)")
+_TITLE_ADDITIONS = re.compile(r"^\s*[\d.]+\s+|\s*\([^()]*\)\s*$")
+# a verb in the third person of the present: what a thing does ("selects", "crops", "rotates")
+_DOES_WORD = re.compile(r"\b[a-z]{3,}s\b")
+# where a clause of a sentence begins: after a semicolon or a colon, or at a conjunction that
+# sets it beside another ("…; while the Select by Color tool selects …")
+_CLAUSE_START = re.compile(r"(?:[;:]|\b(?:while|whereas|but)\b)\s+(?:(?:while|whereas|but)\s+)?", re.I)
+
+
+def subject_does_asked(sentence: str, title: str, turn: Turn, weight: dict[str, float] | None = None) -> str:
+    """The clause of ``sentence`` that names the subject of its page (its ``title``, without a
+    number or a chapter's name) and then says that it does the action the last question asks how
+    to do, as a verb in the present whose clause says :data:`OFFERS_SHARE` of the question's
+    terms: a tool's page that opens with what it is for ("The Select by Color tool selects all
+    pixels that are sufficiently similar in color to the pixel you click on, …" of "… while the
+    Select by Color tool selects …", for "How do I select all the pixels of one color?", whose
+    words are the tool's name); "" when it says none."""
+    action = turn.named_action
+    subject = set(terms(_TITLE_ADDITIONS.sub("", title)))
+    if not action or not subject:
+        return ""
+    for verb in _DOES_WORD.finditer(sentence):
+        before = sentence[:verb.start()]
+        if set(terms(verb[0])) != action or not subject <= set(terms(before)) \
+                or share(turn.question_terms, set(terms(sentence[verb.start():])), weight) < OFFERS_SHARE:
+            continue
+        # the clause opens at the last boundary before the subject's first word is named
+        named = min((found for word in _TITLE_ADDITIONS.sub("", title).casefold().split()
+                     if (found := before.casefold().rfind(word)) >= 0), default=len(before))
+        opening = max((m.end() for m in _CLAUSE_START.finditer(before[:named])), default=0)
+        clause = sentence[opening:]
+        return clause[:1].upper() + clause[1:]
+    return ""
 
 
 # a heading that names a task by its action: "Importing KeePass 1 Database", "Opening an Existing
@@ -554,7 +606,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     # a list of options one of which does what it asks (:func:`answers_by_option`), or a sentence
     # that says what lets one do it (:func:`offers_asked`): its opening or that entry is the
     # answer, whether or not it has steps or reads like a problem's statement
-    candidate.offers = offers_asked(unit, turn, steps, weight)
+    # (a reference entry or a command's description that answers says it in its own line)
+    candidate.offers = named < ENTRY_ANSWERS_SHARE and offers_asked(unit, turn, steps, weight)
     candidate.answers = candidate.restates or asks(unit, asked, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE \
         or answers_by_option(unit, turn, steps) or candidate.offers or bool(defined_terms(unit, turn))
@@ -610,5 +663,5 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str], codes: lis
 
 
 __all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "described_documents", "is_duplicate", "is_problem",
-           "offers_asked", "quoting_documents", "score", "share", "speaks_of_itself", "term_weights", "title_weights", "topic_of",
+           "offering_sentence", "offers_asked", "quoting_documents", "score", "share", "speaks_of_itself", "term_weights", "title_weights", "topic_of",
            "unit_settings"]

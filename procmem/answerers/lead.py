@@ -23,6 +23,7 @@ from procmem.answerers.candidates import (
     described_steps,
     entries_by_name,
     is_duplicate,
+    offering_sentence,
     share,
     speaks_of_itself,
 )
@@ -403,10 +404,11 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     """One or two sentences of the selected units: the opening of a section that answers the
     question (:func:`section_answer`) when it is an FAQ entry's, says what to do or introduces
     code, or when the user asks no how-to or the section has no steps; else what to do, then
-    why. A sentence that starts in lower case is the rest of one that a list or a command broke
-    off, and is left out, and so are exclamations, questions, sentences that need the one before
-    them (:data:`ANAPHORIC`) or fill in its example's placeholder (:data:`PLACEHOLDER`), words of
-    the page's frame (:data:`BOILERPLATE`: a table or a picture the answer does not show), a
+    why; a section that says what lets one do what is asked, or that its page's subject does it
+    (:func:`offering_sentence`), leads with that sentence. A sentence that starts in lower case is
+    the rest of one that a list or a command broke off, and is left out, and so are exclamations,
+    questions, sentences that need the one before them (:data:`ANAPHORIC`) or fill in its
+    example's placeholder (:data:`PLACEHOLDER`), words of the page's frame (:data:`BOILERPLATE`: a table or a picture the answer does not show), a
     labelled value ("Type: string (host and path)") and sentences that end introducing what
     follows them ("You can change it by the following."); a sentence of the chosen documents'
     other units (``extra``) leads only if it names something the question asks about and its unit
@@ -510,6 +512,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         if own:  # why in its words, unless why is what the user asks
             actions, causes = own, causes if turn.asks_cause else [s for s in causes if s in best_said]
     lead = _opening(actions[0]) if actions else ""
+    if chosen and chosen[0].offers and (offer := offering_sentence(chosen[0].unit, turn)):
+        # what lets one do what is asked, or does it, before the steps that get there (its page's)
+        lead = _opening(offer)
     if asked := next((entry for c in chosen for entry in asked_steps(c.unit, turn)), ""):
         if labelled := LABELLED_ITEM.match(asked):  # the name as typed: "debug bgp updates: Enable or ..."
             lead = f"{plain_text(labelled['label'])}: {first_sentence(labelled['text'], max_words=45)}"

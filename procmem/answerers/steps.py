@@ -212,7 +212,8 @@ def unit_steps(unit: Unit) -> list[str]:
     to consider (:func:`topics`; a bulleted one often gives the reasons an FAQ answer lists:
     "Running git bisect to find the root cause of a bug"), a numbered list or a procedure of
     events (:func:`narrates`), a list of what there is to see (:func:`lists_what_there_is`),
-    lists that continue a sentence (:func:`enumerates`), and bulleted lists that hold only notes
+    lists that continue a sentence (:func:`enumerates`; joined to it when it says what to do,
+    :func:`joined_enumerations`), and bulleted lists that hold only notes
     (:func:`notes_only`) or the values of settings, choices to make (:func:`values_of_settings`),
     or a page's figures (:func:`states_quantities`: a recipe's "Prep time: 90 min");
     none in release notes (:func:`in_release_notes`), works cited (:func:`cites_works`) or the
@@ -243,7 +244,7 @@ def unit_steps(unit: Unit) -> list[str]:
         if steps_numbered and (closing := closing_instructions(listed)):
             steps_numbered = [*steps_numbered, *closing]
         raw = steps_numbered or (choices_after_action(text, steps_listed) if steps_listed else []) \
-            or prose_steps(text) or listed_steps
+            or prose_steps(joined_enumerations(text)) or listed_steps
         role = _who_may_do(unit.prerequisite) if steps_numbered and isinstance(unit, LogicUnit) else ""
         if entry := entry_step(unit):  # its example shown with it is no step of its own again
             raw = [entry, *(s for s in raw if not ((run := _RUN_CODE.fullmatch(s)) and f"`{run[1]}`" in entry))]
@@ -548,6 +549,51 @@ def without_non_steps(text: str, lead_in: str = "") -> str:
         if line.strip() and not top_item and not line[:1].isspace():
             prose = line
         out.append(line)
+    return "\n".join(out)
+
+
+ENUMERATED_WAYS = 6  # the most items of a list that a sentence saying what to do is joined with
+_WAY_OPENING = re.compile(r"^(?:From|By|Through|Via|With|In|On|Using|Either)\b")  # a way, not a name
+# a sentence that tells the user what they can do, whatever the verb ("You can access …", "You can
+# find the Smudge tool in various ways:"), not what is so ("… many tasks are scheduled:")
+_YOU_CAN = re.compile(r"^(?:you|one) (?:can|may|should|must|need to) (?:also )?[a-z]+\b", re.I)
+
+
+def joined_enumerations(text: str) -> str:
+    """``text`` with each bulleted list that goes on with the sentence before it
+    (:func:`enumerates`), when that sentence says what to do (:data:`ACTION_CUE`,
+    :data:`_YOU_CAN`), joined to it: one sentence that names each way to do it ("You can access
+    these three commands from the image menubar through" over "- Image → Transform → Rotate 90
+    degrees CW,", …, "- Image → Transform → Rotate 180°."; "You can access the Select by Color
+    Tool in different ways:" over "- From the image menu bar …,", "- by clicking on the tool icon
+    in the ToolBox,", "- by using the keyboard shortcut …"). Lists with nested items or more than
+    :data:`ENUMERATED_WAYS` items stay as they are."""
+    lines = text.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not LIST_ITEM.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        end = i
+        while end < len(lines) and (LIST_ITEM.match(lines[end]) or lines[end][:1].isspace() and lines[end].strip()):
+            end += 1
+        block = lines[i:end]
+        items = [LIST_ITEM.sub("", line).strip() for line in block]
+        lead = next((j for j in range(len(out) - 1, -1, -1) if out[j].strip()), None)
+        sentence = SENTENCE_BREAK.split(out[lead].strip())[-1] if lead is not None else ""
+        if all(LIST_ITEM.match(line) for line in block) and 2 <= len(items) <= ENUMERATED_WAYS \
+                and enumerates(items) and sentence and not LIST_ITEM.match(out[lead]) \
+                and not out[lead][:1].isspace() and (ACTION_CUE.match(plain := plain_text(sentence))
+                                                    or _YOU_CAN.match(plain)):
+            first = items[0][:1].lower() + items[0][1:] if _WAY_OPENING.match(items[0]) else items[0]
+            said = " ".join([first, *items[1:]])
+            out[lead] = ended(f"{out[lead].rstrip()} {said}".rstrip(",;"))
+            del out[lead + 1:]
+        else:
+            out.extend(block)
+        i = end
     return "\n".join(out)
 
 
