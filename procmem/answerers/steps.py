@@ -554,19 +554,23 @@ def without_non_steps(text: str, lead_in: str = "") -> str:
 
 ENUMERATED_WAYS = 6  # the most items of a list that a sentence saying what to do is joined with
 _WAY_OPENING = re.compile(r"^(?:From|By|Through|Via|With|In|On|Using|Either)\b")  # a way, not a name
+# an item that is a way to do what the sentence before says, whole ("From the image menu through
+# Tools → Paint Tools → Clone.", "By pressing the C keyboard shortcut.")
+_WAY_ITEM = re.compile(r"^(?:from|by|through|via)\s", re.I)
 # a sentence that tells the user what they can do, whatever the verb ("You can access …", "You can
 # find the Smudge tool in various ways:"), not what is so ("… many tasks are scheduled:")
 _YOU_CAN = re.compile(r"^(?:you|one) (?:can|may|should|must|need to) (?:also )?[a-z]+\b", re.I)
 
 
 def joined_enumerations(text: str) -> str:
-    """``text`` with each bulleted list that goes on with the sentence before it
-    (:func:`enumerates`), when that sentence says what to do (:data:`ACTION_CUE`,
-    :data:`_YOU_CAN`), joined to it: one sentence that names each way to do it ("You can access
-    these three commands from the image menubar through" over "- Image → Transform → Rotate 90
-    degrees CW,", …, "- Image → Transform → Rotate 180°."; "You can access the Select by Color
-    Tool in different ways:" over "- From the image menu bar …,", "- by clicking on the tool icon
-    in the ToolBox,", "- by using the keyboard shortcut …"). Lists with nested items or more than
+    """``text`` with each bulleted list that goes on with the sentence before it, when that
+    sentence says what to do (:data:`ACTION_CUE`, :data:`_YOU_CAN`), joined to it: one sentence
+    that names each way to do it. The list goes on with the sentence when it is its enumeration
+    (:func:`enumerates`: "You can access these three commands from the image menubar through" over
+    "- Image → Transform → Rotate 90 degrees CW,", …, "- Image → Transform → Rotate 180°."), or when
+    the sentence ends in a colon and each item is a way (:data:`_WAY_ITEM`: "You can activate this
+    tool in several ways:" over "- From the image menu through Tools → Paint Tools → Clone.", "- By
+    clicking on the tool icon in Toolbox."). Lists with nested items or more than
     :data:`ENUMERATED_WAYS` items stay as they are."""
     lines = text.splitlines()
     out: list[str] = []
@@ -580,21 +584,32 @@ def joined_enumerations(text: str) -> str:
         while end < len(lines) and (LIST_ITEM.match(lines[end]) or lines[end][:1].isspace() and lines[end].strip()):
             end += 1
         block = lines[i:end]
-        items = [LIST_ITEM.sub("", line).strip() for line in block]
         lead = next((j for j in range(len(out) - 1, -1, -1) if out[j].strip()), None)
-        sentence = SENTENCE_BREAK.split(out[lead].strip())[-1] if lead is not None else ""
-        if all(LIST_ITEM.match(line) for line in block) and 2 <= len(items) <= ENUMERATED_WAYS \
-                and enumerates(items) and sentence and not LIST_ITEM.match(out[lead]) \
-                and not out[lead][:1].isspace() and (ACTION_CUE.match(plain := plain_text(sentence))
-                                                    or _YOU_CAN.match(plain)):
-            first = items[0][:1].lower() + items[0][1:] if _WAY_OPENING.match(items[0]) else items[0]
-            said = " ".join([first, *items[1:]])
+        said = _ways(out[lead], [LIST_ITEM.sub("", line).strip() for line in block]) \
+            if lead is not None and all(LIST_ITEM.match(line) for line in block) else ""
+        if said:
             out[lead] = ended(f"{out[lead].rstrip()} {said}".rstrip(",;"))
             del out[lead + 1:]
         else:
             out.extend(block)
         i = end
     return "\n".join(out)
+
+
+def _ways(prose: str, items: list[str]) -> str:
+    """The items of a list as the words that go on with the line of prose before it, or "" when
+    the list does not go on with it (:func:`joined_enumerations`)."""
+    sentence = SENTENCE_BREAK.split(prose.strip())[-1]
+    plain = plain_text(sentence)
+    if not 2 <= len(items) <= ENUMERATED_WAYS or LIST_ITEM.match(prose) or prose[:1].isspace() \
+            or not (ACTION_CUE.match(plain) or _YOU_CAN.match(plain)):
+        return ""
+    said = [item[:1].lower() + item[1:] if _WAY_OPENING.match(item) else item for item in items]
+    if enumerates(items):
+        return " ".join(said)
+    if sentence.endswith(":") and all(_WAY_ITEM.match(item) for item in items):
+        return ", ".join(item.rstrip(".;,") for item in said)
+    return ""
 
 
 def prose_steps(text: str, limit: int = 4) -> list[str]:

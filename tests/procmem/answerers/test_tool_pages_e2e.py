@@ -105,8 +105,16 @@ def test_a_list_that_goes_on_with_a_sentence_saying_what_to_do_is_one_step() -> 
     assert joined_enumerations(text) == (
         "You can access these commands from the image menu through Image → Transform → Rotate 90° clockwise, "
         "Image → Transform → Rotate 180°.\n\nThey act at once.")
+    # ... and so is a list of ways, each a whole line, after a sentence that ends in a colon
+    ways = ("You can activate this tool in several ways:\n\n- From the image menu through Tools → Clone.\n"
+            "- By clicking on the tool icon in Toolbox.\n- By pressing the **C** keyboard shortcut.")
+    assert joined_enumerations(ways) == (
+        "You can activate this tool in several ways: from the image menu through Tools → Clone, by clicking on "
+        "the tool icon in Toolbox, by pressing the **C** keyboard shortcut.")
     # a list of steps, or a list that goes on with a sentence saying what something is, stays
     steps = "Do this:\n\n- Open the menu.\n- Click Rotate."
     assert joined_enumerations(steps) == steps
+    places = "You can set it in two places:\n\n- In the Settings window, click Display.\n- From the menu, choose Zoom."
+    assert joined_enumerations(places) == places
     reasons = "The log grows for several reasons:\n\n- rotating the logs,\n- back-ups,\n- maintenance scripts."
     assert joined_enumerations(reasons) == reasons
