@@ -296,6 +296,11 @@ class _Reader:
                 lines.append(f"**{self.inline(item)}**")
             elif name in ("listitem", "step", "member", "seglistitem"):
                 first, *rest = self._item_lines(item, depth) if name != "member" else [self.inline(item)]
+                # a step's title says what to do, the paragraphs under it how ("Open the File Save
+                # dialog." over "First, the dialog must be opened …")
+                if name == "step" and (title := _title_of(item)) is not None and (said := self.inline(title)):
+                    first = " ".join(part for part in (said if said.endswith((".", ":", "!", "?")) else f"{said}.",
+                                                       first) if part)
                 if first or rest:
                     n += 1
                     lines.append(f"{n}. {first}" if numbered else f"- {first}")

@@ -221,6 +221,12 @@ ANAPHORIC = re.compile(r"^(?:if so|if not|in (?:that|this|either) (?:case|situat
                        r"|every|he|she|we|i|our|my|his|her)\b)\w+)"
                        r"|(?:\w+\s+){0,3}(?:it|this|they) also)\b",
                        re.I)
+# a sentence that names what the sentence before it listed or showed, by "these" or "those": "These
+# arrows can be used to scroll the tabs", "When these choices have been made, …", "Each of these
+# elements can be added by …"; it leads no answer, but may say why ("These values indicate that
+# the meeting invitation wasn't processed …")
+NAMES_WHAT_CAME_BEFORE = re.compile(r"^(?:(?:when|once|after|with|for|of|in|on|from|by|all|both|each|any)\s+"
+                                    r"(?:of\s+)?)?(?:these|those)\b", re.I)
 # a sentence that fills in a placeholder of the example before it: "Replace package with the name of
 # a source or a binary package.", "Replace HOST with your server's name."
 PLACEHOLDER = re.compile(r"^(?:replace|substitute)\s+\S+(?:\s+\S+)?\s+(?:with|by)\s+(?:the\s+(?:name|path|address|"
@@ -414,7 +420,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     other units (``extra``) leads only if it names something the question asks about and its unit
     is no section in which the page speaks of itself (:func:`speaks_of_itself`: it may say why); a note's
     sentence (:data:`NOTE_OPENING`) may say why, without its label, but not what to do, and one that offers another
-    way (:data:`OTHER_WAY`) does not lead, nor does one that says how to undo something when the
+    way (:data:`OTHER_WAY`) or names what the one before it listed (:data:`NAMES_WHAT_CAME_BEFORE`)
+    does not lead, nor does one that says how to undo something when the
     user asks to undo nothing (:func:`undoes_unasked`), or what to do when something goes wrong
     when the user reports nothing wrong (:func:`troubleshoots_unasked`), or what to do in a case
     that the user says is not so (:func:`case_user_denies`), or for a wish that names nothing
@@ -489,6 +496,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # to undo something, unless the user asks to undo
     actions = sorted((s for s in pool if (acts(s) or s in gives_code or does_asked(s, turn))
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
+                      and not NAMES_WHAT_CAME_BEFORE.match(s)
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
                       and not case_user_denies(s, turn) and not wish_not_chosen(s, turn)),
                      key=lambda s: -pool[s])

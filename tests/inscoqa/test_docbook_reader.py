@@ -181,3 +181,21 @@ def test_a_kde_handbooks_undeclared_entities_keys_and_glossary_division(tmp_path
                         "<para>Printing on both sides of the paper.</para></glossdef></glossentry></glossdiv>",
                         encoding="utf-8")
     assert "Printing on both sides of the paper." in read_document(glossary).text
+
+
+def test_a_steps_title_says_what_to_do_before_the_paragraphs_under_it(tmp_path: Path) -> None:
+    """Gnumeric's procedure to save a file titles each step ("Open the File Save dialog.") and
+    says how in the paragraphs and the list of ways under it."""
+    (tmp_path / "saving.xml").write_text(
+        '<?xml version="1.0"?><sect1 id="saving"><title>Saving Files</title><procedure>'
+        "<title>The basic file saving procedure.</title>"
+        "<step><title>Open the <interface>File Save</interface> dialog.</title>"
+        "<para>First, the dialog must be opened using either of two methods:</para>"
+        "<variablelist><varlistentry><term>Using the Menus</term><listitem><para>Select, in the File menu, "
+        "the Save as... menu item.</para></listitem></varlistentry></variablelist></step>"
+        "<step><title>Name the file</title><para>Type a new name.</para></step>"
+        "<step><para>Click Save.</para></step></procedure></sect1>", encoding="utf-8")
+    text = read_document(tmp_path / "saving.xml").text
+    assert "1. Open the File Save dialog. First, the dialog must be opened using either of two methods:\n" in text
+    assert "   **Using the Menus**: Select, in the File menu, the Save as... menu item.\n" in text
+    assert "2. Name the file. Type a new name.\n3. Click Save." in text

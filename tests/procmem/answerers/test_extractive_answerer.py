@@ -714,6 +714,25 @@ def test_a_sentence_that_needs_the_one_before_does_not_lead():
     assert not ANAPHORIC.match("You can check that the command works by opening a Terminal.")
 
 
+def test_a_sentence_that_names_what_the_one_before_listed_does_not_lead():
+    """What "these" are, the sentence before listed: a spreadsheet manual's arrows that scroll a
+    workbook's tabs led "How do I draw an arrow on the sheet?"; such a sentence may still say why."""
+    from procmem.answerers.lead import NAMES_WHAT_CAME_BEFORE
+    assert NAMES_WHAT_CAME_BEFORE.match("These arrows can be used to scroll the tabs and bring hidden tabs into view.")
+    assert NAMES_WHAT_CAME_BEFORE.match("When these choices have been made, the dialog can be dismissed.")
+    assert NAMES_WHAT_CAME_BEFORE.match("Each of these elements can be added by selecting its icon.")
+    assert not NAMES_WHAT_CAME_BEFORE.match("Select these options to show the tabs.")
+    turn = Turn("How do I draw an arrow on the sheet?")
+    units = [step_unit("Graphical elements", "Lines, arrows and ellipses float above the sheet. Each of these "
+                       "elements can be added by selecting its icon on the object toolbar and dragging on the sheet.",
+                       "manual/drawings.xml", "Drawing Elements"),
+             step_unit("Sheet tabs", "Each sheet has a tab. These arrows can be used to scroll the sheet tabs and "
+                       "bring the tabs that were hidden into view.", "manual/tabs.xml", "Data Entry Area")]
+    answer, steps, _ = compose([Hit(u, 1.0, rank, "x") for rank, u in enumerate(units, 1)], turn, cite=False)
+    assert answer.startswith("Each of these elements can be added by selecting its icon"), answer
+    assert steps[0].startswith("Each of these elements can be added"), steps
+
+
 def test_a_further_document_gives_the_steps_the_question_asks_about(corpus):
     """A bundled conversation: the jam's recipe answers "how do I make it", and of the cake's
     recipe only its last steps say when the jam goes on (its first ones make the dough)."""
