@@ -52,6 +52,8 @@ _SKIP = frozenset({"title", "subtitle", "titleabbrev", "info", "bookinfo", "arti
                    "refmeta", "indexterm", "remark", "comment", "figure", "informalfigure", "mediaobject",
                    "screenshot", "inlinemediaobject", "graphic", "inlinegraphic", "toc", "lot", "index",
                    "footnote", "anchor", "legalnotice", "authorgroup", "author", "revhistory", "abstract"})
+_PICTURES = frozenset({"inlinemediaobject", "inlinegraphic"})  # an icon in a sentence, left out
+_PUNCTUATION_FIRST = re.compile(r"^\s*[.,;:!?)]")
 _CODE = frozenset({"command", "literal", "filename", "userinput", "computeroutput", "option", "varname",
                    "envar", "function", "parameter", "code", "systemitem", "constant", "classname",
                    "methodname", "type", "prompt", "tag", "markup", "uri", "sgmltag", "returnvalue"})
@@ -167,7 +169,11 @@ class _Reader:
         for child in el:
             if isinstance(child.tag, str):
                 parts.append(self._inline_child(child))
-            parts.append(_words(child.tail))
+            tail = _words(child.tail)
+            if isinstance(child.tag, str) and _local(child) in _PICTURES and _PUNCTUATION_FIRST.match(tail):
+                # the comma set before an icon left out: "the toolbar graph button, [icon]. Another …"
+                parts[-2] = parts[-2].rstrip().removesuffix(",")
+            parts.append(tail)
         return "".join(parts)
 
     def _inline_child(self, el: ET.Element) -> str:

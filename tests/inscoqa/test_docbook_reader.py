@@ -199,3 +199,15 @@ def test_a_steps_title_says_what_to_do_before_the_paragraphs_under_it(tmp_path: 
     assert "1. Open the File Save dialog. First, the dialog must be opened using either of two methods:\n" in text
     assert "   **Using the Menus**: Select, in the File menu, the Save as... menu item.\n" in text
     assert "2. Name the file. Type a new name.\n3. Click Save." in text
+
+
+def test_an_icon_left_out_of_a_sentence_leaves_no_comma_before_its_full_stop(tmp_path: Path) -> None:
+    """Gnumeric names a toolbar button and shows its icon: "… the toolbar graph button, [icon]."."""
+    (tmp_path / "graphs.xml").write_text(
+        '<?xml version="1.0"?><sect1 id="graphs"><title>Graphs</title><para>Click on the toolbar graph button, '
+        '<inlinemediaobject><imageobject><imagedata fileref="button-graph.png"/></imageobject>'
+        "<textobject><phrase>The icon of the button.</phrase></textobject></inlinemediaobject>. Another way is the "
+        '<guimenu>Insert</guimenu> menu, <inlinemediaobject><imageobject><imagedata fileref="menu.png"/>'
+        "</imageobject></inlinemediaobject> or a key.</para></sect1>", encoding="utf-8")
+    assert read_document(tmp_path / "graphs.xml").text == (
+        "# Graphs\n\nClick on the toolbar graph button. Another way is the Insert menu, or a key.\n")
