@@ -633,7 +633,10 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= 1.5
     if candidate.top_document:
         factor *= DOCUMENT_FACTOR
-    if candidate.elsewhere and parts["context"] < ELSEWHERE_CONTEXT and parts["title"] < 1 \
+    # (or that names nothing of what the question points back to: "How do I remove it again?" after
+    # adding a comment to a cell, and a contact's "Remove a contact")
+    if candidate.elsewhere and (parts["context"] < ELSEWHERE_CONTEXT or turn.referent_terms
+                                and not turn.referent_terms & body) and parts["title"] < 1 \
             and not set(terms(candidate.manual.rsplit("/", 1)[-1])) & question:
         # another product's unit that shares little with the conversation, and whose page or
         # product the question does not name: "How do I find it later?" about a note, and a

@@ -3443,3 +3443,29 @@ def test_an_obligation_to_do_what_follows_is_no_reason():
                         "In the category \"Main\", set the Ctrl+A shortcut key for cm_MarkMarkAll.")
     assert says_why("The mailbox must be licensed before it can receive mail.")
     assert says_why("You must do this first, because the service locks the file.")
+
+
+def test_another_products_unit_that_names_nothing_the_question_points_back_to_counts_half():
+    """Gnumeric's manual beside the GNOME help: "How do I remove it again?" after adding a
+    comment to a cell found the address book's "Remove a contact" first; its page's title says
+    the "add" of the question before (a third of what the conversation asked: no little share),
+    but it names nothing of the comment the question points back to, and another product's page
+    counts half."""
+    turn = Turn("How do I remove it again?", [("How do I add a comment to a cell?", "Select the cell, choose "
+                                               "Comment... from the Insert menu and type the comment.")])
+    assert turn.referent_terms == {"comment", "cell"}
+
+    def scored(unit, elsewhere):
+        cand = Candidate(Hit(unit, 1.0, 1, "x"))
+        cand.elsewhere = elsewhere
+        return score(cand, turn, 1.0), cand.why["context"]
+
+    contact = step_unit("Remove a contact (Add or remove a contact)", "To remove a contact:\n\n1. Select the "
+                        "contact from your contact list.\n2. Press Delete to remove the contact.\n",
+                        "gnome-help/contacts-add-remove.page", "Add or remove a contact")
+    (away, context), (near, _) = scored(contact, True), scored(contact, False)
+    assert context >= 0.2 and away == pytest.approx(near / 2)
+    # ... unless it names what the question points back to
+    comments = step_unit("Remove a comment", "Select the cell and choose Delete Comment.\n", "other/comments.page",
+                         "Comments")
+    assert scored(comments, True)[0] == scored(comments, False)[0]
