@@ -74,7 +74,8 @@ class Candidate:
     described: bool = False  # its document's statement of the problem is what the user reports
     answers: bool = False  # a section whose header is the user's question, or names what it asks about
     restates: bool = False  # its header asks the user's question in other words (by meaning)
-    offers: bool = False  # it says what lets one do what the user asks how to do (offers_asked)
+    # its sentence that says what lets one do what the user asks how to do (offering_sentence), if any
+    offer: str = ""
     closeness: float | None = None  # how close in meaning it is to the conversation's query (None: unknown)
     top_document: bool = False  # its document is among the first of the conversation's document ranking
     # a follow-up's unit of another product than the conversation's first document (other_product)
@@ -324,12 +325,6 @@ OFFERS = re.compile(r"\b(?:enables?|lets?|allows?|permits?|helps?)\s+(?:you|us|u
 OFFERS_SHARE = 0.6  # of the question's (weighted) terms that the use names
 
 
-def offers_asked(unit: Unit, turn: Turn, steps: list[str], weight: dict[str, float] | None = None) -> bool:
-    """The unit has no steps (``steps``), the user asks how to do something, and a sentence of
-    the unit says that what it is about lets one do it, or does it (:func:`offering_sentence`)."""
-    return not steps and bool(offering_sentence(unit, turn, weight))
-
-
 def offering_sentence(unit: Unit, turn: Turn, weight: dict[str, float] | None = None) -> str:
     """When the user asks how to do something, the sentence of a logic unit that says that what
     it is about lets one do it (:data:`OFFERS`): the use it names says :data:`OFFERS_SHARE` of the
@@ -374,7 +369,8 @@ def subject_does_asked(sentence: str, title: str, turn: Turn, weight: dict[str, 
     Select by Color tool selects …", for "How do I select all the pixels of one color?", whose
     words are the tool's name); "" when it says none."""
     action = turn.named_action
-    subject = set(terms(_TITLE_ADDITIONS.sub("", title)))
+    name = _TITLE_ADDITIONS.sub("", title)
+    subject = set(terms(name))
     if not action or not subject:
         return ""
     for verb in _DOES_WORD.finditer(sentence):
@@ -383,7 +379,7 @@ def subject_does_asked(sentence: str, title: str, turn: Turn, weight: dict[str, 
                 or share(turn.question_terms, set(terms(sentence[verb.start():])), weight) < OFFERS_SHARE:
             continue
         # the clause opens at the last boundary before the subject's first word is named
-        named = min((found for word in _TITLE_ADDITIONS.sub("", title).casefold().split()
+        named = min((found for word in name.casefold().split()
                      if (found := before.casefold().rfind(word)) >= 0), default=len(before))
         opening = max((m.end() for m in _CLAUSE_START.finditer(before[:named])), default=0)
         clause = sentence[opening:]
@@ -604,13 +600,14 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     # in others (:attr:`Candidate.restates`), a reference entry for what the question names, a
     # manual page's description of a command that does what it asks (:func:`manual_share`), or
     # a list of options one of which does what it asks (:func:`answers_by_option`), or a sentence
-    # that says what lets one do it (:func:`offers_asked`): its opening or that entry is the
+    # that says what lets one do it (:func:`offering_sentence`): its opening or that entry is the
     # answer, whether or not it has steps or reads like a problem's statement
-    # (a reference entry or a command's description that answers says it in its own line)
-    candidate.offers = named < ENTRY_ANSWERS_SHARE and offers_asked(unit, turn, steps, weight)
+    # (a section with steps says how; a reference entry or a command's description that answers
+    # says it in its own line)
+    candidate.offer = offering_sentence(unit, turn, weight) if not steps and named < ENTRY_ANSWERS_SHARE else ""
     candidate.answers = candidate.restates or asks(unit, asked, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE \
-        or answers_by_option(unit, turn, steps) or candidate.offers or bool(defined_terms(unit, turn))
+        or answers_by_option(unit, turn, steps) or bool(candidate.offer) or bool(defined_terms(unit, turn))
     if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):
         factor *= ANSWERS_FACTOR
     elif (not steps or defines_only(unit, steps)) and not turn.asks_no_steps:
@@ -666,5 +663,5 @@ def quoting_documents(candidates: list[Candidate], quotes: list[str], codes: lis
 
 
 __all__ = ["Candidate", "DUPLICATE_SIMILARITY", "another_task", "described_documents", "is_duplicate", "is_problem",
-           "offering_sentence", "offers_asked", "quoting_documents", "score", "share", "speaks_of_itself", "term_weights", "title_weights", "topic_of",
+           "offering_sentence", "quoting_documents", "score", "share", "speaks_of_itself", "term_weights", "title_weights", "topic_of",
            "unit_settings"]

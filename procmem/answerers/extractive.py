@@ -232,7 +232,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # another product's documentation
         if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
                 and (unit_steps(chosen[0].unit) or not turn.asks_how or answers_by_option(chosen[0].unit, turn)
-                     or chosen[0].offers):
+                     or chosen[0].offer):
             continue  # a section that answers is the answer (or its option, or what lets one do it)
         chosen.append(cand)
         if cand.doc_id not in docs:

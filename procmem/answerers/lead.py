@@ -23,7 +23,6 @@ from procmem.answerers.candidates import (
     described_steps,
     entries_by_name,
     is_duplicate,
-    offering_sentence,
     share,
     speaks_of_itself,
 )
@@ -520,9 +519,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         if own:  # why in its words, unless why is what the user asks
             actions, causes = own, causes if turn.asks_cause else [s for s in causes if s in best_said]
     lead = _opening(actions[0]) if actions else ""
-    if chosen and chosen[0].offers and (offer := offering_sentence(chosen[0].unit, turn)):
+    if chosen and chosen[0].offer:
         # what lets one do what is asked, or does it, before the steps that get there (its page's)
-        lead = _opening(offer)
+        lead = _opening(chosen[0].offer)
     if asked := next((entry for c in chosen for entry in asked_steps(c.unit, turn)), ""):
         if labelled := LABELLED_ITEM.match(asked):  # the name as typed: "debug bgp updates: Enable or ..."
             lead = f"{plain_text(labelled['label'])}: {first_sentence(labelled['text'], max_words=45)}"
