@@ -376,7 +376,7 @@ def subject_does_asked(sentence: str, title: str, turn: Turn, weight: dict[str, 
     for verb in _DOES_WORD.finditer(sentence):
         before = sentence[:verb.start()]
         if set(terms(verb[0])) != action or not subject <= set(terms(before)) \
-                or share(turn.question_terms, set(terms(sentence[verb.start():])), weight) < OFFERS_SHARE:
+                or share(turn.task_terms, set(terms(sentence[verb.start():])), weight) < OFFERS_SHARE:
             continue
         # the clause opens at the last boundary before the subject's first word is named
         named = min((found for word in name.casefold().split()

@@ -96,6 +96,14 @@ BOILERPLATE = re.compile(
     r"illustrations?|examples?|lists?|output)(?:\s+(?:below|above))?\s+(?:lists?|shows?|describes?|contains?|"
     r"provides?|illustrates?|displays?|summari[sz]es?|uses?|gives?|includes?|explains?)\b(?![^:]*:\s*\S)|"
     r"^see (?!if\b|whether\b|that\b|how\b)[^!?]{0,80}$|"  # only a pointer: "See package-lock.json and npm shrinkwrap."
+    # ... or a sentence that only says where a thing is described: "These options are described in
+    # Section 14.1.4, “Tool Options”.", "You can find its description in Section 8.1.1, …" (not
+    # one that says what to do with it: "Use the command described in Section 6.3 to convert …")
+    r"^(?:(?!that |which |who )[\w-]+ ){1,6}(?:is|are|was|were|will be) (?:\w+ )?(?:described|explained|discussed|covered|documented)"
+    r"(?: in (?:more |greater |full )?details?| further)?(?: (?:below|above|later|elsewhere))?"
+    r"(?: (?:in|under|at) [^:;!?]{0,100})?\W*$|"
+    r"^you (?:can|will|may|could) (?:also )?find (?:its|their|the|a|an|more) (?:[\w-]+ ){0,2}?"
+    r"(?:description|explanation|details|information)\b[^:;!?]{0,100}$|"
     # ... or to the next part of the page: "Go to the next section to learn more about this."
     r"\b(?:go|go on|continue|proceed|move on|skip|turn) to the (?:next|following|previous) (?:section|chapter)\b|"
     # ... or one to another part of the documentation: "If you're not sure, take a look at the Installation

@@ -142,6 +142,12 @@ FACT_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:which|what)(?:['’]s\b| (?!(?:now
                            r"(?:is|are|does|do|can|could|will|would|should)\b(?! (?:i|we)\b))", re.I)
 
 
+# what the user wants to do once the asked action is done, said after it: "How do I save a
+# selection so I can use it again later?", "… in order to print it"
+PURPOSE = re.compile(r",?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it) (?:can|could|will|would|may|might)|in order to)\b"
+                     r"[^?.!]*", re.I)
+
+
 def settings_named(text: str) -> set[str]:
     """The settings ``text`` names (see :data:`SETTINGS` and :data:`SETTING_PHRASES`), the
     product versions (:data:`_VERSIONS`) and the numbered variants (:data:`_VARIANT`) it names."""
@@ -278,6 +284,14 @@ class Turn:
             # a page says them as often as "enable")
             return found - UNDO_WORDS | {UNDO}
         return found
+
+    @cached_property
+    def task_terms(self) -> set[str]:
+        """The terms of the last question but those of what the user wants to do once it is done
+        (:data:`PURPOSE`: "save" and "selection" of "How do I save a selection so I can use it
+        again later?"); all its terms when fewer than two are left."""
+        task = self.question_terms & set(terms(PURPOSE.sub(" ", self.question)))
+        return task if len(task) >= 2 else self.question_terms
 
     @cached_property
     def asking_terms(self) -> set[str]:

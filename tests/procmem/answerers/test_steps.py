@@ -225,6 +225,23 @@ def test_a_pointer_to_a_website_is_no_step_but_a_website_to_set_up_is():
                                 "Create a website for the falcot.org domain in /etc/apache2/sites-available/."]
 
 
+def test_a_sentence_that_only_says_where_a_thing_is_described_is_no_step():
+    """An image editor's manual closes many sections with where their options are described
+    ("These options are described in Section 14.1.4, “Tool Options”."); a step that uses what a
+    section describes, or a sentence that says what to do, stays."""
+    body = ("1. Open the Text Options dialog to change the font of the text.\n"
+            "2. These options are described in Section 14.1.4, “Tool Options”.\n"
+            "3. You can find its description in Section 8.1.1, “Colors Common Features”.\n"
+            "4. Use the command described in Section 6.3 to convert the image to indexed mode.\n"
+            "5. Click OK. The dialog is explained in more detail below.\n"
+            "6. Select the layer that is described in the dialog.\n")
+    unit = step_unit("Text Options", body, "gimp/text-tool.html", "Text")
+    assert unit_steps(unit) == ["Open the Text Options dialog to change the font of the text.",
+                                "Use the command described in Section 6.3 to convert the image to indexed mode.",
+                                "Click OK.",
+                                "Select the layer that is described in the dialog."]
+
+
 def test_a_pointer_to_the_next_section_is_no_step():
     """Okular's "Go to the next section to learn more about this." was a step of "How do I add a
     note to a page?"; Lync's "If the problem persists, go on to the next section." ends a step

@@ -54,6 +54,33 @@ partly transparent as they come close to it.</p>
 """
 
 
+TO_CHANNEL = """\
+<html><head><title>4.18. Save to Channel (The “Select” Menu)</title></head><body>
+<h1>4.18. Save to Channel</h1>
+<p>The Save to Channel command saves the selection as a channel, which can later be used as a
+selection mask again. You can find more information about them in the Channels Dialog section.</p>
+<h2>4.18.1. Activating the command</h2>
+<ul>
+<li>You can reach this command from the image menu through Select &#8594; Save to Channel.</li>
+<li>You can also reach it from the Selection Editor.</li>
+</ul>
+</body></html>
+"""
+
+SAVE_AS = """\
+<html><head><title>2.9. Save as (The “File” Menu)</title></head><body>
+<h1>2.9. Save as</h1>
+<p>The Save as command saves the image under another name, to use it again later.</p>
+<h2>2.9.1. The Save Image dialog</h2>
+<ol>
+<li>To add a bookmark, select a folder in the middle panel and click the Add button.</li>
+<li>Enter the name of the new image file in the Name box.</li>
+<li>Click Save.</li>
+</ol>
+</body></html>
+"""
+
+
 @pytest.fixture
 def tool_memory(clean_env: Path) -> Memory:
     return memory_from_files(clean_env, {"tools/select-by-color.html": BY_COLOR,
@@ -69,6 +96,23 @@ def test_the_tool_that_does_what_is_asked_answers_with_the_ways_to_reach_it(tool
         "By Color Select, by clicking on the tool icon in the Toolbox, by pressing Shift+O"), answer.procedures
     cited, _ = answer.cited_sources()
     assert cited[0][1].doc_id.endswith("select-by-color.html")
+
+
+def test_a_commands_page_answers_what_it_does_without_its_pointer_and_the_users_purpose(clean_env: Path) -> None:
+    """"How do I save a selection so I can use it again later?": what the user wants to do with
+    the selection ("use it again later") is no part of what the command must do; the command's
+    page says what it does and how to reach it, and its pointer to another section is no step
+    (it was the lead; without it, the Save as dialog's steps were)."""
+    memory = memory_from_files(clean_env, {"menus/select-to-channel.html": TO_CHANNEL,
+                                           "menus/file-save-as.html": SAVE_AS})
+    answer = make_answerer("extractive", memory=memory).answer(
+        AnswerRequest("How do I save a selection so I can use it again later?"))
+    assert answer.answer.startswith("The Save to Channel command saves the selection as a channel"), answer.answer
+    assert answer.procedures[0].startswith("You can reach this command from the image menu through Select → "
+                                           "Save to Channel."), answer.procedures
+    assert not any("more information" in step or "bookmark" in step for step in answer.procedures)
+    cited, _ = answer.cited_sources()
+    assert cited[0][1].doc_id.endswith("select-to-channel.html")
 
 
 def test_what_a_pages_subject_does_is_read_in_its_own_clause() -> None:

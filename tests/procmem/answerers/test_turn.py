@@ -254,6 +254,20 @@ def test_the_asking_terms_are_those_of_the_sentences_that_ask(question, asking):
     assert turn.asking_terms == (set(terms(asking)) if asking else turn.question_terms)
 
 
+@pytest.mark.parametrize(("question", "task"), [
+    # what the user wants to do once it is done is no part of the task asked
+    ("How do I save a selection so I can use it again later?", "save selection"),
+    ("How do I export the chart, so that we can print it at the office?", "export chart"),
+    ("How do I merge the cells in order to center the title?", "merge cells"),
+    # no purpose said, or too little left without it: every term
+    ("How do I save a selection?", ""),
+    ("How do I do it so I can print the page?", ""),
+])
+def test_the_task_terms_leave_out_what_the_user_wants_to_do_once_it_is_done(question, task):
+    turn = Turn(question)
+    assert turn.task_terms == (set(terms(task)) if task else turn.question_terms)
+
+
 @pytest.mark.parametrize(("question", "no_steps"), [
     ("The highlight button is greyed out. Why can't I annotate it?", True),
     ("When I paste text copied from a PDF the words come out jumbled. Why?", True),
