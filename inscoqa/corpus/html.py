@@ -5,7 +5,8 @@
 that holds a heading or another table makes every cell a block), ``br`` line breaks (two in a
 row end a paragraph, as in a text file published with ``<br>`` for its newlines), hidden
 ``span`` alternatives that a script chooses among (LibreOffice's "Command" on macOS, else
-"Ctrl") one after the other with "or". ``script``, ``style`` and other non-content elements are
+"Ctrl") one after the other with "or" (one that says nothing, a module's that has no such
+heading, is none). ``script``, ``style`` and other non-content elements are
 dropped, and so are DocBook's figures and Asciidoctor's image blocks, an image's alt text in a
 ``figure`` or alone in its block (a screenshot's title and caption, a note's icon, say what the
 text says) or made from
@@ -208,8 +209,10 @@ class _MarkdownBuilder(HTMLParser):
         self._admonition = ("", -1)  # the label of the Asciidoctor note whose table comes next, and
         # the number of blocks before it (a block between them: it was no note's table)
         self._alts: list[str] = []  # the alt texts of the block being read
-        self._open_spans: list[bool] = []  # for each open <span>, whether it is hidden ...
-        self._alternative_ended = False  # ... and whether a hidden one has just ended
+        # for each open <span>, whether it is hidden and how many pieces of text came before it ...
+        self._open_spans: list[tuple[bool, int]] = []
+        self._alternative_ended = False  # ... and whether a hidden one that said something has just ended
+        self._pieces = 0  # the pieces of text read so far (not blank)
 
     # -- buffers
     def _text(self) -> str:
@@ -296,7 +299,7 @@ class _MarkdownBuilder(HTMLParser):
             hidden = any(name == "hidden" for name, _ in attrs)
             if hidden and self._alternative_ended:
                 (self._spans[-1] if self._pre is None else self._pre).append(" or ")
-            self._open_spans.append(hidden)
+            self._open_spans.append((hidden, self._pieces))
             self._alternative_ended = False
             return
         if tag == "head":
@@ -406,7 +409,10 @@ class _MarkdownBuilder(HTMLParser):
                 self._skipping = self._skipping if self._skip_depth else ""
             return
         if tag == "span":
-            self._alternative_ended = self._open_spans.pop() if self._open_spans else False
+            # an alternative for a module that says nothing there is none ("or or Regular expressions"
+            # read LibreOffice's heading, empty for Draw and Impress)
+            hidden, pieces = self._open_spans.pop() if self._open_spans else (False, self._pieces)
+            self._alternative_ended = hidden and self._pieces > pieces
             return
         if (as_terms := self._as_terms(tag, None)) is not None:
             if not as_terms:
@@ -518,6 +524,7 @@ class _MarkdownBuilder(HTMLParser):
         data = _without_icons(data)
         if data.strip():
             self._alternative_ended = False
+            self._pieces += 1
         if self._in_title:
             self.title += data
         elif self._in_head:

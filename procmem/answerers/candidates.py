@@ -418,7 +418,9 @@ def another_task(unit: Unit, best: Unit, turn: Turn) -> bool:
 OPPOSITE_ACTIONS = (("import", "export"), ("enable", "disable"), ("install", "uninstall"), ("add", "remove"),
                     ("add", "delete"), ("show", "hide"), ("lock", "unlock"), ("encrypt", "decrypt"),
                     ("upload", "download"), ("mount", "unmount"), ("connect", "disconnect"),
-                    ("compress", "extract"), ("subscribe", "unsubscribe"), ("block", "unblock"))
+                    ("compress", "extract"), ("subscribe", "unsubscribe"), ("block", "unblock"),
+                    ("merge", "split"), ("merge", "unmerge"), ("group", "ungroup"), ("protect", "unprotect"),
+                    ("freeze", "unfreeze"), ("hide", "unhide"), ("insert", "delete"), ("create", "delete"))
 _OPPOSITE: dict[str, set[str]] = {}
 for _one, _other in OPPOSITE_ACTIONS:
     _OPPOSITE.setdefault(terms(_one)[0], set()).add(terms(_other)[0])

@@ -150,12 +150,29 @@ def case_user_denies(sentence: str, turn: Turn) -> bool:
 WISH = re.compile(r"^(?:if|when)\s+you\s+(?:want|wish|would like|['’]d like|prefer)\b([^,]{1,120}),", re.I)
 
 
-def wish_not_chosen(sentence: str, turn: Turn) -> bool:
+def wish_not_asked(sentence: str, turn: Turn) -> bool:
     """A sentence for a wish (:data:`WISH`) that names nothing of what the user says they chose
     (:attr:`Turn.choice`): "If you want the new user to have administrative access to the
-    computer, select Administrator …" to "Fine, a standard account then. How do I create it?"."""
+    computer, select Administrator …" to "Fine, a standard account then. How do I create it?"; or,
+    when the user chose nothing and the question names an action of its own
+    (:attr:`Turn.named_action`), a wish to do something (:data:`WISHED_ACTION`) that names neither
+    that action nor half of what the question asks: another task, said beside the steps ("If you want to print a certain row on all
+    pages of a document, choose Format - Print ranges - Edit." under the steps to freeze rows, for
+    "How do I freeze the top row so it stays visible when I scroll down?")."""
     wish = WISH.match(sentence)
-    return bool(wish and turn.choice) and not set(terms(wish[1])) & turn.choice
+    if not wish:
+        return False
+    wished = set(terms(wish[1]))
+    if turn.choice:
+        return not wished & turn.choice
+    return bool(turn.named_action) and bool(WISHED_ACTION.match(wish[1])) and not wished & turn.named_action \
+        and len(wished & turn.task_terms) < WISH_ASKED_SHARE * len(turn.task_terms)
+
+
+WISH_ASKED_SHARE = 0.5  # of the question's terms, that a wish for the asked task names (wish_not_asked)
+# a wish to do something ("If you want to print …"), not for a thing or a property ("If you want
+# administrative access, …", an option of the asked task)
+WISHED_ACTION = re.compile(r"\s*to\s+[a-z]+\b", re.I)
 
 
 # what to do when something goes wrong: "If you've problems getting the vacation reply, try deleting
@@ -424,7 +441,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     user asks to undo nothing (:func:`undoes_unasked`), or what to do when something goes wrong
     when the user reports nothing wrong (:func:`troubleshoots_unasked`), or what to do in a case
     that the user says is not so (:func:`case_user_denies`), or for a wish that names nothing
-    of what the user says they chose (:func:`wish_not_chosen`). A sentence that introduces a short
+    of what the user says they chose or asks (:func:`wish_not_asked`). A sentence that introduces a short
     command says what to do with it ("For mail through a smarthost, you reconfigure the packages
     as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one
     before it (:data:`GOES_ON`). A reference entry that the question names
@@ -497,7 +514,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                       and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
                       and not NAMES_WHAT_CAME_BEFORE.match(s)
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
-                      and not case_user_denies(s, turn) and not wish_not_chosen(s, turn)),
+                      and not case_user_denies(s, turn) and not wish_not_asked(s, turn)),
                      key=lambda s: -pool[s])
     actions = steps_in_order(actions, pool, place)
     causes = sorted((s for s in pool if says_why(s)), key=lambda s: -pool[s])

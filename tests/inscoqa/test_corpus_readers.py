@@ -832,6 +832,17 @@ def test_html_hidden_alternatives_a_script_chooses_among_are_joined_with_or(tmp_
                     "Tools - Options - Find.\n")
 
 
+def test_html_hidden_alternatives_that_say_nothing_are_no_alternatives(tmp_path: Path) -> None:
+    """LibreOffice's Find & Replace page, shared by its modules, leaves a heading empty for
+    Draw and Impress: the heading is the default wording alone (it read "or or Regular expressions")."""
+    text = html_text(tmp_path, (
+        "<h1>Find &amp; Replace</h1><h3><span class='switchinline'><span hidden='true' class='DRAW'></span>"
+        "<span hidden='true' class='IMPRESS'> </span><span hidden='true' id='default8'>Regular expressions"
+        "</span></span></h3><p>Allows you to use regular expressions in your search.</p>"))
+    assert text == ("# Find & Replace\n\n### Regular expressions\n\n"
+                    "Allows you to use regular expressions in your search.\n")
+
+
 def test_html_code_block_keeps_the_language_its_classes_name(tmp_path: Path) -> None:
     path = tmp_path / "ci.html"
     path.write_text("<h1>CI</h1><pre><code class='language-yml'>on: push</code></pre>"

@@ -3199,6 +3199,32 @@ def test_a_section_headed_by_the_opposite_action_is_no_answer():
     assert not opposite_task(roboform, Turn("How do I import from RoboForm?"))
 
 
+def test_splitting_cells_is_no_answer_to_how_to_merge_them():
+    """LibreOffice's "Merging and Splitting Cells" page: "To Split Cells" shares the question's
+    "two cells" and "table" ("A dialog allows you to split the cell into two or more cells") and led
+    "How do I merge two cells of a table in Writer?" with "Choose Table - Split Cells."."""
+    split = step_unit("To Split Cells (Merging and Splitting Cells)", "1. Place the cursor in the cell to be split.\n"
+                      "2. Choose Table - Split Cells. A dialog allows you to split the cell into two or more cells.\n",
+                      "swriter/guide/table_cellmerge.html", "Merging and Splitting Cells", order=2)
+    split.meta["section"] = "Merging and Splitting Cells > To Split Cells"
+    merge = step_unit("To Merge Cells (Merging and Splitting Cells)", "1. Select the adjacent cells.\n"
+                      "2. Choose Table - Merge Cells.\n", "swriter/guide/table_cellmerge.html",
+                      "Merging and Splitting Cells", order=1)
+    merge.meta["section"] = "Merging and Splitting Cells > To Merge Cells"
+    turn = Turn("How do I merge two cells of a table in Writer?")
+    answer, steps, _ = compose([Hit(split, 1.0, 1, "x"), Hit(merge, 0.9, 2, "x")], turn, cite=False)
+    assert steps[:2] == ["Select the adjacent cells.", "Choose Table - Merge Cells."], steps
+    assert "Split" not in answer, answer
+    assert opposite_task(split, turn) and not opposite_task(merge, turn)
+    assert opposite_task(merge, Turn("How do I ungroup the objects?")) is False
+    for asked, heading in (("How do I group the shapes?", "Ungroup"), ("How do I unprotect the sheet?", "Protect"),
+                           ("How do I insert a row?", "Delete Rows"), ("How do I create an index?", "Deleting an index"),
+                           ("How do I unfreeze the panes?", "Freeze Rows")):
+        unit = step_unit(heading, "1. Click it.", "help/x.html", "X")
+        unit.meta["section"] = f"X > {heading}"
+        assert opposite_task(unit, Turn(asked)), (asked, heading)
+
+
 
 def test_an_entry_that_leads_says_why_in_its_own_words():
     """Zim's Tools menu: "Only available if the Spell Checker plugin is enabled." is said of
@@ -3397,7 +3423,7 @@ def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
     """A bundled conversation over its own documents: after "Fine, a standard account then.",
     "If you want the new user to have administrative access to the computer, select
     Administrator for the account type." does not lead; a wish that names the choice may."""
-    from procmem.answerers.lead import plain_answer, wish_not_chosen
+    from procmem.answerers.lead import plain_answer, wish_not_asked
 
     conv = next(c for c in load_sample() if c.id == "dev-gnome-007")
     turn = Turn(conv.question, conv.history)
@@ -3410,10 +3436,33 @@ def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
     answer = make_answerer("extractive", cite=False).answer(
         AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
     assert answer.answer != NOTHING_FOUND and "administrative access" not in answer.answer, answer.answer
-    assert wish_not_chosen("If you want the new user to have administrative access, select Administrator.", turn)
-    assert not wish_not_chosen("If you want a standard account, select Standard.", turn)
-    assert not wish_not_chosen("If you want administrative access, select Administrator.",
-                               Turn("How do I create an account?", conv.history))
+    assert wish_not_asked("If you want the new user to have administrative access, select Administrator.", turn)
+    assert not wish_not_asked("If you want a standard account, select Standard.", turn)
+    assert not wish_not_asked("If you want administrative access, select Administrator.",
+                              Turn("How do I create an account?", conv.history))
+
+
+def test_a_wish_to_do_another_task_than_the_one_asked_leads_nothing():
+    """LibreOffice's page on freezing rows ends with "If you want to print a certain row on all
+    pages of a document, choose Format - Print ranges - Edit.", which led the answer to "How do I
+    freeze the top row so it stays visible when I scroll down?" (the page's prose, before its steps)."""
+    from procmem.answerers.lead import plain_answer, wish_not_asked
+
+    turn = Turn("How do I freeze the top row so it stays visible when I scroll down?")
+    other = "If you want to print a certain row on all pages of a document, choose Format - Print ranges - Edit."
+    assert wish_not_asked(other, turn)
+    # a wish for the asked task in its words, or for an option of it, or a question that names
+    # no action of its own, may lead
+    assert not wish_not_asked("If you want to freeze both rows and columns, select the cell below and to the "
+                              "right of them.", turn)
+    assert not wish_not_asked("If you want the rows to stay visible, choose View - Freeze Cells.", turn)
+    assert not wish_not_asked(other, Turn("How do I make the top row stay visible?"))
+    page = step_unit("Freezing Rows or Columns as Headers",
+                     "If you have long rows of data, you can freeze some rows.\n\n1. Select the row below the "
+                     "rows to freeze.\n2. Choose View - Freeze Rows and Columns.\n\n" + other,
+                     "scalc/guide/line_fix.html", "Freezing Rows or Columns as Headers")
+    answer = plain_answer([Candidate(Hit(page, 1.0, 1, "hybrid"))], [], turn, unit_steps(page))
+    assert answer.startswith("Select the row below the rows to freeze"), answer
 
 
 def test_a_section_answer_gives_the_command_a_session_types_not_what_it_prints():
