@@ -327,7 +327,8 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     entries that the question names first (:func:`asked_steps`), none labelled for another setting
     than the user's (:func:`step_settings`); a step that another unit's later step holds whole
     ("Choose Tools - Macros - Record Macro." and the guide's step that goes on from it) gives
-    way to that one."""
+    way to that one, and one that says it after a clause of its own (:func:`said_after_clause`)
+    is left out."""
     steps: list[str] = []
     plain: list[str] = []
     origin: list[str] = []  # the unit each step came from
@@ -365,6 +366,8 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
             if is_duplicate(step, plain):
                 continue  # repeats an earlier step of this same unit
             held = [i for i, earlier in enumerate(plain) if origin[i] != cand.unit.id and is_duplicate(earlier, [step])]
+            if any(said_after_clause(plain[i], step) for i in held):
+                continue  # the step again, for a purpose of its own ("To view the misspelled words …, choose …")
             for i in reversed(held):
                 del steps[i], plain[i], origin[i]
             # in the place of the first step it holds, after its own unit's steps
@@ -378,6 +381,15 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
     # a step joined with the way there is in its section's place of the first of its steps
     return in_section_order(steps, [first.get(s, s) for s in plain], origin, chosen), \
         list(dict.fromkeys(origin))
+
+
+def said_after_clause(step: str, other: str) -> bool:
+    """Whether ``other`` says ``step`` after a clause of its own ("To view the misspelled words in
+    your document, choose Tools - Automatic Spell Checking." of "Choose Tools - Automatic Spell
+    Checking."): the same action for a purpose or in a case the step's unit does not say, not the
+    step gone on with ("Choose Tools - Macros - Record Macro. The Record Macro dialog opens …")."""
+    found = other.casefold().find(step.casefold().rstrip(". "))
+    return found > 0 and other[:found].rstrip().endswith(",")
 
 
 def in_section_order(steps: list[str], plain: list[str], origin: list[str], chosen: list[Candidate]) -> list[str]:

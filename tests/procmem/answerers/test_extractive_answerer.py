@@ -24,6 +24,7 @@ from procmem.answerers.extractive import (
     compose,
     compose_steps,
     relevant_steps,
+    said_after_clause,
     select,
 )
 from procmem.answerers.gathering import first_parts, names_page
@@ -1127,6 +1128,29 @@ def test_a_how_to_question_gets_another_pages_steps_after_the_entry_that_says_wh
     assert steps == [" ".join(recording.steps[:2]), recording.steps[2]]
     _, steps, _ = compose(hits, Turn("What does Record Macro do?"), cite=False)
     assert steps == []
+
+
+def test_a_step_said_again_after_a_clause_of_its_own_does_not_take_the_steps_place():
+    """LibreOffice's guide to checking spelling opens its steps with "Choose Tools - Automatic Spell
+    Checking."; the context menu's reference page says "To view the misspelled words in your
+    document, choose Tools - Automatic Spell Checking.", which held the guide's first step whole
+    and took it away (the answer to "How do I turn off the red wavy lines under misspelled words?"
+    began with the second step). A step gone on with still gives way (the macro's guide above)."""
+    guide = Procedure("", "To Check Spelling Automatically While You Type",
+                      ["Choose Tools - Automatic Spell Checking.",
+                       "Right-click a word with a red wavy underline, and then choose a suggested replacement word."],
+                      unit_meta("swriter/guide/auto_spellcheck.html", "Automatically Check Spelling"))
+    menu = Procedure("", "AutoCorrect context menu",
+                     ["To access this menu, right-click a misspelled word in your document.",
+                      "To view the misspelled words in your document, choose Tools - Automatic Spell Checking."],
+                     unit_meta("shared/01/06040500.html", "AutoCorrect context menu"))
+    hits = [Hit(guide, 3.0, 1, "x"), Hit(menu, 2.0, 2, "x")]
+    _, steps, _ = compose(hits, Turn("How do I turn off the red wavy lines under misspelled words?"), cite=False)
+    assert steps[:2] == guide.steps, steps
+    assert not any(step.startswith("To view the misspelled words") for step in steps), steps
+    assert said_after_clause("Choose Tools - Automatic Spell Checking.", menu.steps[1])
+    assert not said_after_clause("Choose Tools - Macros - Record Macro.",
+                                 "Choose Tools - Macros - Record Macro. The Record Macro dialog opens.")
 
 
 def test_a_reference_entry_for_what_the_question_names_leads_with_its_name():
