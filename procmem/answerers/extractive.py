@@ -65,6 +65,7 @@ from procmem.answerers.candidates import (
     is_problem,
     manual_share,
     score,
+    section_heading,
     term_weights,
     title_weights,
     topic_of,
@@ -232,7 +233,7 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # another product's documentation
         if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
                 and (unit_steps(chosen[0].unit) or not turn.asks_how or answers_by_option(chosen[0].unit, turn)
-                     or chosen[0].offer):
+                     or chosen[0].offer and not says_how_to_use(cand, chosen[0], turn)):
             continue  # a section that answers is the answer (or its option, or what lets one do it)
         chosen.append(cand)
         if cand.doc_id not in docs:
@@ -245,6 +246,17 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             if introduces and possibilities_only(cand.unit):
                 under = f"{cand.unit.meta.get('section', '')} > "
     return chosen or ranked[:1]
+
+
+def says_how_to_use(cand: Candidate, best: Candidate, turn: Turn) -> bool:
+    """Whether ``cand``'s header names the whole heading of ``best``, a section without steps that
+    says what lets one do what is asked, when that heading is two or more of the question's words:
+    a page on using the thing the section offers ("Using Regular Expressions in Text Searches",
+    with its steps, for the Find & Replace dialog's "Regular expressions: Allows you to use regular
+    expressions in your search.", asked "How do I find and replace with regular expressions?")."""
+    heading = set(terms(section_heading(best.unit)))
+    return not unit_steps(best.unit) and len(heading) >= 2 and heading <= turn.question_terms \
+        and heading <= set(terms(own_header(cand.unit)))
 
 
 def _going_on(ranked: list[Candidate], p: ExtractiveParams) -> Candidate | None:

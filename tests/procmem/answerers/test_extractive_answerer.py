@@ -1153,6 +1153,28 @@ def test_a_step_said_again_after_a_clause_of_its_own_does_not_take_the_steps_pla
                                  "Choose Tools - Macros - Record Macro. The Record Macro dialog opens.")
 
 
+def test_a_page_on_using_what_an_option_offers_gives_its_steps():
+    """LibreOffice's Find & Replace dialog has an entry "Regular expressions: Allows you to use
+    regular expressions in your search.", which answers "How do I find and replace with regular
+    expressions?" by saying what lets one do it; the guide "Using Regular Expressions in Text
+    Searches" says how, and was left out (the answer had no steps). Another page that only shares
+    words with the question stays out."""
+    entry = LogicUnit("Appendix", "", "Regular expressions", "Allows you to use regular expressions in your search.",
+                      [], unit_meta("shared/01/02100000.html", "Find & Replace"))
+    entry.meta["section"] = "Find & Replace > Other options > Regular expressions"
+    guide = Procedure("", "Using Regular Expressions in Text Searches",
+                      ["Choose Edit - Find & Replace.", "Click More Options to expand the dialog.",
+                       "Select the Regular expressions check box.", "Click Find Next or Find All."],
+                      unit_meta("swriter/guide/search_regexp.html", "Using Regular Expressions in Text Searches"))
+    other = Procedure("", "Replacing Text in Tables", ["Select the table.", "Choose Edit - Find & Replace."],
+                      unit_meta("swriter/guide/table_replace.html", "Replacing Text in Tables"))
+    turn = Turn("How do I find and replace with regular expressions?")
+    answer, steps, _ = compose([Hit(entry, 3.0, 1, "x"), Hit(guide, 2.0, 2, "x"), Hit(other, 1.9, 3, "x")], turn,
+                               cite=False)
+    assert answer.startswith("Allows you to use regular expressions in your search."), answer
+    assert steps == guide.steps, steps
+
+
 def test_a_reference_entry_for_what_the_question_names_leads_with_its_name():
     """PostgreSQL's "`port` (`integer`)" entry, asked how to change the port the server listens
     on, answers with its name and definition, before another page's steps that only share words
