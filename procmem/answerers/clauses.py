@@ -540,12 +540,19 @@ def topics(items: list[str], *, gerunds: bool = True) -> bool:
     return len(plain) >= 2 and all(topic(item) for item in plain)
 
 
-_PLAIN_WORD = re.compile(r"[(“‘\"]?[A-Za-z][a-z'’]*[)”’\"]?[,.;:!?]?")
+# a word, or a name of two capitalised words written as one ("AutoCorrect", "LibreOffice")
+_PLAIN_WORD = re.compile(r"[(“‘\"]?(?:[A-Za-z][a-z'’]*|[A-Z][a-z]+[A-Z][a-z]+)[)”’\"]?[,.;:!?]?")
+
+
+# what a path through menus is written with between its items: "Tools - AutoCorrect - Options",
+# "Image → Canvas Size"
+_MENU_SEPARATOR = re.compile(r"[-–—→»]")
 
 
 def is_prose(sentence: str) -> bool:
     """Words rather than commands, paths or markup; a word in brackets or quotes is a word
-    ("To limit upload (i.e. borg create) bandwidth, use the --remote-ratelimit option.")."""
-    words = sentence.split()
+    ("To limit upload (i.e. borg create) bandwidth, use the --remote-ratelimit option."), and the
+    marks between a menu path's items are none ("Choose Image → Canvas Size.")."""
+    words = [w for w in sentence.split() if not _MENU_SEPARATOR.fullmatch(w)]
     plain = sum(1 for w in words if _PLAIN_WORD.fullmatch(w))
-    return plain >= 0.75 * len(words)
+    return bool(words) and plain >= 0.75 * len(words)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from procmem.answerers.clauses import names_only, says_what_to_do, sentences
+from procmem.answerers.clauses import is_prose, names_only, says_what_to_do, sentences
 
 
 def test_no_sentence_ends_inside_code_or_a_link():
@@ -266,3 +266,17 @@ def test_a_goal_with_a_clause_on_what_it_leaves_then_what_to_do_says_what_to_do(
     assert says_what_to_do("To save the modified image to a new location instead, leaving the original image "
                            "unchanged, use Save As.")
     assert not says_what_to_do("To save the image, the viewer, showing a dialog, asks you for a name.")
+
+
+def test_a_path_through_menus_and_a_name_of_two_words_written_as_one_are_prose():
+    """"Choose Tools - AutoCorrect - AutoCorrect Options." counted its dashes and "AutoCorrect"
+    as code, and could not lead an answer (LibreOffice's "How do I stop Writer from changing what I
+    type automatically?" led with the last step, "Clear the "Apply border" check box.")."""
+    assert is_prose("Choose Tools - AutoCorrect - AutoCorrect Options.")
+    assert is_prose("Choose Image → Canvas Size.")
+    assert is_prose("Open LibreOffice and choose File — New.")
+    # commands, options and code names stay code
+    assert not is_prose("Run Set-Mailbox -Identity User1 -MessageCopyForSentAsEnabled $True")
+    assert not is_prose("ls -la | grep conf")
+    assert not is_prose("- → -")
+
