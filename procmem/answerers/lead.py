@@ -422,6 +422,26 @@ def steps_in_order(actions: list[str], pool: dict[str, float], place: dict[str, 
     return [first, *(s for s in actions if s != first)]
 
 
+_NUMBERED_STEP = re.compile(r"^\d+[.)]\s")
+
+
+def after_numbered_steps(unit: Unit) -> list[str]:
+    """The sentences a logic unit says after its numbered steps, when it has two or more: a remark
+    on them (what happens then, another task, a way to filter what they made: "Drag a button to the
+    Filters area to create a button and a listbox on top of the generated pivot table." after the
+    steps to create a pivot table), not what to do first; for a question that asks one thing, they
+    lead no answer (they may say why)."""
+    if not isinstance(unit, LogicUnit):
+        return []
+    lines = unit_text(unit).splitlines()
+    numbered = [i for i, line in enumerate(lines) if _NUMBERED_STEP.match(line)]
+    if len(numbered) < 2:
+        return []
+    rest = lines[numbered[-1] + 1:]
+    start = next((i for i, line in enumerate(rest) if line.strip() and not line[:1].isspace()), len(rest))
+    return sentences("\n".join(rest[start:]))
+
+
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:
     """One or two sentences of the selected units: the opening of a section that answers the
     question (:func:`section_answer`) when it is an FAQ entry's, says what to do or introduces
@@ -438,7 +458,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     sentence (:data:`NOTE_OPENING`) may say why, without its label, but not what to do, and one that offers another
     way (:data:`OTHER_WAY`) or names what the one before it listed (:data:`NAMES_WHAT_CAME_BEFORE`)
     does not lead, nor does one that says how to undo something when the
-    user asks to undo nothing (:func:`undoes_unasked`), or what to do when something goes wrong
+    user asks to undo nothing (:func:`undoes_unasked`), or what the best unit says after its
+    numbered steps when the question asks one thing (:func:`after_numbered_steps`), or what to do when something goes wrong
     when the user reports nothing wrong (:func:`troubleshoots_unasked`), or what to do in a case
     that the user says is not so (:func:`case_user_denies`), or for a wish that names nothing
     of what the user says they chose or asks (:func:`wish_not_asked`). A sentence that introduces a short
@@ -481,6 +502,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     with_code = {step.split(": ", 1)[0]: step for step in (CITED.sub("", s) for s in steps) if ": " in step}
     for position, unit in enumerate([c.unit for c in chosen] + extra):
         unit_sentences = sentences(commands_typed(unit_text(unit)))  # a session's commands, not what they print
+        if position == 0 and not turn.asks_several:  # (what follows the steps may answer another part)
+            aside.update(after_numbered_steps(unit))
         for earlier, s in zip(["", *unit_sentences], unit_sentences, strict=False):
             before.setdefault(s, earlier)
             place.setdefault(s, (position, len(place)))

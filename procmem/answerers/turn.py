@@ -346,7 +346,7 @@ class Turn:
         I make the font bigger?", :data:`LIGHT_VERBS`), for an action on what a pronoun points back
         to ("How do I find it later?": which finding, its referent says), or when the question
         asks for several ("How do I steep black tea and brew green tea?")."""
-        if REFERS_BACK.search(self.question) or SEVERAL_ASKED.search(self.question):
+        if REFERS_BACK.search(self.question) or self.asks_several:
             return set()
         return set(self.action) - LIGHT_VERBS
 
@@ -482,6 +482,12 @@ class Turn:
     def asks_how(self) -> bool:
         """The question asks how to do something ("How do I record a macro?")."""
         return asks_how_to(self.question)
+
+    @property
+    def asks_several(self) -> bool:
+        """The question asks how to do more than one thing ("How do I make both the headphones
+        and its microphone the defaults, and check that they actually work?")."""
+        return bool(SEVERAL_ASKED.search(self.question))
 
     @property
     def asks_what_to_do(self) -> bool:

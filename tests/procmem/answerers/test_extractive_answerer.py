@@ -3488,6 +3488,31 @@ def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
                               Turn("How do I create an account?", conv.history))
 
 
+def test_what_a_section_says_after_its_numbered_steps_leads_no_answer_to_one_question():
+    """LibreOffice's "Creating Pivot Tables" says after its steps "Drag a button to the Filters area
+    to create a button and a listbox on top of the generated pivot table.", every word of "How do I
+    create a pivot table?", and it led the answer; a question that asks two things may be answered
+    by what follows the steps ("… the defaults, and check that they actually work?")."""
+    from procmem.answerers.lead import after_numbered_steps, plain_answer
+
+    body = ("1. Position the cursor within a range of cells containing values and headings.\n"
+            "2. Choose Insert - Pivot Table. The Select Source dialog appears.\n"
+            "   Choose Current selection and confirm with OK.\n"
+            "3. Drag the desired buttons into one of the four areas.\n\n"
+            "Drag a button to the Filters area to create a button and a listbox on top of the generated pivot "
+            "table. The listbox can be used to filter the pivot table.")
+    unit = step_unit("Creating Pivot Tables", body, "scalc/guide/datapilot_createtable.html", "Creating Pivot Tables")
+    assert after_numbered_steps(unit) == [
+        "Drag a button to the Filters area to create a button and a listbox on top of the generated pivot table.",
+        "The listbox can be used to filter the pivot table."]
+    candidate = [Candidate(Hit(unit, 1.0, 1, "hybrid"))]
+    answer = plain_answer(candidate, [], Turn("How do I create a pivot table?"), unit_steps(unit))
+    assert answer.startswith("Position the cursor within a range of cells"), answer
+    both = plain_answer(candidate, [], Turn("How do I create a pivot table and filter it with a button?"),
+                        unit_steps(unit))
+    assert both.startswith("Drag a button to the Filters area"), both
+
+
 def test_a_wish_to_do_another_task_than_the_one_asked_leads_nothing():
     """LibreOffice's page on freezing rows ends with "If you want to print a certain row on all
     pages of a document, choose Format - Print ranges - Edit.", which led the answer to "How do I
