@@ -893,7 +893,7 @@ def test_the_page_whose_title_the_question_names_leads(corpus):
 
 def test_the_plain_answer_opens_without_the_word_that_placed_it_in_a_sequence():
     unit = LogicUnit("Step", "", "Apply the new DNS server (Router)",
-                     "1. Open the router's admin page.\n2. Enter the DNS server address.\n\n"
+                     "1. Open the router's admin page and enter the DNS server address.\n\n"
                      "Then, restart the router to apply the change.", [], unit_meta("help/dns.md", "Router"))
     answer, _, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("How do I make the router use it?"), cite=False)
     assert answer.startswith("Restart the router to apply the change.")
