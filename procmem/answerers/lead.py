@@ -150,15 +150,22 @@ def case_user_denies(sentence: str, turn: Turn) -> bool:
 WISH = re.compile(r"^(?:if|when)\s+you\s+(?:want|wish|would like|['’]d like|prefer)\b([^,]{1,120}),", re.I)
 
 
+WISH_ASKED_SHARE = 0.5  # of the question's terms, that a wish for the asked task names (wish_not_asked)
+# a wish to do something ("If you want to print …"), not for a thing or a property ("If you want
+# administrative access, …", an option of the asked task)
+WISHED_ACTION = re.compile(r"\s*to\s+[a-z]+\b", re.I)
+
+
 def wish_not_asked(sentence: str, turn: Turn) -> bool:
     """A sentence for a wish (:data:`WISH`) that names nothing of what the user says they chose
     (:attr:`Turn.choice`): "If you want the new user to have administrative access to the
     computer, select Administrator …" to "Fine, a standard account then. How do I create it?"; or,
     when the user chose nothing and the question names an action of its own
     (:attr:`Turn.named_action`), a wish to do something (:data:`WISHED_ACTION`) that names neither
-    that action nor half of what the question asks: another task, said beside the steps ("If you want to print a certain row on all
-    pages of a document, choose Format - Print ranges - Edit." under the steps to freeze rows, for
-    "How do I freeze the top row so it stays visible when I scroll down?")."""
+    that action nor half of what the question asks: another task, said beside the steps ("If you
+    want to print a certain row on all pages of a document, choose Format - Print ranges - Edit."
+    under the steps to freeze rows, for "How do I freeze the top row so it stays visible when I
+    scroll down?")."""
     wish = WISH.match(sentence)
     if not wish:
         return False
@@ -167,12 +174,6 @@ def wish_not_asked(sentence: str, turn: Turn) -> bool:
         return not wished & turn.choice
     return bool(turn.named_action) and bool(WISHED_ACTION.match(wish[1])) and not wished & turn.named_action \
         and len(wished & turn.task_terms) < WISH_ASKED_SHARE * len(turn.task_terms)
-
-
-WISH_ASKED_SHARE = 0.5  # of the question's terms, that a wish for the asked task names (wish_not_asked)
-# a wish to do something ("If you want to print …"), not for a thing or a property ("If you want
-# administrative access, …", an option of the asked task)
-WISHED_ACTION = re.compile(r"\s*to\s+[a-z]+\b", re.I)
 
 
 # what to do when something goes wrong: "If you've problems getting the vacation reply, try deleting
@@ -459,8 +460,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     way (:data:`OTHER_WAY`) or names what the one before it listed (:data:`NAMES_WHAT_CAME_BEFORE`)
     does not lead, nor does one that says how to undo something when the
     user asks to undo nothing (:func:`undoes_unasked`), or what the best unit says after its
-    numbered steps when the question asks one thing (:func:`after_numbered_steps`), or what to do when something goes wrong
-    when the user reports nothing wrong (:func:`troubleshoots_unasked`), or what to do in a case
+    numbered steps when the question asks one thing (:func:`after_numbered_steps`), or what to do
+    when something goes wrong when the user reports nothing wrong (:func:`troubleshoots_unasked`), or what to do in a case
     that the user says is not so (:func:`case_user_denies`), or for a wish that names nothing
     of what the user says they chose or asks (:func:`wish_not_asked`). A sentence that introduces a short
     command says what to do with it ("For mail through a smarthost, you reconfigure the packages
