@@ -50,7 +50,15 @@ from procmem.answerers.prose import (
     plain_text,
     unended,
 )
-from procmem.answerers.steps import BOILERPLATE, entry_step, unit_steps, unit_text, usage_options
+from procmem.answerers.steps import (
+    BOILERPLATE,
+    NUMBERED_LINE,
+    after_numbered_list,
+    entry_step,
+    unit_steps,
+    unit_text,
+    usage_options,
+)
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import SENTENCE_BREAK, first_sentence
 from procmem.units import LogicUnit, Unit, entry_name, own_header
@@ -423,24 +431,18 @@ def steps_in_order(actions: list[str], pool: dict[str, float], place: dict[str, 
     return [first, *(s for s in actions if s != first)]
 
 
-_NUMBERED_STEP = re.compile(r"^\d+[.)]\s")
-
-
 def after_numbered_steps(unit: Unit) -> list[str]:
-    """The sentences a logic unit says after its numbered steps, when it has two or more: a remark
-    on them (what happens then, another task, a way to filter what they made: "Drag a button to the
-    Filters area to create a button and a listbox on top of the generated pivot table." after the
-    steps to create a pivot table), not what to do first; for a question that asks one thing, they
-    lead no answer (they may say why)."""
+    """The sentences a logic unit says after its numbered steps, when it has two or more
+    (:func:`after_numbered_list`): a remark on them (what happens then, another task, a way to
+    filter what they made: "Drag a button to the Filters area to create a button and a listbox on
+    top of the generated pivot table." after the steps to create a pivot table), not what to do
+    first; for a question that asks one thing, they lead no answer (they may say why)."""
     if not isinstance(unit, LogicUnit):
         return []
-    lines = unit_text(unit).splitlines()
-    numbered = [i for i, line in enumerate(lines) if _NUMBERED_STEP.match(line)]
-    if len(numbered) < 2:
+    text = unit_text(unit)
+    if sum(bool(NUMBERED_LINE.match(line)) for line in text.splitlines()) < 2:
         return []
-    rest = lines[numbered[-1] + 1:]
-    start = next((i for i, line in enumerate(rest) if line.strip() and not line[:1].isspace()), len(rest))
-    return sentences("\n".join(rest[start:]))
+    return sentences("\n\n".join(after_numbered_list(text)))
 
 
 def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> str:

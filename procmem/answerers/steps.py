@@ -270,7 +270,15 @@ def _who_may_do(prerequisite: str) -> str:
     return f"{part}." if part and not part.endswith((".", "!")) else part
 
 
-_NUMBERED_LINE = re.compile(r"^\d+[.)]\s")
+NUMBERED_LINE = re.compile(r"^\d+[.)]\s")
+
+
+def after_numbered_list(text: str) -> list[str]:
+    """The paragraphs (blank-line separated blocks) of ``text`` after the last one that holds a
+    numbered line; none when it has no numbered list."""
+    blocks = [b.strip("\n") for b in re.split(r"\n[ \t]*\n", text.strip("\n")) if b.strip()]
+    lists = [i for i, block in enumerate(blocks) if any(NUMBERED_LINE.match(line) for line in block.splitlines())]
+    return blocks[lists[-1] + 1:] if lists else []
 
 
 # the most sentences the paragraph after a numbered list may hold to be read as its last steps
@@ -287,9 +295,7 @@ def closing_instructions(text: str) -> list[str]:
     network connection should now …") or leads to what follows ("Select the printer from the
     list below"), when more than :data:`CLOSING_SENTENCES` sentences or another paragraph
     follow the list, or when the paragraph is a note, a table, a list or code."""
-    blocks = [b.strip("\n") for b in re.split(r"\n[ \t]*\n", text.strip("\n")) if b.strip()]
-    lists = [i for i, block in enumerate(blocks) if any(_NUMBERED_LINE.match(line) for line in block.splitlines())]
-    after = [b.rstrip() for b in blocks[lists[-1] + 1:] if not b.startswith(">")] if lists else []
+    after = [b.rstrip() for b in after_numbered_list(text) if not b.startswith(">")]
     if len(after) != 1:
         return []
     last = after[0]
