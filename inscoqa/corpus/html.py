@@ -46,7 +46,13 @@ from inscoqa.corpus.common import (
     tidy_markdown,
 )
 from inscoqa.corpus.document import Document
-from inscoqa.corpus.layout import bold_questions, has_headings, layout_headings
+from inscoqa.corpus.layout import (
+    bold_questions,
+    divided_by_headings,
+    has_headings,
+    layout_headings,
+    numbered_sections,
+)
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
 
 _DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "canvas", "nav",
@@ -193,6 +199,7 @@ class _MarkdownBuilder(HTMLParser):
         self._pre: list[str] | None = None
         self._pre_code_ended = False  # the code block's text so far ends with a whole <code>
         self._pre_text = False  # the open <pre> holds text, not code (<pre class="text">)
+        self._pre_tag = ""  # the element that holds the open code block: "pre", or a <p class="code">
         self._in_keyword = False  # in a keyword's entry line (<div class="keyword">)
         self._language = ""  # of the next or open code block, as its classes or its wrapper's name it
         self._row: list[str] | None = None
@@ -308,17 +315,23 @@ class _MarkdownBuilder(HTMLParser):
             self.links[rel] = (link.get("href") or "", link.get("title") or "")
         elif tag == "title":
             self._in_title = True
+        elif self._pre is not None and self._pre_tag == "p" and tag in _BLOCK:
+            self.handle_endtag("p")  # a paragraph of code left open ends where the next block starts
+            self.handle_starttag(tag, attrs)
         elif self._pre is not None:
-            if tag == "code" and self._pre_code_ended:
+            if tag == "br" and self._pre_tag != "pre":
+                self._pre.append("\n")
+            elif tag == "code" and self._pre_code_ended:
                 self._pre.append("\n")  # another version of the code in the same block (Node's mjs / cjs)
             elif "userinput" in _classes(attrs):
                 self._typed_after_prompt()
             self._pre_code_ended = False
             self._language = self._language or code_language(attrs)
             return
-        elif tag == "pre":
+        elif tag == "pre" or tag == "p" and "code" in _classes(attrs):
+            # SiSU sets a block of code as a paragraph (<p class="code">), its lines ended by <br>
             self._flush()
-            self._pre = []
+            self._pre, self._pre_tag = [], tag
             self._language = code_language(attrs) or self._language
             self._pre_text = "text" in _classes(attrs)
         elif tag in _HEADINGS:
@@ -432,8 +445,10 @@ class _MarkdownBuilder(HTMLParser):
             # is indented under them (an example's lines) as code
             self.blocks += [(block, False) for block in _preformatted_text("".join(self._pre))]
             self._pre, self._pre_text, self._language = None, False, ""
-        elif tag == "pre" and self._pre is not None:
+        elif tag == self._pre_tag and self._pre is not None:
             code = "".join(self._pre).strip("\n")
+            if tag != "pre":  # the paragraph's source lines are spaces; its <br>s end its lines
+                code = "\n".join(line.strip(" ").replace("\xa0", " ") for line in code.split("\n")).strip("\n")
             if code.strip():
                 # under a list item, indented as the item's own paragraphs: the step it belongs to
                 indent = self._continuation if self._lists and not self._lists[-1].footnotes else ""
@@ -530,7 +545,7 @@ class _MarkdownBuilder(HTMLParser):
         elif self._in_head:
             return
         elif self._pre is not None:
-            self._pre.append(data)
+            self._pre.append(data if self._pre_tag == "pre" else re.sub(r"[ \t\r\n]+", " ", data))
             self._pre_code_ended = self._pre_code_ended and not data.strip()
         else:
             self._spans[-1].append(data)
@@ -698,6 +713,24 @@ _OPENING_HEADING = re.compile(r"\A\s*#{2,6} ([^\n]*\S)[^\n]*(?:\n|\Z)")
 # what Sphinx writes as the title of a page that has no heading ("<no title> — Nextcloud Client
 # Manual 3.7.3 documentation"): a part that other pages include, which names no title
 _NO_TITLE = re.compile(r"^<no title>(?:\s+[|·•–—-]\s+.*)?$")
+# a title that names the page by its file's name ("customizing-binary - Live Systems Manual",
+# "bugs - Live Systems Manual"): lower-case words joined by hyphens, before the site's name
+_SLUG_TITLE = re.compile(r"^(?P<slug>[a-z0-9]+(?:[-_][a-z0-9]+)*)(?P<rest>\s+[|·•–—-]\s+.*)$|"
+                         r"^(?P<alone>[a-z0-9]+(?:[-_][a-z0-9]+)+)$")
+_HEADING_WORDS = re.compile(r"^#{1,6}\s+(?:[\d.]+\s+)?(?P<words>.*\S)\s*$", re.M)
+
+
+def _spelled_out(title: str, body: str) -> str:
+    """A title that is the page's file name, spelled out by the first heading that has its words
+    in their order ("Customizing the binary image - Live Systems Manual")."""
+    if not (found := _SLUG_TITLE.match(title)):
+        return title
+    slug = re.split(r"[-_]", found.group("slug") or found.group("alone"))
+    for heading in _HEADING_WORDS.finditer(body):
+        words = iter(re.findall(r"[a-z0-9]+", heading.group("words").casefold()))
+        if all(word in words for word in slug):  # in order: each is looked for after the last
+            return heading.group("words") + (found.group("rest") or "")
+    return title
 
 
 def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
@@ -706,7 +739,7 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
     builder.close()
     body = _without_contents(builder.markdown(), path.name)
     title = collapse_spaces(builder.title)
-    title = ("" if _NO_TITLE.match(title) else title) or builder.h1
+    title = _spelled_out("" if _NO_TITLE.match(title) else title, body) or builder.h1
     if not title and (opening := _OPENING_HEADING.match(body)):
         # a part of a manual without a <title> or an <h1> ("Backups.part.html" opens with its
         # "<h2>Backups</h2>"): its first heading is its title
@@ -720,6 +753,10 @@ def parse_html(source: str, path: Path, *, doc_id: str) -> Document:
         untitled = False
     first = body.lstrip().split("\n", 1)[0]
     text = tidy_markdown(body if first.startswith("# ") else f"# {title}\n\n{body}")
+    if not divided_by_headings(text):
+        # its heading tags stand over the whole body: its sections are numbered lines (SiSU's
+        # <p class="bold">10.1 Customizing the live user</p>)
+        text = numbered_sections(text)
     text = bold_questions(text) if has_headings(text) else layout_headings(text)
     text = tidy_markdown(notes_as_quotes(text, wrapped=False))
     meta = {"format": "html", "path": str(path), "date": None}
@@ -799,11 +836,13 @@ def _is_chrome(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     breadcrumb trail, a sidebar, a table of contents, a menu bar or a site's menu, a panel of
     debugging facts about the page, a pop-up the page hides until asked (by its class or id, or
     its ARIA role; Node.js's site-wide contents is ``<div id="gtoc">``, mdBook's keyboard help
-    ``<div id="mdbook-help-popup">`` in every page)."""
+    ``<div id="mdbook-help-popup">`` in every page); a layout table that its summary says
+    navigates (SiSU's ``<table summary="segment navigation band with banner">``)."""
     found = dict(attrs)
     names = _classes(attrs) | {found.get("id") or ""}
     return bool(names & _CHROME_NAMES) or any(map(_CHROME_SUFFIX.search, names)) \
-        or tag in _MENU_BLOCKS and bool(names & _MENU_NAMES) or found.get("role") in ("navigation", "dialog")
+        or tag in _MENU_BLOCKS and bool(names & _MENU_NAMES) or found.get("role") in ("navigation", "dialog") \
+        or tag == "table" and "navigation" in (found.get("summary") or "").casefold()
 
 
 def _is_picture(tag: str, attrs: list[tuple[str, str | None]]) -> bool:

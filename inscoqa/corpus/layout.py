@@ -58,6 +58,7 @@ ANSWER_LABEL = re.compile(r"^\s*(?:A|Answer)\s*[:.]\s+", re.I)
 BOLD_NUMBER = re.compile(r"\*\*\d{1,3}(?:\.\d{1,3})*\.?\*\*")
 FINAL_PUNCTUATION = re.compile(r"[.,;:!)\]]$")
 HEADING = re.compile(r"^#{1,6}\s")
+LINK_ONLY = re.compile(r"\[[^\]]*\]\([^)]*\)")  # a Markdown link and nothing else
 # a line that ends in a word a phrase goes on after: a sentence wrapped there, not a heading
 WRAPPED_END = re.compile(r"\b(?:the|a|an|of|to|on|in|for|and|or|with|by|at|from|is|are|your|my|if|that)$", re.I)
 # how a clause starts, not a title: a condition, a time, a reason, or a pronoun as its subject
@@ -211,7 +212,7 @@ def _margin_heading(line: str, multi: set[str], listed: set[str]) -> tuple[int, 
     if m := CHAPTER_HEADING.match(line):
         return 2, m.group("text").strip()
     m = NUMBERED_HEADING.match(line)
-    if not m:
+    if not m or LINK_ONLY.fullmatch(m.group("text").strip()):  # a link: an entry of a list of contents
         return 0, ""
     number = m.group("number").split(".")
     if len(number) == 1 and number[0] not in multi and line.strip() not in listed:
@@ -397,6 +398,22 @@ def numbered_questions(paragraphs: list[str]) -> dict[int, str]:
 def has_headings(markdown: str, *, below_title: bool = True) -> bool:
     count = sum(1 for line in markdown.split("\n") if HEADING.match(line))
     return count > (1 if below_title and markdown.lstrip().startswith("# ") else 0)
+
+
+def divided_by_headings(markdown: str) -> bool:
+    """Whether more than one heading has text of its own under it. A page whose headings all
+    stand over its body (a site's name, the page's title, its chapter's number and title, one
+    after the other) is one section, which only its layout may divide."""
+    paragraphs = split_paragraphs(markdown)
+    return sum(1 for para, following in zip(paragraphs, paragraphs[1:], strict=False)
+               if HEADING.match(para) and not HEADING.match(following)) > 1
+
+
+def numbered_sections(markdown: str) -> str:
+    """A Markdown text's numbered margin headings (:func:`numbered_headings`) outside its code."""
+    parts = re.split(r"(^```[^\n]*\n.*?^```$)", markdown, flags=re.M | re.S)
+    return "".join(part if part.startswith("```") else "\n".join(numbered_headings(part.split("\n")))
+                   for part in parts)
 
 
 def split_paragraphs(markdown: str) -> list[str]:

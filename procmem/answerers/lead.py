@@ -222,7 +222,10 @@ def states_after_clause(sentence: str) -> bool:
     return states(sentence) or (rest != sentence and states(rest))
 
 
-SEQUENCE_WORD = re.compile(r"^(?:then|next|finally|also|afterwards|now|additionally),?\s+(?=\w)", re.I)
+# (not a conjunction or a preposition that starts with one: "Now that the tree exists, build it",
+# "Next to the search box, click …")
+SEQUENCE_WORD = re.compile(r"^(?:then|next(?! to\b)|finally|also|afterwards|now(?! that\b)|additionally),?\s+(?=\w)",
+                           re.I)
 # what a reference page or section is about, which "this" names without the sentence before it:
 # "You can access this command from the image menubar through Colors → Desaturate"
 _SUBJECT_KINDS = r"(?:command|tool|dialog|filter|option|feature|menu|plug-?in|function)s?\b"

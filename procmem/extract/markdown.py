@@ -531,13 +531,22 @@ KINDS_LEAD_IN = re.compile(r"\b(?:two|three|four|five|several|different|various|
                            r"(?:\w+ )?(?:modes|kinds|types|levels|flavou?rs)(?: of [^:]{1,60})?:$", re.I)
 
 
+# a sentence over a list of the parts something is made of: "It is made from the following
+# parts:", "The Process Payment application consists of:" (not "… consists of the following steps:")
+PARTS_LEAD_IN = re.compile(r"\b(?:(?:is|are) (?:made|composed|built) (?:up )?(?:of|from)|consists? of|comprises?)"
+                           r"(?![^:]*\b(?:steps|stages|tasks|actions)\b)[^:]{0,60}:$", re.I)
+
+
 def introduces_no_steps(paragraph: str) -> bool:
-    """Whether ``paragraph`` ends with a lead-in that its list completes with conditions or
-    with the kinds something comes in (Knot DNS's "The signing can operate in two modes:",
-    then what each does), or is the label of a list of traits (Icinga's "Advantages:" over
-    "Central certificate request signing management."): the list holds no steps."""
+    """Whether ``paragraph`` ends with a lead-in that its list completes with conditions, with
+    the kinds something comes in (Knot DNS's "The signing can operate in two modes:", then what
+    each does) or with the parts it is made of (a live system's "It is made from the following
+    parts:" over "**Linux kernel image**, usually named `vmlinuz*`"), or is the label of a list of
+    traits (Icinga's "Advantages:" over "Central certificate request signing management."): the
+    list holds no steps."""
     plain = strip_inline(paragraph).strip()
-    return bool(CONDITIONS_LEAD_IN.search(plain) or KINDS_LEAD_IN.search(plain) or TRAITS_LABEL.match(plain))
+    return bool(CONDITIONS_LEAD_IN.search(plain) or KINDS_LEAD_IN.search(plain) or PARTS_LEAD_IN.search(plain)
+                or TRAITS_LABEL.match(plain))
 
 
 def first_sentence(text: str, max_words: int = 24) -> str:

@@ -1049,6 +1049,60 @@ def test_html_line_breaks_keep_a_text_files_lines_and_paragraphs(tmp_path: Path)
     assert "| Fee (yearly) | 40 |" in doc.text
 
 
+_SISU_PAGE = """<html><head><title>
+  customizing-runtime - Live Manual
+</title></head><body>
+<table summary="segment navigation band with banner"><tr><td><p class="tiny_left"><a href="../">Live manual</a>
+</p></td><td><a href="prev.en.html"><img src="arrow_prev.png" alt="&lt;&lt;&nbsp;previous"></a></td></tr></table>
+<div class="content0"><h1 class="tiny">Live Manual</h1></div>
+<div class="content0"><h1 class="tiny">Customizing runtime</h1></div>
+<div class="substance"><h1 class="norm" id="530">10. Customizing runtime</h1></div>
+<div class="substance"><p class="i0">All run-time settings are made by <i>live-config</i>.</p></div>
+<div class="substance"><p class="bold" id="532"><a name="h10.1"></a>10.1 Customizing the live user</p></div>
+<div class="substance"><p class="i0">To change the default user name, say so in your config:</p></div>
+<div class="substance"><p class="code" id="539">
+    $ lb config --bootappend-live "username=live-user"<br>
+  </p></div>
+<div class="substance"><p class="bold" id="541">10.2 Encrypted persistence</p></div>
+<div class="substance"><p class="i0">Format the partition, then look at what it holds:</p></div>
+<div class="substance"><p class="code" id="550">
+    # cryptsetup luksFormat /dev/sdc2<br>
+# ls /mnt<br>
+&nbsp;&nbsp;&nbsp;persistence.conf<br>
+  </p></div>
+<table summary="segment navigation band"><tr><td><a href="next.en.html">next</a></td></tr></table>
+</body></html>"""
+
+
+def test_html_sisu_page_reads_its_numbered_paragraphs_as_sections_and_its_code_as_code(tmp_path: Path) -> None:
+    """A SiSU manual's page (the Debian Live manual): navigation bands are tables that say so in
+    their summary, the title names the page by its file's name, the heading tags only stand over
+    the body while its sections are numbered bold paragraphs, and code is a paragraph of its own
+    whose lines end with <br> (a root prompt "#" among them, which is no heading)."""
+    path = tmp_path / "customizing-runtime.en.html"
+    path.write_text(_SISU_PAGE, encoding="utf-8")
+    doc = read_document(path)
+    assert doc.title == "Customizing runtime - Live Manual"
+    assert "previous" not in doc.text and "next" not in doc.text and "Live manual" not in doc.text
+    headings = [line for line in doc.text.split("```")[0::2] for line in line.splitlines() if line.startswith("#")]
+    assert headings == ["# Live Manual", "# Customizing runtime", "# 10. Customizing runtime",
+                        "### Customizing the live user", "### Encrypted persistence"]
+    assert 'config:\n\n```\n$ lb config --bootappend-live "username=live-user"\n```' in doc.text
+    assert "```\n# cryptsetup luksFormat /dev/sdc2\n# ls /mnt\n   persistence.conf\n```" in doc.text
+
+
+def test_html_numbered_links_under_a_page_title_are_no_sections(tmp_path: Path) -> None:
+    """A DocBook manual's index page lists its figures by number, each a link: contents, not
+    headings, though the page's one heading stands over them all."""
+    path = tmp_path / "index.html"
+    path.write_text("<html><head><title>Manual</title></head><body><h1>Manual</h1><p><b>List of Figures</b></p>"
+                    "<p>3.1. <a href='first.html#a'>Welcome screen</a></p><p>3.2. <a href='tip.html#b'>Tip "
+                    "of the day</a></p></body></html>", encoding="utf-8")
+    text = read_document(path).text
+    assert not [line for line in text.splitlines() if line.startswith("#") and "](" in line]
+    assert "3.2. [Tip of the day](tip.html#b)" in text
+
+
 def test_debian_faq_html_chapters_keep_their_heading_tags() -> None:
     doc = corpus_index().get("debian-faq/html/pkg-basics.en.html")
     assert "## 7.12. How do I put a package on hold?" in doc.text.splitlines()

@@ -691,6 +691,17 @@ def test_a_case_that_the_last_question_says_is_not_so_does_not_lead():
                                 Turn("Done, it shows as Connected now. How do I send photos?", history))
 
 
+def test_a_lead_loses_the_word_that_placed_it_in_a_sequence_but_not_a_conjunction():
+    """A lead without "Then," or "Now", but "Now that …" and "Next to …" open a clause: a
+    manual's "Now that the config/ hierarchy exists, build the image" led "That the …"."""
+    from procmem.answerers.lead import _opening
+    assert _opening("Then, remove the splash.svg file.") == "Remove the splash.svg file."
+    assert _opening("Now run lb build.") == "Run lb build."
+    assert _opening("Now that the config/ hierarchy exists, build the image.") == \
+        "Now that the config/ hierarchy exists, build the image."
+    assert _opening("Next to the search box, click Filter.") == "Next to the search box, click Filter."
+
+
 def test_a_sentence_that_needs_the_one_before_does_not_lead():
     from procmem.answerers.lead import ANAPHORIC
     assert ANAPHORIC.match("In the window that appears, select a previously-connected hidden network.")

@@ -991,6 +991,21 @@ def test_a_list_of_the_modes_something_comes_in_is_no_steps():
         "Allow reusing of ports in TIME_WAIT.", "Shorten the TIME_WAIT timeout."]
 
 
+def test_a_list_of_the_parts_something_is_made_of_is_no_steps():
+    """A live system's manual: "It is made from the following parts:" over each part and what
+    it is (its first led "How do I run a script at boot time?" as "Linux kernel image, usually
+    named vmlinuz*"); a list of what a procedure "consists of" stays steps."""
+    parts = ("A live system is an operating system booted from a removable medium. It is made from the "
+             "following parts:\n\n- **Linux kernel image**, usually named `vmlinuz*`\n"
+             "- **Initial RAM disk image (initrd)**: a RAM disk set up for the Linux boot.\n"
+             "- **Bootloader**: A small piece of code crafted to boot from the chosen medium.\n")
+    assert unit_steps(step_unit("What is a live system?", parts, "live/the-basics.html", "The basics")) == []
+    procedure = ("Upgrading consists of the following steps:\n\n- Back up the configuration.\n"
+                 "- Install the new package.\n")
+    assert unit_steps(step_unit("Upgrading", procedure, "live/the-basics.html", "The basics")) == [
+        "Back up the configuration.", "Install the new package."]
+
+
 def test_the_lines_of_a_configuration_file_are_shown_not_run():
     """npm's .npmrc example is an ini file's lines; a PowerShell variable set from a cmdlet is a
     command."""
