@@ -115,12 +115,13 @@ ACTION_CUE = re.compile(
     # Page" by default zim will try to trash the page"
     + r"|^(?:when|once|if) you (?:select|click|choose|press|tap) (?:on )?(?:the )?[\"“'*]*(?-i:[A-Z])", re.I)
 # what to do in a case ("If you're using Linux or macOS, open a terminal and enter ...", "For a new
-# connection, type the network name"), or in a place of the window the step is in ("Under Page
-# Sides, in the Include drop-down list, select Front sides", "In the DNS section, switch the
-# Automatic switch to off")
+# connection, type the network name", "When modifying one of the default themes, if you want to use
+# a personalized background image …, add a splash.png picture"), or in a place of the window the
+# step is in ("Under Page Sides, in the Include drop-down list, select Front sides", "In the DNS
+# section, switch the Automatic switch to off")
 _PLACE = r"(?:under|in|on|from|at|within|inside)\s+[^,]{1,60}"
-CASE_ACTION = re.compile(rf"^(?:(?:if|when|once|after|before|for)\b[^,]{{1,120}}|{_PLACE}),\s+(?:{_PLACE},\s+)?(?:then\s+)?"
-                         + _IMPERATIVE, re.I)
+CASE_ACTION = re.compile(rf"^(?:(?:if|when|once|after|before|for)\b[^,]{{1,120}}|{_PLACE}),\s+"
+                         rf"(?:(?:if|when|once)\b[^,]{{1,120}},\s+|{_PLACE},\s+)?(?:then\s+)?" + _IMPERATIVE, re.I)
 # what to do after an opening clause ("If the pool is running, recycle it"), with a modal ("you
 # can modify the file", "an administrator can manually add ...") or a command in code
 LATER_ACTION = re.compile(

@@ -224,6 +224,8 @@ def states_after_clause(sentence: str) -> bool:
 
 # (not a conjunction or a preposition that starts with one: "Now that the tree exists, build it",
 # "Next to the search box, click …")
+# a step that the one before it leads to: "Then, remove the splash.svg file.", "After that, …"
+GOES_ON_FROM_STEP = re.compile(r"^(?:then|afterwards|after that|next(?! to\b)|finally)\b", re.I)
 SEQUENCE_WORD = re.compile(r"^(?:then|next(?! to\b)|finally|also|afterwards|now(?! that\b)|additionally),?\s+(?=\w)",
                            re.I)
 # what a reference page or section is about, which "this" names without the sentence before it:
@@ -420,15 +422,29 @@ SCENARIO = re.compile(r"^(?:description:\s*)?(?:you (?:want|would like|wish)|you
 STEP_TIE = 0.05
 
 
-def steps_in_order(actions: list[str], pool: dict[str, float], place: dict[str, tuple[int, int]]) -> list[str]:
+def steps_in_order(actions: list[str], pool: dict[str, float], place: dict[str, tuple[int, int]],
+                   before: dict[str, str] | None = None) -> list[str]:
     """``actions`` (best first; ``pool``: their scores; ``place``: each sentence's unit and its
     place in the texts) led by the earliest sentence of the best one's unit that scores within
     :data:`STEP_TIE` of it: when the question's words cannot tell two steps apart, the one the user
     does first leads ("Type in the IP Address and Gateway, as well as the appropriate Netmask."
-    before "Enter the IP address of a DNS server you want to use." for a fixed address)."""
+    before "Enter the IP address of a DNS server you want to use." for a fixed address). A step
+    that goes on from an action before it (``before``: each sentence's, in its unit) is done
+    after it, which leads ("… add a splash.png picture of 640x480 pixels." before "Then, remove
+    the splash.svg file.")."""
     if not actions or actions[0] not in place:
         return actions
     best = actions[0]
+    seen = {best}
+    # (the earlier step is done first even where it would lead no answer of its own: "When
+    # modifying one of the default themes, if you want to use a personalized background image …,
+    # add a splash.png picture of 640x480 pixels." names a wish the user did not say)
+    while GOES_ON_FROM_STEP.match(best) and (earlier := (before or {}).get(best, "")) in pool \
+            and earlier not in seen and acts(earlier):
+        best = earlier
+        seen.add(best)
+    if best != actions[0]:
+        return [best, *(s for s in actions if s != best)]
     tied = [s for s in actions if s in place and place[s][0] == place[best][0] and pool[best] - pool[s] <= STEP_TIE]
     first = min(tied, key=lambda s: place[s][1])
     return [first, *(s for s in actions if s != first)]
@@ -545,7 +561,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
                       and not case_user_denies(s, turn) and not wish_not_asked(s, turn)),
                      key=lambda s: -pool[s])
-    actions = steps_in_order(actions, pool, place)
+    actions = steps_in_order(actions, pool, place, before)
     causes = sorted((s for s in pool if says_why(s)), key=lambda s: -pool[s])
     if chosen and not best_said and unit_steps(chosen[0].unit):
         # the best unit says what to do in its list alone: another unit's sentence leads before

@@ -620,6 +620,10 @@ def test_the_page_on_the_status_code_the_user_names_gives_steps(corpus):
     ("In the DNS section, switch the Automatic switch to off.", True),
     ("When all the pages have printed, flip the pages over and place them back in the printer.", True),
     ("For a new connection, type the network name.", True),
+    # ... or after two cases (a live system's boot menu)
+    ("When modifying one of the default themes, if you want to use a personalized background image, "
+     "add a splash.png picture of 640x480 pixels.", True),
+    ("When modifying one of the default themes, if you want a background, the picture is 640x480.", False),
     # ... or what it is for, then the first thing to do (GIMP's Heal tool)
     ("To use it, first choose a brush with a size adapted to the defect.", True),
     # a place or a case followed by how things are
@@ -3454,6 +3458,15 @@ def test_of_two_steps_the_question_cannot_tell_apart_the_earlier_leads(corpus):
     assert steps_in_order([dns, ip], {dns: 1.88, ip: 1.88 - 2 * STEP_TIE}, place) == [dns, ip]
     assert steps_in_order([dns, "Elsewhere first."], {dns: 1.88, "Elsewhere first.": 1.88}, place) \
         == [dns, "Elsewhere first."]  # another unit's sentence is no earlier step
+    # a step that goes on from the action before it comes after it, however far apart their scores
+    # (a live system's boot menu: the splash.svg to remove once the splash.png is added)
+    add, remove = "Add a splash.png picture of 640x480 pixels.", "Then, remove the splash.svg file."
+    place = {add: (0, 1), remove: (0, 2)}
+    assert steps_in_order([remove, add], {remove: 1.9, add: 1.0}, place, {remove: add}) == [add, remove]
+    # (though it leads nothing of its own, its wish unasked: it is in the pool of sentences alone)
+    assert steps_in_order([remove], {remove: 1.9, add: 1.0}, place, {remove: add}) == [add, remove]
+    said = "The splash.png picture is shown behind the menu."
+    assert steps_in_order([remove], {remove: 1.9, said: 1.0}, place, {remove: said}) == [remove]  # no action
     conv = next(c for c in load_sample() if c.id == "dev-gnome-014")
     answer = make_answerer("extractive", cite=False).answer(
         AnswerRequest(conv.question, history=conv.history, documents=corpus.resolve(conv)))
