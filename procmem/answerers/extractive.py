@@ -151,7 +151,9 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
     says what a thing is (not by an option that does what is asked, nor by saying what lets one
     do it) and the user asks how to do it, and its own page's units whatever their
     score, when it has no steps (it only introduces what is asked); a unit the user has tried is chosen
-    only when no other unit scores, and never joins another; a unit that only states the
+    only when no other unit scores, and never joins another; nor does one that only the
+    conversation brought (none of the question's words in its header or text) join a best unit
+    that the question's words found; a unit that only states the
     problem or its cause (no option or entry of it says what is asked) joins only when the user
     asks why, and one written for another
     setting than the user's, or from another manual than the best unit's (another
@@ -216,6 +218,10 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             continue  # ranked by a search that found nothing better, it names nothing the user asks
         if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause and not asked_steps(cand.unit, turn))):
             continue
+        if chosen and turn.question_terms and (chosen[0].why.get("header") or chosen[0].why.get("text")) \
+                and not (cand.why.get("header") or cand.why.get("text") or cand.linked or turn.reports_failure
+                         or rest or start or below):
+            continue  # the conversation's topic alone, when the question's own words found what it asks
         if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure or rest or start) \
                 and cand.why.get("text", 0.0) < JOIN_TEXT * chosen[0].why.get("text", 0.0) \
                 and cand.retrieval < JOIN_RETRIEVAL * chosen[0].retrieval:

@@ -1234,6 +1234,30 @@ def test_a_unit_that_shares_only_a_common_word_with_the_question_does_not_join()
     assert chosen(0.1, screen_context=0.5) == ["The locale", "The screen program"]
 
 
+def test_a_unit_that_only_the_conversation_brought_does_not_join_what_the_question_found():
+    """A live system's manual: asked "And how do I try it out in VirtualBox?" after how to build
+    an image, the VirtualBox section answers by the question's words, and the build steps, which
+    share none of them and which the conversation has had, join no more (they came first, being
+    earlier in the page); a question whose words find nothing is still answered from the
+    conversation's topic."""
+    virtualbox = Procedure("", "Testing an ISO image with VirtualBox", ["Install virtualbox and start it."],
+                           unit_meta("the-basics.html", "The basics"))
+    build = Procedure("", "First steps: building an ISO hybrid image", ["Run lb config, then lb build."],
+                      unit_meta("the-basics.html", "The basics"))
+    history = [("How do I build my first ISO hybrid image?", "Run lb config and then lb build.")]
+
+    def chosen(question: str, best_why: dict[str, float]) -> list[str]:
+        best = Candidate(Hit(virtualbox, 1.0, 1, "x"), retrieval=0.9, score=1.0, why=best_why)
+        topic = Candidate(Hit(build, 0.9, 2, "x"), retrieval=0.8, score=0.6,
+                          why={"text": 0.0, "header": 0.0, "context": 1.0})
+        return [c.unit.output for c in select([best, topic], Turn(question, history), ExtractiveParams())]
+
+    found = {"text": 0.7, "header": 0.7, "context": 0.7}
+    assert chosen("And how do I try it out in VirtualBox?", found) == ["Testing an ISO image with VirtualBox"]
+    assert chosen("What next?", {"text": 0.0, "header": 0.0, "context": 0.7}) == [
+        "Testing an ISO image with VirtualBox", "First steps: building an ISO hybrid image"]
+
+
 def test_a_lead_that_introduces_a_command_gives_the_command():
     """"You can change it by the following." leads with the command it introduces, never alone."""
     unit = step_unit("The default editor", "Debian sets a default editor for every user.\n\nYou can change it by "
