@@ -437,9 +437,37 @@ def opposite_task(unit: Unit, turn: Turn) -> bool:
 
 
 def asked_steps(unit: Unit, turn: Turn) -> list[str]:
-    """The entries the question names (:func:`asked_entries`), else the labelled items that say
-    what it asks (:func:`described_steps`) or the terms whose meaning it asks (:func:`defined_terms`)."""
-    return asked_entries(unit, turn) or described_steps(unit, turn) or defined_terms(unit, turn)
+    """The entries the question names (:func:`asked_entries`), else the keys it asks for
+    (:func:`asked_keys`), the labelled items that say what it asks (:func:`described_steps`) or
+    the terms whose meaning it asks (:func:`defined_terms`)."""
+    return asked_entries(unit, turn) or asked_keys(unit, turn) or described_steps(unit, turn) \
+        or defined_terms(unit, turn)
+
+
+# a key or a combination of keys, as a table's cell or a list item's label gives it: "Alt+Tab",
+# "Ctrl+Shift+R", "Shift+Ctrl+Alt+Arrow keys", "F1", "Print Screen"
+KEY = re.compile(r"^(?:(?:ctrl|control|alt|shift|super|meta|cmd|command|option|fn|win|windows)\s*\+\s*)+\S.{0,20}$"
+                 r"|^f\d{1,2}$|^(?:esc|escape|tab|enter|return|delete|backspace|home|end|page ?up|page ?down|"
+                 r"print ?screen|space(?:bar)?|insert)$", re.I)
+_TABLE_ROW = re.compile(r"^\|(?P<cells>.*)\|\s*$")
+
+
+def asked_keys(unit: Unit, turn: Turn) -> list[str]:
+    """The keys that do what the question asks a key for (:attr:`Turn.key_action`), as "key:
+    what it does" lines: the rows of a table of keys, or the items of a list of them, whose
+    description says every word of the action first (a desktop guide's "| Alt+Tab | Switch
+    between windows. … |" for "What is the keyboard shortcut to switch between windows?")."""
+    if not turn.key_action:
+        return []
+    pairs: list[tuple[str, str]] = []
+    for line in unit_text(unit).splitlines():
+        if (row := _TABLE_ROW.match(line.strip())) and len(cells := [c.strip() for c in row["cells"].split("|")]) >= 2:
+            pairs.append((plain_text(cells[0]), plain_text(" ".join(cells[1:]))))
+    for item in list_items(unit):
+        if labelled := LABELLED_ITEM.match(item):
+            pairs.append((labelled["label"].strip(), labelled["text"]))
+    return [f"{key}: {text}" for key, text in pairs
+            if KEY.match(key) and turn.key_action <= set(terms(first_sentence(text, max_words=45)))]
 
 
 # an asked entry answers the question when its name says this share of the question's terms:

@@ -18,6 +18,7 @@ from procmem.answerers.candidates import (
     Candidate,
     answers_by_option,
     asked_entries,
+    asked_keys,
     asked_steps,
     defined_terms,
     described_steps,
@@ -504,7 +505,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     entry_asked = bool(chosen) and bool(asked_entries(chosen[0].unit, turn))
     said = section_answer(chosen[0].unit) if opens and not by_option \
         and not (entry_asked or answers_by_option(chosen[0].unit, turn)
-                 or defined_terms(chosen[0].unit, turn)) else ""
+                 or defined_terms(chosen[0].unit, turn) or asked_keys(chosen[0].unit, turn)) else ""
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
                      and not introduced(unit_text(chosen[0].unit))

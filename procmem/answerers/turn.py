@@ -142,6 +142,13 @@ FACT_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:which|what)(?:['’]s\b| (?!(?:now
                            r"(?:is|are|does|do|can|could|will|would|should)\b(?! (?:i|we)\b))", re.I)
 
 
+# a question for the key that does something: "What is the keyboard shortcut to switch between
+# windows?", "Is there a hotkey for closing a tab?", "Which key do I press to undo?"
+KEY_QUESTION = re.compile(r"\b(?:(?:keyboard )?shortcut|hot ?key|key(?:board)? (?:combination|binding)|keys?)s?"
+                          r"(?: (?:do|can|should) (?:i|we|you) (?:press|use|type))? (?:to|for) "
+                          r"(?P<action>[^?.!]{3,80})", re.I)
+
+
 # what the user wants to do once the asked action is done, said after it: "How do I save a
 # selection so I can use it again later?", "… in order to print it"
 PURPOSE = re.compile(r",?\s+(?:so (?:that )?(?:i|we|you|they|he|she|it) (?:can|could|will|would|may|might)|in order to)\b"
@@ -324,6 +331,15 @@ class Turn:
             return set()
         earlier = self.history[-1][0]
         return set(terms(earlier)) - set(asked_action(earlier))
+
+    @cached_property
+    def key_action(self) -> set[str]:
+        """What the last question asks the key for, as terms: {"switch", "window"} of "What is
+        the keyboard shortcut to switch between windows?" or "Which key do I press to switch
+        windows?"; empty for a question that asks for no key, or how to do something with one
+        ("How do I change the shortcut for the terminal?")."""
+        found = None if self.asks_how else KEY_QUESTION.search(self.question)
+        return set(terms(found["action"])) if found else set()
 
     @cached_property
     def action(self) -> list[str]:

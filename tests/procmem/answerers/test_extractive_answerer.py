@@ -11,6 +11,7 @@ from inscoqa.corpus.document import Document
 from procmem.answerers import AnswerRequest, answer_with_fallback, make_answerer
 from procmem.answerers.candidates import (
     Candidate,
+    asked_keys,
     defines_only,
     described_steps,
     is_duplicate,
@@ -1256,6 +1257,27 @@ def test_a_unit_that_only_the_conversation_brought_does_not_join_what_the_questi
     assert chosen("And how do I try it out in VirtualBox?", found) == ["Testing an ISO image with VirtualBox"]
     assert chosen("What next?", {"text": 0.0, "header": 0.0, "context": 0.7}) == [
         "Testing an ISO image with VirtualBox", "First steps: building an ISO hybrid image"]
+
+
+def test_a_question_for_a_key_is_answered_by_the_row_of_the_table_of_keys_that_does_it():
+    """A desktop guide's table of window shortcut keys: "What is the keyboard shortcut to switch
+    between windows?" led with what the section says before its table; the row whose function
+    says the action leads now, and is the section's one step. A list of keys answers alike; a
+    key that only mentions the action later in its description does not."""
+    table = ("Window shortcut keys allow you to use the keyboard to perform tasks on the focused window. "
+             "The following table lists some window shortcut keys:\n\n| Shortcut Key | Function |\n|---|---|\n"
+             "| Alt+F4 | Close the currently focused window. |\n"
+             "| Alt+Tab | Switch between windows. A list of windows that you can select is displayed. |\n"
+             "| Alt+F7 | Move the focused window. You can then switch between windows as usual. |\n")
+    unit = step_unit("Window Shortcut Keys", table, "gosbasic.xml", "Basic Skills")
+    answer, steps, _ = compose([Hit(unit, 1.0, 1, "x")], Turn("What is the keyboard shortcut to switch between windows?"),
+                               cite=False)
+    assert answer == "Alt+Tab: Switch between windows."
+    assert steps == ["Alt+Tab: Switch between windows. A list of windows that you can select is displayed."]
+    listed = step_unit("Window Shortcut Keys", "- **Alt+F4**: Close the focused window.\n"
+                       "- **Alt+Tab**: Switch between windows.\n", "gosbasic.xml", "Basic Skills")
+    assert asked_keys(listed, Turn("Which key do I press to close the window?")) == ["Alt+F4: Close the focused window."]
+    assert asked_keys(unit, Turn("How do I switch between windows?")) == []  # asks for no key
 
 
 def test_a_lead_that_introduces_a_command_gives_the_command():

@@ -268,6 +268,18 @@ def test_the_task_terms_leave_out_what_the_user_wants_to_do_once_it_is_done(ques
     assert turn.task_terms == (set(terms(task)) if task else turn.question_terms)
 
 
+@pytest.mark.parametrize(("question", "action"), [
+    ("What is the keyboard shortcut to switch between windows?", "switch between windows"),
+    ("Which key do I press to undo?", "undo"),
+    ("Is there a hotkey for closing a tab?", "closing a tab"),
+    ("How do I change the shortcut for the terminal?", ""),  # how to change it, not which it is
+    ("What is the key to good bread?", "good bread"),  # (found only in a table of keys)
+    ("How do I add a key to the keyring?", ""),
+])
+def test_a_question_for_a_key_names_what_the_key_does(question, action):
+    assert Turn(question).key_action == set(terms(action))
+
+
 @pytest.mark.parametrize(("question", "no_steps"), [
     ("The highlight button is greyed out. Why can't I annotate it?", True),
     ("When I paste text copied from a PDF the words come out jumbled. Why?", True),
