@@ -369,6 +369,13 @@ def does_asked(sentence: str, turn: Turn) -> bool:
                                         rf"{re.escape(verb)}\b", without_consequences(sentence), re.I))
 
 
+def for_asked_action(sentence: str, turn: Turn) -> bool:
+    """A sentence that opens with the purpose of doing what the question asks how to do, in its
+    own verb: "To log out of your session, click on the Log Out button …" for "How do I log out?"."""
+    verb = turn.action_verb
+    return bool(verb) and bool(re.match(rf"(?:(?:{_SEQUENCE}),?\s+)?to {re.escape(verb)}\b", sentence, re.I))
+
+
 def sends_to_steps(sentence: str) -> bool:
     """A step's opening that can send the user on to the steps: one that says what to do
     (:func:`orders`; not "You can filter quite a bit with varnishlog", nor a value's
@@ -424,12 +431,15 @@ STEP_TIE = 0.05
 
 
 def steps_in_order(actions: list[str], pool: dict[str, float], place: dict[str, tuple[int, int]],
-                   before: dict[str, str] | None = None) -> list[str]:
+                   before: dict[str, str] | None = None, for_asked: frozenset[str] = frozenset()) -> list[str]:
     """``actions`` (best first; ``pool``: their scores; ``place``: each sentence's unit and its
     place in the texts) led by the earliest sentence of the best one's unit that scores within
     :data:`STEP_TIE` of it: when the question's words cannot tell two steps apart, the one the user
     does first leads ("Type in the IP Address and Gateway, as well as the appropriate Netmask."
-    before "Enter the IP address of a DNS server you want to use." for a fixed address). A step
+    before "Enter the IP address of a DNS server you want to use." for a fixed address), unless a
+    later one says it is for the asked action (``for_asked``: "To log out of your session or
+    switch users, click on the Log Out button …" before "Choose Add to Panel, then choose Log Out
+    from the Add to Panel dialog." for "How do I log out?"). A step
     that goes on from an action before it (``before``: each sentence's, in its unit) is done
     after it, which leads ("… add a splash.png picture of 640x480 pixels." before "Then, remove
     the splash.svg file.")."""
@@ -447,7 +457,7 @@ def steps_in_order(actions: list[str], pool: dict[str, float], place: dict[str, 
     if best != actions[0]:
         return [best, *(s for s in actions if s != best)]
     tied = [s for s in actions if s in place and place[s][0] == place[best][0] and pool[best] - pool[s] <= STEP_TIE]
-    first = min(tied, key=lambda s: place[s][1])
+    first = min(tied, key=lambda s: (s not in for_asked, place[s][1]))
     return [first, *(s for s in actions if s != first)]
 
 
@@ -562,7 +572,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
                       and not case_user_denies(s, turn) and not wish_not_asked(s, turn)),
                      key=lambda s: -pool[s])
-    actions = steps_in_order(actions, pool, place, before)
+    actions = steps_in_order(actions, pool, place, before, frozenset(s for s in actions if for_asked_action(s, turn)))
     causes = sorted((s for s in pool if says_why(s)), key=lambda s: -pool[s])
     if chosen and not best_said and unit_steps(chosen[0].unit):
         # the best unit says what to do in its list alone: another unit's sentence leads before

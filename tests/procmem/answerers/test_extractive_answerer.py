@@ -3504,6 +3504,14 @@ def test_of_two_steps_the_question_cannot_tell_apart_the_earlier_leads(corpus):
     assert steps_in_order([dns, ip], {dns: 1.88, ip: 1.88 - 2 * STEP_TIE}, place) == [dns, ip]
     assert steps_in_order([dns, "Elsewhere first."], {dns: 1.88, "Elsewhere first.": 1.88}, place) \
         == [dns, "Elsewhere first."]  # another unit's sentence is no earlier step
+    # of two steps the question's words cannot tell apart, one that says it is for the asked action leads
+    from procmem.answerers.lead import for_asked_action
+    add = "Choose Add to Panel, then choose Log Out from the Add to Panel dialog."
+    out = "To log out of your session, click on the Log Out button."
+    assert for_asked_action(out, Turn("How do I log out?")) and not for_asked_action(add, Turn("How do I log out?"))
+    place = {add: (0, 2), out: (0, 4)}
+    assert steps_in_order([add, out], {add: 3.4, out: 3.4}, place, {}, frozenset({out})) == [out, add]
+    assert steps_in_order([add, out], {add: 3.4, out: 3.4}, place) == [add, out]
     # a step that goes on from the action before it comes after it, however far apart their scores
     # (a live system's boot menu: the splash.svg to remove once the splash.png is added)
     add, remove = "Add a splash.png picture of 640x480 pixels.", "Then, remove the splash.svg file."
