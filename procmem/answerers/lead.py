@@ -371,9 +371,17 @@ def does_asked(sentence: str, turn: Turn) -> bool:
 
 def for_asked_action(sentence: str, turn: Turn) -> bool:
     """A sentence that opens with the purpose of doing what the question asks how to do, in its
-    own verb: "To log out of your session, click on the Log Out button …" for "How do I log out?"."""
+    own verb, and says no more of it than the question does, but for what it is done to when the
+    question names nothing: "To log out of your session, click on the Log Out button …" for "How
+    do I log out?", "To flip a layer, use …" for "How do I flip a layer horizontally?" (not "To
+    freeze both horizontally and vertically, select …" for "How do I freeze the top row …?")."""
     verb = turn.action_verb
-    return bool(verb) and bool(re.match(rf"(?:(?:{_SEQUENCE}),?\s+)?to {re.escape(verb)}\b", sentence, re.I))
+    purpose = re.match(rf"(?:(?:{_SEQUENCE}),?\s+)?to {re.escape(verb)}\b(?P<rest>[^,:]*)", sentence, re.I) \
+        if verb else None
+    if not purpose:
+        return False
+    more = set(terms(f"{verb}{purpose['rest']}")) - turn.question_terms
+    return not more or len(turn.question_terms) <= 1  # (the action alone: "log out")
 
 
 def sends_to_steps(sentence: str) -> bool:

@@ -3509,6 +3509,10 @@ def test_of_two_steps_the_question_cannot_tell_apart_the_earlier_leads(corpus):
     add = "Choose Add to Panel, then choose Log Out from the Add to Panel dialog."
     out = "To log out of your session, click on the Log Out button."
     assert for_asked_action(out, Turn("How do I log out?")) and not for_asked_action(add, Turn("How do I log out?"))
+    # ... and says no more of it than the question, which names what the action is done to
+    freeze = Turn("How do I freeze the top row so it stays visible when I scroll down?")
+    assert not for_asked_action("To freeze both horizontally and vertically, select the cell below the row.", freeze)
+    assert for_asked_action("To flip a layer, use the Flip Tool.", Turn("How do I flip a layer horizontally?"))
     place = {add: (0, 2), out: (0, 4)}
     assert steps_in_order([add, out], {add: 3.4, out: 3.4}, place, {}, frozenset({out})) == [out, add]
     assert steps_in_order([add, out], {add: 3.4, out: 3.4}, place) == [add, out]
