@@ -223,10 +223,10 @@ def states_after_clause(sentence: str) -> bool:
     return states(sentence) or (rest != sentence and states(rest))
 
 
-# (not a conjunction or a preposition that starts with one: "Now that the tree exists, build it",
-# "Next to the search box, click …")
 # a step that the one before it leads to: "Then, remove the splash.svg file.", "After that, …"
 GOES_ON_FROM_STEP = re.compile(r"^(?:then|afterwards|after that|next(?! to\b)|finally)\b", re.I)
+# the word that places a step in a sequence, which a lead goes without (not a conjunction or a
+# preposition that starts with one: "Now that the tree exists, build it", "Next to the search box, …")
 SEQUENCE_WORD = re.compile(r"^(?:then|next(?! to\b)|finally|also|afterwards|now(?! that\b)|additionally),?\s+(?=\w)",
                            re.I)
 # what a reference page or section is about, which "this" names without the sentence before it:

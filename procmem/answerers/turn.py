@@ -144,7 +144,7 @@ FACT_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:which|what)(?:['’]s\b| (?!(?:now
 
 # a question for the key that does something: "What is the keyboard shortcut to switch between
 # windows?", "Is there a hotkey for closing a tab?", "Which key do I press to undo?"
-KEY_QUESTION = re.compile(r"\b(?:(?:keyboard )?shortcut|hot ?key|key(?:board)? (?:combination|binding)|keys?)s?"
+KEY_QUESTION = re.compile(r"\b(?:(?:keyboard )?shortcut|hot ?key|key(?:board)? (?:combination|binding)|key)s?"
                           r"(?: (?:do|can|should) (?:i|we|you) (?:press|use|type))? (?:to|for) "
                           r"(?P<action>[^?.!]{3,80})", re.I)
 
@@ -334,9 +334,9 @@ class Turn:
 
     @cached_property
     def key_action(self) -> set[str]:
-        """What the last question asks the key for, as terms: {"switch", "window"} of "What is
-        the keyboard shortcut to switch between windows?" or "Which key do I press to switch
-        windows?"; empty for a question that asks for no key, or how to do something with one
+        """What the last question asks the key for, as terms: those of "switch between windows"
+        in "What is the keyboard shortcut to switch between windows?", of "undo" in "Which key do
+        I press to undo?"; empty for a question that asks for no key, or how to do something with one
         ("How do I change the shortcut for the terminal?")."""
         found = None if self.asks_how else KEY_QUESTION.search(self.question)
         return set(terms(found["action"])) if found else set()
