@@ -25,7 +25,11 @@ one with headings, a question set in bold above its answer becomes one, as does 
 labelled "Q:" over an answer labelled "A:", and a section headed "Contents" that holds only its
 entries goes. An Asciidoctor note (a
 table of its icon and its text) is a note, under the step it is set in; Sphinx's "<no title>"
-is no title (the page is named by its file, and ``meta["untitled"]`` says so).
+is no title (the page is named by its file, and ``meta["untitled"]`` says so). SiSU's pages (the
+Debian Live manual): a layout table whose summary says it navigates is left out, a paragraph of
+class ``code`` is a code block whose ``<br>``s end its lines, a title that is the page's file name
+is spelled as the heading that has its words, and a page whose heading tags only stand over its
+body gets its sections from its numbered lines.
 """
 
 from __future__ import annotations
