@@ -68,16 +68,19 @@ NOTHING_FOUND = "No matching instructions were found."
 CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
 
 # a sentence that says why: the cause, the setting or the limit behind what to do
+# "means" as a verb ("This means that …"), not a way ("another means to manage your files", "by
+# means of a hook")
+_MEANS = r"(?<!\ba )(?<!\bby )(?<!\bno )(?<!\bthe )(?<!\bany )(?<!\bother )(?<!\banother )means"
 CAUSE_CUE = re.compile(
     r"\b(?:because|causes?|caused|occurs?|happens?|due to|only|not supported|unsupported|"
     # "is designed to", "by design"; not what something is made for ("keyboards designed for Windows")
-    r"requires?|required|must|limit\w*|by default|expected|(?:is|are|was|were|be|not) designed|by design|means)\b",
+    rf"requires?|required|must|limit\w*|by default|expected|(?:is|are|was|were|be|not) designed|by design|{_MEANS})\b",
     re.I)
 
 # ... what says it in an order: "Lower the heat and keep stirring, because the sauce burns easily"
 # says why; "Make sure that both tests pass and that no actions are required." is one more step
 GIVES_REASON = re.compile(r"\b(?:because|since|so that|otherwise|or else|due to|to (?:avoid|prevent)|causes?|caused|"
-                          r"means|not supported|by design)\b", re.I)
+                          rf"{_MEANS}|not supported|by design)\b", re.I)
 # the label of a note that says why, left out of the answer: "Tip: We recommend that you use ..."
 NOTE_LABEL = re.compile(rf"^(?:{NOTE_LABELS})\s*:\s*(?=[A-Z])", re.I)
 # an example shows a case, not why: "For example, if a workspace that has 10 desks is booked ..."

@@ -3476,6 +3476,10 @@ def test_an_order_says_why_only_when_it_gives_its_reason():
     # an example shows a case, not why
     assert not says_why("For example, if a workspace that has 10 desks is booked to 50 percent capacity, "
                         "only 5 desks are required.")
+    # "means" says why as a verb, not as a way (a desktop guide's emblems, after changing a launcher's icon)
+    assert says_why("This means that the setting is lost when you restart.")
+    assert not says_why("Such emblems appear in addition to the file icon and provide another means to manage your files.")
+    assert not says_why("It is sometimes convenient to provide or modify some content by means of files.")
 
 
 @pytest.mark.parametrize(("conv_id", "left_out"), [
