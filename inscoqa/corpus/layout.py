@@ -33,6 +33,7 @@ lines become Markdown lists (the readers' own conversion); rules (``-----``) are
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 MAX_QUESTION_WORDS = 30
 MAX_TITLE_WORDS = 10
@@ -409,11 +410,17 @@ def divided_by_headings(markdown: str) -> bool:
                if HEADING.match(para) and not HEADING.match(following)) > 1
 
 
+FENCED_CODE = re.compile(r"(^```[^\n]*\n.*?^```$)", re.M | re.S)
+
+
+def outside_code(markdown: str, change: Callable[[str], str]) -> str:
+    """``markdown`` with ``change`` made to each of its parts outside fenced code blocks."""
+    return "".join(part if part.startswith("```") else change(part) for part in FENCED_CODE.split(markdown))
+
+
 def numbered_sections(markdown: str) -> str:
     """A Markdown text's numbered margin headings (:func:`numbered_headings`) outside its code."""
-    parts = re.split(r"(^```[^\n]*\n.*?^```$)", markdown, flags=re.M | re.S)
-    return "".join(part if part.startswith("```") else "\n".join(numbered_headings(part.split("\n")))
-                   for part in parts)
+    return outside_code(markdown, lambda part: "\n".join(numbered_headings(part.split("\n"))))
 
 
 def split_paragraphs(markdown: str) -> list[str]:

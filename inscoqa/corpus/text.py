@@ -25,6 +25,7 @@ from inscoqa.corpus.layout import (
     dedent_sections,
     layout_headings,
     numbered_headings,
+    outside_code,
     split_paragraphs,
 )
 from inscoqa.corpus.manpage import is_man_page, man_to_markdown
@@ -127,8 +128,7 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     body = notes_as_quotes("\n".join(dedent_sections(body.split("\n"))))
     body = "\n\n".join(indented_blocks(split_paragraphs(body)))  # a screen or an example set in
     # a "#" that would start a heading is escaped, outside code
-    parts = re.split(r"(^```[^\n]*\n.*?^```$)", body, flags=re.M | re.S)
-    body = "".join(part if part.startswith("```") else _HASH_LINE.sub(r"\1\\#", part) for part in parts)
+    body = outside_code(body, lambda part: _HASH_LINE.sub(r"\1\\#", part))
     return title, _put_back(body.replace(_HASH, "#"), examples)
 
 

@@ -33,7 +33,7 @@ from procmem.answerers.steps import (
     usage_options,
 )
 from procmem.answerers.turn import UNDO, Turn, narrowed, setting_factor, settings_named
-from procmem.extract.markdown import first_sentence, one_line, split_sentences
+from procmem.extract.markdown import first_sentence, one_line, split_sentences, table_cells
 from procmem.extract.roles import labels_a_part
 from procmem.retrieval.quotes import documents_naming, documents_quoting
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
@@ -449,7 +449,6 @@ def asked_steps(unit: Unit, turn: Turn) -> list[str]:
 KEY = re.compile(r"^(?:(?:ctrl|control|alt|shift|super|meta|cmd|command|option|fn|win|windows)\s*\+\s*)+\S.{0,20}$"
                  r"|^f\d{1,2}$|^(?:esc|escape|tab|enter|return|delete|backspace|home|end|page ?up|page ?down|"
                  r"print ?screen|space(?:bar)?|insert)$", re.I)
-_TABLE_ROW = re.compile(r"^\|(?P<cells>.*)\|\s*$")
 
 
 def asked_keys(unit: Unit, turn: Turn) -> list[str]:
@@ -461,7 +460,7 @@ def asked_keys(unit: Unit, turn: Turn) -> list[str]:
         return []
     pairs: list[tuple[str, str]] = []
     for line in unit_text(unit).splitlines():
-        if (row := _TABLE_ROW.match(line.strip())) and len(cells := [c.strip() for c in row["cells"].split("|")]) >= 2:
+        if line.lstrip().startswith("|") and len(cells := table_cells(line)) >= 2:
             pairs.append((plain_text(cells[0]), plain_text(" ".join(cells[1:]))))
     for item in list_items(unit):
         if labelled := LABELLED_ITEM.match(item):
