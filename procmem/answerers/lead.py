@@ -71,15 +71,21 @@ CITED = re.compile(r"\s*\[\d+\]$")  # the citation that ends a step
 # "means" as a verb ("This means that …"), not a way ("another means to manage your files", "by
 # means of a hook")
 _MEANS = r"(?<!\ba )(?<!\bby )(?<!\bno )(?<!\bthe )(?<!\bany )(?<!\bother )(?<!\banother )means"
+# "only" as a limit ("works only if …", "the only supported way"), not a word's part ("a cloud-only
+# mailbox", "read-only") nor "not only … but also"
+_ONLY = r"(?<![-\w])(?<!\bnot )only(?!-)"
+# "expected" as what is meant to happen ("This behavior is expected", "it is expected to be still a
+# little runny"), not a symptom's "doesn't work as expected" nor "the expected name"
+_EXPECTED = r"(?<!\bas )(?<!\bthan )(?<!\bthe )(?<!\ban )expected"
 CAUSE_CUE = re.compile(
-    r"\b(?:because|causes?|caused|occurs?|happens?|due to|only|not supported|unsupported|"
+    rf"\b(?:because|causes?|caused|occurs?|happens?|due to|{_ONLY}|not supported|unsupported|"
     # "is designed to", "by design"; not what something is made for ("keyboards designed for Windows")
-    rf"requires?|required|must|limit\w*|by default|expected|(?:is|are|was|were|be|not) designed|by design|{_MEANS})\b",
+    rf"requires?|required|must|limit\w*|by default|{_EXPECTED}|(?:is|are|was|were|be|not) designed|by design|{_MEANS})\b",
     re.I)
 
 # ... what says it in an order: "Lower the heat and keep stirring, because the sauce burns easily"
 # says why; "Make sure that both tests pass and that no actions are required." is one more step
-GIVES_REASON = re.compile(r"\b(?:because|since|so that|otherwise|or else|due to|to (?:avoid|prevent)|causes?|caused|"
+GIVES_REASON = re.compile(r"\b(?:because|since|so that|(?<!\bor )otherwise|or else|due to|to (?:avoid|prevent)|causes?|caused|"
                           rf"{_MEANS}|not supported|by design)\b", re.I)
 # the label of a note that says why, left out of the answer: "Tip: We recommend that you use ..."
 NOTE_LABEL = re.compile(rf"^(?:{NOTE_LABELS})\s*:\s*(?=[A-Z])", re.I)
@@ -97,7 +103,7 @@ def says_why(sentence: str) -> bool:
     """A sentence that says why (:data:`CAUSE_CUE`), but not an example; one that tells the user
     what to do (:func:`acts`, past a note's label, or :data:`OBLIGED_TO_FOLLOW`) only when it
     gives its reason (:data:`GIVES_REASON`)."""
-    if not CAUSE_CUE.search(sentence) or EXAMPLE_OPENING.match(sentence):
+    if not (CAUSE_CUE.search(sentence) or GIVES_REASON.search(sentence)) or EXAMPLE_OPENING.match(sentence):
         return False
     order = acts(NOTE_LABEL.sub("", sentence)) or bool(OBLIGED_TO_FOLLOW.search(sentence))
     return not order or bool(GIVES_REASON.search(sentence))

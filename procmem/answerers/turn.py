@@ -121,6 +121,10 @@ LIGHT_VERBS = frozenset(t for word in ("get", "make", "do", "have", "go", "let",
 # a how-question that asks for more than one thing: "How do I steep black tea and brew green tea?"
 SEVERAL_ASKED = re.compile(HOW_DO_I + r" [^?.!]*\band\b", re.I)
 REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
+# ... or acts on a thing of its own where the pronoun stands: "How do I add a row to it?", "How do I
+# send the photos to it?" (not what it is for: "Can I make my own for it?" asks about its own thing)
+REFERS_BACK_AS_PLACE = re.compile(ASKED_ACTION.pattern + r"\b[^?.!,;]{0,40}? (?:to|into|in|on|onto|from) (?:it|them)"
+                                  r"(?= *(?:[?.!,;]|$|and\b|again\b))", re.I)
 # the thing the user chooses among those the conversation offered: "Fine, a standard account
 # then.", "Let's do the sticky pork chops.", "I'll go with the cloud one."
 CHOICE = re.compile(r"^(?:\w+,\s+)?(?:an?|the)\s+(?P<then>[^.,?!]{2,40}?)\s+then\b"
@@ -323,11 +327,12 @@ class Turn:
     @cached_property
     def referent_terms(self) -> set[str]:
         """What a question that asks how to do something to what the conversation was about, by a
-        pronoun ("How do I load it again on another machine?"), is about: the terms of the
+        pronoun ("How do I load it again on another machine?", "How do I add a row to it?"), is
+        about: the terms of the
         question before it ("How do I save an image to a tar archive?"), without the action that
         question asked how to do (the user now asks another); none for any other question (one
         that names a thing of its own, "Can I make my own for it?", asks about that thing)."""
-        if not self.history or not REFERS_BACK.search(self.question):
+        if not self.history or not (REFERS_BACK.search(self.question) or REFERS_BACK_AS_PLACE.search(self.question)):
             return set()
         earlier = self.history[-1][0]
         return set(terms(earlier)) - set(asked_action(earlier))

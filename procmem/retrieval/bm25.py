@@ -59,6 +59,14 @@ NOUN_COMPOUND = re.compile(r"\b(?:(time)[\s-]+(zones?)|(user|file|host)[\s-]+(na
                            r"|(head)[\s-]+(phones?|sets?)|(book)[\s-]+(marks?)|(note)[\s-]+(books?)"
                            r"|(e)-(mails?)|(plug)-(ins?)|(add)-(ons?)|(pop)-(ups?)"
                            r"|(sub)-(pages?|folders?|menus?|directory|directories))\b")
+# a feature named by "auto" ("autohide", "auto-complete", "AutoSave") is what it does, done
+# automatically ("hide automatically"), so "How do I make the panel hide automatically?" meets a
+# key headed "autohide", "auto-reply" the "automatic replies" of a question, and "auto-complete"
+# "autocomplete"; two words, as many as "auto-reply" had been; not a word of its own ("automatic",
+# "autonomous", "autograph", "autopsy") nor a name that says no action ("Autodiscover",
+# "autoconf", "automake", "autotools", "autoexec")
+AUTO_COMPOUND = re.compile(r"\bauto-?(?!mat|nom|graph|psy|biograph|crat|mobile|discover|conf|make|tools|reconf|exec)"
+                           r"([a-z]{3,10})\b")
 # the words that technical writing shortens, with what they stand for: a question that says
 # "configuration" meets a page that says "config" ("Rsyslog has support for config checking"),
 # one that says "sync" a page that says "synchronization"; not those that are also names of their
@@ -95,7 +103,9 @@ BRITISH_SPELLINGS = (
 _SHORT_FORMS = hashlib.sha256(repr(sorted(FULL_WORD.items())).encode()).hexdigest()[:8]
 _COMPOUNDS = hashlib.sha256(NOUN_COMPOUND.pattern.encode()).hexdigest()[:8]
 _SPELLINGS = hashlib.sha256(repr(BRITISH_SPELLINGS).encode()).hexdigest()[:8]
-TOKENIZER_NAME = (f"regex-w2+/dotted-codes/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}/stopwords-en"
+_AUTO = hashlib.sha256(AUTO_COMPOUND.pattern.encode()).hexdigest()[:8]
+TOKENIZER_NAME = (f"regex-w2+/dotted-codes/underscore-parts/name-version/compounds/noun-compounds-{_COMPOUNDS}"
+                  f"/auto-compounds-{_AUTO}/stopwords-en"
                   f"/irregular-verbs/short-forms-{_SHORT_FORMS}/snowball-english/us-spelling-{_SPELLINGS}")
 # the verb that instructions use for what a question says with a particle, a stop word that
 # leaves "turn" alone to search for ("How do I turn on HTTP/2?": "you need to enable it"); not
@@ -130,11 +140,13 @@ def words(text: str) -> list[str]:
     underscores, its own words ("html_logo_url", "html", "logo", "url": the question says "logo");
     a name with a version after a slash, the name and the two joined ("HTTP/2": "http", "http2");
     a verb with a particle that is also one word as that word ("backing up": "backup",
-    :data:`COMPOUND`), and two nouns also written as one word as well as that word ("time zone":
-    "time", "zone", "timezone", :data:`NOUN_COMPOUND`)."""
+    :data:`COMPOUND`), two nouns also written as one word as well as that word ("time zone":
+    "time", "zone", "timezone", :data:`NOUN_COMPOUND`), and a feature named by "auto" as what it
+    does, done automatically ("autohide", "auto-hide": "automatically", "hide"; :data:`AUTO_COMPOUND`)."""
     found: list[str] = []
     lowered = COMPOUND.sub(lambda m: "".join(filter(None, m.groups())), text.lower())
     lowered = NOUN_COMPOUND.sub(lambda m: f"{m[0]} {''.join(filter(None, m.groups()))}", lowered)
+    lowered = AUTO_COMPOUND.sub(lambda m: f"automatically {m[1]}", lowered)
     for word in WORD_OR_CODE.findall(VERSIONED.sub(r"\1 \1\2", lowered)):
         if DOTTED_CODE.fullmatch(word):  # the code, then its numbers as words
             found += [word, *(part for part in TOKEN.findall(word) if part not in STOPWORDS)]

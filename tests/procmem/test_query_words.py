@@ -58,6 +58,19 @@ def test_two_nouns_also_written_as_one_word_are_that_word_as_well() -> None:
     assert query_tokens("Set the time zone") == ["set", "time", "zone", "timezon", "timezon"]
 
 
+def test_a_feature_named_by_auto_is_what_it_does_automatically() -> None:
+    """A panel's key is "Autohide"; a user asks how to make the panel hide automatically. The
+    feature is what it does, however it is written ("auto-complete", "AutoComplete"); "automatic"
+    and "autonomous" are words of their own, "Autodiscover" a service's name."""
+    assert tokenize("Autohide") == ["automat", "hide"]
+    assert set(tokenize("make the panel hide automatically")) >= {"automat", "hide"}
+    assert tokenize("auto-complete") == tokenize("AutoComplete") == ["automat", "complet"]
+    assert set(tokenize("set up an auto-reply")) >= {"automat", "repli"} <= set(tokenize("automatic replies"))
+    assert tokenize("automatic updates") == ["automat", "updat"]
+    assert tokenize("an autonomous system") == ["autonom", "system"]
+    assert tokenize("Autodiscover fails") == ["autodiscov", "fail"]
+
+
 def test_a_short_form_is_the_word_it_stands_for() -> None:
     assert tokenize("config checks") == tokenize("configuration checking")
     assert tokenize("the repo dirs") == tokenize("the repository directories")
@@ -109,6 +122,10 @@ def _pages() -> list[Document]:
              "choose Change Desktop Background and pick a solid color or a picture.\n"),
         page("wallpaper.md", "Change the wallpaper", "# Change the wallpaper\n\nTo change the background "
              "of a window or a panel, drag a pattern onto it.\n"),
+        page("panel.md", "Panel properties", "# Panel properties\n\nAutohide: select this option to "
+             "collapse the panel to the edge of the screen when the pointer leaves it.\n"),
+        page("windows.md", "Windows", "# Windows\n\nTo hide a window, click its minimize button; it is "
+             "restored automatically when you click its button on the panel.\n"),
     ]
 
 
@@ -124,6 +141,8 @@ def test_a_question_finds_the_page_that_says_it_with_its_words(embedder: Any) ->
     assert first("How do I back up the zone keys?") == "backup.md"  # not the page that says keys
     assert first("How do I set the time zone?") == "timezone.md"  # not the page that says set and time
     assert first("How do I change the background colour?") == "background.md"  # it says "color"
+    # not the page that says "hide", "panel" and "automatically" apart
+    assert first("How do I make the panel hide automatically?") == "panel.md"
 
 
 def test_a_question_asks_for_the_one_word_two_nouns_make():

@@ -568,7 +568,7 @@ def test_the_butter_biscuit_method_is_given_to_its_end_from_the_given_recipes(co
     ("dev-ods-012", "Check for errors or warnings in the event logs.", "Remote PowerShell"),
     ("dev-ods-015", "Verify that the autodiscover endpoint is pointing", "inetpub"),
     # what the user read out of the recipe
-    ("dev-cook-014", "Let the dough sit and then cook it as described", "Let cook for 12 to 15 minutes"),
+    ("dev-cook-014", "Let the dough sit and then cook it as described", "to prevent butter from flowing out"),
     # the error the user quoted
     ("dev-ods-007", "This operation can only be performed by a manager of the group.", "PowerShell"),
     # a case the user says is not theirs ("Done, it shows as Connected now.")
@@ -3649,6 +3649,48 @@ def test_an_obligation_to_do_what_follows_is_no_reason():
                         "In the category \"Main\", set the Ctrl+A shortcut key for cm_MarkMarkAll.")
     assert says_why("The mailbox must be licensed before it can receive mail.")
     assert says_why("You must do this first, because the service locks the file.")
+
+
+def test_only_says_a_limit_not_a_words_part():
+    """"only" is the limit behind what to do ("Delegation works only if …"), not part of a
+    word ("a new cloud-only mailbox", "read-only"), nor "not only … but also": dev-ods-017's answer
+    gave "Another possible scenario is when … a new cloud-only mailbox is created …" as its why."""
+    from procmem.answerers.lead import says_why
+
+    assert not says_why("Another possible scenario is when an Exchange Online license is assigned prematurely, "
+                        "and a new cloud-only mailbox is created while the user already has an existing mailbox.")
+    assert not says_why("The file is read-only.")
+    assert not says_why("This setting not only hides the panel, but also the dock.")
+    assert says_why("Delegation works only if the client policy enables it.")
+    assert says_why("The diagnostic is the only supported way to fix this issue.")
+
+
+def test_expected_says_what_is_meant_to_happen_not_the_symptom():
+    """"This behavior is expected" says why; "users don't receive alert notifications as
+    expected" restates the symptom (dev-ods-022's answer gave it as its why), and "the expected
+    name" names a thing."""
+    from procmem.answerers.lead import says_why
+
+    assert not says_why("In a Microsoft 365 environment, users don't receive SharePoint Online alert "
+                        "notifications as expected.")
+    assert not says_why("The sync takes longer than expected.")
+    assert says_why("This behavior is expected.")
+    assert says_why("It will thicken once it cools; it is expected to be still a little runny at the end.")
+
+
+def test_a_statement_that_gives_a_reason_says_why():
+    """A statement says why by its reason alone ("…, so that the expected name is available for the
+    new folder", which InsCoQA's answer for dev-ods-023 gives), as an order does; a disclaimer's
+    "implied or otherwise" gives none."""
+    from procmem.answerers.lead import says_why
+
+    assert says_why("Before you sync the library to a new folder, you may want to rename the old one, "
+                    "so that the expected name is available for the new folder.")
+    assert says_why("When you leave your computer, you should lock the screen to prevent other people from "
+                    "using your desktop.")
+    assert not says_why("Microsoft makes no warranty, implied or otherwise, about the performance or "
+                        "reliability of these products.")
+    assert not says_why("Select the folder and press Delete.")
 
 
 def test_another_products_unit_that_names_nothing_the_question_points_back_to_counts_half():

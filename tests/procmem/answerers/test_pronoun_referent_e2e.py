@@ -28,3 +28,18 @@ def test_a_follow_up_by_pronoun_gets_the_steps_of_the_page_it_points_back_to(cor
     steps = " ".join(answer.procedures)
     assert "Crack the eggs" in steps and "only add the yolks" in steps
     assert "Fry the preferred pork" in steps
+
+
+def test_a_pronoun_where_the_action_takes_place_points_back_too():
+    """"How do I add a row to it?" names a thing of its own (the row) and acts on what the
+    question before named (the table), as "How do I load it again?" acts on that thing itself; a
+    pronoun that says what the thing is for does not point back ("Can I make my own for it?")."""
+    history = [("How do I insert a table in a text document?", "Choose Table > Insert Table.")]
+    referent = Turn("How do I add a row to it?", history).referent_terms
+    assert "tabl" in referent and "insert" not in referent  # the table, not the inserting done already
+    assert Turn("So how do I actually send the photos to it?", history).referent_terms
+    assert Turn("How do I connect to it, and which security option should I choose?", history).referent_terms
+    assert not Turn("Can I make my own garam masala for it?", history).referent_terms
+    assert not Turn("How do I add a row to the table?", history).referent_terms  # names its own
+    assert not Turn("How do I add a row to it?").referent_terms  # nothing to point back to
+
