@@ -32,8 +32,14 @@ from procmem.answerers.steps import (
     unit_text,
     usage_options,
 )
-from procmem.answerers.turn import UNDO, Turn, narrowed, setting_factor, settings_named
-from procmem.extract.markdown import first_sentence, one_line, split_sentences, table_cells
+from procmem.answerers.turn import LIGHT_VERBS, UNDO, Turn, narrowed, setting_factor, settings_named
+from procmem.extract.markdown import (
+    TABLE_RULE,
+    first_sentence,
+    one_line,
+    split_sentences,
+    table_cells,
+)
 from procmem.extract.roles import labels_a_part
 from procmem.retrieval.quotes import documents_naming, documents_quoting
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
@@ -268,8 +274,11 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     the files installed by this package." for "How do I list the files installed by a
     package?"), and a list that gives no steps by the one item that says every word asked (the
     Handbook's syslog actions: "send the message to a remote `syslog` server (example:
-    `@log.falcot.com`)" for "How do I send logs to a remote server?"). ``steps``: the unit's
-    steps, when known."""
+    `@log.falcot.com`)" for "How do I send logs to a remote server?"), and a table of a dialog's
+    elements, when the steps are no labelled list, by the one row that says every word asked but
+    a verb that names no action (the MATE guide's "Autohide: Select this option if you want the
+    panel to only be fully visible …" for "How do I make the panel hide automatically?").
+    ``steps``: the unit's steps, when known."""
     question = turn.question_terms - set(terms(str(unit.meta.get("title", ""))))
     # a command's usage lists its options after what the command does: one that does the asked
     # action says it first ("Follow log output", "Automatically remove the container when it
@@ -279,14 +288,19 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     steps = [*((unit_steps(unit) if steps is None else steps) or option_items(unit)), *options]
     if len(question) < 2:
         return []
-    if not steps:
-        # a list that gives no steps (the actions a setting may name: "send the message to a
-        # remote `syslog` server (example: `@log.falcot.com`);"): its one item that says it all
-        said = [item for item in list_items(unit) if question <= set(terms(item)) and does_asked_action(item, turn)]
-        return said if len(said) == 1 else []
+    # a table of a dialog's elements, which are no steps ("| Autohide | Select this option if you
+    # want the panel to only be fully visible when the mouse pointer is over it. … |")
+    rows = [f"{label}: {text}" for label, text in table_rows(unit)]
     labelled = _labelled(steps)
-    if 2 * len(labelled) < len(steps):
-        return []
+    if not steps or 2 * len(labelled) < len(steps):
+        # a list that gives no steps (the actions a setting may name: "send the message to a
+        # remote `syslog` server (example: `@log.falcot.com`);"), or such a table: its one item
+        # that says it all, but for a verb that names no action ("How do I make the panel hide
+        # automatically?")
+        items = rows if steps else [*list_items(unit), *rows]
+        wanted = question - LIGHT_VERBS
+        said = [item for item in items if wanted <= set(terms(item)) and does_asked_action(item, turn)]
+        return said if len(said) == 1 else []
     found = [step for step, m in labelled
              if question <= set(terms(f"{m['label']} {first_sentence(m['text'], max_words=40)}"))
              and does_asked_action(step, turn)]
@@ -451,6 +465,19 @@ KEY = re.compile(r"^(?:(?:ctrl|control|alt|shift|super|meta|cmd|command|option|f
                  r"print ?screen|space(?:bar)?|insert)$", re.I)
 
 
+def table_rows(unit: Unit) -> list[tuple[str, str]]:
+    """The rows of the unit's tables as ``(first cell, the others)`` in plain text: a key and
+    what it does, a dialog's element and what it sets; not a header row (one its separator row
+    follows) nor the separator."""
+    lines = unit_text(unit).splitlines()
+    rows = []
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        if line.lstrip().startswith("|") and len(cells := table_cells(line)) >= 2 \
+                and not TABLE_RULE.match(line) and not TABLE_RULE.match(after):
+            rows.append((plain_text(cells[0]), plain_text(" ".join(cells[1:]))))
+    return rows
+
+
 def asked_keys(unit: Unit, turn: Turn) -> list[str]:
     """The keys that do what the question asks a key for (:attr:`Turn.key_action`), as "key:
     what it does" lines: the rows of a table of keys, or the items of a list of them, whose
@@ -458,10 +485,7 @@ def asked_keys(unit: Unit, turn: Turn) -> list[str]:
     between windows. … |" for "What is the keyboard shortcut to switch between windows?")."""
     if not turn.key_action:
         return []
-    pairs: list[tuple[str, str]] = []
-    for line in unit_text(unit).splitlines():
-        if line.lstrip().startswith("|") and len(cells := table_cells(line)) >= 2:
-            pairs.append((plain_text(cells[0]), plain_text(" ".join(cells[1:]))))
+    pairs = table_rows(unit)
     for item in list_items(unit):
         if labelled := LABELLED_ITEM.match(item):
             pairs.append((labelled["label"].strip(), labelled["text"]))

@@ -54,6 +54,7 @@ from procmem.extract.deterministic import NOTE_LABEL, ROLE_REQUIRED
 from procmem.extract.markdown import (
     LINK_ONLY,
     SENTENCE_BREAK,
+    TABLE_RULE,
     code_line,
     first_sentence,
     introduces_no_steps,
@@ -694,7 +695,6 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
 # its value: "Register one or several Remind transaction per payee with:" and "| Payee | John Doe |"
 FORM_TABLE = re.compile(r"^(?P<lead>[^|\n]*\S:)[ \t]*\n\s*\n(?P<table>(?:\|[^|\n]*\|[^|\n]*\|[ \t]*(?:\n|$)){2,12})",
                         re.M)
-_TABLE_RULE = re.compile(r"^\|\s*:?-+:?\s*\|\s*:?-+:?\s*\|$")
 # the most words a field's value has: "John Doe", "01/01/2000", not a control's description
 # ("Use the spin box to specify the size of the panel.")
 FORM_VALUE_WORDS = 6
@@ -711,7 +711,7 @@ def _form_values(found: re.Match[str]) -> str:
     said = sentences(plain_text(lead))
     if not said or not says_what_to_do(said[-1]):
         return found[0]
-    rows = [table_cells(row) for row in found["table"].strip().splitlines() if not _TABLE_RULE.match(row.strip())]
+    rows = [table_cells(row) for row in found["table"].strip().splitlines() if not TABLE_RULE.match(row)]
     if any(len(value.split()) > FORM_VALUE_WORDS for _, value in rows):
         return found[0]
     pairs = [f"{name} {value}".strip() for name, value in rows if name or value]

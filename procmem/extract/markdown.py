@@ -319,6 +319,10 @@ def language_name(info: str) -> str:
     return info.split()[0].strip("{}.").lower() if info.split() else ""
 
 
+# the rule under a table's header row: "|---|---|", "| :--- | ---: |"
+TABLE_RULE = re.compile(r"^\s*\|(?:\s*:?-+:?\s*\|)+\s*$")
+
+
 def table_cells(row: str) -> list[str]:
     """The cells of one row of a ``|`` table, stripped: "| Payee | John Doe |" → ["Payee", "John Doe"]."""
     return [cell.strip() for cell in row.strip().strip("|").split("|")]

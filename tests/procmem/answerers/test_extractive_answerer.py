@@ -3693,6 +3693,30 @@ def test_a_statement_that_gives_a_reason_says_why():
     assert not says_why("Select the folder and press Delete.")
 
 
+def test_the_row_of_a_dialogs_table_that_says_what_is_asked_answers():
+    """The MATE user guide describes a panel's properties dialog in a table of its elements; "How
+    do I make the panel hide automatically?" led with the sentence above the table ("In the General
+    tab, you can modify panel size, position, and hiding properties.") and now with the one row
+    that says every word asked; a question no one row says gets none."""
+    panel = step_unit("General Properties Tab", "In the General tab, you can modify panel size, position, and "
+                      "hiding properties. The following table describes the dialog elements:\n\n"
+                      "| Dialog Element | Description |\n|---|---|\n"
+                      "| Orientation | Select the position of the panel on your screen. |\n"
+                      "| Size | Use the spin box to specify the size of the panel. |\n"
+                      "| Autohide | Select this option if you want the panel to only be fully visible when the "
+                      "mouse pointer is over it. The panel hides off-screen along its longest edge. |\n"
+                      "| Show hide buttons | Select this option to display hide buttons at each end of your "
+                      "panel. |\n", "mate-user-guide/gospanel.xml", "Using the Panels")
+    answer, steps, _ = compose([Hit(panel, 1.0, 1, "x")], Turn("How do I make the panel hide automatically?"),
+                               cite=False)
+    assert answer.startswith("Autohide: Select this option if you want the panel to only be fully visible"), answer
+    assert steps[0].startswith("Autohide: ")
+    answer, _, _ = compose([Hit(panel, 1.0, 1, "x")], Turn("How do I show the hide buttons on a panel?"), cite=False)
+    assert answer.startswith("Show hide buttons: Select this option to display hide buttons"), answer
+    answer, _, _ = compose([Hit(panel, 1.0, 1, "x")], Turn("How do I change the panel?"), cite=False)
+    assert not answer.startswith(("Orientation", "Size", "Autohide", "Show hide buttons", "Dialog Element")), answer
+
+
 def test_another_products_unit_that_names_nothing_the_question_points_back_to_counts_half():
     """Gnumeric's manual beside the GNOME help: "How do I remove it again?" after adding a
     comment to a cell found the address book's "Remove a contact" first; its page's title says
