@@ -288,15 +288,14 @@ def described_steps(unit: Unit, turn: Turn, steps: list[str] | None = None) -> l
     steps = [*((unit_steps(unit) if steps is None else steps) or option_items(unit)), *options]
     if len(question) < 2:
         return []
-    # a table of a dialog's elements, which are no steps ("| Autohide | Select this option if you
-    # want the panel to only be fully visible when the mouse pointer is over it. … |")
-    rows = [f"{label}: {text}" for label, text in table_rows(unit)]
     labelled = _labelled(steps)
     if not steps or 2 * len(labelled) < len(steps):
         # a list that gives no steps (the actions a setting may name: "send the message to a
-        # remote `syslog` server (example: `@log.falcot.com`);"), or such a table: its one item
-        # that says it all, but for a verb that names no action ("How do I make the panel hide
-        # automatically?")
+        # remote `syslog` server (example: `@log.falcot.com`);"), or a table of a dialog's
+        # elements, which are no steps ("| Autohide | Select this option if you want the panel to
+        # only be fully visible when the mouse pointer is over it. … |"): its one item that says
+        # it all, but for a verb that names no action ("How do I make the panel hide automatically?")
+        rows = [f"{label}: {text}" for label, text in table_rows(unit)]
         items = rows if steps else [*list_items(unit), *rows]
         wanted = question - LIGHT_VERBS
         said = [item for item in items if wanted <= set(terms(item)) and does_asked_action(item, turn)]

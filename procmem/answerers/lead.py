@@ -100,13 +100,14 @@ OBLIGED_TO_FOLLOW = re.compile(r"\byou (?:must|should|need to|have to) (?:do|fol
 
 
 def says_why(sentence: str) -> bool:
-    """A sentence that says why (:data:`CAUSE_CUE`), but not an example; one that tells the user
-    what to do (:func:`acts`, past a note's label, or :data:`OBLIGED_TO_FOLLOW`) only when it
-    gives its reason (:data:`GIVES_REASON`)."""
-    if not (CAUSE_CUE.search(sentence) or GIVES_REASON.search(sentence)) or EXAMPLE_OPENING.match(sentence):
+    """A sentence that says why (:data:`CAUSE_CUE`) or gives its reason (:data:`GIVES_REASON`),
+    but not an example; one that tells the user what to do (:func:`acts`, past a note's label,
+    or :data:`OBLIGED_TO_FOLLOW`) only when it gives its reason."""
+    reason = bool(GIVES_REASON.search(sentence))
+    if not (reason or CAUSE_CUE.search(sentence)) or EXAMPLE_OPENING.match(sentence):
         return False
     order = acts(NOTE_LABEL.sub("", sentence)) or bool(OBLIGED_TO_FOLLOW.search(sentence))
-    return not order or bool(GIVES_REASON.search(sentence))
+    return not order or reason
 
 
 def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
