@@ -640,7 +640,9 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     said = turn.said_terms
     novelty = 1.0 - share(body, said) if body else 0.0
     steps = unit_steps(unit)
-    if steps and turn.history:
+    if steps and turn.history and any(turn.asks_for_step(s) for s in steps):
+        novelty = 1.0  # it says what the question asks, said or not (Turn.asks_for_step)
+    elif steps and turn.history:
         # a unit whose steps an earlier answer gave has nothing new to say, however few of the
         # words around them were said
         novelty = min(novelty, sum(not turn.already_said(s) for s in steps) / len(steps))

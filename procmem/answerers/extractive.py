@@ -450,7 +450,10 @@ def asked_again(chosen: list[Candidate], used: list[str], steps: list[str], answ
     """Whether the user asks again for what an earlier answer gave, so it is to be said again:
     everything found was said ("How do I ungroup them again?" after the steps to group and to
     ungroup), or the steps of the best unit were, and it still says :data:`REPEATED_SHARE` of
-    the question ("How do I join a room there?" after an answer whose last steps joined one);
+    the question ("How do I join a room there?" after an answer whose last steps joined one), or
+    all but the step the question asks for (:meth:`Turn.asks_for_step`) and its header says as
+    much of the question (the room's "Enter the name of the chat room … and press Join." alone;
+    not the printer setup's "Select Print Test Page …" for "How do I print a test page on it?");
     never the steps of a unit the user reports having tried, nor when the user asks how to take
     back what they did ("Can I reverse that?")."""
     if not turn.history or turn.repeated or turn.asks_to_undo:
@@ -458,8 +461,12 @@ def asked_again(chosen: list[Candidate], used: list[str], steps: list[str], answ
     if not steps and answer == NOTHING_FOUND:
         return True
     best = chosen[0] if chosen else None
-    return best is not None and not best.tried and best.unit.id not in used and bool(unit_steps(best.unit)) \
-        and max(best.why.get("header", 0.0), best.why.get("text", 0.0)) >= REPEATED_SHARE
+    if best is None or best.tried or not (own := unit_steps(best.unit)):
+        return False
+    if best.unit.id not in used:
+        return max(best.why.get("header", 0.0), best.why.get("text", 0.0)) >= REPEATED_SHARE
+    return all(turn.asks_for_step(s) or turn.already_said(s) for s in own) \
+        and best.why.get("header", 0.0) >= REPEATED_SHARE
 
 
 def named_subject(candidates: list[Candidate], turn: Turn) -> set[str]:

@@ -528,11 +528,19 @@ class Turn:
         logs show nothing"; the error the user quoted; what the user read out of the recipe."""
         return mostly_in(set(terms(text)), self.user_terms, share, min_terms)
 
+    def asks_for_step(self, step: str) -> bool:
+        """Whether the last question asks how to do what ``step`` says, in the step's own words:
+        every term of its task but a light verb, two at least ("How do I print a test page on
+        it?" and "… Select Print Test Page to print a test page, or Options …"). Such a step is
+        the answer, though an earlier answer gave it among others."""
+        asked = self.task_terms - LIGHT_VERBS
+        return len(asked) >= 2 and asked <= set(terms(step))
+
     def already_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
         """Whether the assistant already said ``text``: at least ``share`` of its terms (and at
         least ``min_terms`` of them) are in the earlier answers, and every thing it names ("Open
         the Activities overview and start typing Power": not said when the answer opened the
-        Screen Lock panel)."""
-        if not mostly_in(set(terms(text)), self.answered_terms, share, min_terms):
+        Screen Lock panel); never a step the last question asks for (:meth:`asks_for_step`)."""
+        if self.asks_for_step(text) or not mostly_in(set(terms(text)), self.answered_terms, share, min_terms):
             return False
         return all(name.casefold() in self._answered_words for name in names(text))
