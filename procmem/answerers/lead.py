@@ -548,6 +548,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     gives_code: set[str] = set()  # sentences that introduce what to type, with it
     before: dict[str, str] = {}  # the sentence before each, in its unit
     place: dict[str, tuple[int, int]] = {}  # each sentence's unit and its place in the texts
+    unit_of: dict[str, int] = {}  # the place of the unit of each sentence in the pool
     # a step that a sentence introducing code became, with the code: "You can change it by the
     # following: `sudo update-alternatives --config editor`"
     with_code = {step.split(": ", 1)[0]: step for step in (CITED.sub("", s) for s in steps) if ": " in step}
@@ -576,6 +577,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                     best_said.add(s)
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
+                    unit_of[s] = position
                     if position >= len(chosen) and (not turn.question_terms & set(terms(s)) or speaks_of_itself(unit)):
                         # another section's, naming nothing asked, or one in which the page speaks
                         # of itself ("Conclusion": "With minimal effort, you can use rsyslogd to
@@ -597,6 +599,10 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         # its steps only if it names as much of what is asked as the best unit's header does
         named = len(turn.question_terms & set(terms(own_header(chosen[0].unit))))
         actions = [s for s in actions if len(turn.question_terms & set(terms(s))) >= named]
+    elif chosen and turn.asks_how and unit_steps(chosen[0].unit):
+        # nor does one that names nothing asked ("Move the mouse or press any key and then click
+        # Leave Message." of the section's second part, before "Choose System → Lock Screen.")
+        actions = [s for s in actions if unit_of[s] == 0 or turn.question_terms & set(terms(s))]
     if not (turn.asks_how or turn.asks_what_to_do or turn.reports_failure) \
             and (not best_said.intersection(actions) or turn.asks_what_it_does):
         # asked what happens or what a thing does, not how to do something ("My disk is almost

@@ -3741,3 +3741,27 @@ def test_another_products_unit_that_names_nothing_the_question_points_back_to_co
     comments = step_unit("Remove a comment", "Select the cell and choose Delete Comment.\n", "other/comments.page",
                          "Comments")
     assert scored(comments, True)[0] == scored(comments, False)[0]
+
+
+def test_another_units_action_that_names_nothing_asked_does_not_lead_before_the_best_units_steps():
+    """The MATE user guide's "Locking Your Screen", split in two parts: "How do I lock the screen?"
+    led with the second part's "Move the mouse or press any key and then click Leave Message."
+    (the first part's prose says what locking does and how to unlock) though the first part's
+    list says to choose System → Lock Screen."""
+    title = "Desktop Sessions"
+    lock = step_unit("Locking Your Screen (part 1 of 2)", "Locking your screen prevents access to your "
+                     "applications and information, allowing you to leave your computer unattended.\n\nTo lock the "
+                     "screen, perform one of the following actions:\n\n- Choose System → Lock Screen.\n- If the "
+                     "Lock Screen button is present on a panel, click on the Lock Screen button.\n\nTo unlock "
+                     "the screen, move your mouse or press any key, enter your password in the locked screen "
+                     "dialog, then press Return.", "guide/sessions.xml", title)
+    message = step_unit("Locking Your Screen (part 2 of 2)", "You can leave a message for a user who has "
+                        "locked their screen. Move the mouse or press any key and then click Leave Message. Type "
+                        "your message into the box and press Save.", "guide/sessions.xml", title, order=1)
+
+    answer, steps, _ = compose([Hit(lock, 1.0, 1, "x"), Hit(message, 0.6, 2, "x")],
+                               Turn("How do I lock the screen?"), cite=False)
+
+    assert steps[0] == "Choose System → Lock Screen."
+    assert answer.startswith("Choose System → Lock Screen"), answer
+    assert "Leave Message" not in answer
