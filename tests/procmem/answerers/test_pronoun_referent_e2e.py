@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from inscoqa.bundled import load_sample
 from procmem.answerers import AnswerRequest, make_answerer
+from procmem.answerers.extractive import compose
+from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
+from tests.procmem.answerers.conftest import step_unit
 
 
 def test_the_referent_is_the_earlier_questions_subject():
@@ -43,3 +46,32 @@ def test_a_pronoun_where_the_action_takes_place_points_back_too():
     assert not Turn("How do I add a row to the table?", history).referent_terms  # names its own
     assert not Turn("How do I add a row to it?").referent_terms  # nothing to point back to
 
+
+
+def test_asking_whether_it_can_be_done_to_it_points_back_too():
+    """"Can I make it smaller too?" after moving a panel asks about the panel; a question that
+    names its thing before asking ("I don't have any mayo. Can I make it myself?") does not."""
+    history = [("How do I move a panel to the left side of the screen?", "Press and hold Alt and drag the panel.")]
+    assert "panel" in Turn("Can I make it smaller too?", history).referent_terms
+    assert "panel" in Turn("OK. Could I give it its own colour?", history).referent_terms
+    assert not Turn("I don't have any mayo, though. Can I make it myself?", history).referent_terms
+    assert not Turn("Can I make the window smaller?", history).referent_terms
+
+
+def test_asked_whether_it_can_be_made_smaller_the_answer_is_about_what_it_points_back_to():
+    """The MATE user guide: "Can I make it smaller too?" after moving a panel got the steps to
+    resize a window, which the searches ranked first; the page about panels now counts as one
+    the question names."""
+    window = step_unit("Resizing a Window", "1. Choose Resize from the Window Menu, or press Alt+F8.\n"
+                       "2. Move the mouse in the direction of the edge you want to resize.", "guide/overview.xml",
+                       "Desktop Overview")
+    panel = step_unit("Panel Properties", "1. Right-click on a vacant space on the panel, then choose "
+                      "Properties.\n2. In the General tab, modify the panel's size with the Size spin box.",
+                      "guide/panels.xml", "Using the Panels")
+    history = [("How do I move a panel to the left side of the screen?",
+                "Press and hold Alt and drag the panel to its new location.")]
+
+    _, steps, _ = compose([Hit(window, 1.0, 1, "x"), Hit(panel, 0.8, 2, "x")],
+                          Turn("Can I make it smaller too?", history), cite=False)
+
+    assert steps[0].startswith("Right-click on a vacant space on the panel"), steps
