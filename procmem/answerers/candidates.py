@@ -433,7 +433,9 @@ OPPOSITE_ACTIONS = (("import", "export"), ("enable", "disable"), ("install", "un
                     ("upload", "download"), ("mount", "unmount"), ("connect", "disconnect"),
                     ("compress", "extract"), ("subscribe", "unsubscribe"), ("block", "unblock"),
                     ("merge", "split"), ("merge", "unmerge"), ("group", "ungroup"), ("protect", "unprotect"),
-                    ("freeze", "unfreeze"), ("hide", "unhide"), ("insert", "delete"), ("create", "delete"))
+                    ("freeze", "unfreeze"), ("hide", "unhide"), ("insert", "delete"), ("create", "delete"),
+                    # "back up" asks the verb "back"; a heading says "backing up", the one word
+                    ("back", "restore"), ("backup", "restore"))
 _OPPOSITE: dict[str, set[str]] = {}
 for _one, _other in OPPOSITE_ACTIONS:
     _OPPOSITE.setdefault(terms(_one)[0], set()).add(terms(_other)[0])

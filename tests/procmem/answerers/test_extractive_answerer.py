@@ -3306,6 +3306,29 @@ def test_a_section_headed_by_the_opposite_action_is_no_answer():
     assert not opposite_task(roboform, Turn("How do I import from RoboForm?"))
 
 
+def test_restoring_is_no_answer_to_how_to_back_up():
+    """Evolution's "Back up and restore" page: its "Restoring" section ranked above "Backing up"
+    in both searches (its tip restores "Evolution data from a backup file"), and "How do I back
+    up my Evolution data?" got the steps to restore; the question's verb is "back", a heading's
+    word "backup"."""
+    def section(header: str, body: str, order: int) -> LogicUnit:
+        unit = step_unit(f"{header} (Back up and restore)", body, "evolution/backup-restore.page",
+                         "Back up and restore", order=order)
+        unit.meta["section"] = f"Back up and restore > {header}"
+        return unit
+    restoring = section("Restoring", "- Select **File** > **Restore Evolution Data…**.\n- Choose the file, and click "
+                        "**Open**.\n\n> **Tip:** You can restore Evolution data from a backup file.", 2)
+    backing_up = section("Backing up", "- Select **File** > **Back up Evolution Data…**.\n- Choose a filename and "
+                         "the folder where you want to save the backup file, and click **Save**.", 1)
+    backup_question = Turn("How do I back up my Evolution data?")
+    assert opposite_task(restoring, backup_question) and not opposite_task(backing_up, backup_question)
+    restore_question = Turn("How do I restore my Evolution data?")
+    assert opposite_task(backing_up, restore_question) and not opposite_task(restoring, restore_question)
+
+    _, steps, _ = compose([Hit(restoring, 1.0, 1, "x"), Hit(backing_up, 0.5, 2, "x")], backup_question, cite=False)
+    assert steps[0] == "Select File > Back up Evolution Data….", steps
+
+
 def test_splitting_cells_is_no_answer_to_how_to_merge_them():
     """LibreOffice's "Merging and Splitting Cells" page: "To Split Cells" shares the question's
     "two cells" and "table" ("A dialog allows you to split the cell into two or more cells") and led
