@@ -372,7 +372,7 @@ def compose_steps(chosen: list[Candidate], turn: Turn, p: ExtractiveParams,
         else:
             rest = entries_most_asked(own, entries, turn, weight) if len(entries) >= 2 else own
         fresh = [s for s in named + [s for s in rest if s not in named]
-                 if not turn.already_said(s) and not is_duplicate(s, plain)
+                 if not turn.already_said(s) and not turn.restates(s) and not is_duplicate(s, plain)
                  and setting_factor(turn.setting, step_settings(s)) >= 1]  # not "On macOS: …" for a Windows user
         fresh, firsts = with_way_there(fresh, own)
         first.update(firsts)

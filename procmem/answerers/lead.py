@@ -24,6 +24,7 @@ from procmem.answerers.candidates import (
     described_steps,
     entries_by_name,
     is_duplicate,
+    opposite_task,
     share,
     speaks_of_itself,
 )
@@ -556,12 +557,16 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         unit_sentences = sentences(commands_typed(unit_text(unit)))  # a session's commands, not what they print
         if position == 0 and not turn.asks_several:  # (what follows the steps may answer another part)
             aside.update(after_numbered_steps(unit))
+        # a section of the task that reverses the asked one leads nothing ("If you do not have a
+        # backup, go to the next page." of "Restore from backup", to "How do I back up …?")
+        reverses = opposite_task(unit, turn)
         for earlier, s in zip(["", *unit_sentences], unit_sentences, strict=False):
             before.setdefault(s, earlier)
             place.setdefault(s, (position, len(place)))
             if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
                     and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
                     and not turn.already_said(s, 0.7) and not turn.user_said(s) and not turn.reports_checked(s) \
+                    and not turn.restates(s) \
                     and not labelled_values(s, labels=1):
                 # "... quite enterprising so you decide to try to fix the bug!" sets a scene
                 introduces = INTRODUCES.search(s) or s.rstrip(".:") in with_code
@@ -578,6 +583,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 if s and s not in pool:
                     pool[s] = _sentence_score(s, turn, position)
                     unit_of[s] = position
+                    if reverses:
+                        aside.add(s)
                     if position >= len(chosen) and (not turn.question_terms & set(terms(s)) or speaks_of_itself(unit)):
                         # another section's, naming nothing asked, or one in which the page speaks
                         # of itself ("Conclusion": "With minimal effort, you can use rsyslogd to

@@ -121,6 +121,8 @@ LIGHT_VERBS = frozenset(t for word in ("get", "make", "do", "have", "go", "let",
 # a how-question that asks for more than one thing: "How do I steep black tea and brew green tea?"
 SEVERAL_ASKED = re.compile(HOW_DO_I + r" [^?.!]*\band\b", re.I)
 REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
+# a sentence that says one can do something: "You can back up your data.", "Users may also …"
+CAN_DO = re.compile(r"\s*(?:you|users?|one) (?:can|may|are able to|is able to)\b", re.I)
 # ... or asks whether it can be done to it, first thing: "Can I make it smaller too?", "Could I give it
 # its own key?" (not after naming a thing of its own: "I don't have any mayo. Can I make it myself?")
 ASKS_IF_IT_CAN = re.compile(r"^\W*(?:(?:and|so|but|ok|okay|also)\W+)?(?:can|could) (?:i|we|you) [a-z]+ "
@@ -532,6 +534,14 @@ class Turn:
         running, try to recycle it." to "The app pool is running, I recycled it, and the event
         logs show nothing"; the error the user quoted; what the user read out of the recipe."""
         return mostly_in(set(terms(text)), self.user_terms, share, min_terms)
+
+    def restates(self, text: str) -> bool:
+        """Whether ``text`` says that one can do what the last question asks, in nothing but its
+        words (two or more): "You can back up your Evolution data." for "How do I back up my
+        Evolution data?" tells nothing of how (a step that names them, "Run checker
+        your-program.", says what to type)."""
+        said = set(terms(text))
+        return bool(CAN_DO.match(text)) and len(said) >= 2 and said <= self.question_terms
 
     def asks_for_step(self, step: str) -> bool:
         """Whether the last question asks how to do what ``step`` says, in the step's own words:

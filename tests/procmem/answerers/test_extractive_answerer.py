@@ -3329,6 +3329,34 @@ def test_restoring_is_no_answer_to_how_to_back_up():
     assert steps[0] == "Select File > Back up Evolution Data….", steps
 
 
+def test_a_sentence_that_only_restates_the_question_and_the_reverse_tasks_section_lead_nothing():
+    """Evolution's help, for "How do I back up my Evolution data?": the page's opening "You can
+    back up your Evolution data." led and was given as a step, and without it the first-run
+    assistant's "Restore from backup" section led with "If you do not have a backup, go to the
+    next page."; the backup section's first step leads now."""
+    turn = Turn("How do I back up my Evolution data?")
+    assert turn.restates("You can back up your Evolution data.")
+    assert not turn.restates("Select File > Back up Evolution Data….")
+    assert not turn.restates("Select File > Back up your Evolution data.")  # says what to do
+    assert not Turn("How do I run my program under the checker?").restates("Run checker your-program.")
+    page = "evolution/backup-restore.page"
+    opening = step_unit("Back up and restore", "You can back up your Evolution data. The backup saves your settings, "
+                        "mail, contacts, tasks, memos and calendars.", page, "Back up and restore", unit_type="Appendix")
+    backing_up = step_unit("Backing up (Back up and restore)", "- Select **File** > **Back up Evolution Data…**.\n"
+                           "- Choose a filename and the folder where you want to save the backup file, and click "
+                           "**Save**.", page, "Back up and restore", order=1)
+    first_run = step_unit("Restore from backup (Starting Evolution for the first time)", "You will be asked whether "
+                          "to restore from a backup of a previous version. If you do not have a backup, go to the next "
+                          "page.", "evolution/intro-first-run.page", "Starting Evolution for the first time", order=3)
+
+    answer, steps, _ = compose([Hit(opening, 1.0, 1, "x"), Hit(backing_up, 0.9, 2, "x"), Hit(first_run, 0.9, 3, "x")],
+                               turn, cite=False)
+
+    assert answer.startswith("Select File > Back up Evolution Data…"), answer
+    assert "You can back up your Evolution data." not in steps
+    assert steps[0] == "Select File > Back up Evolution Data….", steps
+
+
 def test_splitting_cells_is_no_answer_to_how_to_merge_them():
     """LibreOffice's "Merging and Splitting Cells" page: "To Split Cells" shares the question's
     "two cells" and "table" ("A dialog allows you to split the cell into two or more cells") and led
