@@ -599,6 +599,10 @@ def tells_what_it_does(steps: list[str]) -> bool:
 # adds to its share of the question's terms: "Sending by Email" for "How do I email a scanned
 # document …?", beside "Scanning a Page", which says more of the question's other words
 ACTION_SHARE = 0.5
+# verbs a header names the same action by: "Adding a Bookmark" for "How do I create a bookmark?"
+# (beside "Create a Folder"), "New Contact" for "How do I create a contact?"
+SAME_ACTION = {terms(verb)[0]: {terms(other)[0] for other in others}
+               for verb, others in (("create", ("add", "new")), ("add", ("create", "new")))}
 # a unit with steps that does not answer a question that asks for none (why, which or what: a
 # procedure that shares its words) counts for this share of its score: the question asks for what
 # explains or says so, not for what to do
@@ -607,10 +611,12 @@ STEPS_UNASKED_FACTOR = 0.8
 
 def header_share(asked: set[str], header: set[str], weight: dict[str, float] | None, turn: Turn) -> float:
     """The (weighted) share of the question's terms ``asked`` that a unit's ``header`` says, and
-    :data:`ACTION_SHARE` more when it names the action the question asks how to do."""
+    :data:`ACTION_SHARE` more when it names the action the question asks how to do (in its verb
+    or one of :data:`SAME_ACTION`)."""
     found = share(asked, header, weight)
     action = turn.named_action
-    return min(1.0, found + ACTION_SHARE) if action and action <= header else found
+    named = bool(action) and (action <= header or any(SAME_ACTION.get(verb, set()) & header for verb in action))
+    return min(1.0, found + ACTION_SHARE) if named else found
 
 
 def score(candidate: Candidate, turn: Turn, best_retrieval: float,

@@ -14,6 +14,7 @@ from procmem.answerers.candidates import (
     asked_keys,
     defines_only,
     described_steps,
+    header_share,
     is_duplicate,
     opposite_task,
     score,
@@ -3355,6 +3356,24 @@ def test_a_sentence_that_only_restates_the_question_and_the_reverse_tasks_sectio
     assert answer.startswith("Select File > Back up Evolution Data…"), answer
     assert "You can back up your Evolution data." not in steps
     assert steps[0] == "Select File > Back up Evolution Data….", steps
+
+
+def test_a_header_that_adds_what_the_question_creates_names_its_action():
+    """Evolution's help: "How do I create an appointment?" was answered from "Editing an
+    Appointment" (its steps say "appointment" more often), not from "Adding an Appointment",
+    whose header names the same action by another verb."""
+    editing = step_unit("Editing an Appointment", "1. Double-click on the appointment that you want to edit in the "
+                        "calendar.\n2. Edit the appointment.\n3. Click the **Save** button.",
+                        "evolution/calendar-editing-appointments.page", "Editing an Appointment")
+    adding = step_unit("Adding an Appointment", "1. Click **File** > **New** > **Appointment**.\n2. Enter a brief "
+                       "summary in the **Summary** field.", "evolution/calendar-usage-add-appointment.page",
+                       "Adding an Appointment")
+    turn = Turn("How do I create an appointment?")
+    assert header_share({"creat", "appoint"}, {"add", "appoint"}, None, turn) == 1.0
+    assert header_share({"creat", "appoint"}, {"edit", "appoint"}, None, turn) == 0.5
+
+    _, steps, _ = compose([Hit(editing, 1.0, 1, "x"), Hit(adding, 0.8, 2, "x")], turn, cite=False)
+    assert steps[0] == "Click File > New > Appointment.", steps
 
 
 def test_splitting_cells_is_no_answer_to_how_to_merge_them():
