@@ -121,16 +121,19 @@ LIGHT_VERBS = frozenset(t for word in ("get", "make", "do", "have", "go", "let",
 # a how-question that asks for more than one thing: "How do I steep black tea and brew green tea?"
 SEVERAL_ASKED = re.compile(HOW_DO_I + r" [^?.!]*\band\b", re.I)
 REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
-# a sentence that says one can do something: "You can back up your data.", "Users may also …"
-CAN_DO = re.compile(r"\s*(?:you|users?|one) (?:can|may|are able to|is able to)\b", re.I)
 # ... or asks whether it can be done to it, first thing: "Can I make it smaller too?", "Could I give it
 # its own key?" (not after naming a thing of its own: "I don't have any mayo. Can I make it myself?")
-ASKS_IF_IT_CAN = re.compile(r"^\W*(?:(?:and|so|but|ok|okay|also)\W+)?(?:can|could) (?:i|we|you) [a-z]+ "
-                            r"(?:it|them|this one|that one)\b", re.I)
+_FIRST = r"^\W*(?:(?:and|so|but|ok|okay|also)\W+)?"
+ASKS_IF_IT_CAN = re.compile(_FIRST + r"(?:can|could) (?:i|we|you) [a-z]+ (?:it|them|this one|that one)\b", re.I)
+# ... or asks, first thing, how to do something to "this" or "that": "How do I make that the
+# default?" (not "The topping is orange jam. How do I make that …?", nor "that one", above)
+DOES_IT_TO_THAT = re.compile(_FIRST + HOW_DO_I + r" [a-z]+ (?:this|that)\b(?! (?:one|is|was)\b)", re.I)
 # ... or acts on a thing of its own where the pronoun stands: "How do I add a row to it?", "How do I
 # send the photos to it?" (not what it is for: "Can I make my own for it?" asks about its own thing)
 REFERS_BACK_AS_PLACE = re.compile(ASKED_ACTION.pattern + r"\b[^?.!,;]{0,40}? (?:to|into|in|on|onto|from) (?:it|them)"
                                   r"(?= *(?:[?.!,;]|$|and\b|again\b))", re.I)
+# a sentence that says one can do something: "You can back up your data.", "Users may also …"
+CAN_DO = re.compile(r"\s*(?:you|users?|one) (?:can|may|are able to|is able to)\b", re.I)
 # the thing the user chooses among those the conversation offered: "Fine, a standard account
 # then.", "Let's do the sticky pork chops.", "I'll go with the cloud one."
 CHOICE = re.compile(r"^(?:\w+,\s+)?(?:an?|the)\s+(?P<then>[^.,?!]{2,40}?)\s+then\b"
@@ -339,7 +342,7 @@ class Turn:
         question asked how to do (the user now asks another); none for any other question (one
         that names a thing of its own, "Can I make my own for it?", asks about that thing)."""
         if not self.history or not (REFERS_BACK.search(self.question) or REFERS_BACK_AS_PLACE.search(self.question)
-                                    or ASKS_IF_IT_CAN.search(self.question)):
+                                    or ASKS_IF_IT_CAN.search(self.question) or DOES_IT_TO_THAT.search(self.question)):
             return set()
         earlier = self.history[-1][0]
         return set(terms(earlier)) - set(asked_action(earlier))
