@@ -55,7 +55,6 @@ DESCRIBED_TEXT = 0.45
 DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the conversation
 ELSEWHERE_FACTOR = 0.5  # a follow-up's unit of another product that shares little with the conversation
 ELSEWHERE_CONTEXT = 0.2  # ... less than this share of its (weighted) terms
-POINTED_TERMS = 2  # the most terms of its own a question has that says what it acts on by a pronoun alone
 # weight of the share of a unit's page title that the last question names ("out of garam masala,
 # can I make my own?": the garam masala page, not the biriyani recipe the conversation is about);
 # step coverage 0.421 -> 0.436 with the memory over every bundled document, 0.428 -> 0.432 given
@@ -702,11 +701,6 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         # product the question does not name: "How do I find it later?" about a note, and a
         # screen reader's "Orca Find"; a mail reader's draft files ("file", "line") for "dump
         # everything the build printed into a file" about a terminal
-        factor *= ELSEWHERE_FACTOR
-    elif len(question) <= POINTED_TERMS and turn.referent_terms and not turn.referent_terms & body:
-        # in one product's pages too, a unit that names nothing of what a question that says little
-        # of its own points back to: "How do I remove that?" after pairing a Bluetooth device, and
-        # the contacts page's "Remove a contact" (before "Disconnect a Bluetooth device")
         factor *= ELSEWHERE_FACTOR
     parts.update(novelty=novelty, factor=factor, document=float(candidate.top_document))
     candidate.why = {k: round(v, 3) for k, v in parts.items()}

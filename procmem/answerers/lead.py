@@ -57,6 +57,7 @@ from procmem.answerers.steps import (
     NUMBERED_LINE,
     after_numbered_list,
     entry_step,
+    list_items,
     unit_steps,
     unit_text,
     usage_options,
@@ -671,15 +672,18 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     the next paragraph when its first says only "Yes!"), at most ``max_words`` words, code left
     out. An opening that ends introducing a list, a message or a command ("It identifies local
     ports this way:") goes on with what it introduces, as far as the words allow; a reference
-    entry's opens with the name it defines ("port (integer): The TCP port ..."). "" when the
-    section opens with no prose (a list alone, a shell session alone), or, but for an FAQ
-    entry, with its list: its steps answer, not a sentence after them ("You can also use the
-    keyboard shortcuts:")."""
+    entry's opens with the name it defines ("port (integer): The TCP port ..."); an FAQ entry
+    whose answer is a list alone, of no steps, answers with its items ("Where do they go?": "A screenshot
+    image is automatically saved in …"). "" when another section opens with no prose (a list
+    alone, a shell session alone), or with its list: its steps answer, not a sentence after
+    them ("You can also use the keyboard shortcuts:")."""
     text = unit_text(unit)
     faq = is_faq(unit)
     if not faq and LIST_ITEM.match(text.lstrip()):
         return ""  # a section that opens with its list answers with its steps, not the prose after them
-    found = paragraphs(text)
+    # (an FAQ entry that answers with a list alone, of no steps, answers with its items: "Where do
+    # they go?" and "A screenshot image is automatically saved in the Pictures/Screenshots folder …")
+    found = paragraphs(text) or (list_items(unit) if faq and not unit_steps(unit) else [])
     opening = next(iter(found), "")
     # an opening that introduces a list or a command goes on with it, not with the next paragraph
     # ("The document viewer supports the following formats:" and its list, not its note); an FAQ

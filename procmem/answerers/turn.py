@@ -148,10 +148,10 @@ MEANING_QUESTION = re.compile(r"\bwhat (?:does|do|did) .{0,80}\bmean\b|\bmeaning
 # is the Trash folder for?" (not what the user should do: "What do I do now?")
 WHAT_IT_DOES = re.compile(r"\bwhat (?:does|do|did|will|would) (?!(?:i|we|you)\b)\S.{0,80}\bdo\b"
                           r"|\bwhat (?:is|are) (?!(?:i|we|you)\b)\S.{0,80}\b(?:used )?for\s*\?", re.I)
-# the user asks which or what a thing is, in a sentence of its own: "Which file formats can the
-# document viewer open?", "What's the shortcut to print?" (not "What now?", "What else?" nor "What
-# should I check?", which ask what to do)
-FACT_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:which|what)(?:['’]s\b| (?!(?:now|next|else)\b)(?:[\w-]+ ){0,3}?"
+# the user asks which or what a thing is, or where, in a sentence of its own: "Which file formats
+# can the document viewer open?", "What's the shortcut to print?", "Where does it get saved?" (not
+# "What now?", "What else?" nor "What should I check?", which ask what to do, nor "Where do I …?")
+FACT_QUESTION = re.compile(r"(?:^|[.!?]\s+)(?:which|what|where)(?:['’]s\b| (?!(?:now|next|else)\b)(?:[\w-]+ ){0,3}?"
                            r"(?:is|are|does|do|can|could|will|would|should)\b(?! (?:i|we)\b))", re.I)
 
 

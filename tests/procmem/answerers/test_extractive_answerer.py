@@ -3692,6 +3692,28 @@ def test_a_wish_to_do_another_task_than_the_one_asked_leads_nothing():
     assert answer.startswith("Select the row below the rows to freeze"), answer
 
 
+def test_asked_where_the_faq_entry_whose_answer_is_a_list_answers_with_its_items():
+    """GNOME's screenshot page: "Where does it get saved?" after taking a screenshot scored its
+    section "Where do they go?" (a list alone, no steps) at half, as if it asked for steps, and
+    the answer led with the page's opening list ("Capture all or part of your screen …"); chosen,
+    the section gave no answer of its own (no prose)."""
+    from procmem.answerers.lead import section_answer
+    where = LogicUnit("FAQ", "", "Where are they saved? (Screenshots and screencasts)",
+                      "- A screenshot image is automatically saved in the `Pictures/Screenshots` folder in your home "
+                      "folder.\n- The image is also saved in the clipboard.", [],
+                      unit_meta("help/screen-shot-record.page", "Screenshots and screencasts", 2))
+    opening = step_unit("Screenshots and screencasts", "You can:\n\n- Capture all or part of your screen as an "
+                        "image\n- Save a video of your screen activity", "help/screen-shot-record.page",
+                        "Screenshots and screencasts")
+    assert section_answer(where).startswith("A screenshot image is automatically saved in the Pictures/Screenshots")
+    history = [("How do I take a screenshot?", "Press the Print key.")]
+
+    answer, _, _ = compose([Hit(where, 1.0, 1, "x"), Hit(opening, 0.9, 2, "x")],
+                           Turn("Where does it get saved?", history), cite=False)
+
+    assert answer.startswith("A screenshot image is automatically saved"), answer
+
+
 def test_a_section_answer_gives_the_command_a_session_types_not_what_it_prints():
     """A section that opens by introducing a shell session answers with the command typed at
     the prompt, once: the MATE user guide's "run the following command:" over "$ dconf read …"

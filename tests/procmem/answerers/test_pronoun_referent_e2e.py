@@ -62,26 +62,6 @@ def test_asking_whether_it_can_be_done_to_it_points_back_too():
     assert Turn("How do I make that one smaller?", history).referent_terms  # "that one", as before
 
 
-def test_a_unit_that_names_nothing_pointed_back_to_scores_half():
-    """GNOME's help: "How do I remove that?" after "How do I pair a Bluetooth device?" was
-    answered from "Remove a contact", whose header says the question's one word; the unit that
-    names the device the question points back to answers now."""
-    contact = step_unit("Remove a contact (Add or remove a contact)", "1. Select the contact from your contact list."
-                        "\n2. Press **Delete** to remove the contact.", "help/contacts-add-remove.page",
-                        "Add or remove a contact")
-    bluetooth = step_unit("Disconnect a Bluetooth device", "1. Open the **Bluetooth** panel.\n2. Select the device "
-                          "and click **Remove Device**.", "help/bluetooth-remove-connection.page",
-                          "Disconnect a Bluetooth device")
-    history = [("How do I pair a Bluetooth device?", "Make it discoverable, wait for it to appear and click Pair.")]
-
-    others = [step_unit(f"Pair a {thing}", f"1. Turn on the {thing}.", f"help/{thing}.page", f"Pair a {thing}")
-              for thing in ("mouse", "headset")]
-    hits = [Hit(unit, 1.0 - rank / 10, rank, "x") for rank, unit in enumerate([bluetooth, *others, contact], 1)]
-    _, steps, _ = compose(hits,
-                          Turn("How do I remove that?", history), cite=False)
-
-    assert steps[0].startswith("Open the Bluetooth panel."), steps
-
 
 def test_asked_whether_it_can_be_made_smaller_the_answer_is_about_what_it_points_back_to():
     """The MATE user guide: "Can I make it smaller too?" after moving a panel got the steps to

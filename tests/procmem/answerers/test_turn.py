@@ -290,6 +290,9 @@ def test_a_question_for_a_key_names_what_the_key_does(question, action):
     ("What should I check?", False),  # what to do
     ("What now?", False),
     ("What about POP and IMAP for those users?", False),
+    ("Where does it get saved?", True),
+    ("Where is the configuration file stored?", True),
+    ("Where do I find the settings?", False),  # how to get there
 ])
 def test_a_question_asks_for_no_steps_when_it_asks_why_which_or_what_and_not_how(question, no_steps):
     assert Turn(question).asks_no_steps is no_steps
