@@ -18,7 +18,7 @@ from procmem.answerers import retrieval as given
 from procmem.answerers.base import Answer, Answerer
 from procmem.answerers.common import terms
 from procmem.answerers.retrieval import Hit
-from procmem.memory import Memory
+from procmem.memory import Memory, build_memory
 from procmem.units import Chunk, Linker, LogicUnit, Procedure, Unit
 from serving.prompts import load_prompt
 from serving.scripted import ScriptedLLM
@@ -34,6 +34,13 @@ def memory_from_files(root: Path, files: dict[str, str]) -> Memory:
         (folder / name).write_text(text, encoding="utf-8")
     assert main(["memory", "build", "--path", str(folder), "--out", str(root / "m")]) == 0
     return Memory.load(root / "m")
+
+
+def help_pages_memory(corpus: Any, embedder: Any, pages: list[str]) -> Memory:
+    """A memory of these GNOME help pages (names without ``.page``), built as ``memory build``
+    builds one: the real reader, units and embedding model."""
+    return build_memory([corpus.get(f"gnome-help/{page}.page") for page in pages], embedder=embedder,
+                        progress=False)
 
 
 def two_turns(answerer: Answerer, first: str, follow_up: str) -> tuple[Answer, Answer]:

@@ -9,8 +9,7 @@ import pytest
 
 from procmem.answerers import make_answerer
 from procmem.answerers.turn import Turn
-from procmem.memory import build_memory
-from tests.procmem.answerers.conftest import two_turns
+from tests.procmem.answerers.conftest import help_pages_memory, two_turns
 
 PAGES = ["printing-setup", "printing-2sided", "printing-select", "printing-cancel-job", "printing-order",
          "printing-setup-default-printer", "printing-to-file", "printing-envelopes"]
@@ -33,8 +32,7 @@ def test_a_step_that_says_every_word_of_the_question_is_asked_for():
 
 @pytest.fixture(scope="module")
 def printing_memory(corpus, embedder):
-    return build_memory([corpus.get(f"gnome-help/{page}.page") for page in PAGES], embedder=embedder,
-                        progress=False)
+    return help_pages_memory(corpus, embedder, PAGES)
 
 
 @pytest.mark.slow

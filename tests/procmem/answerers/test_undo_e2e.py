@@ -8,8 +8,7 @@ import pytest
 
 from procmem.answerers import make_answerer
 from procmem.answerers.turn import Turn
-from procmem.memory import build_memory
-from tests.procmem.answerers.conftest import two_turns
+from tests.procmem.answerers.conftest import help_pages_memory, two_turns
 
 PAGES = ["files-rename", "files-delete", "files-copy", "files-recover", "files-select", "files-sort",
          "files-hidden", "files-search"]
@@ -34,8 +33,7 @@ def test_a_question_that_takes_back_what_was_done_asks_to_undo(question, undo):
 
 @pytest.fixture(scope="module")
 def files_memory(corpus, embedder):
-    return build_memory([corpus.get(f"gnome-help/{page}.page") for page in PAGES], embedder=embedder,
-                        progress=False)
+    return help_pages_memory(corpus, embedder, PAGES)
 
 
 @pytest.mark.slow
