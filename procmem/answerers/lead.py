@@ -410,6 +410,9 @@ def sends_to_steps(sentence: str) -> bool:
         and not states_after_clause(sentence) and not PROHIBITS.search(sentence)
 
 
+# the words with which a text introduces ways to choose among rather than steps to follow
+ALTERNATIVES = re.compile(r"\b(?:one|any|either) of the following\b|\bin (?:one of )?the following ways\b"
+                          r"|\bin (?:several|two|three|multiple) ways\b", re.I)
 # the words with which a sentence points to its example: "…, as in the following example"
 POINTS_AHEAD = re.compile(r",?\s+(?:as (?:in|shown in|seen in) (?:the following|this) example|as follows"
                           r"|like (?:this|so)|as (?:shown|seen) below)$", re.I)
@@ -647,7 +650,9 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 and not NAMES_AN_ACTION.match(opening):  # a step's label ("Comparing the red globe …: …")
             lead = _opening(unended(opening))
             # what to do sends the user on to the other steps (:func:`sends_to_steps`)
-            if sends_to_steps(opening) and len(steps) > 1:
+            # (not to ways to choose among: "To lock the screen, perform one of the following actions:")
+            if sends_to_steps(opening) and len(steps) > 1 \
+                    and not (chosen and ALTERNATIVES.search(unit_text(chosen[0].unit))):
                 lead = f"{lead}, then follow the steps below."
         elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
             lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))

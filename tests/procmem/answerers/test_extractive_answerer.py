@@ -3857,3 +3857,5 @@ def test_another_units_action_that_names_nothing_asked_does_not_lead_before_the_
     assert steps[0] == "Choose System → Lock Screen."
     assert answer.startswith("Choose System → Lock Screen"), answer
     assert "Leave Message" not in answer
+    # the list holds ways to choose among, not steps to follow after the first
+    assert "then follow the steps below" not in answer
