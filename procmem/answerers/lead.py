@@ -678,10 +678,10 @@ def section_answer(unit: Unit, max_words: int = 60) -> str:
     out. An opening that ends introducing a list, a message or a command ("It identifies local
     ports this way:") goes on with what it introduces, as far as the words allow; a reference
     entry's opens with the name it defines ("port (integer): The TCP port ..."); an FAQ entry
-    whose answer is a list alone, of no steps, answers with its items ("Where do they go?": "A screenshot
-    image is automatically saved in …"). "" when another section opens with no prose (a list
-    alone, a shell session alone), or with its list: its steps answer, not a sentence after
-    them ("You can also use the keyboard shortcuts:")."""
+    whose answer is a list alone, of no steps, answers with its items ("Where do they go?": "A
+    screenshot image is automatically saved in …"). "" when another section opens with no prose
+    (a list alone, a shell session alone), or with its list: its steps answer, not a sentence
+    after them ("You can also use the keyboard shortcuts:")."""
     text = unit_text(unit)
     faq = is_faq(unit)
     if not faq and LIST_ITEM.match(text.lstrip()):
