@@ -543,22 +543,32 @@ class Turn:
         words (two or more): "You can back up your Evolution data." for "How do I back up my
         Evolution data?" tells nothing of how (a step that names them, "Run checker
         your-program.", says what to type)."""
+        if not CAN_DO.match(text):
+            return False
         said = set(terms(text))
-        return bool(CAN_DO.match(text)) and len(said) >= 2 and said <= self.question_terms
+        return len(said) >= 2 and said <= self.question_terms
 
     def asks_for_step(self, step: str) -> bool:
         """Whether the last question asks how to do what ``step`` says, in the step's own words:
         every term of its task but a light verb, two at least ("How do I print a test page on
         it?" and "… Select Print Test Page to print a test page, or Options …"). Such a step is
         the answer, though an earlier answer gave it among others."""
-        asked = self.task_terms - LIGHT_VERBS
-        return len(asked) >= 2 and asked <= set(terms(step))
+        return self._asks_for(set(terms(step)))
+
+    @cached_property
+    def _step_task(self) -> set[str]:
+        """The terms by which a step says what the last question asks (:meth:`asks_for_step`)."""
+        return self.task_terms - LIGHT_VERBS
+
+    def _asks_for(self, step_terms: set[str]) -> bool:
+        return len(self._step_task) >= 2 and self._step_task <= step_terms
 
     def already_said(self, text: str, share: float = 0.8, min_terms: int = 3) -> bool:
         """Whether the assistant already said ``text``: at least ``share`` of its terms (and at
         least ``min_terms`` of them) are in the earlier answers, and every thing it names ("Open
         the Activities overview and start typing Power": not said when the answer opened the
         Screen Lock panel); never a step the last question asks for (:meth:`asks_for_step`)."""
-        if self.asks_for_step(text) or not mostly_in(set(terms(text)), self.answered_terms, share, min_terms):
+        found = set(terms(text))
+        if not mostly_in(found, self.answered_terms, share, min_terms) or self._asks_for(found):
             return False
         return all(name.casefold() in self._answered_words for name in names(text))
