@@ -80,6 +80,7 @@ class Candidate:
     described: bool = False  # its document's statement of the problem is what the user reports
     answers: bool = False  # a section whose header is the user's question, or names what it asks about
     restates: bool = False  # its header asks the user's question in other words (by meaning)
+    pointed_to: bool = False  # a section of its page sends the reader to it for what the user asks
     # its sentence that says what lets one do what the user asks how to do (offering_sentence), if any
     offer: str = ""
     closeness: float | None = None  # how close in meaning it is to the conversation's query (None: unknown)
@@ -676,6 +677,9 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= 0.5  # (what explains or says so, asked why, which or what, has steps or none)
     elif steps and turn.asks_no_steps:
         factor *= STEPS_UNASKED_FACTOR
+    if candidate.pointed_to and not candidate.answers:
+        # its page sends the reader to it for what is asked; what it opens with need not say it
+        factor *= ANSWERS_FACTOR
     if is_problem(unit) and not turn.asks_cause and not candidate.answers:
         factor *= 0.6
     if unit.kind == "chunk":

@@ -281,11 +281,14 @@ def _ordered(chosen: list[Candidate]) -> list[Candidate]:
     """Documents in the order of their best unit; a document's units in their order there (the
     parts of a section split for size in theirs), but for a reference entry that answers the
     question, which leads its page's (the entries around it in Postfix's list of parameters,
-    "bounce_size_limit" before "message_size_limit", are only related)."""
+    "bounce_size_limit" before "message_size_limit", are only related), and for a section that
+    its page sends the reader to for what the question asks (:attr:`Candidate.pointed_to`: the
+    overview that did comes after it)."""
     doc_rank = {}
     for cand in chosen:
         doc_rank.setdefault(cand.doc_id, len(doc_rank))
-    lead = chosen[0] if chosen and chosen[0].answers and entry_name(chosen[0].unit) else None
+    lead = chosen[0] if chosen and (chosen[0].answers and entry_name(chosen[0].unit) or chosen[0].pointed_to) \
+        else None
     return sorted(chosen, key=lambda c: (doc_rank[c.doc_id], c is not lead, c.unit.meta.get("order", 0),
                                          part_number(c.unit)))
 

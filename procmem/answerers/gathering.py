@@ -35,6 +35,7 @@ from procmem.answerers.sections import (
 )
 from procmem.answerers.steps import unit_header, unit_steps, usage_options
 from procmem.answerers.turn import Turn
+from procmem.extract.markdown import SENTENCE_BREAK
 from procmem.units import LogicUnit, UnitKind, own_header, part_count, part_number
 
 
@@ -61,6 +62,10 @@ REPORTED_SHARE = 0.2
 # a reference entry's header: a name as code, then what it is ("Backend_health - Backend health
 # check", "`log_level`: how much to log")
 NAMED_ENTRY = re.compile(r"^`?[\w.$-]*(?:_|[a-z][A-Z])[\w.$-]*`?\s*(?:\s[-–—]|:)\s")
+# a sentence that sends the reader to another section for what it names: "The number of workspaces
+# can be customized: see Adding Workspaces." (the section's header, perhaps quoted)
+SEE_SECTION = re.compile(r"\b[Ss]ee (?:also )?(?:the )?[“\"']?(?P<target>[A-Z][^.;:()“”\"\n]{2,80}?)[”\"']?"
+                         r"(?=\s*(?:[.;,)]|$| for\b| to\b| in\b| on\b| section\b| chapter\b))")
 INTRODUCTIONS_FROM = 3  # each search's first units whose subsections are looked for
 TOPIC_PARTS = 4  # the parts of a topic set out in labelled parts looked for with one of them
 USAGE_PARTS = 50  # a command page's units looked through for the parts of its usage
@@ -111,13 +116,14 @@ def gather(trace: Trace, retriever: Retriever, request: AnswerRequest, turn: Tur
             cand.elsewhere = first is not None and cand.other_product(first)
         all_hits = [h for hits, _ in searches for h in hits]
         restating = mark_restating(retriever, turn, candidates, p.restates)
+        pointed_to = mark_pointed_to(turn, candidates)
         close = retriever.closeness(query.query, [c.unit for c in candidates]) if p.join_closeness else None
         for cand, closeness in zip(candidates, close or [None] * len(candidates), strict=True):
             cand.closeness = closeness
         stage.details.update(kind=used_kinds[0] if used_kinds else p.unit_kind,
                              kinds=list(dict.fromkeys(used_kinds)),
                              hits=[hit_record(h) for h in searches[0][0]] if searches else [],
-                             top_documents=top_documents, restating=restating)
+                             top_documents=top_documents, restating=restating, pointed_to=pointed_to)
         if quoted:
             stage.details.update(quotes=turn.quotes, codes=turn.codes, quoting_documents=quoting)
     if turn.reports_failure:
@@ -260,6 +266,37 @@ def mark_restating(retriever: Retriever, turn: Turn, candidates: list[Candidate]
     for cand, similarity in zip(pool, similar or [0.0] * len(pool), strict=True):
         cand.restates = similarity >= similar_enough
     return [c.unit.id for c in pool if c.restates]
+
+
+def _header_key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def mark_pointed_to(turn: Turn, candidates: list[Candidate]) -> list[str]:
+    """The candidate sections that a section of their page sends the reader to for what the last
+    question asks: a sentence that says "see <its header>" (:data:`SEE_SECTION`) and, besides
+    the header, at least half of the question's asking terms, two or more ("The number of
+    workspaces can be customized: see Adding Workspaces." for "How do I change the number of
+    workspaces?", "See Panel Properties for details on how to set a panel's expand property."):
+    marked :attr:`Candidate.pointed_to`; their ids."""
+    asked = turn.asking_terms
+    if len(asked) < 2:
+        return []
+    sections = {(c.doc_id, _header_key(own_header(c.unit))): c for c in candidates
+                if isinstance(c.unit, LogicUnit) and part_number(c.unit) == 1}
+    marked: list[str] = []
+    for cand in candidates:
+        for sentence in SENTENCE_BREAK.split(cand.unit.render()):
+            sentence = " ".join(sentence.split())  # a page's lines run on
+            for found in SEE_SECTION.finditer(sentence):
+                target = sections.get((cand.doc_id, _header_key(found["target"])))
+                if target is None or target is cand or target.pointed_to:
+                    continue
+                named = len(asked & set(terms(sentence[:found.start("target")] + " " + sentence[found.end("target"):])))
+                if named >= 2 and 2 * named >= len(asked):
+                    target.pointed_to = True
+                    marked.append(target.unit.id)
+    return marked
 
 
 def search_quoting(retriever: Retriever, turn: Turn, kinds: list[str], k: int,
