@@ -547,6 +547,12 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option and not entry_asked else []
     if len(only) == 1:  # a section that answers with one command alone (not by an entry the question names)
         return ended(_opening(only[0]))
+    # whether each unit names something of what a pronoun of the question points back to (each
+    # does when it points back to nothing): one that does not ("Deleting a panel" for "How do I
+    # delete it?" after a folder was made) leads nothing before the best unit's steps and says why
+    # of nothing
+    units = [c.unit for c in chosen] + extra
+    of_referent = [not turn.referent_terms or bool(turn.referent_terms & set(terms(u.render()))) for u in units]
     pool: dict[str, float] = {}
     aside: set[str] = set()
     best_said: set[str] = set()  # the best unit's sentences
@@ -557,7 +563,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # a step that a sentence introducing code became, with the code: "You can change it by the
     # following: `sudo update-alternatives --config editor`"
     with_code = {step.split(": ", 1)[0]: step for step in (CITED.sub("", s) for s in steps) if ": " in step}
-    for position, unit in enumerate([c.unit for c in chosen] + extra):
+    for position, unit in enumerate(units):
         unit_sentences = sentences(commands_typed(unit_text(unit)))  # a session's commands, not what they print
         if position == 0 and not turn.asks_several:  # (what follows the steps may answer another part)
             aside.update(after_numbered_steps(unit))
@@ -607,13 +613,17 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     causes = sorted((s for s in pool if says_why(s)), key=lambda s: -pool[s])
     if chosen and not best_said and unit_steps(chosen[0].unit):
         # the best unit says what to do in its list alone: another unit's sentence leads before
-        # its steps only if it names as much of what is asked as the best unit's header does
+        # its steps only if it names as much of what is asked as the best unit's header does (and
+        # its unit names what the question points back to, above)
         named = len(turn.question_terms & set(terms(own_header(chosen[0].unit))))
-        actions = [s for s in actions if len(turn.question_terms & set(terms(s))) >= named]
+        actions = [s for s in actions if len(turn.question_terms & set(terms(s))) >= named
+                   and of_referent[unit_of[s]]]
     elif chosen and turn.asks_how and unit_steps(chosen[0].unit):
         # nor does one that names nothing asked ("Move the mouse or press any key and then click
-        # Leave Message." of the section's second part, before "Choose System → Lock Screen.")
-        actions = [s for s in actions if unit_of[s] == 0 or turn.question_terms & set(terms(s))]
+        # Leave Message." of the section's second part, before "Choose System → Lock Screen."),
+        # nor one of a unit that names nothing the question points back to (above)
+        actions = [s for s in actions if unit_of[s] == 0 or turn.question_terms & set(terms(s))
+                   and of_referent[unit_of[s]]]
     if not (turn.asks_how or turn.asks_what_to_do or turn.reports_failure) \
             and (not best_said.intersection(actions) or turn.asks_what_it_does):
         # asked what happens or what a thing does, not how to do something ("My disk is almost
@@ -664,7 +674,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
         causes = [s for s in causes if s in plain_text(entry)]
     led_by = actions[0] if actions and lead == _opening(actions[0]) else None  # the sentence that leads
     why = next((s for s in causes if not is_duplicate(s, [lead])  # not the lead again
-                and (not WHY_OF_BEFORE.match(s) or before.get(s) == led_by)), "")
+                and (not WHY_OF_BEFORE.match(s) or before.get(s) == led_by) and of_referent[unit_of[s]]), "")
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
     why = NOTE_LABEL.sub("", why)  # a note's why, in its own words
     answer = " ".join(ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)

@@ -132,6 +132,15 @@ DOES_IT_TO_THAT = re.compile(_FIRST + HOW_DO_I + r" [a-z]+ (?:this|that)\b(?! (?
 # send the photos to it?" (not what it is for: "Can I make my own for it?" asks about its own thing)
 REFERS_BACK_AS_PLACE = re.compile(ASKED_ACTION.pattern + r"\b[^?.!,;]{0,40}? (?:to|into|in|on|onto|from) (?:it|them)"
                                   r"(?= *(?:[?.!,;]|$|and\b|again\b))", re.I)
+
+
+def points_back(question: str) -> bool:
+    """``question`` asks to do something to what the conversation was about, by a pronoun
+    (:data:`REFERS_BACK`, :data:`REFERS_BACK_AS_PLACE`, :data:`ASKS_IF_IT_CAN`,
+    :data:`DOES_IT_TO_THAT`)."""
+    return any(p.search(question) for p in (REFERS_BACK, REFERS_BACK_AS_PLACE, ASKS_IF_IT_CAN, DOES_IT_TO_THAT))
+
+
 # a sentence that says one can do something: "You can back up your data.", "Users may also …"
 CAN_DO = re.compile(r"\s*(?:you|users?|one) (?:can|may|are able to|is able to)\b", re.I)
 # the thing the user chooses among those the conversation offered: "Fine, a standard account
@@ -339,13 +348,14 @@ class Turn:
         pronoun ("How do I load it again on another machine?", "How do I add a row to it?"), is
         about: the terms of the
         question before it ("How do I save an image to a tar archive?"), without the action that
-        question asked how to do (the user now asks another); none for any other question (one
-        that names a thing of its own, "Can I make my own for it?", asks about that thing)."""
-        if not self.history or not (REFERS_BACK.search(self.question) or REFERS_BACK_AS_PLACE.search(self.question)
-                                    or ASKS_IF_IT_CAN.search(self.question) or DOES_IT_TO_THAT.search(self.question)):
+        question asked how to do (the user now asks another), and, when that question pointed
+        back too, what it pointed to ("How do I delete it?" after "How do I rename it?" after "How
+        do I create a new folder?" is about the folder); none for any other question (one that
+        names a thing of its own, "Can I make my own for it?", asks about that thing)."""
+        if not self.history or not points_back(self.question):
             return set()
-        earlier = self.history[-1][0]
-        return set(terms(earlier)) - set(asked_action(earlier))
+        earlier = Turn(self.history[-1][0], self.history[:-1])
+        return set(terms(earlier.question)) - set(earlier.action) | earlier.referent_terms
 
     @cached_property
     def key_action(self) -> set[str]:

@@ -80,3 +80,42 @@ def test_asked_whether_it_can_be_made_smaller_the_answer_is_about_what_it_points
                           Turn("Can I make it smaller too?", history), cite=False)
 
     assert steps[0].startswith("Right-click on a vacant space on the panel"), steps
+
+
+def test_a_pronoun_after_a_question_that_pointed_back_points_to_the_same_thing():
+    """"How do I delete it?" after "How do I rename it?" after "How do I create a new folder?" is
+    about the folder: what the question before pointed back to, with its own words."""
+    history = [("How do I create a new folder in the file manager?", "Press the Create Folder button."),
+               ("How do I rename it?", "Select the folder and press F2.")]
+    assert {"folder", "file", "manag"} <= Turn("How do I delete it?", history).referent_terms
+    assert "creat" not in Turn("How do I delete it?", history).referent_terms  # not what was done
+    smaller = [("How do I move a panel to the left side of the screen?", "Drag it."),
+               ("Can I make it smaller too?", "Set its size.")]
+    assert {"panel", "smaller"} <= Turn("How do I hide it?", smaller).referent_terms
+
+
+def test_another_units_sentence_on_another_thing_neither_leads_nor_says_why():
+    """Over the MATE user guide, "How do I delete it?" (after making a folder, then renaming it)
+    chose the files page's section first, but led with the panels page's "To delete a panel …"
+    and said why with "If you have only one panel …": a unit that names nothing of what the
+    question points back to leads nothing before the best unit's steps and says why of nothing."""
+    from procmem.answerers.candidates import Candidate
+    from procmem.answerers.lead import plain_answer
+    from procmem.answerers.steps import unit_steps
+
+    files = step_unit("Deleting a file or folder", "Select the file or folder that you want to delete. When you "
+                      "delete a file or folder, it is moved to the Trash.\n\n- Choose Edit > Delete.",
+                      "files.md", "Working with files")
+    panel = step_unit("Deleting a panel", "To delete a panel from the desktop, right-click on the panel that "
+                      "you want to delete, then choose Delete This Panel. If you have only one panel on the "
+                      "desktop, you cannot delete that panel because the desktop needs one.",
+                      "panels.md", "Using the panels")
+    chosen = [Candidate(Hit(files, 1.0, 1, "hybrid")), Candidate(Hit(panel, 0.9, 2, "hybrid"))]
+    history = [("How do I create a new folder?", "Choose File > Create Folder."),
+               ("How do I rename it?", "Select the folder, then choose Edit > Rename.")]
+    answer = plain_answer(chosen, [], Turn("How do I delete it?", history), unit_steps(files))
+    assert "panel" not in answer, answer
+    assert answer.split(". ")[0].rstrip(".") in files.body, answer  # the files section's own
+    # asked of a panel, the panel's sentence may lead
+    about_panel = [("How do I add a panel?", "Right-click the desktop and choose New Panel.")]
+    assert "panel" in plain_answer(chosen, [], Turn("How do I delete it?", about_panel), unit_steps(files))
