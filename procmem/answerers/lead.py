@@ -547,12 +547,13 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option and not entry_asked else []
     if len(only) == 1:  # a section that answers with one command alone (not by an entry the question names)
         return ended(_opening(only[0]))
-    # whether each unit names something of what a pronoun of the question points back to (each
-    # does when it points back to nothing): one that does not ("Deleting a panel" for "How do I
-    # delete it?" after a folder was made) leads nothing before the best unit's steps and says why
-    # of nothing
+    # whether each unit other than the best names something of what a pronoun of the question
+    # points back to (each does when it points back to nothing): one that does not ("Deleting a
+    # panel" for "How do I delete it?" after a folder was made) leads nothing before the best
+    # unit's steps and says why of nothing
     units = [c.unit for c in chosen] + extra
-    of_referent = [not turn.referent_terms or bool(turn.referent_terms & set(terms(u.render()))) for u in units]
+    of_referent = [position == 0 or not turn.referent_terms or bool(turn.referent_terms & set(terms(u.render())))
+                   for position, u in enumerate(units)]
     pool: dict[str, float] = {}
     aside: set[str] = set()
     best_said: set[str] = set()  # the best unit's sentences
