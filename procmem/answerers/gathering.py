@@ -286,8 +286,10 @@ def mark_pointed_to(turn: Turn, candidates: list[Candidate]) -> list[str]:
                 if isinstance(c.unit, LogicUnit) and part_number(c.unit) == 1}
     marked: list[str] = []
     for cand in candidates:
-        for sentence in SENTENCE_BREAK.split(cand.unit.render()):
-            sentence = " ".join(sentence.split())  # a page's lines run on
+        text = " ".join(cand.unit.render().split())  # a page's lines run on
+        if "see " not in text.lower():
+            continue
+        for sentence in SENTENCE_BREAK.split(text):
             for found in SEE_SECTION.finditer(sentence):
                 target = sections.get((cand.doc_id, _header_key(found["target"])))
                 if target is None or target is cand or target.pointed_to:
