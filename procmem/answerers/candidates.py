@@ -613,10 +613,13 @@ STEPS_UNASKED_FACTOR = 0.8
 def header_share(asked: set[str], header: set[str], weight: dict[str, float] | None, turn: Turn) -> float:
     """The (weighted) share of the question's terms ``asked`` that a unit's ``header`` says, and
     :data:`ACTION_SHARE` more when it names the action the question asks how to do (in its verb
-    or one of :data:`SAME_ACTION`)."""
-    found = share(asked, header, weight)
+    or one of :data:`SAME_ACTION`). A header that names it by another verb says the question's
+    verb too: "Adding a Bookmark" says "create" of "How do I create a bookmark in the file
+    manager?", as much as "Create a folder (Working with Files)" says it."""
     action = turn.named_action
-    named = bool(action) and (action <= header or any(SAME_ACTION.get(verb, set()) & header for verb in action))
+    by_other_verb = {verb for verb in action if SAME_ACTION.get(verb, set()) & header}
+    found = share(asked, header | by_other_verb, weight)
+    named = bool(action) and (action <= header or bool(by_other_verb))
     return min(1.0, found + ACTION_SHARE) if named else found
 
 

@@ -3376,6 +3376,23 @@ def test_a_header_that_adds_what_the_question_creates_names_its_action():
     assert steps[0] == "Click File > New > Appointment.", steps
 
 
+def test_a_header_that_adds_what_the_question_creates_says_the_question_s_verb():
+    """The MATE guide: "How do I create a bookmark in the file manager?" was answered from
+    "Create a folder (Working with Files)", whose header says "create" and "files", not from
+    "Adding a Bookmark (Working with Files)", which names the same action by another verb but
+    counted only "bookmark" and "files" of the question (its verb is rarer in the guide than
+    "bookmark": weighted so, the folder's header said more of the question and both got the
+    action's half more)."""
+    turn = Turn("How do I create a bookmark in the file manager?")
+    weight = {"creat": 1.2, "bookmark": 0.5, "file": 0.3, "manag": 1.0}
+    asked = turn.question_terms
+    folder = header_share(asked, set(terms("Create a folder (Working with Files)")), weight, turn)
+    bookmark = header_share(asked, set(terms("Adding a Bookmark (Working with Files)")), weight, turn)
+    assert folder == pytest.approx(1.0)
+    assert bookmark == pytest.approx(1.0)  # "create" said as "add": 2.0 / 3 + 0.5, not 0.8 / 3 + 0.5
+    assert header_share(asked, set(terms("Editing Bookmarks")), weight, turn) == pytest.approx(0.5 / 3)
+
+
 def test_splitting_cells_is_no_answer_to_how_to_merge_them():
     """LibreOffice's "Merging and Splitting Cells" page: "To Split Cells" shares the question's
     "two cells" and "table" ("A dialog allows you to split the cell into two or more cells") and led
