@@ -525,7 +525,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     (:func:`asked_entries`), or the option of a list of options that does what it asks
     (:func:`answers_by_option`), leads, and says why only in its own words. A sentence that says
     why of the one before it (:data:`WHY_OF_BEFORE`: "However, this is expected …") is the why
-    only of that sentence, when it leads."""
+    only of that sentence, when it leads; a sentence of another page than the best unit's and the
+    lead's says why only when it names something the question or the lead names."""
     # a section that answers by an entry the question names (or an option that does what it asks)
     # leads with that entry, not its opening
     # (and so does an option of a command's usage that does what is asked, in whichever part of it)
@@ -674,12 +675,23 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     if entry and not turn.asks_cause:
         causes = [s for s in causes if s in plain_text(entry)]
     led_by = actions[0] if actions and lead == _opening(actions[0]) else None  # the sentence that leads
+    # a why from another page than the best unit's and the one that leads says why of what is
+    # asked or done: it names something of the question or of the lead (the MATE guide's "Click
+    # Night Light to open the settings." is not followed by another page's "When you leave your
+    # computer, you can lock your screen …")
+    pages = {_page(units[0])} | ({_page(units[unit_of[led_by]])} if led_by else set())
+    named = turn.question_terms | set(terms(lead))
     why = next((s for s in causes if not is_duplicate(s, [lead])  # not the lead again
-                and (not WHY_OF_BEFORE.match(s) or before.get(s) == led_by) and of_referent[unit_of[s]]), "")
+                and (not WHY_OF_BEFORE.match(s) or before.get(s) == led_by) and of_referent[unit_of[s]]
+                and (_page(units[unit_of[s]]) in pages or bool(named & set(terms(s))))), "")
     # asked why ("It won't play in my car stereo. Why?"), the answer says why first
     why = NOTE_LABEL.sub("", why)  # a note's why, in its own words
     answer = " ".join(ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
     return answer or NOTHING_FOUND
+
+
+def _page(unit: Unit) -> str:
+    return str(unit.meta.get("doc_id", ""))
 
 
 def section_answer(unit: Unit, max_words: int = 60) -> str:
