@@ -679,7 +679,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # asked or done: it names something of the question or of the lead (the MATE guide's "Click
     # Night Light to open the settings." is not followed by another page's "When you leave your
     # computer, you can lock your screen …")
-    pages = {_page(units[0])} | ({_page(units[unit_of[led_by]])} if led_by else set())
+    pages = {_page(unit) for unit in units[:1]} | ({_page(units[unit_of[led_by]])} if led_by else set())
     named = turn.question_terms | set(terms(lead))
     why = next((s for s in causes if not is_duplicate(s, [lead])  # not the lead again
                 and (not WHY_OF_BEFORE.match(s) or before.get(s) == led_by) and of_referent[unit_of[s]]

@@ -6,7 +6,7 @@ computer, you can lock your screen to prevent other people from using it.")."""
 from __future__ import annotations
 
 from procmem.answerers.candidates import Candidate
-from procmem.answerers.lead import plain_answer
+from procmem.answerers.lead import NOTHING_FOUND, plain_answer
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.turn import Turn
 from tests.procmem.answerers.conftest import step_unit
@@ -51,3 +51,7 @@ def test_a_why_of_the_best_unit_s_page_needs_no_word_of_the_question():
     text = _answer(BACKUP, SAME_PAGE, DEBUGGING)
     assert "advanced users" not in text, text
     assert "Restoring replaces your data, because the archive holds all of it." in text, text
+
+
+def test_nothing_chosen_is_nothing_found():
+    assert plain_answer([], [], Turn("How do I back up my Evolution data?"), []) == NOTHING_FOUND
