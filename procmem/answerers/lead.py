@@ -101,6 +101,18 @@ OBLIGED_TO_FOLLOW = re.compile(r"\byou (?:must|should|need to|have to) (?:do|fol
                                r"(?:the following|these|this|the steps)\b", re.I)
 
 
+# advice to do something, not how: "It is a good idea to change your password from time to time"
+ADVICE = re.compile(r"^(?:it(?: is|['’]s) (?:\w+ly )?(?:a good idea|recommended|advisable|wise|good practice) to"
+                    r"|we (?:strongly )?recommend(?: that)? you|you should)\b", re.I)
+
+
+def advises_asked(sentence: str, turn: Turn) -> bool:
+    """A sentence that advises doing what the question asks how to do, without saying how: "It
+    is a good idea to change your password from time to time, …" of "How do I change my
+    password?" (the page's opening sets the scene for its steps; it may say why)."""
+    return bool(ADVICE.match(sentence)) and bool(turn.task_terms) and turn.task_terms <= set(terms(sentence))
+
+
 def says_why(sentence: str) -> bool:
     """A sentence that says why (:data:`CAUSE_CUE`) or gives its reason (:data:`GIVES_REASON`),
     but not an example; one that tells the user what to do (:func:`acts`, past a note's label,
@@ -543,7 +555,7 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     page_steps = bool(chosen) and any(c.doc_id == chosen[0].doc_id and unit_steps(c.unit) for c in chosen[1:])
     if said and not (turn.asks_how and not is_faq(chosen[0].unit) and (unit_steps(chosen[0].unit) or page_steps)
                      and not introduced(unit_text(chosen[0].unit))
-                     and not any(says_what_to_do(s) for s in sentences(said))):
+                     and not any(says_what_to_do(s) and not advises_asked(s, turn) for s in sentences(said))):
         return said  # unless it only sets the scene for the steps (its own, its page's) of what the user asks how to do
     only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option and not entry_asked else []
     if len(only) == 1:  # a section that answers with one command alone (not by an entry the question names)

@@ -30,7 +30,7 @@ from procmem.answerers.extractive import (
     select,
 )
 from procmem.answerers.gathering import first_parts, names_page
-from procmem.answerers.lead import NOTHING_FOUND
+from procmem.answerers.lead import NOTHING_FOUND, advises_asked
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.sections import continues, goes_on
 from procmem.answerers.steps import unit_steps
@@ -3391,6 +3391,27 @@ def test_a_header_that_adds_what_the_question_creates_says_the_question_s_verb()
     assert folder == pytest.approx(1.0)
     assert bookmark == pytest.approx(1.0)  # "create" said as "add": 2.0 / 3 + 0.5, not 0.8 / 3 + 0.5
     assert header_share(asked, set(terms("Editing Bookmarks")), weight, turn) == pytest.approx(0.5 / 3)
+
+
+def test_advice_to_do_what_is_asked_sets_the_scene_for_the_steps():
+    """GNOME's "Change your password" opens with "It is a good idea to change your password from
+    time to time, …": it says to do what the user asks how to do, not how, and answered "How do I
+    change my password?" alone."""
+    page = step_unit("Change your password", "It is a good idea to change your password from time to time, "
+                     "especially if you think someone else knows your password.\n\n"
+                     "1. Open the Activities overview and start typing **Users**.\n"
+                     "2. Click the label **·····** next to **Password**.\n"
+                     "3. Enter your current password, then a new password.\n4. Click **Change**.",
+                     "gnome-help/user-changepassword.page", "Change your password")
+    turn = Turn("How do I change my password?")
+    answer, steps, _ = compose([Hit(page, 1.0, 1, "x")], turn, cite=False)
+    assert not answer.startswith("It is a good idea"), answer
+    assert "Password" in answer, answer
+    assert steps[0].startswith("Open the Activities overview and start typing Users."), steps
+    # advice to do something else still answers as the page's opening
+    assert advises_asked("It is a good idea to change your password from time to time.", turn)
+    assert not advises_asked("It is a good idea to choose a long passphrase.", turn)
+    assert not advises_asked("Change your password from time to time.", turn)
 
 
 def test_splitting_cells_is_no_answer_to_how_to_merge_them():
