@@ -546,14 +546,18 @@ _PLAIN_WORD = re.compile(r"[(“‘\"]?(?:[A-Za-z][a-z'’]*|[A-Z][a-z]+[A-Z][a-
 
 
 # what a path through menus is written with between its items: "Tools - AutoCorrect - Options",
-# "Image → Canvas Size"
+# "Image → Canvas Size", "File > New > Task" (">" before a capital only: "ruleset > /etc/nftables.conf"
+# sends a command's output to a file)
 _MENU_SEPARATOR = re.compile(r"[-–—→»]")
 
 
 def is_prose(sentence: str) -> bool:
     """Words rather than commands, paths or markup; a word in brackets or quotes is a word
     ("To limit upload (i.e. borg create) bandwidth, use the --remote-ratelimit option."), and the
-    marks between a menu path's items are none ("Choose Image → Canvas Size.")."""
-    words = [w for w in sentence.split() if not _MENU_SEPARATOR.fullmatch(w)]
+    marks between a menu path's items are none ("Choose Image → Canvas Size.", "Click File > New >
+    Task, or press Shift+Ctrl+T.")."""
+    tokens = sentence.split()
+    words = [w for w, after in zip(tokens, [*tokens[1:], ""], strict=True)
+             if not (_MENU_SEPARATOR.fullmatch(w) or w == ">" and after[:1].isupper())]
     plain = sum(1 for w in words if _PLAIN_WORD.fullmatch(w))
     return bool(words) and plain >= 0.75 * len(words)

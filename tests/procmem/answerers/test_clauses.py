@@ -280,3 +280,14 @@ def test_a_path_through_menus_and_a_name_of_two_words_written_as_one_are_prose()
     assert not is_prose("ls -la | grep conf")
     assert not is_prose("- → -")
 
+
+def test_a_path_through_menus_written_with_greater_than_signs_is_prose():
+    """Evolution's help writes its menu paths "File > New > Task": the two marks counted as code,
+    and "Click File > New > Task, or press Shift+Ctrl+T." could not lead "How do I add a task?",
+    which led with the second step, "Select a task list in the List dropdown list."."""
+    assert is_prose("Click File > New > Task, or press Shift+Ctrl+T.")
+    assert is_prose("Click File > New > Contact List.")
+    # a command's output sent to a file is no menu path
+    assert not is_prose("cat a > b > c")
+    assert not is_prose("ls -l /etc > files.txt")
+
