@@ -546,9 +546,10 @@ _PLAIN_WORD = re.compile(r"[(“‘\"]?(?:[A-Za-z][a-z'’]*|[A-Z][a-z]+[A-Z][a-
 
 
 # what a path through menus is written with between its items: "Tools - AutoCorrect - Options",
-# "Image → Canvas Size", "File > New > Task" (">" before a capital only: "ruleset > /etc/nftables.conf"
-# sends a command's output to a file)
+# "Image → Canvas Size", "File > New > Task", "Setup -> Domains" (">" and "->" before a capital only:
+# "ruleset > /etc/nftables.conf" sends a command's output to a file)
 _MENU_SEPARATOR = re.compile(r"[-–—→»]")
+_MENU_ARROW = re.compile(r"-?>")
 
 
 def is_prose(sentence: str) -> bool:
@@ -558,6 +559,6 @@ def is_prose(sentence: str) -> bool:
     Task, or press Shift+Ctrl+T.")."""
     tokens = sentence.split()
     words = [w for w, after in zip(tokens, [*tokens[1:], ""], strict=True)
-             if not (_MENU_SEPARATOR.fullmatch(w) or w == ">" and after[:1].isupper())]
+             if not (_MENU_SEPARATOR.fullmatch(w) or _MENU_ARROW.fullmatch(w) and after[:1].isupper())]
     plain = sum(1 for w in words if _PLAIN_WORD.fullmatch(w))
     return bool(words) and plain >= 0.75 * len(words)

@@ -287,6 +287,7 @@ def test_a_path_through_menus_written_with_greater_than_signs_is_prose():
     which led with the second step, "Select a task list in the List dropdown list."."""
     assert is_prose("Click File > New > Task, or press Shift+Ctrl+T.")
     assert is_prose("Click File > New > Contact List.")
+    assert is_prose("Select Setup -> Domains -> Add.")
     # a command's output sent to a file is no menu path
     assert not is_prose("cat a > b > c")
     assert not is_prose("ls -l /etc > files.txt")
