@@ -549,7 +549,7 @@ _PLAIN_WORD = re.compile(r"[(“‘\"]?(?:[A-Za-z][a-z'’]*|[A-Z][a-z]+[A-Z][a-
 # "Image → Canvas Size", "File > New > Task", "Setup -> Domains" (">" and "->" before a capital only:
 # "ruleset > /etc/nftables.conf" sends a command's output to a file)
 _MENU_SEPARATOR = re.compile(r"[-–—→»]")
-_MENU_ARROW = re.compile(r"-?>")
+_MENU_ARROW = re.compile(r"(?:^|(?<=\s))-?>(?=\s+[A-Z])")
 
 
 def is_prose(sentence: str) -> bool:
@@ -557,8 +557,6 @@ def is_prose(sentence: str) -> bool:
     ("To limit upload (i.e. borg create) bandwidth, use the --remote-ratelimit option."), and the
     marks between a menu path's items are none ("Choose Image → Canvas Size.", "Click File > New >
     Task, or press Shift+Ctrl+T.")."""
-    tokens = sentence.split()
-    words = [w for w, after in zip(tokens, [*tokens[1:], ""], strict=True)
-             if not (_MENU_SEPARATOR.fullmatch(w) or _MENU_ARROW.fullmatch(w) and after[:1].isupper())]
+    words = [w for w in _MENU_ARROW.sub(" ", sentence).split() if not _MENU_SEPARATOR.fullmatch(w)]
     plain = sum(1 for w in words if _PLAIN_WORD.fullmatch(w))
     return bool(words) and plain >= 0.75 * len(words)
