@@ -11,6 +11,7 @@ undo what the user did not ask to undo lead nothing.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.candidates import (
@@ -538,7 +539,25 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     (:func:`answers_by_option`), leads, and says why only in its own words. A sentence that says
     why of the one before it (:data:`WHY_OF_BEFORE`: "However, this is expected …") is the why
     only of that sentence, when it leads; a sentence of another page than the best unit's and the
-    lead's says why only when it names something the question or the lead names."""
+    lead's says why only when it names something the question or the lead names.
+
+    The steps: the opening of the section that answers (:func:`_section_opening`); else the
+    sentences of the chosen units and ``extra`` (:class:`_Pool`), those that say what to do and
+    those that say why (:func:`_actions_and_causes`), the lead (:func:`_lead`) and its why
+    (:func:`_why`)."""
+    if said := _section_opening(chosen, turn):
+        return said
+    pool = _Pool.of(chosen, extra, turn, steps)
+    actions, causes = _actions_and_causes(pool, chosen, turn)
+    lead, asked = _lead(actions, pool, chosen, turn, steps)
+    why = _why(causes, lead, asked, actions, pool, chosen, turn)
+    answer = " ".join(ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
+    return answer or NOTHING_FOUND
+
+
+def _section_opening(chosen: list[Candidate], turn: Turn) -> str:
+    """The plain answer when the best unit answers by its own opening (:func:`section_answer`),
+    or by its one command alone; "" when it does not."""
     # a section that answers by an entry the question names (or an option that does what it asks)
     # leads with that entry, not its opening
     # (and so does an option of a command's usage that does what is asked, in whichever part of it)
@@ -560,39 +579,49 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     only = unit_steps(chosen[0].unit) if chosen and chosen[0].answers and not by_option and not entry_asked else []
     if len(only) == 1:  # a section that answers with one command alone (not by an entry the question names)
         return ended(_opening(only[0]))
-    # whether each unit other than the best names something of what a pronoun of the question
-    # points back to (each does when it points back to nothing): one that does not ("Deleting a
-    # panel" for "How do I delete it?" after a folder was made) leads nothing before the best
-    # unit's steps and says why of nothing
-    units = [c.unit for c in chosen] + extra
-    of_referent = [position == 0 or not turn.referent_terms or bool(turn.referent_terms & set(terms(u.render())))
-                   for position, u in enumerate(units)]
-    pool: dict[str, float] = {}
-    aside: set[str] = set()
-    best_said: set[str] = set()  # the best unit's sentences
-    gives_code: set[str] = set()  # sentences that introduce what to type, with it
-    before: dict[str, str] = {}  # the sentence before each, in its unit
-    place: dict[str, tuple[int, int]] = {}  # each sentence's unit and its place in the texts
-    unit_of: dict[str, int] = {}  # the place of the unit of each sentence in the pool
-    # a step that a sentence introducing code became, with the code: "You can change it by the
-    # following: `sudo update-alternatives --config editor`"
-    with_code = {step.split(": ", 1)[0]: step for step in (CITED.sub("", s) for s in steps) if ": " in step}
-    for position, unit in enumerate(units):
-        unit_sentences = sentences(commands_typed(unit_text(unit)))  # a session's commands, not what they print
-        if position == 0 and not turn.asks_several:  # (what follows the steps may answer another part)
-            aside.update(after_numbered_steps(unit))
-        # a section of the task that reverses the asked one leads nothing ("If you do not have a
-        # backup, go to the next page." of "Restore from backup", to "How do I back up …?")
-        reverses = opposite_task(unit, turn)
-        for earlier, s in zip(["", *unit_sentences], unit_sentences, strict=False):
-            before.setdefault(s, earlier)
-            place.setdefault(s, (position, len(place)))
-            if 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
-                    and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
-                    and not turn.already_said(s, 0.7) and not turn.user_said(s) and not turn.reports_checked(s) \
-                    and not turn.restates(s) \
-                    and not labelled_values(s, labels=1):
-                # "... quite enterprising so you decide to try to fix the bug!" sets a scene
+    return ""
+
+
+@dataclass
+class _Pool:
+    """The sentences of the chosen units and of ``extra`` that may lead the plain answer or say
+    why, each with its score (:func:`_sentence_score`), and what the choice reads of each."""
+
+    units: list[Unit]  # the chosen units, then the extra ones
+    # whether each unit names something of what a pronoun of the question points back to (each
+    # does when it points back to nothing): one that does not ("Deleting a panel" for "How do I
+    # delete it?" after a folder was made) leads nothing before the best unit's steps and says why
+    # of nothing
+    of_referent: list[bool]
+    score: dict[str, float] = field(default_factory=dict)
+    aside: set[str] = field(default_factory=set)  # sentences that lead nothing
+    best_said: set[str] = field(default_factory=set)  # the best unit's sentences
+    gives_code: set[str] = field(default_factory=set)  # sentences that introduce what to type, with it
+    before: dict[str, str] = field(default_factory=dict)  # the sentence before each, in its unit
+    place: dict[str, tuple[int, int]] = field(default_factory=dict)  # each one's unit and place in the texts
+    unit_of: dict[str, int] = field(default_factory=dict)  # the place of the unit of each in the pool
+
+    @classmethod
+    def of(cls, chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: list[str]) -> _Pool:
+        units = [c.unit for c in chosen] + extra
+        pool = cls(units, [position == 0 or not turn.referent_terms
+                           or bool(turn.referent_terms & set(terms(u.render())))
+                           for position, u in enumerate(units)])
+        # a step that a sentence introducing code became, with the code: "You can change it by the
+        # following: `sudo update-alternatives --config editor`"
+        with_code = {step.split(": ", 1)[0]: step for step in (CITED.sub("", s) for s in steps) if ": " in step}
+        for position, unit in enumerate(units):
+            unit_sentences = sentences(commands_typed(unit_text(unit)))  # a session's commands, not what they print
+            if position == 0 and not turn.asks_several:  # (what follows the steps may answer another part)
+                pool.aside.update(after_numbered_steps(unit))
+            # a section of the task that reverses the asked one leads nothing ("If you do not have a
+            # backup, go to the next page." of "Restore from backup", to "How do I back up …?")
+            reverses = opposite_task(unit, turn)
+            for earlier, s in zip(["", *unit_sentences], unit_sentences, strict=False):
+                pool.before.setdefault(s, earlier)
+                pool.place.setdefault(s, (position, len(pool.place)))
+                if not _may_lead(s, turn):
+                    continue
                 introduces = INTRODUCES.search(s) or s.rstrip(".:") in with_code
                 if introduces:  # "... you can specify: `Pgp: E`"
                     s = with_code.get(s.rstrip(".:"), "")
@@ -601,55 +630,79 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
                 code = s.partition(": ")[2]
                 if (introduces or with_code.get(s.partition(": ")[0]) == s) and len(code.split()) <= LEAD_CODE_WORDS \
                         and LEAD_CODE.match(code) and not GOES_ON.match(s):
-                    gives_code.add(s)
+                    pool.gives_code.add(s)
                 if s and position == 0:
-                    best_said.add(s)
-                if s and s not in pool:
-                    pool[s] = _sentence_score(s, turn, position)
-                    unit_of[s] = position
+                    pool.best_said.add(s)
+                if s and s not in pool.score:
+                    pool.score[s] = _sentence_score(s, turn, position)
+                    pool.unit_of[s] = position
                     if reverses:
-                        aside.add(s)
+                        pool.aside.add(s)
                     if position >= len(chosen) and (not turn.question_terms & set(terms(s)) or speaks_of_itself(unit)):
                         # another section's, naming nothing asked, or one in which the page speaks
                         # of itself ("Conclusion": "With minimal effort, you can use rsyslogd to
                         # write syslog messages to a database"): no lead
-                        aside.add(s)
+                        pool.aside.add(s)
+        return pool
+
+
+def _may_lead(s: str, turn: Turn) -> bool:
+    """Whether sentence ``s`` may lead or say why at all: prose of 5 to 45 words that starts a
+    sentence, no exclamation or question ("... quite enterprising so you decide to try to fix the
+    bug!" sets a scene), nothing the conversation said, and none of the kinds
+    :func:`plain_answer` leaves out."""
+    return 5 <= len(s.split()) <= 45 and s[0].isupper() and _reads_as_prose(s) and not BOILERPLATE.search(s) \
+        and not ANAPHORIC.match(s) and not PLACEHOLDER.match(s) and not s.endswith(("!", "?")) \
+        and not turn.already_said(s, 0.7) and not turn.user_said(s) and not turn.reports_checked(s) \
+        and not turn.restates(s) and not labelled_values(s, labels=1)
+
+
+def _actions_and_causes(pool: _Pool, chosen: list[Candidate], turn: Turn) -> tuple[list[str], list[str]]:
+    """The sentences that say what to do, best first, and those that say why."""
     # what a clause of purpose or result lets someone do is no action ("This way, you can search ...")
     # a note says what to mind, not what to do first: it may say why, but leads nothing; nor does how
     # to undo something, unless the user asks to undo
-    actions = sorted((s for s in pool if (acts(s) or s in gives_code or does_asked(s, turn))
-                      and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in aside
+    actions = sorted((s for s in pool.score if (acts(s) or s in pool.gives_code or does_asked(s, turn))
+                      and not NOTE_OPENING.match(s) and not OTHER_WAY.match(s) and s not in pool.aside
                       and not NAMES_WHAT_CAME_BEFORE.match(s)
                       and not undoes_unasked(s, turn) and not troubleshoots_unasked(s, turn)
                       and not case_user_denies(s, turn) and not wish_not_asked(s, turn)),
-                     key=lambda s: -pool[s])
-    actions = steps_in_order(actions, pool, place, before, frozenset(s for s in actions if for_asked_action(s, turn)))
-    causes = sorted((s for s in pool if says_why(s)), key=lambda s: -pool[s])
-    if chosen and not best_said and unit_steps(chosen[0].unit):
+                     key=lambda s: -pool.score[s])
+    actions = steps_in_order(actions, pool.score, pool.place, pool.before,
+                             frozenset(s for s in actions if for_asked_action(s, turn)))
+    causes = sorted((s for s in pool.score if says_why(s)), key=lambda s: -pool.score[s])
+    if chosen and not pool.best_said and unit_steps(chosen[0].unit):
         # the best unit says what to do in its list alone: another unit's sentence leads before
         # its steps only if it names as much of what is asked as the best unit's header does (and
         # its unit names what the question points back to, above)
         named = len(turn.question_terms & set(terms(own_header(chosen[0].unit))))
         actions = [s for s in actions if len(turn.question_terms & set(terms(s))) >= named
-                   and of_referent[unit_of[s]]]
+                   and pool.of_referent[pool.unit_of[s]]]
     elif chosen and turn.asks_how and unit_steps(chosen[0].unit):
         # nor does one that names nothing asked ("Move the mouse or press any key and then click
         # Leave Message." of the section's second part, before "Choose System → Lock Screen."),
         # nor one of a unit that names nothing the question points back to (above)
-        actions = [s for s in actions if unit_of[s] == 0 or turn.question_terms & set(terms(s))
-                   and of_referent[unit_of[s]]]
+        actions = [s for s in actions if pool.unit_of[s] == 0 or turn.question_terms & set(terms(s))
+                   and pool.of_referent[pool.unit_of[s]]]
     if not (turn.asks_how or turn.asks_what_to_do or turn.reports_failure) \
-            and (not best_said.intersection(actions) or turn.asks_what_it_does):
+            and (not pool.best_said.intersection(actions) or turn.asks_what_it_does):
         # asked what happens or what a thing does, not how to do something ("My disk is almost
         # full, what does the client do?"): what the best unit says of it, before another unit's
         # action ("Before enabling core dumps …, ensure that you have enough disk space"), and
         # why in its words
-        own = sorted((s for s in pool if s in best_said and turn.question_terms & set(terms(s))
-                      and not NOTE_OPENING.match(s)), key=lambda s: -pool[s])  # ties in the page's order
+        own = sorted((s for s in pool.score if s in pool.best_said and turn.question_terms & set(terms(s))
+                      and not NOTE_OPENING.match(s)), key=lambda s: -pool.score[s])  # ties in the page's order
         if turn.asks_what_it_does:  # what a thing does, before what to do with it ("To enable it, …")
             own = [s for s in own if s not in actions] or own
         if own:  # why in its words, unless why is what the user asks
-            actions, causes = own, causes if turn.asks_cause else [s for s in causes if s in best_said]
+            actions, causes = own, causes if turn.asks_cause else [s for s in causes if s in pool.best_said]
+    return actions, causes
+
+
+def _lead(actions: list[str], pool: _Pool, chosen: list[Candidate], turn: Turn,
+          steps: list[str]) -> tuple[str, str]:
+    """What the plain answer says to do, and the entry or list item the question asks for that
+    leads it ("" when none does)."""
     lead = _opening(actions[0]) if actions else ""
     if chosen and chosen[0].offer:
         # what lets one do what is asked, or does it, before the steps that get there (its page's)
@@ -659,27 +712,35 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
             lead = f"{plain_text(labelled['label'])}: {first_sentence(labelled['text'], max_words=45)}"
         else:  # a list's item that says what is asked: "send the message to a remote syslog server …"
             lead = _opening(first_sentence(asked, max_words=45))
-    if not lead and steps:
-        # a step that describes is no lead ("The opt-level setting controls the level of optimization")
-        doing = [step for step in (CITED.sub("", s) for s in steps) if not describes(step) and not NOTE_OPENING.match(step)]
-        # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is
-        # one, or a chosen unit's entry for its name ("docker rename: Rename a container")
-        best = unit_steps(chosen[0].unit)[:1] if chosen else []
-        named = {steps_of[0] for c in chosen if entry_step(c.unit) and (steps_of := unit_steps(c.unit))}
-        entry = next((step for step in doing if step in best and (defines(step) or step in named)), "") \
-            or next((step for step in doing if step in named), "")
-        if entry or doing and defines(doing[0]):
-            lead = _opening(entry or doing[0])
-        elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])) \
-                and not NAMES_AN_ACTION.match(opening):  # a step's label ("Comparing the red globe …: …")
-            lead = _opening(unended(opening))
-            # what to do sends the user on to the other steps (:func:`sends_to_steps`)
-            # (not to ways to choose among: "To lock the screen, perform one of the following actions:")
-            if sends_to_steps(opening) and len(steps) > 1 \
-                    and not (chosen and ALTERNATIVES.search(unit_text(chosen[0].unit))):
-                lead = f"{lead}, then follow the steps below."
-        elif pool:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
-            lead = max(pool, key=lambda s: (not SCENARIO.match(s), pool[s]))
+    if lead or not steps:
+        return lead, asked
+    # a step that describes is no lead ("The opt-level setting controls the level of optimization")
+    doing = [step for step in (CITED.sub("", s) for s in steps) if not describes(step) and not NOTE_OPENING.match(step)]
+    # a reference entry: what the name does ("http.proxy: Sets ..."), the best unit's if it is
+    # one, or a chosen unit's entry for its name ("docker rename: Rename a container")
+    best = unit_steps(chosen[0].unit)[:1] if chosen else []
+    named = {steps_of[0] for c in chosen if entry_step(c.unit) and (steps_of := unit_steps(c.unit))}
+    entry = next((step for step in doing if step in best and (defines(step) or step in named)), "") \
+        or next((step for step in doing if step in named), "")
+    if entry or doing and defines(doing[0]):
+        lead = _opening(entry or doing[0])
+    elif doing and not STATEMENT.match(plain_text(doing[0])) and (opening := _step_opening(doing[0])) \
+            and not NAMES_AN_ACTION.match(opening):  # a step's label ("Comparing the red globe …: …")
+        lead = _opening(unended(opening))
+        # what to do sends the user on to the other steps (:func:`sends_to_steps`)
+        # (not to ways to choose among: "To lock the screen, perform one of the following actions:")
+        if sends_to_steps(opening) and len(steps) > 1 \
+                and not (chosen and ALTERNATIVES.search(unit_text(chosen[0].unit))):
+            lead = f"{lead}, then follow the steps below."
+    elif pool.score:  # the user's wish said again (:data:`SCENARIO`) only when nothing else is said
+        lead = max(pool.score, key=lambda s: (not SCENARIO.match(s), pool.score[s]))
+    return lead, asked
+
+
+def _why(causes: list[str], lead: str, asked: str, actions: list[str], pool: _Pool,
+         chosen: list[Candidate], turn: Turn) -> str:
+    """The sentence that says why of what is asked or of the lead, without a note's label; ""
+    when none does."""
     # the entry asked, or the one that leads, says why in its own words, not in another entry's
     # (a menu's "Only available if the Spell Checker plugin is enabled." is said of "Check Spelling")
     label = lead.partition(": ")[0]
@@ -691,15 +752,13 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     # asked or done: it names something of the question or of the lead (the MATE guide's "Click
     # Night Light to open the settings." is not followed by another page's "When you leave your
     # computer, you can lock your screen …")
-    pages = {_page(unit) for unit in units[:1]} | ({_page(units[unit_of[led_by]])} if led_by else set())
+    units = pool.units
+    pages = {_page(unit) for unit in units[:1]} | ({_page(units[pool.unit_of[led_by]])} if led_by else set())
     named = turn.question_terms | set(terms(lead))
     why = next((s for s in causes if not is_duplicate(s, [lead])  # not the lead again
-                and (not WHY_OF_BEFORE.match(s) or before.get(s) == led_by) and of_referent[unit_of[s]]
-                and (_page(units[unit_of[s]]) in pages or bool(named & set(terms(s))))), "")
-    # asked why ("It won't play in my car stereo. Why?"), the answer says why first
-    why = NOTE_LABEL.sub("", why)  # a note's why, in its own words
-    answer = " ".join(ended(s) for s in ((why, lead) if turn.asks_cause else (lead, why)) if s)
-    return answer or NOTHING_FOUND
+                and (not WHY_OF_BEFORE.match(s) or pool.before.get(s) == led_by) and pool.of_referent[pool.unit_of[s]]
+                and (_page(units[pool.unit_of[s]]) in pages or bool(named & set(terms(s))))), "")
+    return NOTE_LABEL.sub("", why)  # a note's why, in its own words (asked why, it comes first)
 
 
 def _page(unit: Unit) -> str:
