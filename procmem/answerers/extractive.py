@@ -203,44 +203,9 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             and part_count(cand.unit) <= FIRST_PART_OF and any(
             c.doc_id == cand.doc_id and part_number(c.unit) > 1 and own_header(c.unit) == own_header(cand.unit)
             for c in chosen)
-        if cand.score < p.min_share * ranked[0].score and not (rest or below or start):
+        if not _may_be_chosen(cand, chosen, docs, ranked[0], turn, p, part=rest or start, below=below) \
+                or chosen and not _joins(cand, chosen[0], turn, p, part=rest or start, below=below):
             continue
-        if cand.doc_id not in docs and len(docs) >= p.max_docs:
-            continue
-        if any(copies(cand.unit, c.unit) for c in chosen):
-            continue  # another page's copy of a chosen section (a reference kept for each version)
-        if not (rest or start) and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
-                         or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn)
-                                 or (not chosen and turn.asks_no_steps))):
-            continue
-        if turn.question_terms and not (cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
-                                        or cand.linked or turn.reports_failure):
-            continue  # ranked by a search that found nothing better, it names nothing the user asks
-        if chosen and (cand.tried or (is_problem(cand.unit) and not turn.asks_cause and not asked_steps(cand.unit, turn))):
-            continue
-        if chosen and turn.question_terms and (chosen[0].why.get("header") or chosen[0].why.get("text")) \
-                and not (cand.why.get("header") or cand.why.get("text") or cand.linked or turn.reports_failure
-                         or rest or start or below):
-            continue  # the conversation's topic alone, when the question's own words found what it asks
-        if chosen and not (cand.why.get("context") or cand.linked or turn.reports_failure or rest or start) \
-                and cand.why.get("text", 0.0) < JOIN_TEXT * chosen[0].why.get("text", 0.0) \
-                and cand.retrieval < JOIN_RETRIEVAL * chosen[0].retrieval:
-            continue  # it shares a common word with the question, not what the best unit says of it
-        if chosen and cand.closeness is not None and chosen[0].closeness is not None and not (cand.linked or rest or start) \
-                and cand.closeness < p.join_closeness * chosen[0].closeness:
-            continue  # it shares the question's words, not its meaning (a backtrace's "check how much")
-        if chosen and cand.setting < 1:
-            continue  # written for another platform, deployment or version than the user's
-        if chosen and turn.asks_to_undo and UNDO not in terms(cand.unit.render()):
-            continue  # asked how to take something back, it says nothing of undoing
-        if chosen and not (rest or start or below or cand.linked) and another_task(cand.unit, chosen[0].unit, turn):
-            continue  # "Importing …" beside "Creating …" for "How do I create …?"
-        if chosen and cand.other_product(chosen[0]):
-            continue  # another product's documentation
-        if chosen and chosen[0].answers and cand.doc_id != chosen[0].doc_id \
-                and (unit_steps(chosen[0].unit) or not turn.asks_how or answers_by_option(chosen[0].unit, turn)
-                     or chosen[0].offer and not says_how_to_use(cand, chosen[0], turn)):
-            continue  # a section that answers is the answer (or its option, or what lets one do it)
         chosen.append(cand)
         if cand.doc_id not in docs:
             docs.append(cand.doc_id)
@@ -252,6 +217,56 @@ def select(candidates: list[Candidate], turn: Turn, p: ExtractiveParams) -> list
             if introduces and possibilities_only(cand.unit):
                 under = f"{cand.unit.meta.get('section', '')} > "
     return chosen or ranked[:1]
+
+
+def _may_be_chosen(cand: Candidate, chosen: list[Candidate], docs: list[str], top: Candidate, turn: Turn,
+                   p: ExtractiveParams, *, part: bool, below: bool) -> bool:
+    """Whether ``cand`` may be chosen at all, best or not (:func:`select`): ``part`` says it is
+    a part of a section already chosen (the rest of it, or its first part), ``below`` that it is
+    a section under the best unit, which only introduces what is asked."""
+    if cand.score < p.min_share * top.score and not (part or below):
+        return False
+    if cand.doc_id not in docs and len(docs) >= p.max_docs:
+        return False
+    if any(copies(cand.unit, c.unit) for c in chosen):
+        return False  # another page's copy of a chosen section (a reference kept for each version)
+    if not part and (sum(c.doc_id == cand.doc_id for c in chosen) - below >= 2  # the introduction aside
+                     or not (unit_steps(cand.unit) or cand.answers or asked_entries(cand.unit, turn)
+                             or (not chosen and turn.asks_no_steps))):
+        return False
+    # ranked by a search that found nothing better, it names nothing the user asks
+    return not turn.question_terms or bool(cand.why.get("text") or cand.why.get("header") or cand.why.get("context")
+                                           or cand.linked or turn.reports_failure)
+
+
+def _joins(cand: Candidate, best: Candidate, turn: Turn, p: ExtractiveParams, *, part: bool, below: bool) -> bool:
+    """Whether ``cand`` joins the ``best`` unit (:func:`select`; ``part`` and ``below`` as
+    :func:`_may_be_chosen` has them)."""
+    if cand.tried or (is_problem(cand.unit) and not turn.asks_cause and not asked_steps(cand.unit, turn)):
+        return False
+    if turn.question_terms and (best.why.get("header") or best.why.get("text")) \
+            and not (cand.why.get("header") or cand.why.get("text") or cand.linked or turn.reports_failure
+                     or part or below):
+        return False  # the conversation's topic alone, when the question's own words found what it asks
+    if not (cand.why.get("context") or cand.linked or turn.reports_failure or part) \
+            and cand.why.get("text", 0.0) < JOIN_TEXT * best.why.get("text", 0.0) \
+            and cand.retrieval < JOIN_RETRIEVAL * best.retrieval:
+        return False  # it shares a common word with the question, not what the best unit says of it
+    if cand.closeness is not None and best.closeness is not None and not (cand.linked or part) \
+            and cand.closeness < p.join_closeness * best.closeness:
+        return False  # it shares the question's words, not its meaning (a backtrace's "check how much")
+    if cand.setting < 1:
+        return False  # written for another platform, deployment or version than the user's
+    if turn.asks_to_undo and UNDO not in terms(cand.unit.render()):
+        return False  # asked how to take something back, it says nothing of undoing
+    if not (part or below or cand.linked) and another_task(cand.unit, best.unit, turn):
+        return False  # "Importing …" beside "Creating …" for "How do I create …?"
+    if cand.other_product(best):
+        return False  # another product's documentation
+    # a section that answers is the answer (or its option, or what lets one do it)
+    return not (best.answers and cand.doc_id != best.doc_id
+                and (unit_steps(best.unit) or not turn.asks_how or answers_by_option(best.unit, turn)
+                     or best.offer and not says_how_to_use(cand, best, turn)))
 
 
 def says_how_to_use(cand: Candidate, best: Candidate, turn: Turn) -> bool:
