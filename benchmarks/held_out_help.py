@@ -1,0 +1,213 @@
+"""Extractive answers in conversations over help the repository does not hold: the MATE desktop's
+user guide (DocBook) and Evolution's help (Mallard), from Debian's packages.
+
+Each guide is fetched with `apt-get download` and unpacked with `dpkg-deb -x` into a cache folder
+(once; `--cache`), and a memory is built over its folder the way a user builds one (`inscoqa
+memory build --path DIR`). The questions, in `held_out_help.json`, come in conversations of one
+to three turns ("How do I add a drawer to the panel?", "Can I put launchers in it?"); each is
+asked with the answerer's own earlier replies as the history, as the chat demo keeps it. For
+each question the file names the page whose passage answers it and one to three keys: the names
+of the menu item, button, dialog or option by which the task is done ("Startup Programs",
+"File > New > Calendar"), copied from that passage; any one of them in a reply shows it found
+the way. They were written by reading the guides, not the replies; a question the guide does
+not answer has no keys, and counts apart. Per guide it prints, over the questions the guide
+answers:
+
+- keys: the share whose reply (the plain answer and its steps) holds a key;
+- plain: the share whose plain answer alone holds one;
+- page: the share whose first cited source is the answering page;
+- follow-ups: the keys share of the questions asked after others;
+
+and how many of the questions the guide does not answer got "No matching instructions were
+found." `--misses` lists each question whose reply holds no key. The packages' versions are
+printed with the figures: another release of a guide may move them.
+
+    python benchmarks/held_out_help.py [--cache DIR] [--guide mate|evolution] [--misses] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inscoqa.corpus import CorpusIndex  # noqa: E402
+from procmem.answerers import Answer, AnswerRequest, make_answerer  # noqa: E402
+from procmem.answerers.lead import NOTHING_FOUND  # noqa: E402
+from procmem.memory import Memory, build_memory  # noqa: E402
+
+QUESTIONS = Path(__file__).with_name("held_out_help.json")
+DEFAULT_CACHE = Path("~/.cache/inscoqa/held-out-help")
+
+
+@dataclass(frozen=True)
+class Guide:
+    package: str  # the Debian package that installs it
+    folder: str  # its English pages, inside the package
+
+
+GUIDES = {
+    "mate": Guide("mate-user-guide", "usr/share/help/C/mate-user-guide"),
+    "evolution": Guide("evolution-common", "usr/share/help/C/evolution"),
+}
+
+
+class FetchError(RuntimeError):
+    pass
+
+
+def unpacked(guide: Guide, cache: Path) -> tuple[Path, str]:
+    """The guide's folder and its package's version, fetched into ``cache`` on first use."""
+    root = cache / guide.package
+    version_file = root / "VERSION"
+    if (root / guide.folder).is_dir() and version_file.is_file():
+        return root / guide.folder, version_file.read_text().strip()
+    missing = [tool for tool in ("apt-get", "dpkg-deb") if shutil.which(tool) is None]
+    if missing:
+        raise FetchError(f"{guide.package}: {' and '.join(missing)} not found (a Debian system fetches the guide)")
+    with tempfile.TemporaryDirectory() as tmp:
+        fetched = subprocess.run(["apt-get", "download", guide.package], cwd=tmp, capture_output=True, text=True)
+        debs = sorted(Path(tmp).glob("*.deb"))
+        if fetched.returncode or not debs:
+            reason = (fetched.stderr.strip().splitlines() or ["no package file"])[-1]
+            raise FetchError(f"{guide.package}: apt-get download failed: {reason}")
+        version = subprocess.run(["dpkg-deb", "-f", str(debs[0]), "Version"], capture_output=True,
+                                 text=True, check=True).stdout.strip()
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+        subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True)
+    if not (root / guide.folder).is_dir():
+        raise FetchError(f"{guide.package} {version}: no folder {guide.folder} in the package")
+    version_file.write_text(version + "\n")
+    return root / guide.folder, version
+
+
+_MENU_SEPARATOR = re.compile(r"\s*(?:→|->|>|›|»)\s*")
+_WORD = re.compile(r"[\w#]+")
+
+
+def normal(text: str) -> str:
+    """``text`` as keys are matched: lower case, words only (menu separators and punctuation
+    gone), one space between them."""
+    return " ".join(_WORD.findall(_MENU_SEPARATOR.sub(" ", text.casefold())))
+
+
+def holds_key(text: str, keys: list[str]) -> bool:
+    said = f" {normal(text)} "
+    return any(f" {normal(key)} " in said for key in keys)
+
+
+def _page(doc_id: str) -> str:
+    return doc_id.rsplit("/", 1)[-1]
+
+
+def first_cited_page(answer: Answer) -> str:
+    cited, _ = answer.cited_sources()
+    return _page(cited[0][1].doc_id) if cited else ""
+
+
+class Conversations:
+    """The answerer's replies, each conversation's earlier turns asked once and kept as the
+    history of the next (:meth:`Answer.said`)."""
+
+    def __init__(self, memory: Memory):
+        self.answerer = make_answerer("extractive", memory=memory)
+        self.replies: dict[tuple[str, ...], Answer] = {}
+
+    def reply(self, questions: tuple[str, ...]) -> Answer:
+        if questions not in self.replies:
+            history = [(q, self.reply(questions[:i + 1]).said()) for i, q in enumerate(questions[:-1])]
+            self.replies[questions] = self.answerer.answer(AnswerRequest(questions[-1], history=history))
+        return self.replies[questions]
+
+
+def score_guide(memory: Memory, records: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The figures of one guide, and the questions whose reply holds no key."""
+    chats = Conversations(memory)
+    rows: dict[str, list[float]] = {"keys": [], "plain": [], "page": [], "follow_ups": []}
+    unanswerable = nothing_said = 0
+    misses = []
+    for record in records:
+        reply = chats.reply((*record["history"], record["question"]))
+        if not record["keys"]:
+            unanswerable += 1
+            nothing_said += reply.answer == NOTHING_FOUND
+            continue
+        found = holds_key("\n".join([reply.answer, *reply.procedures]), record["keys"])
+        rows["keys"].append(float(found))
+        rows["plain"].append(float(holds_key(reply.answer, record["keys"])))
+        rows["page"].append(float(first_cited_page(reply) == record["page"]))
+        if record["history"]:
+            rows["follow_ups"].append(float(found))
+        if not found:
+            misses.append({"history": record["history"], "question": record["question"], "keys": record["keys"],
+                           "page": record["page"], "answer": reply.answer, "cited": first_cited_page(reply)})
+    figures = {"answered_by_guide": len(rows["keys"]),
+               **{k: round(statistics.mean(v), 3) if v else 0.0 for k, v in rows.items()},
+               "follow_up_questions": len(rows["follow_ups"]),
+               "not_answered_by_guide": unanswerable, "said_nothing_found": nothing_said}
+    return figures, misses
+
+
+def load_questions(path: Path) -> list[dict[str, Any]]:
+    records = json.loads(path.read_text(encoding="utf-8"))
+    for i, record in enumerate(records):
+        for field in ("guide", "history", "question", "page", "keys"):
+            if field not in record:
+                raise ValueError(f"{path}: record {i}: no field {field!r}")
+        if record["guide"] not in GUIDES:
+            raise ValueError(f"{path}: record {i}: guide {record['guide']!r} is none of {sorted(GUIDES)}")
+    return records
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"where guides are unpacked ({DEFAULT_CACHE})")
+    parser.add_argument("--guide", choices=sorted(GUIDES), action="append", help="only this guide (repeatable)")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--misses", action="store_true", help="list the questions whose reply holds no key")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        records = load_questions(args.questions)
+    except (OSError, ValueError) as exc:
+        print(f"held_out_help: {exc}", file=sys.stderr)
+        return 1
+    results: dict[str, Any] = {}
+    all_misses: dict[str, list[dict[str, Any]]] = {}
+    for name in args.guide or sorted(GUIDES):
+        try:
+            folder, version = unpacked(GUIDES[name], args.cache.expanduser())
+        except (FetchError, subprocess.CalledProcessError, OSError) as exc:
+            print(f"held_out_help: {exc}", file=sys.stderr)
+            return 1
+        documents = list(CorpusIndex({folder.name: folder}).iter_documents(unreadable=[]))
+        memory = build_memory(documents, progress=False)
+        figures, misses = score_guide(memory, [r for r in records if r["guide"] == name])
+        results[name] = {"package": f"{GUIDES[name].package} {version}", "documents": len(documents), **figures}
+        all_misses[name] = misses
+    if args.json:
+        print(json.dumps({"results": results, **({"misses": all_misses} if args.misses else {})}, indent=1))
+        return 0
+    for name, figures in results.items():
+        print(f"{name} ({figures.pop('package')}): {figures}")
+        if args.misses:
+            for miss in all_misses[name]:
+                asked = " / ".join([*miss["history"], miss["question"]])
+                print(f"  - {asked}\n    keys {miss['keys']} on {miss['page']}; cited {miss['cited'] or '-'}: "
+                      f"{miss['answer'][:160]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
