@@ -615,9 +615,12 @@ def header_share(asked: set[str], header: set[str], weight: dict[str, float] | N
     :data:`ACTION_SHARE` more when it names the action the question asks how to do (in its verb
     or one of :data:`SAME_ACTION`). A header that names it by another verb says the question's
     verb too: "Adding a Bookmark" says "create" of "How do I create a bookmark in the file
-    manager?", as much as "Create a folder (Working with Files)" says it."""
+    manager?", as much as "Create a folder (Working with Files)" says it; but only when it names
+    something else the question asks ("Assigned Tasks (Adding a Task)" adds a task, and says
+    nothing of "How do I create a calendar?")."""
     action = turn.named_action
-    by_other_verb = {verb for verb in action if SAME_ACTION.get(verb, set()) & header}
+    by_other_verb = {verb for verb in action if SAME_ACTION.get(verb, set()) & header
+                     and (asked - action) & header}
     found = share(asked, header | by_other_verb, weight)
     named = bool(action) and (action <= header or bool(by_other_verb))
     return min(1.0, found + ACTION_SHARE) if named else found

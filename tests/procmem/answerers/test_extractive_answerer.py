@@ -3393,6 +3393,20 @@ def test_a_header_that_adds_what_the_question_creates_says_the_question_s_verb()
     assert header_share(asked, set(terms("Editing Bookmarks")), weight, turn) == pytest.approx(0.5 / 3)
 
 
+def test_a_header_that_names_the_action_by_another_verb_names_what_it_is_done_to_too():
+    """Evolution's "Assigned Tasks (Adding a Task)" adds a task: asked "How do I create a
+    calendar?", it said "create" by "add" and got the action's half more, as much as "Adding
+    another local calendar", and its File > New > Assigned Task answered. Another verb counts
+    for the question's only with something else the question asks."""
+    turn = Turn("How do I create a calendar?")
+    weight = {"creat": 1.0, "calendar": 0.5}
+    asked = turn.question_terms
+    assert header_share(asked, set(terms("Assigned Tasks (Adding a Task)")), weight, turn) == 0.0
+    assert header_share(asked, set(terms("Adding another local calendar")), weight, turn) == pytest.approx(1.0)
+    # the question's own verb still names the action alone ("Create a folder" for a bookmark, above)
+    assert header_share(asked, set(terms("Create a task")), weight, turn) == pytest.approx(1.0)  # min(1, 2 / 3 + 0.5)
+
+
 def test_advice_to_do_what_is_asked_sets_the_scene_for_the_steps():
     """GNOME's "Change your password" opens with "It is a good idea to change your password from
     time to time, …": it says to do what the user asks how to do, not how, and answered "How do I
