@@ -610,6 +610,14 @@ SAME_ACTION = {terms(verb)[0]: {terms(other)[0] for other in others}
 STEPS_UNASKED_FACTOR = 0.8
 
 
+def with_same_action(said: set[str], turn: Turn) -> set[str]:
+    """The terms ``said`` of a text, and the verb of the action the question asks how to do
+    when the text names that action by another verb (:data:`SAME_ACTION`): "Click File > New >
+    Memo" says "create" of "How do I create a memo?", as "Send a shared memo … to create the
+    entry" does."""
+    return said | {verb for verb in turn.named_action if SAME_ACTION.get(verb, set()) & said}
+
+
 def header_share(asked: set[str], header: set[str], weight: dict[str, float] | None, turn: Turn) -> float:
     """The (weighted) share of the question's terms ``asked`` that a unit's ``header`` says, and
     :data:`ACTION_SHARE` more when it names the action the question asks how to do (in its verb
@@ -638,7 +646,7 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     parts = {
         "retrieval": candidate.retrieval / best_retrieval if best_retrieval else 0.0,
         "header": header_share(asked, header, weight, turn),
-        "text": share(question, body, weight),
+        "text": share(question, with_same_action(body, turn), weight),
         "context": share(turn.context_terms, body, weight),
     }
     title = set(terms(str(unit.meta.get("title", ""))))

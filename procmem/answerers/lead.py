@@ -28,6 +28,7 @@ from procmem.answerers.candidates import (
     opposite_task,
     share,
     speaks_of_itself,
+    with_same_action,
 )
 from procmem.answerers.clauses import (
     ACTION_CUE,
@@ -131,8 +132,10 @@ def _sentence_score(sentence: str, turn: Turn, position: int) -> float:
     those only of what the user tells in it (:attr:`Turn.asking_terms`: "I keep location services
     off for privacy." before "How do I set Tokyo time myself?"). A sentence for a case the
     conversation has not named ("If you get linker errors, install a C compiler" to "How do I
-    install Rust?") scores half."""
-    found = set(terms(sentence))
+    install Rust?") scores half. A sentence that names the asked action by another verb says the
+    question's verb (:func:`with_same_action`: "Click File > New > Calendar." for "How do I
+    create a calendar?")."""
+    found = with_same_action(set(terms(sentence)), turn)
     score = (share(turn.question_terms, found) + share(turn.asking_terms, found) + 0.5 * share(turn.context_terms, found)
              + 0.2 * bool(found - turn.said_terms) + 1.2 / (1 + position))
     return score / 2 if unnamed_case(sentence, turn) else score

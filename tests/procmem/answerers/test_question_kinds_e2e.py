@@ -252,3 +252,34 @@ def test_a_question_that_asks_which_is_answered_by_the_section_that_says_so(clea
     # the section without steps that lists them, its opening with what it introduces (not its note)
     assert text.startswith("The document viewer supports the following formats: Comic Book Archive (.cbr, .cbz); "
                            "DjVu (.djvu); Portable Document Format (.pdf); PostScript (.ps)"), text
+
+
+MEMOS = {
+    "memo-add.md": """\
+# Adding a memo
+
+1. Click File > New > Memo, or press Shift+Ctrl+O.
+2. Select the memo list in which you keep it.
+3. Enter a summary and a description, then click Save.
+""",
+    "memo-shared.md": """\
+# Sending a shared memo
+
+A shared memo is sent to other people, who see it in their calendars.
+
+1. Click File > New > Shared Memo, or press Shift+Ctrl+H.
+2. Select the memo list in which you would like to create the entry.
+3. In the To field, type a username, then press Enter.
+4. Click Send.
+""",
+}
+
+
+def test_a_text_that_does_the_asked_action_by_another_verb_says_the_questions_verb(clean_env: Path) -> None:
+    """Evolution's "Adding a Memo" says "New" where the question says "create"; the shared
+    memo's steps say "create" of an entry, and answered "How do I create a memo?". A text that
+    names the asked action by another verb (a header's, :data:`SAME_ACTION`) says the question's
+    verb too, as such a header does."""
+    text, steps = _ask(clean_env, MEMOS, "How do I create a memo?")
+    assert text.startswith("Click File > New > Memo, or press Shift+Ctrl+O."), text
+    assert steps[0].startswith("Click File > New > Memo"), steps
