@@ -627,8 +627,7 @@ def header_share(asked: set[str], header: set[str], weight: dict[str, float] | N
     something else the question asks ("Assigned Tasks (Adding a Task)" adds a task, and says
     nothing of "How do I create a calendar?")."""
     action = turn.named_action
-    by_other_verb = {verb for verb in action if SAME_ACTION.get(verb, set()) & header
-                     and (asked - action) & header}
+    by_other_verb = with_same_action(header, turn) - header if (asked - action) & header else set()
     found = share(asked, header | by_other_verb, weight)
     named = bool(action) and (action <= header or bool(by_other_verb))
     return min(1.0, found + ACTION_SHARE) if named else found
