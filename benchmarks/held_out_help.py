@@ -22,7 +22,13 @@ and how many of the questions the guide does not answer got "No matching instruc
 found." `--misses` lists each question whose reply holds no key. The packages' versions are
 printed with the figures: another release of a guide may move them.
 
-    python benchmarks/held_out_help.py [--cache DIR] [--guide mate|evolution] [--misses] [--json]
+Any answerer can be asked (`--answerer rag`, with `--engine`, `--base-url` and `--model` as
+`inscoqa bench` takes them; the extractive answerer needs no model). A question whose answerer
+fails (an unreachable engine, a reply it cannot read) is a recorded failure: it counts as a reply
+without a key and is listed with its error.
+
+    python benchmarks/held_out_help.py [--cache DIR] [--guide mate|evolution] [--answerer NAME]
+        [--engine embedded|vllm|external] [--base-url URL] [--model NAME] [--limit N] [--misses] [--json]
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,9 +49,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inscoqa.corpus import CorpusIndex  # noqa: E402
-from procmem.answerers import Answer, AnswerRequest, make_answerer  # noqa: E402
+from procmem.answerers import Answer, AnswerRequest, answerer_names, make_answerer  # noqa: E402
 from procmem.answerers.lead import NOTHING_FOUND  # noqa: E402
+from procmem.answerers.parsing import ReplyParseError  # noqa: E402
 from procmem.memory import Memory, build_memory  # noqa: E402
+from serving import ChatModel, LLMError, connect, load_serving_config  # noqa: E402
 
 QUESTIONS = Path(__file__).with_name("held_out_help.json")
 DEFAULT_CACHE = Path("~/.cache/inscoqa/held-out-help")
@@ -120,25 +129,36 @@ class Conversations:
     """The answerer's replies, each conversation's earlier turns asked once and kept as the
     history of the next (:meth:`Answer.said`)."""
 
-    def __init__(self, memory: Memory):
-        self.answerer = make_answerer("extractive", memory=memory)
+    def __init__(self, memory: Memory, answerer: str = "extractive", llm: ChatModel | None = None):
+        self.answerer = make_answerer(answerer, llm=llm, memory=memory)
         self.replies: dict[tuple[str, ...], Answer] = {}
 
     def reply(self, questions: tuple[str, ...]) -> Answer:
+        """The reply to the last of ``questions``; an :class:`Answer` that says why when the
+        answerer failed (the next turn's history keeps that, as a chat would)."""
         if questions not in self.replies:
             history = [(q, self.reply(questions[:i + 1]).said()) for i, q in enumerate(questions[:-1])]
-            self.replies[questions] = self.answerer.answer(AnswerRequest(questions[-1], history=history))
+            try:
+                reply = self.answerer.answer(AnswerRequest(questions[-1], history=history))
+            except (LLMError, ReplyParseError) as exc:
+                reply = Answer(f"{FAILED} {type(exc).__name__}: {exc}", [])
+            self.replies[questions] = reply
         return self.replies[questions]
 
 
-def score_guide(memory: Memory, records: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+FAILED = "The answerer failed:"
+
+
+def score_guide(memory: Memory, records: list[dict[str, Any]], answerer: str = "extractive",
+                llm: ChatModel | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The figures of one guide, and the questions whose reply holds no key."""
-    chats = Conversations(memory)
+    chats = Conversations(memory, answerer, llm)
     rows: dict[str, list[float]] = {"keys": [], "plain": [], "page": [], "follow_ups": []}
-    unanswerable = nothing_said = 0
+    unanswerable = nothing_said = failed = 0
     misses = []
     for record in records:
         reply = chats.reply((*record["history"], record["question"]))
+        failed += reply.answer.startswith(FAILED)
         if not record["keys"]:
             unanswerable += 1
             nothing_said += reply.answer == NOTHING_FOUND
@@ -155,7 +175,7 @@ def score_guide(memory: Memory, records: list[dict[str, Any]]) -> tuple[dict[str
     figures = {"answered_by_guide": len(rows["keys"]),
                **{k: round(statistics.mean(v), 3) if v else 0.0 for k, v in rows.items()},
                "follow_up_questions": len(rows["follow_ups"]),
-               "not_answered_by_guide": unanswerable, "said_nothing_found": nothing_said}
+               "not_answered_by_guide": unanswerable, "said_nothing_found": nothing_said, "failed": failed}
     return figures, misses
 
 
@@ -175,9 +195,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"where guides are unpacked ({DEFAULT_CACHE})")
     parser.add_argument("--guide", choices=sorted(GUIDES), action="append", help="only this guide (repeatable)")
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--answerer", default="extractive", help="the answerer asked (default: extractive)")
+    parser.add_argument("--engine", choices=["embedded", "vllm", "external"], help="for an answerer with a model")
+    parser.add_argument("--base-url")
+    parser.add_argument("--model")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N questions of each guide")
     parser.add_argument("--misses", action="store_true", help="list the questions whose reply holds no key")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.answerer not in answerer_names():
+        parser.error(f"unknown answerer {args.answerer!r}; known: {answerer_names()}")
     try:
         records = load_questions(args.questions)
     except (OSError, ValueError) as exc:
@@ -185,22 +212,36 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     results: dict[str, Any] = {}
     all_misses: dict[str, list[dict[str, Any]]] = {}
+    guides = {}
     for name in args.guide or sorted(GUIDES):
         try:
-            folder, version = unpacked(GUIDES[name], args.cache.expanduser())
+            guides[name] = unpacked(GUIDES[name], args.cache.expanduser())
         except (FetchError, subprocess.CalledProcessError, OSError) as exc:
             print(f"held_out_help: {exc}", file=sys.stderr)
             return 1
-        documents = list(CorpusIndex({folder.name: folder}).iter_documents(unreadable=[]))
-        memory = build_memory(documents, progress=False)
-        figures, misses = score_guide(memory, [r for r in records if r["guide"] == name])
-        results[name] = {"package": f"{GUIDES[name].package} {version}", "documents": len(documents), **figures}
-        all_misses[name] = misses
+    config = load_serving_config({"engine": args.engine, "base_url": args.base_url, "model": args.model})
+    try:
+        with nullcontext() if args.answerer == "extractive" else connect(config) as llm:
+            for name, (folder, version) in guides.items():
+                documents = list(CorpusIndex({folder.name: folder}).iter_documents(unreadable=[]))
+                memory = build_memory(documents, progress=False)
+                asked = [r for r in records if r["guide"] == name][:args.limit or None]
+                figures, misses = score_guide(memory, asked, args.answerer, llm)
+                results[name] = {"package": f"{GUIDES[name].package} {version}", "documents": len(documents),
+                                 **figures}
+                all_misses[name] = misses
+                if asked and figures["failed"] == len(asked):
+                    first = next((m["answer"] for m in misses if m["answer"].startswith(FAILED)), "")
+                    print(f"held_out_help: {name}: every answer failed. {first}".rstrip(), file=sys.stderr)
+                    return 1
+    except LLMError as exc:  # the engine would not start
+        print(f"held_out_help: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps({"results": results, **({"misses": all_misses} if args.misses else {})}, indent=1))
         return 0
     for name, figures in results.items():
-        print(f"{name} ({figures.pop('package')}): {figures}")
+        print(f"{name} ({figures.pop('package')}), {args.answerer}: {figures}")
         if args.misses:
             for miss in all_misses[name]:
                 asked = " / ".join([*miss["history"], miss["question"]])
