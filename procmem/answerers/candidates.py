@@ -604,6 +604,8 @@ ACTION_SHARE = 0.5
 # (beside "Create a Folder"), "New Contact" for "How do I create a contact?"
 SAME_ACTION = {terms(verb)[0]: {terms(other)[0] for other in others}
                for verb, others in (("create", ("add", "new")), ("add", ("create", "new")))}
+# a question that asks how to add something to another thing ("… add a disk to a volume group?")
+ADDS_TO = re.compile(r"\badd\b[^?.!,;]{1,60}?\b(?:to|into|onto)\b", re.I)
 # a unit with steps that does not answer a question that asks for none (why, which or what: a
 # procedure that shares its words) counts for this share of its score: the question asks for what
 # explains or says so, not for what to do
@@ -614,7 +616,10 @@ def with_same_action(said: set[str], turn: Turn) -> set[str]:
     """The terms ``said`` of a text, and the verb of the action the question asks how to do
     when the text names that action by another verb (:data:`SAME_ACTION`): "Click File > New >
     Memo" says "create" of "How do I create a memo?", as "Send a shared memo … to create the
-    entry" does."""
+    entry" does. Adding something to another thing puts it there, and is no making of it: "How do
+    I add a disk to an LVM volume group?" is not asked by "create" (:data:`ADDS_TO`)."""
+    if ADDS_TO.search(turn.question):
+        return said
     return said | {verb for verb in turn.named_action if SAME_ACTION.get(verb, set()) & said}
 
 

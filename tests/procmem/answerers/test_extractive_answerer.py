@@ -18,6 +18,7 @@ from procmem.answerers.candidates import (
     is_duplicate,
     opposite_task,
     score,
+    with_same_action,
 )
 from procmem.answerers.clauses import says_what_to_do
 from procmem.answerers.common import terms
@@ -3405,6 +3406,19 @@ def test_a_header_that_names_the_action_by_another_verb_names_what_it_is_done_to
     assert header_share(asked, set(terms("Adding another local calendar")), weight, turn) == pytest.approx(1.0)
     # the question's own verb still names the action alone ("Create a folder" for a bookmark, above)
     assert header_share(asked, set(terms("Create a task")), weight, turn) == pytest.approx(1.0)  # min(1, 2 / 3 + 0.5)
+
+
+def test_adding_a_thing_to_another_is_no_making_of_it():
+    """A text that says "create" or "new" says the "create" of "How do I create a memo?" ("Click
+    File > New > Memo"), and the "add" of "How do I add a new address book?"; but adding a disk to a
+    volume group puts it there: the installer's "create a volume group" had come before the
+    Handbook's vgextend for "How do I add a disk to an LVM volume group?"."""
+    said = set(terms("Click File > New > Memo, or press Shift+Ctrl+O."))
+    assert terms("create")[0] in with_same_action(said, Turn("How do I create a memo?"))
+    installer = set(terms("Choose Create a volume group on the same configuration screen."))
+    assert terms("add")[0] in with_same_action(set(terms("Click File > New > Address Book.")),
+                                                Turn("How do I add a new address book?"))
+    assert with_same_action(installer, Turn("How do I add a disk to an LVM volume group?")) == installer
 
 
 def test_advice_to_do_what_is_asked_sets_the_scene_for_the_steps():
