@@ -1,5 +1,6 @@
-"""Extractive answers in conversations over help the repository does not hold: the MATE desktop's
-user guide (DocBook) and Evolution's help (Mallard), from Debian's packages.
+"""Answers in conversations over help the repository does not hold: the MATE desktop's user
+guide (DocBook), Evolution's help (Mallard) and the Debian Administrator's Handbook (HTML), from
+Debian's packages.
 
 Each guide is fetched with `apt-get download` and unpacked with `dpkg-deb -x` into a cache folder
 (once; `--cache`), and a memory is built over its folder the way a user builds one (`inscoqa
@@ -7,8 +8,8 @@ memory build --path DIR`). The questions, in `held_out_help.json`, come in conve
 to three turns ("How do I add a drawer to the panel?", "Can I put launchers in it?"); each is
 asked with the answerer's own earlier replies as the history, as the chat demo keeps it. For
 each question the file names the page whose passage answers it and one to three keys: the names
-of the menu item, button, dialog or option by which the task is done ("Startup Programs",
-"File > New > Calendar"), copied from that passage; any one of them in a reply shows it found
+of the menu item, button, dialog, option, command or file by which the task is done ("Startup
+Programs", "File > New > Calendar", "crontab -e"), copied from that passage; any one of them in a reply shows it found
 the way. They were written by reading the guides, not the replies; a question the guide does
 not answer has no keys, and counts apart. Per guide it prints, over the questions the guide
 answers:
@@ -27,7 +28,7 @@ Any answerer can be asked (`--answerer rag`, with `--engine`, `--base-url` and `
 fails (an unreachable engine, a reply it cannot read) is a recorded failure: it counts as a reply
 without a key and is listed with its error.
 
-    python benchmarks/held_out_help.py [--cache DIR] [--guide mate|evolution] [--answerer NAME]
+    python benchmarks/held_out_help.py [--cache DIR] [--guide NAME] [--answerer NAME]
         [--engine embedded|vllm|external] [--base-url URL] [--model NAME] [--limit N] [--misses] [--json]
 """
 
@@ -68,6 +69,7 @@ class Guide:
 GUIDES = {
     "mate": Guide("mate-user-guide", "usr/share/help/C/mate-user-guide"),
     "evolution": Guide("evolution-common", "usr/share/help/C/evolution"),
+    "debian-handbook": Guide("debian-handbook", "usr/share/doc/debian-handbook/html/en-US"),
 }
 
 
