@@ -23,6 +23,10 @@ and how many of the questions the guide does not answer got "No matching instruc
 found." `--misses` lists each question whose reply holds no key. The packages' versions are
 printed with the figures: another release of a guide may move them.
 
+The guides are not shipped: each comes from its Debian package under its own licence (the MATE
+user guide GFDL-1.1+, Evolution's help CC BY-SA 3.0, the Handbook GPL-2+ or CC BY-SA 3.0);
+`held_out_help.json` holds only the questions, the pages' file names and the short keys.
+
 Any answerer can be asked (`--answerer rag`, with `--engine`, `--base-url` and `--model` as
 `inscoqa bench` takes them; the extractive answerer needs no model). A question whose answerer
 fails (an unreachable engine, a reply it cannot read) is a recorded failure: it counts as a reply
