@@ -191,6 +191,11 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
         for field in ("guide", "history", "question", "page", "keys"):
             if field not in record:
                 raise ValueError(f"{path}: record {i}: no field {field!r}")
+        for field in ("history", "keys"):
+            if not isinstance(record[field], list) or not all(isinstance(x, str) for x in record[field]):
+                raise ValueError(f"{path}: record {i}: field {field!r} is no list of strings")
+        if not isinstance(record["question"], str) or not record["question"].strip():
+            raise ValueError(f"{path}: record {i}: field 'question' is no question")
         if record["guide"] not in GUIDES:
             raise ValueError(f"{path}: record {i}: guide {record['guide']!r} is none of {sorted(GUIDES)}")
     return records
@@ -230,8 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         with nullcontext() if args.answerer == "extractive" else connect(config) as llm:
             for name, (folder, version) in guides.items():
                 documents = list(CorpusIndex({folder.name: folder}).iter_documents(unreadable=[]))
-                memory = build_memory(documents, progress=False)
                 asked = [r for r in records if r["guide"] == name][:args.limit or None]
+                print(f"{name}: a memory over {len(documents)} pages, then {len(asked)} questions", file=sys.stderr)
+                memory = build_memory(documents, progress=False)
                 figures, misses = score_guide(memory, asked, args.answerer, llm)
                 results[name] = {"package": f"{GUIDES[name].package} {version}", "documents": len(documents),
                                  **figures}
