@@ -600,12 +600,6 @@ def tells_what_it_does(steps: list[str]) -> bool:
 # adds to its share of the question's terms: "Sending by Email" for "How do I email a scanned
 # document …?", beside "Scanning a Page", which says more of the question's other words
 ACTION_SHARE = 0.5
-# verbs a header names the same action by: "Adding a Bookmark" for "How do I create a bookmark?"
-# (beside "Create a Folder"), "New Contact" for "How do I create a contact?"
-SAME_ACTION = {terms(verb)[0]: {terms(other)[0] for other in others}
-               for verb, others in (("create", ("add", "new")), ("add", ("create", "new")))}
-# a question that asks how to add something to another thing ("… add a disk to a volume group?")
-ADDS_TO = re.compile(r"\badd\b[^?.!,;]{1,60}?\b(?:to|into|onto)\b", re.I)
 # a unit with steps that does not answer a question that asks for none (why, which or what: a
 # procedure that shares its words) counts for this share of its score: the question asks for what
 # explains or says so, not for what to do
@@ -614,23 +608,20 @@ STEPS_UNASKED_FACTOR = 0.8
 
 def with_same_action(said: set[str], turn: Turn) -> set[str]:
     """The terms ``said`` of a text, and the verb of the action the question asks how to do
-    when the text names that action by another verb (:data:`SAME_ACTION`): "Click File > New >
-    Memo" says "create" of "How do I create a memo?", as "Send a shared memo … to create the
-    entry" does. Adding something to another thing puts it there, and is no making of it: "How do
-    I add a disk to an LVM volume group?" is not asked by "create" (:data:`ADDS_TO`)."""
-    if ADDS_TO.search(turn.question):
-        return said
-    return said | {verb for verb in turn.named_action if SAME_ACTION.get(verb, set()) & said}
+    when the text names that action by another verb (:attr:`Turn.other_verbs`): "Click File >
+    New > Memo" says "create" of "How do I create a memo?", as "Send a shared memo … to create
+    the entry" does."""
+    return said | {verb for verb, others in turn.other_verbs.items() if others & said}
 
 
 def header_share(asked: set[str], header: set[str], weight: dict[str, float] | None, turn: Turn) -> float:
     """The (weighted) share of the question's terms ``asked`` that a unit's ``header`` says, and
     :data:`ACTION_SHARE` more when it names the action the question asks how to do (in its verb
-    or one of :data:`SAME_ACTION`). A header that names it by another verb says the question's
-    verb too: "Adding a Bookmark" says "create" of "How do I create a bookmark in the file
-    manager?", as much as "Create a folder (Working with Files)" says it; but only when it names
-    something else the question asks ("Assigned Tasks (Adding a Task)" adds a task, and says
-    nothing of "How do I create a calendar?")."""
+    or another verb for it, :attr:`Turn.other_verbs`). A header that names it by another verb
+    says the question's verb too: "Adding a Bookmark" says "create" of "How do I create a
+    bookmark in the file manager?", as much as "Create a folder (Working with Files)" says it;
+    but only when it names something else the question asks ("Assigned Tasks (Adding a Task)"
+    adds a task, and says nothing of "How do I create a calendar?")."""
     action = turn.named_action
     by_other_verb = with_same_action(header, turn) - header if (asked - action) & header else set()
     found = share(asked, header | by_other_verb, weight)

@@ -278,7 +278,7 @@ A shared memo is sent to other people, who see it in their calendars.
 def test_a_text_that_does_the_asked_action_by_another_verb_says_the_questions_verb(clean_env: Path) -> None:
     """Evolution's "Adding a Memo" says "New" where the question says "create"; the shared
     memo's steps say "create" of an entry, and answered "How do I create a memo?". A text that
-    names the asked action by another verb (a header's, :data:`SAME_ACTION`) says the question's
+    names the asked action by another verb (a header's, :attr:`Turn.other_verbs`) says the question's
     verb too, as such a header does."""
     text, steps = _ask(clean_env, MEMOS, "How do I create a memo?")
     assert text.startswith("Click File > New > Memo, or press Shift+Ctrl+O."), text
