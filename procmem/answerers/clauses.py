@@ -111,6 +111,11 @@ ACTION_CUE = re.compile(
     + r"|^to \w+ [^,:]{1,120}\b(?:run|execute|type|enter)(?: the following(?: commands?)?)?:"
     # ... or the control to use: "To create a new account go to Actions → New Account"
     + r"|^to \w+ [^,:]{1,80}?\s(?:go to|click|double-click|right-click|select|press|choose|tap) (?:on )?\S"
+    # ... or where in the program's menus it is done: "This can be edited under Edit > Preferences >
+    # Mail Accounts > Edit > Identity", "The name resolution settings are located in Central
+    # Administration > Security" (a path of menus, not "are stored in the /etc folder")
+    + r"|\b(?:is|are|can be) (?:\w+ly )?(?:edited|changed|set|configured|adjusted|enabled|disabled|managed|"
+      r"defined|specified|found|located|modified) (?:under|in|via|from|at|through|on) (?:[^.;\s]+ ){0,8}?[^.;\s]+(?: > | ?→ ?)(?-i:[A-Z])"
     # ... or what a control does when the user uses it, by its name: "When you select "Delete
     # Page" by default zim will try to trash the page"
     + r"|^(?:when|once|if) you (?:select|click|choose|press|tap) (?:on )?(?:the )?[\"“'*]*(?-i:[A-Z])", re.I)

@@ -292,3 +292,17 @@ def test_a_path_through_menus_written_with_greater_than_signs_is_prose():
     assert not is_prose("cat a > b > c")
     assert not is_prose("ls -l /etc > files.txt")
 
+
+
+def test_where_in_the_menus_a_thing_is_done_says_what_to_do():
+    """Evolution's help says where a setting lives in the passive: "This can be edited under
+    Edit > Preferences > Mail Accounts > Edit > Identity > Optional Information." It was no step,
+    and "How do I use a different signature for my work account?" got none of its path."""
+    assert says_what_to_do("This can be edited under Edit > Preferences > Mail Accounts > Edit > Identity.")
+    assert says_what_to_do("The trust list is located in Central Administration > Security > Manage Trust.")
+    assert says_what_to_do("It can be found in Exchange Admin Center > Mail flow > Remote domains.")
+    assert says_what_to_do("The option is located in Tools → Options.")
+    # a place that is no path of menus
+    assert not says_what_to_do("Configuration files are stored in the /etc folder.")
+    assert not says_what_to_do("The value is set in the <file> tag.")
+    assert not says_what_to_do("The limit is set in the file when x > 5 and y > 2.")
