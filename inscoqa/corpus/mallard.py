@@ -2,7 +2,8 @@
 
 ``<steps>`` become numbered lists, ``<list>`` bullets, ``<section>`` headings, ``<link xref>``
 Markdown links, ``<note>`` quoted notes, ``<code>``/``<screen>`` fences. Conditional content
-(``if:if``, ``if:choose``, ``if:test``) is resolved for the standard GNOME desktop.
+(``if:if``, ``if:choose``, ``if:test``) is resolved for the standard GNOME desktop, and XInclude
+(a section that several pages share, :mod:`inscoqa.corpus.xinclude`) from the page's folder.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from inscoqa.corpus.common import (
     tidy_markdown,
 )
 from inscoqa.corpus.document import Document, DocumentError
+from inscoqa.corpus.xinclude import resolve_includes
 
 MALLARD_NS = "http://projectmallard.org/1.0/"
 IF_NS = "http://projectmallard.org/if/1.0/"
@@ -338,6 +340,9 @@ def parse_mallard(source: str, path: Path, *, doc_id: str) -> Document:
     if _local(root) != "page" or _namespace(root) != MALLARD_NS:
         raise DocumentError(path, f"not a Mallard page: root element is <{root.tag}>, expected "
                                   f"<page xmlns=\"{MALLARD_NS}\">")
+    # the sections it shares with other pages of its folder (the license in its info says
+    # nothing of the page; another page is a document of its own)
+    unresolved = resolve_includes(root, path.parent, skip=frozenset({"info"}), documents=(".page",))
     info = next((c for c in root if _local(c) == "info"), None)
     meta = _info_meta(info)
     title_el = next((c for c in root if _local(c) == "title"), None)
@@ -347,6 +352,8 @@ def parse_mallard(source: str, path: Path, *, doc_id: str) -> Document:
     text = tidy_markdown("\n\n".join([f"# {title}", *body]))
     meta.update({"format": "mallard", "path": str(path), "page_id": root.get("id"),
                  "page_type": root.get("type"), "style": root.get("style")})
+    if unresolved:
+        meta["unresolved_includes"] = unresolved
     return Document(doc_id=doc_id, title=title, text=text, meta=meta)
 
 
