@@ -31,9 +31,10 @@ from procmem.answerers.extractive import (
     select,
 )
 from procmem.answerers.gathering import first_parts, names_page
-from procmem.answerers.lead import NOTHING_FOUND, advises_asked
+from procmem.answerers.lead import NOTHING_FOUND
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.sections import continues, goes_on
+from procmem.answerers.sentence_roles import advises_asked
 from procmem.answerers.steps import unit_steps
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
@@ -634,7 +635,7 @@ def test_the_page_on_the_status_code_the_user_names_gives_steps(corpus):
     ("In general, the defaults are fine.", False),
 ])
 def test_what_to_do_may_follow_a_place_or_a_case(sentence, leads):
-    from procmem.answerers.lead import acts
+    from procmem.answerers.sentence_roles import acts
     assert acts(sentence) is leads
 
 
@@ -648,7 +649,7 @@ def test_what_to_do_may_follow_a_place_or_a_case(sentence, leads):
     ("There are a few things you should check: Get-CASMailbox -Identity <EmailAddress>", True),
 ])
 def test_an_entry_of_a_list_of_options_acts_by_its_description(sentence, leads):
-    from procmem.answerers.lead import acts
+    from procmem.answerers.sentence_roles import acts
     assert acts(sentence) is leads
 
 
@@ -657,7 +658,7 @@ def test_the_asked_verb_says_what_to_do_whatever_the_verb():
     …", but "rotate" is no verb that :func:`acts` knows, and "These commands can be used to change
     between Portrait and Landscape orientation." led the answer to "How do I rotate a picture 90
     degrees?". The verb the question asks how to do says what to do in the answer's sentences."""
-    from procmem.answerers.lead import does_asked
+    from procmem.answerers.sentence_roles import does_asked
     turn = Turn("How do I rotate a picture 90 degrees?")
     assert turn.action_verb == "rotate"
     assert does_asked("You can rotate the image 90° clockwise or counter-clockwise.", turn)
@@ -679,14 +680,14 @@ def test_a_gerund_is_no_order_that_sends_the_user_to_the_steps():
     """GIMP's Desaturate page compares two pictures ("Comparing the red globe to the yellow
     sunflower: …"): the answer led with it and sent the user on ", then follow the steps below."
     A gerund opens no order; "Bring", "String" do."""
-    from procmem.answerers.lead import sends_to_steps
+    from procmem.answerers.sentence_roles import sends_to_steps
     assert not sends_to_steps("Comparing the red globe to the yellow sunflower")
     assert sends_to_steps("Bring the milk to the boil")
     assert sends_to_steps("String the beans")
 
 
 def test_a_case_that_the_last_question_says_is_not_so_does_not_lead():
-    from procmem.answerers.lead import case_user_denies
+    from procmem.answerers.sentence_roles import case_user_denies
     sentence = "If the desired device is not shown as Connected in the list, you need to connect to it."
     history = [("How do I pair my phone?", "Open the Bluetooth panel and select the phone.")]
     assert case_user_denies(sentence, Turn("Done, it shows as Connected now. How do I send photos?", history))
@@ -710,7 +711,7 @@ def test_a_lead_loses_the_word_that_placed_it_in_a_sequence_but_not_a_conjunctio
 
 
 def test_a_sentence_that_needs_the_one_before_does_not_lead():
-    from procmem.answerers.lead import ANAPHORIC
+    from procmem.answerers.sentence_roles import ANAPHORIC
     assert ANAPHORIC.match("In the window that appears, select a previously-connected hidden network.")
     assert not ANAPHORIC.match("In the Network settings window, select the hidden network.")
     # what "this" is, the sentence before says
@@ -736,7 +737,7 @@ def test_a_sentence_that_needs_the_one_before_does_not_lead():
 def test_a_sentence_that_names_what_the_one_before_listed_does_not_lead():
     """What "these" are, the sentence before listed: a spreadsheet manual's arrows that scroll a
     workbook's tabs led "How do I draw an arrow on the sheet?"; such a sentence may still say why."""
-    from procmem.answerers.lead import NAMES_WHAT_CAME_BEFORE
+    from procmem.answerers.sentence_roles import NAMES_WHAT_CAME_BEFORE
     assert NAMES_WHAT_CAME_BEFORE.match("These arrows can be used to scroll the tabs and bring hidden tabs into view.")
     assert NAMES_WHAT_CAME_BEFORE.match("When these choices have been made, the dialog can be dismissed.")
     assert NAMES_WHAT_CAME_BEFORE.match("Each of these elements can be added by selecting its icon.")
@@ -3597,7 +3598,7 @@ def test_a_sentence_about_a_table_the_answer_does_not_show_neither_leads_nor_say
 def test_an_order_says_why_only_when_it_gives_its_reason():
     """"Make sure that both tests pass and that no actions are required." is one more thing to
     do, not why; "Lower the heat, because the sauce burns easily" says why."""
-    from procmem.answerers.lead import says_why
+    from procmem.answerers.sentence_roles import says_why
 
     assert not says_why("Make sure that both tests pass and that no actions are required.")
     assert not says_why("Ensure that the pot does not run out of water and top up with more if required.")
@@ -3645,7 +3646,7 @@ def test_of_two_steps_the_question_cannot_tell_apart_the_earlier_leads(corpus):
     assert steps_in_order([dns, "Elsewhere first."], {dns: 1.88, "Elsewhere first.": 1.88}, place) \
         == [dns, "Elsewhere first."]  # another unit's sentence is no earlier step
     # of two steps the question's words cannot tell apart, one that says it is for the asked action leads
-    from procmem.answerers.lead import for_asked_action
+    from procmem.answerers.sentence_roles import for_asked_action
     add = "Choose Add to Panel, then choose Log Out from the Add to Panel dialog."
     out = "To log out of your session, click on the Log Out button."
     assert for_asked_action(out, Turn("How do I log out?")) and not for_asked_action(add, Turn("How do I log out?"))
@@ -3691,7 +3692,8 @@ def test_a_wish_that_names_nothing_the_user_chose_leads_nothing(corpus):
     """A bundled conversation over its own documents: after "Fine, a standard account then.",
     "If you want the new user to have administrative access to the computer, select
     Administrator for the account type." does not lead; a wish that names the choice may."""
-    from procmem.answerers.lead import plain_answer, wish_not_asked
+    from procmem.answerers.lead import plain_answer
+    from procmem.answerers.sentence_roles import wish_not_asked
 
     conv = next(c for c in load_sample() if c.id == "dev-gnome-007")
     turn = Turn(conv.question, conv.history)
@@ -3739,7 +3741,8 @@ def test_a_wish_to_do_another_task_than_the_one_asked_leads_nothing():
     """LibreOffice's page on freezing rows ends with "If you want to print a certain row on all
     pages of a document, choose Format - Print ranges - Edit.", which led the answer to "How do I
     freeze the top row so it stays visible when I scroll down?" (the page's prose, before its steps)."""
-    from procmem.answerers.lead import plain_answer, wish_not_asked
+    from procmem.answerers.lead import plain_answer
+    from procmem.answerers.sentence_roles import wish_not_asked
 
     turn = Turn("How do I freeze the top row so it stays visible when I scroll down?")
     other = "If you want to print a certain row on all pages of a document, choose Format - Print ranges - Edit."
@@ -3801,7 +3804,7 @@ def test_an_obligation_to_do_what_follows_is_no_reason():
     """"must" often says why ("The account must have a licence"), but "You must do the following:
     …" tells the user what to do next; as another FAQ entry's sentence it had been the "why"
     after Double Commander's "Simple and fast: you can use Ctrl+mouse wheel …"."""
-    from procmem.answerers.lead import says_why
+    from procmem.answerers.sentence_roles import says_why
 
     assert not says_why("You must do the following: Configurations > Options... > Keys > Hot keys > "
                         "In the category \"Main\", set the Ctrl+A shortcut key for cm_MarkMarkAll.")
@@ -3813,7 +3816,7 @@ def test_only_says_a_limit_not_a_words_part():
     """"only" is the limit behind what to do ("Delegation works only if …"), not part of a
     word ("a new cloud-only mailbox", "read-only"), nor "not only … but also": dev-ods-017's answer
     gave "Another possible scenario is when … a new cloud-only mailbox is created …" as its why."""
-    from procmem.answerers.lead import says_why
+    from procmem.answerers.sentence_roles import says_why
 
     assert not says_why("Another possible scenario is when an Exchange Online license is assigned prematurely, "
                         "and a new cloud-only mailbox is created while the user already has an existing mailbox.")
@@ -3827,7 +3830,7 @@ def test_expected_says_what_is_meant_to_happen_not_the_symptom():
     """"This behavior is expected" says why; "users don't receive alert notifications as
     expected" restates the symptom (dev-ods-022's answer gave it as its why), and "the expected
     name" names a thing."""
-    from procmem.answerers.lead import says_why
+    from procmem.answerers.sentence_roles import says_why
 
     assert not says_why("In a Microsoft 365 environment, users don't receive SharePoint Online alert "
                         "notifications as expected.")
@@ -3840,7 +3843,7 @@ def test_a_statement_that_gives_a_reason_says_why():
     """A statement says why by its reason alone ("…, so that the expected name is available for the
     new folder", which InsCoQA's answer for dev-ods-023 gives), as an order does; a disclaimer's
     "implied or otherwise" gives none."""
-    from procmem.answerers.lead import says_why
+    from procmem.answerers.sentence_roles import says_why
 
     assert says_why("Before you sync the library to a new folder, you may want to rename the old one, "
                     "so that the expected name is available for the new folder.")
