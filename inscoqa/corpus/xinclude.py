@@ -12,7 +12,7 @@ Pointers: none (the whole included document), an element's id (``xpointer="alt-f
 (``xmlns(mal=http://projectmallard.org/1.0/)xpointer(/mal:info/mal:section)``). An include
 whose file is missing or unreadable, or whose pointer finds nothing or says more than these,
 gives its ``<fallback>`` content, else nothing, and is named in the list returned; the page
-itself is read as ever.
+itself is read as ever. A page reads no file outside its own folder.
 """
 
 from __future__ import annotations
@@ -35,12 +35,14 @@ _STEP = re.compile(r"(?:(\w+):)?([A-Za-z_][\w.-]*)")
 
 
 def resolve_includes(root: ET.Element, folder: Path, *, skip: frozenset[str] = frozenset(),
-                     documents: tuple[str, ...] = (), _depth: int = 0, _open: tuple[Path, ...] = ()) -> list[str]:
+                     documents: tuple[str, ...] = (), _depth: int = 0, _open: tuple[Path, ...] = (),
+                     _root_folder: Path | None = None) -> list[str]:
     """Replace every XInclude element under ``root`` (not under an element whose local name is in
     ``skip``: a page's ``info``) by the elements it points to, read from ``folder``, or by
     nothing when it points into a file whose name ends with one of ``documents``; the includes
     that gave nothing of their own, as ``href#xpointer``."""
     unresolved: list[str] = []
+    root_folder = _root_folder or folder.resolve()
     for parent in _parents(root, skip):
         missed: list[str] = []
         for position, child in reversed(list(enumerate(parent))):  # (the places before stay)
@@ -49,7 +51,7 @@ def resolve_includes(root: ET.Element, folder: Path, *, skip: frozenset[str] = f
             if documents and child.get("href", "").endswith(documents):
                 _replace(parent, position, child, [])
                 continue
-            found = _pointed(child, folder, skip, documents, _depth, _open, unresolved)
+            found = _pointed(child, folder, root_folder, skip, documents, _depth, _open, unresolved)
             if found is None:
                 missed.insert(0, f"{child.get('href', '')}#{child.get('xpointer', '')}".rstrip("#"))
                 found = [copy.deepcopy(el) for el in child.findall(_FALLBACK) for el in el]
@@ -71,15 +73,18 @@ def _parents(root: ET.Element, skip: frozenset[str]) -> list[ET.Element]:
     return found
 
 
-def _pointed(include: ET.Element, folder: Path, skip: frozenset[str], documents: tuple[str, ...], depth: int,
-             open_files: tuple[Path, ...], unresolved: list[str]) -> list[ET.Element] | None:
+def _pointed(include: ET.Element, folder: Path, root_folder: Path, skip: frozenset[str],
+             documents: tuple[str, ...], depth: int, open_files: tuple[Path, ...],
+             unresolved: list[str]) -> list[ET.Element] | None:
     """Copies of the elements ``include`` points to, their own includes resolved; None when it
     points to nothing this reads (another parse than XML too)."""
     href = include.get("href", "")
     if not href or include.get("parse", "xml") != "xml" or depth >= MAX_DEPTH:
         return None
     path = (folder / href).resolve()
-    if path in open_files:
+    # a page reads only its own folder's files: not "/etc/passwd" nor "../../secrets.xml" (a page
+    # a user uploads to the chat demo is a page like any other)
+    if path in open_files or not path.is_relative_to(root_folder):
         return None
     try:
         document = ET.parse(path).getroot()
@@ -90,7 +95,8 @@ def _pointed(include: ET.Element, folder: Path, skip: frozenset[str], documents:
         return None
     copies = [copy.deepcopy(el) for el in found]
     for el in copies:
-        unresolved += resolve_includes(el, path.parent, skip=skip, documents=documents, _depth=depth + 1, _open=(*open_files, path))
+        unresolved += resolve_includes(el, path.parent, skip=skip, documents=documents, _depth=depth + 1,
+                                       _open=(*open_files, path), _root_folder=root_folder)
     return copies
 
 

@@ -109,3 +109,17 @@ def test_select(pointer: str | None, ids: list[str]) -> None:
     document = ET.fromstring(f'<info xmlns="{MAL}" id="root"><section id="a"/><section xml:id="b"/></info>')
     xml_id = "{http://www.w3.org/XML/1998/namespace}id"
     assert [el.get("id") or el.get(xml_id) for el in select(document, pointer)] == ids
+
+
+def test_a_page_reads_no_file_outside_its_folder(tmp_path: Path) -> None:
+    """A page a user uploads is read like any other: its includes must not bring in the files
+    of the machine that reads it."""
+    (tmp_path / "secret.xml").write_text(f'<info xmlns="{MAL}"><p>The server password.</p></info>', encoding="utf-8")
+    folder = tmp_path / "help"
+    folder.mkdir()
+    body = ('<include xmlns="http://www.w3.org/2001/XInclude" href="../secret.xml"/>'
+            f'<include xmlns="http://www.w3.org/2001/XInclude" href="{tmp_path / "secret.xml"}"/>')
+    (folder / "p.page").write_text(page(body), encoding="utf-8")
+    doc = read_document(folder / "p.page", doc_id="help/p.page")
+    assert "password" not in doc.text
+    assert doc.meta["unresolved_includes"] == ["../secret.xml", str(tmp_path / "secret.xml")]
