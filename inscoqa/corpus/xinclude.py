@@ -1,11 +1,12 @@
 """XInclude for help pages: an ``<include href="…" xpointer="…"/>`` element of the XInclude
 namespace is replaced by what it points to, so that a section that several pages share is read
 in each (Evolution's help keeps "Advanced Search" and "Saved Searches" in one file that every
-``*-searching.page`` includes; GNOME's keyboard help includes table rows of its shortcuts page).
+``*-searching.page`` includes).
 
 An include of a file that is read as a document of its own (another ``.page``, named by
-``documents``) is left out: its text is in the memory once, under its own title, and a page that
-includes several would read as their copy.
+``documents``: GNOME's keyboard help includes rows of its shortcuts page) is left out: its text
+is in the memory once, under its own title, and a page that includes several would read as
+their copy.
 
 Pointers: none (the whole included document), an element's id (``xpointer="alt-f1"``, its
 ``xml:id`` or ``id``), or a path of child steps from the root
