@@ -480,19 +480,33 @@ def table_rows(unit: Unit) -> list[tuple[str, str]]:
     return rows
 
 
+# a key whose description opens with the action a how-question asks, and says this share of its
+# task's terms, does it: "| Ctrl+K | Mark the selection as read. |" for "How do I mark all messages
+# as read?", which a mail client's help says nowhere else
+KEY_TASK_SHARE = 2 / 3
+
+
 def asked_keys(unit: Unit, turn: Turn) -> list[str]:
     """The keys that do what the question asks a key for (:attr:`Turn.key_action`), as "key:
     what it does" lines: the rows of a table of keys, or the items of a list of them, whose
     description says every word of the action first (a desktop guide's "| Alt+Tab | Switch
-    between windows. … |" for "What is the keyboard shortcut to switch between windows?")."""
-    if not turn.key_action:
+    between windows. … |" for "What is the keyboard shortcut to switch between windows?"); for
+    a question that asks how to do something, those that do it (:data:`KEY_TASK_SHARE`)."""
+    how = turn.asks_how and bool(turn.named_action) and not turn.key_action
+    if not turn.key_action and not how:
         return []
     pairs = table_rows(unit)
     for item in list_items(unit):
         if labelled := LABELLED_ITEM.match(item):
             pairs.append((labelled["label"].strip(), labelled["text"]))
-    return [f"{key}: {text}" for key, text in pairs
-            if KEY.match(key) and turn.key_action <= set(terms(first_sentence(text, max_words=45)))]
+    found = []
+    for key, text in pairs:
+        said = terms(first_sentence(text, max_words=45))
+        if KEY.match(key) and (turn.key_action <= set(said) if not how else
+                               bool(said) and said[0] in turn.named_action
+                               and share(turn.task_terms, set(said)) >= KEY_TASK_SHARE):
+            found.append(f"{key}: {text}")
+    return found
 
 
 # an asked entry answers the question when its name says this share of the question's terms:
@@ -679,7 +693,8 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
     candidate.offer = offering_sentence(unit, turn, weight) if not steps and named < ENTRY_ANSWERS_SHARE else ""
     candidate.answers = candidate.restates or asks(unit, asked, terms) or defines_asked(unit, question, terms) \
         or named >= ENTRY_ANSWERS_SHARE \
-        or answers_by_option(unit, turn, steps) or bool(candidate.offer) or bool(defined_terms(unit, turn))
+        or answers_by_option(unit, turn, steps) or bool(candidate.offer) or bool(defined_terms(unit, turn)) \
+        or turn.asks_how and bool(asked_keys(unit, turn))
     if candidate.answers and not (named < ENTRY_ANSWERS_SHARE and tells_what_it_does(steps)):
         factor *= ANSWERS_FACTOR
     elif (not steps or defines_only(unit, steps)) and not turn.asks_no_steps:

@@ -1280,7 +1280,29 @@ def test_a_question_for_a_key_is_answered_by_the_row_of_the_table_of_keys_that_d
     listed = step_unit("Window Shortcut Keys", "- **Alt+F4**: Close the focused window.\n"
                        "- **Alt+Tab**: Switch between windows.\n", "gosbasic.xml", "Basic Skills")
     assert asked_keys(listed, Turn("Which key do I press to close the window?")) == ["Alt+F4: Close the focused window."]
-    assert asked_keys(unit, Turn("How do I switch between windows?")) == []  # asks for no key
+    # asked how, the row that opens with the action does it; not one that only mentions it later
+    assert asked_keys(unit, Turn("How do I switch between windows?")) == [
+        "Alt+Tab: Switch between windows. A list of windows that you can select is displayed."]
+    assert asked_keys(unit, Turn("How do I change the window's size?")) == []  # no row says it
+
+
+def test_a_how_question_only_a_table_of_keys_answers_is_answered_by_its_row():
+    """Evolution's help says how to mark all messages as read only in its table of shortcut keys
+    ("| Ctrl+K | Mark the selection as read. |"); the reply had been the message source's View menu.
+    A row that opens with the asked action and says two thirds of the question's task does it."""
+    keys = step_unit("Mail", "| Shortcut | Action |\n|---|---|\n| Ctrl+K | Mark the selection as read. |\n"
+                     "| Shift+Ctrl+K | Mark the selection as unread. |\n| Ctrl+U | View the message source. |\n",
+                     "evolution/intro-keyboard-shortcuts.page", "Shortcut keys")
+    source = step_unit("Message Source", "To view the message data, click on **View** > **Message Source** or "
+                       "press Ctrl+U.", "evolution/mail-display-message-source.page", "Message Source")
+    turn = Turn("How do I mark all messages as read?")
+    assert asked_keys(keys, turn) == ["Ctrl+K: Mark the selection as read."]
+    answer, _, _ = compose([Hit(source, 1.0, 1, "x"), Hit(keys, 0.9, 2, "x")], turn, cite=False)
+    assert answer == "Ctrl+K: Mark the selection as read."
+    # a key question is answered as before, and a question asked of no action gets no row
+    assert asked_keys(keys, Turn("What is the shortcut to mark the selection as unread?")) == [
+        "Shift+Ctrl+K: Mark the selection as unread."]
+    assert asked_keys(keys, Turn("How do I read my mail?")) == []
 
 
 def test_a_lead_that_introduces_a_command_gives_the_command():
