@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
 from pathlib import Path
 
 XINCLUDE_NS = "http://www.w3.org/2001/XInclude"
@@ -36,29 +37,65 @@ _STEP = re.compile(r"(?:(\w+):)?([A-Za-z_][\w.-]*)")
 
 
 def resolve_includes(root: ET.Element, folder: Path, *, skip: frozenset[str] = frozenset(),
-                     documents: tuple[str, ...] = (), _depth: int = 0, _open: tuple[Path, ...] = (),
-                     _root_folder: Path | None = None) -> list[str]:
+                     documents: tuple[str, ...] = ()) -> list[str]:
     """Replace every XInclude element under ``root`` (not under an element whose local name is in
     ``skip``: a page's ``info``) by the elements it points to, read from ``folder``, or by
     nothing when it points into a file whose name ends with one of ``documents``; the includes
     that gave nothing of their own, as ``href#xpointer``."""
-    unresolved: list[str] = []
-    root_folder = _root_folder or folder.resolve()
-    for parent in _parents(root, skip):
-        missed: list[str] = []
-        for position, child in reversed(list(enumerate(parent))):  # (the places before stay)
-            if child.tag != _INCLUDE:
-                continue
-            if documents and child.get("href", "").endswith(documents):
-                _replace(parent, position, child, [])
-                continue
-            found = _pointed(child, folder, root_folder, skip, documents, _depth, _open, unresolved)
-            if found is None:
-                missed.insert(0, f"{child.get('href', '')}#{child.get('xpointer', '')}".rstrip("#"))
-                found = [copy.deepcopy(el) for el in child.findall(_FALLBACK) for el in el]
-            _replace(parent, position, child, found)
-        unresolved += missed
-    return unresolved
+    includes = _Includes(folder.resolve(), skip, documents)
+    includes.resolve(root, folder, depth=0, open_files=())
+    return includes.unresolved
+
+
+@dataclass
+class _Includes:
+    """One page's includes: the folder its files must be in, what is left out, and what was
+    not found."""
+
+    root_folder: Path
+    skip: frozenset[str]
+    documents: tuple[str, ...]
+    unresolved: list[str] = field(default_factory=list)
+
+    def resolve(self, root: ET.Element, folder: Path, depth: int, open_files: tuple[Path, ...]) -> None:
+        for parent in _parents(root, self.skip):
+            missed: list[str] = []
+            for position, child in reversed(list(enumerate(parent))):  # (the places before stay)
+                if child.tag != _INCLUDE:
+                    continue
+                if self.documents and child.get("href", "").endswith(self.documents):
+                    _replace(parent, position, child, [])
+                    continue
+                found = self._pointed(child, folder, depth, open_files)
+                if found is None:
+                    missed.insert(0, f"{child.get('href', '')}#{child.get('xpointer', '')}".rstrip("#"))
+                    found = [copy.deepcopy(el) for el in child.findall(_FALLBACK) for el in el]
+                _replace(parent, position, child, found)
+            self.unresolved += missed
+
+    def _pointed(self, include: ET.Element, folder: Path, depth: int,
+                 open_files: tuple[Path, ...]) -> list[ET.Element] | None:
+        """Copies of the elements ``include`` points to, their own includes resolved; None when
+        it points to nothing this reads (another parse than XML too)."""
+        href = include.get("href", "")
+        if not href or include.get("parse", "xml") != "xml" or depth >= MAX_DEPTH:
+            return None
+        path = (folder / href).resolve()
+        # a page reads only its own folder's files: not "/etc/passwd" nor "../../secrets.xml" (a
+        # page a user uploads to the chat demo is a page like any other)
+        if path in open_files or not path.is_relative_to(self.root_folder):
+            return None
+        try:
+            document = ET.parse(path).getroot()
+        except (OSError, ET.ParseError):
+            return None
+        found = select(document, include.get("xpointer"))
+        if not found:
+            return None
+        copies = [copy.deepcopy(el) for el in found]
+        for el in copies:
+            self.resolve(el, path.parent, depth + 1, (*open_files, path))
+        return copies
 
 
 def _parents(root: ET.Element, skip: frozenset[str]) -> list[ET.Element]:
@@ -72,33 +109,6 @@ def _parents(root: ET.Element, skip: frozenset[str]) -> list[ET.Element]:
         stack.extend(child for child in element if isinstance(child.tag, str) and child.tag != _INCLUDE
                      and child.tag.rsplit("}", 1)[-1] not in skip)
     return found
-
-
-def _pointed(include: ET.Element, folder: Path, root_folder: Path, skip: frozenset[str],
-             documents: tuple[str, ...], depth: int, open_files: tuple[Path, ...],
-             unresolved: list[str]) -> list[ET.Element] | None:
-    """Copies of the elements ``include`` points to, their own includes resolved; None when it
-    points to nothing this reads (another parse than XML too)."""
-    href = include.get("href", "")
-    if not href or include.get("parse", "xml") != "xml" or depth >= MAX_DEPTH:
-        return None
-    path = (folder / href).resolve()
-    # a page reads only its own folder's files: not "/etc/passwd" nor "../../secrets.xml" (a page
-    # a user uploads to the chat demo is a page like any other)
-    if path in open_files or not path.is_relative_to(root_folder):
-        return None
-    try:
-        document = ET.parse(path).getroot()
-    except (OSError, ET.ParseError):
-        return None
-    found = select(document, include.get("xpointer"))
-    if not found:
-        return None
-    copies = [copy.deepcopy(el) for el in found]
-    for el in copies:
-        unresolved += resolve_includes(el, path.parent, skip=skip, documents=documents, _depth=depth + 1,
-                                       _open=(*open_files, path), _root_folder=root_folder)
-    return copies
 
 
 def select(document: ET.Element, pointer: str | None) -> list[ET.Element]:

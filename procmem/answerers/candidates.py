@@ -492,21 +492,20 @@ def asked_keys(unit: Unit, turn: Turn) -> list[str]:
     description says every word of the action first (a desktop guide's "| Alt+Tab | Switch
     between windows. … |" for "What is the keyboard shortcut to switch between windows?"); for
     a question that asks how to do something, those that do it (:data:`KEY_TASK_SHARE`)."""
-    how = turn.asks_how and bool(turn.named_action) and not turn.key_action
-    if not turn.key_action and not how:
+    if not turn.key_action and not (turn.asks_how and turn.named_action):
         return []
+
+    def does_asked(said: list[str]) -> bool:  # the terms of a key's description
+        if turn.key_action:  # (a how-question asks for no key)
+            return turn.key_action <= set(said)
+        return bool(said) and said[0] in turn.named_action and share(turn.task_terms, set(said)) >= KEY_TASK_SHARE
+
     pairs = table_rows(unit)
     for item in list_items(unit):
         if labelled := LABELLED_ITEM.match(item):
             pairs.append((labelled["label"].strip(), labelled["text"]))
-    found = []
-    for key, text in pairs:
-        said = terms(first_sentence(text, max_words=45))
-        if KEY.match(key) and (turn.key_action <= set(said) if not how else
-                               bool(said) and said[0] in turn.named_action
-                               and share(turn.task_terms, set(said)) >= KEY_TASK_SHARE):
-            found.append(f"{key}: {text}")
-    return found
+    return [f"{key}: {text}" for key, text in pairs
+            if KEY.match(key) and does_asked(terms(first_sentence(text, max_words=45)))]
 
 
 # an asked entry answers the question when its name says this share of the question's terms:
