@@ -42,6 +42,8 @@ _NUMBERED = re.compile(r"^(\s*)(\d+)[.)]\s+")
 SCISSORS = re.compile(r"^\s*-{2,}\s*(?:%<|8<|>8|>%)\s*-*\s*$")
 _CODE_SLOT = "\ue001"  # where an example cut out of the text goes back, as a code block
 _BULLET = re.compile(r"^(\s*)[*•·+-]\s+")
+# a character struck over by the next, as nroff prints bold ("H\bH") and underlined ("_\bH") text
+_OVERSTRUCK = re.compile(r"[^\n]\x08")
 
 
 # a footnote as a DocBook manual printed as text marks it, "^[1]", and the note itself, "^[1] If …"
@@ -98,7 +100,9 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     """``(title, markdown)`` of a plain-text document; a manual page as ``man`` prints it is read
     by its own layout (:mod:`inscoqa.corpus.manpage`), a Vim help file, a page written in AsciiDoc
     and a DokuWiki or Zim page by their markup (:mod:`inscoqa.corpus.vimhelp`,
-    :mod:`inscoqa.corpus.asciidoc`, :mod:`inscoqa.corpus.wikitext`)."""
+    :mod:`inscoqa.corpus.asciidoc`, :mod:`inscoqa.corpus.wikitext`). Text printed by nroff
+    for a terminal keeps what it strikes over (bold, underlined): the last character is kept."""
+    raw = _OVERSTRUCK.sub("", raw)
     if is_man_page(raw):
         return man_to_markdown(raw)
     if is_vim_help(raw):

@@ -1196,6 +1196,29 @@ def test_plain_text_examples_between_scissors_lines_are_code_and_underlined_line
         "## Multiple SSL certificates\n\n## Per algorithm\n\nSince v2.2.31 you can give an alternative certificate.\n")
 
 
+def test_plain_text_printed_by_nroff_loses_its_overstrikes_and_its_bold_lines_are_headings(
+        tmp_path: Path) -> None:
+    """Postfix's README files are nroff's terminal output: bold is a letter struck over itself
+    ("H\\bH"), underlining "_" struck over a letter. The words are read without the strokes, so
+    the title is "Postfix and Linux", each bold line a section and a command in the text
+    ("rpm -qf") the command as typed."""
+    def bold(text: str) -> str:
+        return "".join(f"{c}\b{c}" if c != " " else c for c in text)
+
+    path = tmp_path / "LINUX_README.txt"
+    path.write_text(f"{bold('Postfix and Linux')}\n\n{'-' * 40}\n\n{bold('Procmail issues')}\n\n"
+                    "On RedHat Linux 7.1 procmail cannot write to the mail spool directory. Workaround:\n\n"
+                    "    # chmod 1777 /var/spool/mail\n\n"
+                    f"{bold('Berkeley DB issues')}\n\nFind what is installed with {bold('rpm -qf')} "
+                    f"/usr/lib/{''.join(f'_{chr(8)}{c}' for c in 'libdb.so')}.\n", encoding="utf-8")
+    doc = read_document(path)
+    assert doc.title == "Postfix and Linux"
+    assert doc.text == ("# Postfix and Linux\n\n## Procmail issues\n\n"
+                        "On RedHat Linux 7.1 procmail cannot write to the mail spool directory. Workaround:\n\n"
+                        "    # chmod 1777 /var/spool/mail\n\n## Berkeley DB issues\n\n"
+                        "Find what is installed with rpm -qf /usr/lib/libdb.so.\n")
+
+
 def test_a_plain_text_that_opens_with_its_contents_is_titled_by_its_file_name(tmp_path: Path) -> None:
     """Some of Dovecot's wiki pages start with "Contents" and the list of their sections: the
     page is not titled "Contents" but by its file's name, and the list goes."""
