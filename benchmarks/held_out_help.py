@@ -1,6 +1,6 @@
 """Answers in conversations over help the repository does not hold: the MATE desktop's user
-guide (DocBook), Evolution's help (Mallard) and the Debian Administrator's Handbook (HTML), from
-Debian's packages.
+guide (DocBook), Evolution's help (Mallard), the Debian Administrator's Handbook (HTML) and
+Postfix's README files (HTML, and again as the plain text nroff printed), from Debian's packages.
 
 Each guide is fetched with `apt-get download` and unpacked with `dpkg-deb -x` into a cache folder
 (once; `--cache`), and a memory is built over its folder the way a user builds one (`inscoqa
@@ -11,8 +11,10 @@ each question the file names the page whose passage answers it and one to three 
 of the menu item, button, dialog, option, command or file by which the task is done ("Startup
 Programs", "File > New > Calendar", "crontab -e"), copied from that passage; any one of them in a reply shows it found
 the way. They were written by reading the guides, not the replies; a question the guide does
-not answer has no keys, and counts apart. Per guide it prints, over the questions the guide
-answers:
+not answer has no keys, and counts apart. Postfix's questions are asked of both its editions
+(`postfix`, `postfix-text`): the same pages, read by the HTML reader and by the plain-text one
+from the gzipped text files Debian ships (unpacked once, as `NAME.txt`, into a folder of their
+own). Per guide it prints, over the questions the guide answers:
 
 - keys: the share whose reply (the plain answer and its steps) holds a key;
 - plain: the share whose plain answer alone holds one;
@@ -24,7 +26,8 @@ found." `--misses` lists each question whose reply holds no key. The packages' v
 printed with the figures: another release of a guide may move them.
 
 The guides are not shipped: each comes from its Debian package under its own licence (the MATE
-user guide GFDL-1.1+, Evolution's help CC BY-SA 3.0, the Handbook GPL-2+ or CC BY-SA 3.0);
+user guide GFDL-1.1+, Evolution's help CC BY-SA 3.0, the Handbook GPL-2+ or CC BY-SA 3.0,
+Postfix's documentation EPL-2.0 or IPL-1.0);
 `held_out_help.json` holds only the questions, the pages' file names and the short keys.
 
 Any answerer can be asked (`--answerer rag`, with `--engine`, `--base-url` and `--model` as
@@ -39,6 +42,7 @@ without a key and is listed with its error.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import re
 import shutil
@@ -68,12 +72,16 @@ DEFAULT_CACHE = Path("~/.cache/inscoqa/held-out-help")
 class Guide:
     package: str  # the Debian package that installs it
     folder: str  # its English pages, inside the package
+    text_pages: str = ""  # a glob: the guide is these plain-text pages of the folder, as .txt files
+    edition_of: str = ""  # the guide whose questions it is asked, as another edition of its pages
 
 
 GUIDES = {
     "mate": Guide("mate-user-guide", "usr/share/help/C/mate-user-guide"),
     "evolution": Guide("evolution-common", "usr/share/help/C/evolution"),
     "debian-handbook": Guide("debian-handbook", "usr/share/doc/debian-handbook/html/en-US"),
+    "postfix": Guide("postfix-doc", "usr/share/doc/postfix/html"),
+    "postfix-text": Guide("postfix-doc", "usr/share/doc/postfix", text_pages="*README*", edition_of="postfix"),
 }
 
 
@@ -82,7 +90,26 @@ class FetchError(RuntimeError):
 
 
 def unpacked(guide: Guide, cache: Path) -> tuple[Path, str]:
-    """The guide's folder and its package's version, fetched into ``cache`` on first use."""
+    """The guide's folder and its package's version, fetched into ``cache`` on first use. A
+    plain-text edition's pages (Debian gzips the larger ones) are written, unpacked and named
+    ``NAME.txt``, into a folder of their own there."""
+    folder, version = _unpacked_package(guide, cache)
+    if not guide.text_pages:
+        return folder, version
+    pages = cache / guide.package / "text-pages"
+    if not pages.is_dir():
+        written = pages.with_name(f"{pages.name}.part")
+        shutil.rmtree(written, ignore_errors=True)
+        written.mkdir()
+        for page in sorted(p for p in folder.glob(guide.text_pages) if p.is_file()):
+            data = page.read_bytes()
+            name = page.name.removesuffix(".gz")
+            (written / f"{name}.txt").write_bytes(gzip.decompress(data) if page.suffix == ".gz" else data)
+        written.rename(pages)
+    return pages, version
+
+
+def _unpacked_package(guide: Guide, cache: Path) -> tuple[Path, str]:
     root = cache / guide.package
     version_file = root / "VERSION"
     if (root / guide.folder).is_dir() and version_file.is_file():
@@ -123,7 +150,9 @@ def holds_key(text: str, keys: list[str]) -> bool:
 
 
 def _page(doc_id: str) -> str:
-    return doc_id.rsplit("/", 1)[-1]
+    """A page's file name without its suffix, the same in every edition of a guide."""
+    name = doc_id.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[0] if "." in name else name
 
 
 def first_cited_page(answer: Answer) -> str:
@@ -172,7 +201,7 @@ def score_guide(memory: Memory, records: list[dict[str, Any]], answerer: str = "
         found = holds_key("\n".join([reply.answer, *reply.procedures]), record["keys"])
         rows["keys"].append(float(found))
         rows["plain"].append(float(holds_key(reply.answer, record["keys"])))
-        rows["page"].append(float(first_cited_page(reply) == record["page"]))
+        rows["page"].append(float(first_cited_page(reply) == _page(record["page"] or "")))
         if record["history"]:
             rows["follow_ups"].append(float(found))
         if not found:
@@ -235,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         with nullcontext() if args.answerer == "extractive" else connect(config) as llm:
             for name, (folder, version) in guides.items():
                 documents = list(CorpusIndex({folder.name: folder}).iter_documents(unreadable=[]))
-                asked = [r for r in records if r["guide"] == name][:args.limit or None]
+                asked = [r for r in records if r["guide"] == (GUIDES[name].edition_of or name)][:args.limit or None]
                 print(f"{name}: a memory over {len(documents)} pages, then {len(asked)} questions", file=sys.stderr)
                 memory = build_memory(documents, progress=False)
                 figures, misses = score_guide(memory, asked, args.answerer, llm)

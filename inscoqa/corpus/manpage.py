@@ -49,7 +49,7 @@ def _words(line: str) -> str:
     return " ".join(line.split())
 
 
-def _term(line: str) -> str:
+def term_markdown(line: str) -> str:
     """A term as Markdown: an option or a name as code ("`-c config_dir`"), other words as they are."""
     words = _words(line)
     return f"`{words}`" if _TERM_CODE.match(words) else words
@@ -108,18 +108,18 @@ def man_to_markdown(text: str) -> tuple[str, str]:
             text = " ".join([_words(tagged["text"]), *map(_words, tail)])
             number = re.fullmatch(r"(\d{1,2})[.)]", tagged["tag"])
             out.append(f"{number[1]}. {text}" if number else f"- {text}" if tagged["tag"] in _BULLETS
-                       else f"{', '.join([*terms, _term(tagged['tag'])])}: {text}")
+                       else f"{', '.join([*terms, term_markdown(tagged['tag'])])}: {text}")
             current = described = text_at
             terms = []
         elif tail and len(indents) == 1 and column > indent and (
                 len(heads) == 1 or len(heads) <= MAX_TERMS and all(len(line.split()) <= MAX_TERM_WORDS for line in heads)):
             # terms, their description indented under them: "-e queue_id" / "-f queue_id" / "   Request ..."
-            out.append(f"{', '.join([*terms, *map(_term, heads)])}: {' '.join(map(_words, tail))}")
+            out.append(f"{', '.join([*terms, *map(term_markdown, heads)])}: {' '.join(map(_words, tail))}")
             current = described = column
             terms = []
         elif len(block) == 1 and first.strip().startswith("-") and len(first.split()) <= MAX_TERM_WORDS \
                 and next_indent == indent:
-            terms.append(_term(first))  # an option that shares the next one's description
+            terms.append(term_markdown(first))  # an option that shares the next one's description
             continue
         elif tail or indent > current \
                 or introduced and not any(line.rstrip().endswith((".", "!", "?")) for line in block):

@@ -44,6 +44,8 @@ _CODE_SLOT = "\ue001"  # where an example cut out of the text goes back, as a co
 _BULLET = re.compile(r"^(\s*)[*•·+-]\s+")
 # a character struck over by the next, as nroff prints bold ("H\bH") and underlined ("_\bH") text
 _OVERSTRUCK = re.compile(r"[^\n]\x08")
+_BOLD_LINE = re.compile(r"(?:([^\s\x08])\x08\1|[ \t])*[A-Za-z]\x08[A-Za-z](?:([^\s\x08])\x08\2|[ \t])*")
+_BOLD = "\ue002"  # a line nroff printed in bold, a heading, until the layout is read
 
 
 # a footnote as a DocBook manual printed as text marks it, "^[1]", and the note itself, "^[1] If …"
@@ -96,13 +98,23 @@ def _underline(lines: list[str], i: int) -> bool:
                 and not LIST_LINE.match(lines[i - 1]) and len(lines[i - 1].split()) <= MAX_TITLE_WORDS)
 
 
+def _bold_lines_marked(text: str, struck: str) -> str:
+    """``text`` with each line that nroff printed all in bold (in ``struck``, the text as
+    printed) and a blank line after marked as a heading: Postfix's "Configuring Postfix as
+    primary or backup MX host for a remote site" is longer than a title found in the layout
+    alone. A bold line with lines under it is a term ("encrypt", its description indented)."""
+    lines, printed = text.split("\n"), struck.split("\n")
+    return "\n".join(f"{_BOLD}{line}" if _BOLD_LINE.fullmatch(printed[i]) and not "".join(lines[i + 1:i + 2]).strip()
+                     else line for i, line in enumerate(lines))
+
+
 def text_to_markdown(raw: str) -> tuple[str, str]:
     """``(title, markdown)`` of a plain-text document; a manual page as ``man`` prints it is read
     by its own layout (:mod:`inscoqa.corpus.manpage`), a Vim help file, a page written in AsciiDoc
     and a DokuWiki or Zim page by their markup (:mod:`inscoqa.corpus.vimhelp`,
     :mod:`inscoqa.corpus.asciidoc`, :mod:`inscoqa.corpus.wikitext`). Text printed by nroff
     for a terminal keeps what it strikes over (bold, underlined): the last character is kept."""
-    raw = _OVERSTRUCK.sub("", raw)
+    struck, raw = raw, _OVERSTRUCK.sub("", raw)
     if is_man_page(raw):
         return man_to_markdown(raw)
     if is_vim_help(raw):
@@ -111,10 +123,11 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
         return asciidoc_to_markdown(raw)
     if is_wiki_text(raw):
         return wiki_text_to_markdown(raw)
+    raw = _bold_lines_marked(raw, struck)
     raw = raw.replace("\xa0", " ").replace("\t", "    ")
     lines, examples = cut_examples([_footnotes(line.rstrip()) for line in raw.split("\n")])
     start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
-    title = lines[start].strip().lstrip("#").strip() if start < len(lines) else ""
+    title = lines[start].strip().lstrip(_BOLD).lstrip("#").strip() if start < len(lines) else ""
     if CONTENTS_LABEL.match(title):  # a page that opens with its contents has no title line
         title, start = "", start - 1
     # a line of the text that starts with "#" (a shell prompt, a comment) is text, not a heading
@@ -122,6 +135,8 @@ def text_to_markdown(raw: str) -> tuple[str, str]:
     rest = box_tables([line for i, line in enumerate(lines) if i > start and (not RULE.match(line) or
                        (i > start + 1 and _underline(lines, i)))])
     rest = [re.sub(r"^(\s*)#", f"\\1{_HASH}", line) for line in rest]
+    rest = [f"## {line.strip().removeprefix(_BOLD).strip()}" if line.lstrip().startswith(_BOLD) else line
+            for line in rest]  # a line in bold is a heading, however long
     rest = dedent_sections(numbered_headings(rest))
     body = tidy_markdown("\n".join(_markdown_line(line) for line in rest))
     if not body.strip():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from inscoqa.corpus.layout import HEADING, LIST_LINE, MAX_TITLE_WORDS, clause, title_like
+from inscoqa.corpus.manpage import MAX_TERM_WORDS, term_markdown
 
 BOX_TOP = re.compile(r"^\s*[┌╒╔┏][─═━┬╤╦┳]*[┐╕╗┓]\s*$")  # the top rule of a table drawn with box characters
 BOX_LINE = re.compile(r"^\s*[│║┃├╞╠┣└╘╚┗]")
@@ -141,15 +142,54 @@ def _goes_on(paragraph: str) -> bool:
 
 
 _WORDS = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)?[.:]?")  # "or" between two examples: words, no code
+_PROSE_WORDS = 6  # each line but the last of an indented paragraph of sentences has this many words
+
+
+def _runs_on(lines: list[str]) -> bool:
+    """Two lines or more, each but the last of six words or more, as running text is wrapped."""
+    return len(lines) > 1 and all(len(line.split()) >= _PROSE_WORDS for line in lines[:-1])
+
+
+def _indented_prose(lines: list[str]) -> bool:
+    """Sentences indented as a note ("    NOTE for Postfix versions …: do not use the …"):
+    running text whose last line ends a sentence."""
+    return _runs_on(lines) and lines[-1].rstrip().endswith((".", "!", "?"))
+
+
+def _sentences(lines: list[str]) -> bool:
+    """Lines of text that end a sentence or run on as text does."""
+    return bool(lines) and (lines[-1].endswith((".", "!", "?")) or _runs_on(lines))
+
+
+def _term_list(lines: list[str], widths: list[int]) -> list[str]:
+    """Terms, each with its description indented under it in sentences ("    inet:host:port" /
+    "        Connect to the specified TCP port …"), as Postfix's README files list what a
+    setting takes: each a paragraph "term: description". Nothing when the block is not all
+    such terms (a file's name over the settings it holds is code)."""
+    margin = min(widths)
+    entries: list[tuple[str, list[str]]] = []
+    for line, width in zip(lines, widths, strict=True):
+        if width == margin and len(line.split()) <= MAX_TERM_WORDS:
+            entries.append((term_markdown(line), []))
+        elif width > margin and entries and (entries[-1][1] or line.strip()[:1].isalpha()) and "=" not in line:
+            entries[-1][1].append(line.strip())
+        else:
+            return []
+    if not all(_sentences(described) for _, described in entries):
+        return []
+    return [f"{term}: {' '.join(described)}" for term, described in entries]
 
 
 def indented_blocks(paragraphs: list[str]) -> list[str]:
-    """A block that a text indents by one to three spaces more than the paragraphs around it
-    (deeper lines inside it or not), as a guide printed as text sets what a screen shows and
-    what to type ("  # apt-get update", an apt.conf stanza, "Please give the base URL …" that a
-    program prints), is a code block, not a paragraph; such blocks with only blank lines between
-    them are one. A list item's lines, and what goes on under one, stay as they are, and so
-    does a word or two alone ("or" between two examples)."""
+    """A block that a text indents more than the paragraphs around it (deeper lines inside it
+    or not), as a guide printed as text sets what a screen shows and what to type ("  # apt-get
+    update", an apt.conf stanza, "Please give the base URL …" that a program prints, Postfix's
+    "    /etc/postfix/main.cf:" settings), is a fenced code block, not a paragraph nor code
+    that only its indentation marks (which the answerers would read as prose); such blocks
+    with only blank lines between them are one. Sentences indented as a note is are a
+    paragraph, and terms with their descriptions under them are read as such
+    (:func:`_term_list`). A list item's lines, and what goes on under one, stay as they are,
+    and so does a word or two alone ("or" between two examples)."""
     out: list[str] = []
     after_item = False  # the paragraphs under a list item go on from it
     fenced = False  # the last block is one this made ...
@@ -157,9 +197,14 @@ def indented_blocks(paragraphs: list[str]) -> list[str]:
     for para in paragraphs:
         lines = [line for line in para.split("\n") if line.strip()]
         widths = [len(line) - len(line.lstrip()) for line in lines]
-        if lines and 1 <= min(widths) <= 3 and not after_item and not LIST_LINE.match(lines[0]) \
+        if lines and min(widths) >= 1 and not after_item and not LIST_LINE.match(lines[0]) \
                 and not (len(lines) == 1 and _WORDS.fullmatch(lines[0].strip())) \
                 and not para.lstrip().startswith(("```", "~~~", ">", "|", "#")):
+            prose = ["\n".join(line.strip() for line in lines)] if _indented_prose(lines) else _term_list(lines, widths)
+            if prose:
+                out += prose
+                fenced = False
+                continue
             margin = margin if fenced else min(widths)
             code = "\n".join(line[min(margin, min(widths)):] for line in lines)
             if fenced:

@@ -39,6 +39,8 @@ IMPERATIVES = (
     # what a desktop's help has the user do with the mouse and the controls
     r"right[- ]click", r"double[- ]click", "drag", "uncheck", "untick", "tick", "tap", "scroll", "insert",
     "highlight", "flip",
+    # what an administrator's guide has typed: "Execute the command "newaliases" after changing the aliases file."
+    "execute",
     # what a form is filled with, and an action said again: "Register one Remind transaction per
     # payee with: …", "Do the same for any other lend you make"
     "register", "record", "fill", r"do the same")

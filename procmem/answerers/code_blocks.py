@@ -196,6 +196,17 @@ def is_file_text(lines: list[str]) -> bool:
                for before, line in zip(lines, lines[1:], strict=False))
 
 
+# a file's path as the label over the lines it holds: "/etc/postfix/main.cf:", "~/.forward:"
+_FILE_LABEL = re.compile(r"^(?:~|\.{1,2})?(?:/[\w.@%+-]+)+:$")
+
+
+def names_its_file(lines: list[str]) -> bool:
+    """A file's lines shown under its path (:func:`is_file_text`), as Postfix's guides set what
+    to write: "/etc/aliases:", then "postmaster: you" indented under it. They are what to
+    write in the file, not what it printed, however much they look like labelled values."""
+    return len(lines) > 1 and bool(_FILE_LABEL.match(lines[0].strip())) and is_file_text(lines)
+
+
 def is_source_code(lines: list[str]) -> bool:
     """A program's text (C, Java, ...: its lines end statements with ";" and open and close
     blocks), which is shown, not run; a script (shell, PowerShell) does not end its lines so."""

@@ -29,7 +29,6 @@ from procmem.answerers.rewrite import StandaloneQuery
 from procmem.answerers.sections import (
     FIRST_PART_OF,
     cautions_only,
-    continues,
     possibilities_only,
     steps_going_on,
 )
@@ -209,11 +208,9 @@ def next_parts(retriever: Retriever, searches: list[tuple[list[Hit], float]],
     found: list[tuple[list[Hit], float]] = []
     firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
     for unit in firsts.values():
-        if steps_going_on(unit):
-            header = own_header(unit)
-            hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
-                                       within=[str(unit.meta.get("doc_id", ""))])
-            found.append(([h for h in hits if continues(h.unit, unit)], 0.0))
+        following = retriever.part_after(unit) if steps_going_on(unit) else None
+        if following is not None:
+            found.append(([Hit(following, 0.0, 1, "next part")], 0.0))
     return found
 
 

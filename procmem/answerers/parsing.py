@@ -20,6 +20,7 @@ NO_UPDATE = "NO UPDATE REQUIRED"
 _STEP_RE = re.compile(r"^\s*(?:\d+\s*[.):]|[-*•])\s+(.*\S)\s*$")
 _NUMBERED_RE = re.compile(r"^\s*\d+\s*[.):]\s+(.*\S)\s*$")
 _ITEM_START = re.compile(r"[\w`\"'“‘(\[<$~./]")  # how an item's text starts, in a code block too
+_WORD = re.compile(r"\w")
 
 
 class ReplyParseError(ValueError):
@@ -102,8 +103,10 @@ def parse_steps(lines: list[str] | str, *, numbered_only: bool = False, nested: 
         blank = not line.strip()
         if match:
             ended = False
-        if match and fenced and not _ITEM_START.match(match.group(1)):
-            match = None  # a line of code that only looks like an item: a crontab's " *  */2  *  *  *  backup"
+        if match and (fenced and not _ITEM_START.match(match.group(1)) or not _WORD.search(match.group(1))):
+            # a line of code that only looks like an item: a crontab's " *  */2  *  *  *  backup",
+            # or marks alone (an example's numbered line "19      . . ." for the lines it leaves out)
+            match = None
         indent = len(line) - len(line.lstrip())
         if match and not nested and steps and indent > indents[-1] and TITLE_ONLY.match(steps[-1]):
             steps[-1], indents[-1] = match.group(1).strip(), indent  # a label over its items: the items

@@ -25,7 +25,7 @@ from procmem.config import ALL_KINDS, kind_names, load_memory_config
 from procmem.embed import Embedder, EmbedderNotFound, model_dir
 from procmem.memory import Memory, build_memory
 from procmem.records import Hit
-from procmem.units import MODEL_KINDS, Unit
+from procmem.units import MODEL_KINDS, Unit, own_header, part_count, part_number
 
 __all__ = ["GIVEN_CACHE_SIZE", "Hit", "Retriever", "Searchable", "given_memory", "hit_record",
            "sources_from_hits", "unit_label"]
@@ -177,6 +177,7 @@ class Retriever:
     def __init__(self, memory: Searchable | None = None,
                  documents: Sequence[Document] | None = None) -> None:
         self._documents = list(documents or [])
+        self._parts: tuple[Searchable, dict[tuple[str, str, int], Unit]] | None = None
         if documents:
             self.memory: Searchable = given_memory(documents)
             self.setting = "given"
@@ -246,6 +247,17 @@ class Retriever:
             return 1.0
         self.holding(kind)
         return min(1.0, len(self.memory.units(kind)) / RANKED_AMONG)
+
+    def part_after(self, unit: Unit) -> Unit | None:
+        """The next part of the section split for size that ``unit`` is a part of, looked up by
+        its header and number, not searched for: the five parts of Postfix's "virtual MAILBOX
+        example" share their header's words with the sections beside them, and a search for it
+        ranked the second part, the example's settings, eleventh of the page's units."""
+        if self._parts is None or self._parts[0] is not self.memory:
+            parts = {(str(u.meta.get("doc_id", "")), own_header(u), part_number(u)): u
+                     for u in self.memory.units("logic_unit") if part_count(u) > 1}
+            self._parts = (self.memory, parts)
+        return self._parts[1].get((str(unit.meta.get("doc_id", "")), own_header(unit), part_number(unit) + 1))
 
     def units(self, kind: str | None) -> tuple[list[Unit], str]:
         """All units of ``kind`` (chunks when there are none)."""

@@ -45,6 +45,7 @@ from procmem.answerers.code_blocks import (
     is_file_text,
     is_report,
     is_typed,
+    names_its_file,
     shows_messages,
     without_shown_code,
 )
@@ -637,7 +638,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
     :func:`shows_messages`); code that is not run (a program's,
     a file's) and is short joins the step it follows ("Add an executable to the project:
     `add_executable(<name> <source>...)`"), as does a file's stanza of a few lines
-    (:func:`is_file_text`); a command is never glued to the code block after it."""
+    (:func:`is_file_text`; one set under its file's path, :func:`names_its_file`, even when
+    it reads as labelled values); a command is never glued to the code block after it."""
     steps: list[str] = []
     code = False
     language = ""
@@ -667,7 +669,8 @@ def prose_steps(text: str, limit: int = 4) -> list[str]:
                         and not (len(commands) == 1 and PLACE.match(commands[0])) \
                         and (is_typed(written, language) or is_session(lines, language)):
                     steps.append(f"Run `{joined}`")
-                elif steps and follows_step and COMMAND_START.match(commands[0]) and not is_report(commands) \
+                elif steps and follows_step and COMMAND_START.match(commands[0]) \
+                        and (not is_report(commands) or names_its_file(written)) \
                         and (len(commands) <= SHOWN_CODE_LINES
                              or len(commands) <= SHOWN_FILE_LINES and is_file_text(written)):
                     steps[-1] = f"{steps[-1].rstrip('.')}: `{joined}`"  # what the step writes

@@ -433,14 +433,22 @@ def code_line(lines: list[str], language: str = "") -> str:
 
 def without_line_numbers(lines: list[str]) -> list[str]:
     """A listing's lines without the numbers a page set before them (1, 2, 3, … in order, on
-    every line: "1  gentoo (0.9.12-1) UNRELEASED; urgency=low" / "2" / "3    * Initial Release.")."""
+    every line: "1  gentoo (0.9.12-1) UNRELEASED; urgency=low" / "2" / "3    * Initial Release.").
+    Lines numbered with a letter are alternatives, each run of them counting from where they
+    branch off (Postfix's "6a" … "10a", then "6b" … "10b", then "11")."""
     found = [_LINE_NUMBER.match(line) for line in lines]
-    if len(lines) < 3 or not all(found) or [int(m[1]) for m in found] != list(range(1, len(lines) + 1)):
+    if len(lines) < 3 or not all(found):
         return lines
+    last = highest = 0
+    for m in found:
+        number, alternative = int(m[1]), bool(m[2])
+        if not (number == last + 1 or number == highest + 1 or alternative and 1 < number <= last + 1):
+            return lines
+        last, highest = number, max(highest, number)
     return [line[m.end():] for line, m in zip(lines, found, strict=True)]
 
 
-_LINE_NUMBER = re.compile(r"^\s*(\d{1,4})(?:\s+|$)")
+_LINE_NUMBER = re.compile(r"^\s*(\d{1,4})([a-z]?)(?:\s+|$)")
 _JOINS_NEXT = (";", "{", "(", "[", ",", "|", "&&", "||", " do", " then", " else")
 _CLOSES = (")", "]", "}")
 

@@ -405,15 +405,17 @@ def test_plain_text_numbered_steps_stay_steps(tmp_path: Path) -> None:
 def test_plain_text_lines_that_start_with_a_hash_are_text_and_code_keeps_them_as_written(
         tmp_path: Path) -> None:
     """A shell prompt or a comment in a plain-text FAQ is no heading; where it ends up indented
-    as code it is kept as written (lsof's FAQ showed "\\# mv /kernel" in its answers)."""
+    as code it is kept as written (lsof's FAQ showed "\\# mv /kernel" in its answers), in a code
+    block of its own."""
     path = tmp_path / "faq.txt"
     path.write_text("Kernel notes\n\nHow do I move the kernel?\n\n    Run these as root:\n\n"
                     "        # mv /kernel /kernel.OLD\n        ## mv /kernel.NEW /kernel\n\n"
                     "    The HASPMAPENABLED\n    #define sets it.\n    # not a heading\n", encoding="utf-8")
     text = read_document(path).text
-    assert [line for line in text.splitlines() if re.match(r"#{1,6} ", line)] == [
+    outside_code = re.sub(r"```\n.*?\n```", "", text, flags=re.S)
+    assert [line for line in outside_code.splitlines() if re.match(r"#{1,6} ", line)] == [
         "# Kernel notes", "## How do I move the kernel?"]
-    assert "\n    # mv /kernel /kernel.OLD\n    ## mv /kernel.NEW /kernel\n" in text
+    assert "\n```\n# mv /kernel /kernel.OLD\n## mv /kernel.NEW /kernel\n```\n" in text
     assert "\n#define sets it.\n\\# not a heading\n" in text
 
 
@@ -1201,7 +1203,8 @@ def test_plain_text_printed_by_nroff_loses_its_overstrikes_and_its_bold_lines_ar
     """Postfix's README files are nroff's terminal output: bold is a letter struck over itself
     ("H\\bH"), underlining "_" struck over a letter. The words are read without the strokes, so
     the title is "Postfix and Linux", each bold line a section and a command in the text
-    ("rpm -qf") the command as typed."""
+    ("rpm -qf") the command as typed; what is indented four spaces under a paragraph is code. A
+    line in bold is a heading however long, but not a term in bold with its description under it."""
     def bold(text: str) -> str:
         return "".join(f"{c}\b{c}" if c != " " else c for c in text)
 
@@ -1210,13 +1213,44 @@ def test_plain_text_printed_by_nroff_loses_its_overstrikes_and_its_bold_lines_ar
                     "On RedHat Linux 7.1 procmail cannot write to the mail spool directory. Workaround:\n\n"
                     "    # chmod 1777 /var/spool/mail\n\n"
                     f"{bold('Berkeley DB issues')}\n\nFind what is installed with {bold('rpm -qf')} "
-                    f"/usr/lib/{''.join(f'_{chr(8)}{c}' for c in 'libdb.so')}.\n", encoding="utf-8")
+                    f"/usr/lib/{''.join(f'_{chr(8)}{c}' for c in 'libdb.so')}.\n\n"
+                    f"{bold('Configuring Postfix as primary or backup MX host for a remote site')}\n\n"
+                    f"The TLS levels are:\n\n{bold('encrypt')}\n    Mandatory TLS encryption.\n", encoding="utf-8")
     doc = read_document(path)
     assert doc.title == "Postfix and Linux"
     assert doc.text == ("# Postfix and Linux\n\n## Procmail issues\n\n"
                         "On RedHat Linux 7.1 procmail cannot write to the mail spool directory. Workaround:\n\n"
-                        "    # chmod 1777 /var/spool/mail\n\n## Berkeley DB issues\n\n"
-                        "Find what is installed with rpm -qf /usr/lib/libdb.so.\n")
+                        "```\n# chmod 1777 /var/spool/mail\n```\n\n## Berkeley DB issues\n\n"
+                        "Find what is installed with rpm -qf /usr/lib/libdb.so.\n\n"
+                        "## Configuring Postfix as primary or backup MX host for a remote site\n\n"
+                        "The TLS levels are:\n\nencrypt\n    Mandatory TLS encryption.\n")
+
+
+def test_plain_text_indented_four_spaces_is_code_a_note_or_terms_as_its_lines_read(tmp_path: Path) -> None:
+    """Postfix's README files indent by four spaces the settings to make (a file's name over its
+    lines), a note in sentences, and the values a setting takes, each with its description
+    indented under it: the settings are a code block (which the answerers read as code, not as
+    a sentence), the note a paragraph, and each value "value: description"."""
+    path = tmp_path / "MILTER_README.txt"
+    path.write_text(
+        "Postfix before-queue Milter support\n\nYou specify Milter applications with the smtpd_milters "
+        "parameter:\n\n    /etc/postfix/main.cf:\n        # Milters for mail that arrives via smtpd.\n"
+        "        smtpd_milters = inet:localhost:portnumber\n\n"
+        "    NOTE for Postfix versions that have a mail_release_date before 20141018: do\n"
+        "    not use the header_checks(5) IGNORE action.\n\nThe syntax of a socket is as follows:\n\n"
+        "    unix:pathname\n        Connect to the local UNIX-domain server that is bound to the specified\n"
+        "        pathname. On many systems, local is a synonym for unix\n\n"
+        "    inet:host:port\n        Connect to the specified TCP port on the specified host.\n"
+        "        (default: none).\n", encoding="utf-8")
+    assert read_document(path).text == (
+        "# Postfix before-queue Milter support\n\nYou specify Milter applications with the smtpd_milters "
+        "parameter:\n\n```\n/etc/postfix/main.cf:\n    # Milters for mail that arrives via smtpd.\n"
+        "    smtpd_milters = inet:localhost:portnumber\n```\n\n"
+        "NOTE for Postfix versions that have a mail_release_date before 20141018: do\n"
+        "not use the header_checks(5) IGNORE action.\n\nThe syntax of a socket is as follows:\n\n"
+        "unix:pathname: Connect to the local UNIX-domain server that is bound to the specified pathname. "
+        "On many systems, local is a synonym for unix\n\n"
+        "inet:host:port: Connect to the specified TCP port on the specified host. (default: none).\n")
 
 
 def test_a_plain_text_that_opens_with_its_contents_is_titled_by_its_file_name(tmp_path: Path) -> None:

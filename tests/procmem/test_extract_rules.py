@@ -194,6 +194,13 @@ def test_a_code_blocks_lines_join_where_its_statements_end():
     # the numbers a page set before a listing's lines are no part of it
     assert code_line(["1  gentoo (0.9.12-1) UNRELEASED; urgency=low", "2", "3   * Initial Release."]) == \
         "gentoo (0.9.12-1) UNRELEASED; urgency=low; * Initial Release."
+    # ... with alternatives numbered "6a", "6b" (Postfix's backup MX example), but not numbers out of order
+    assert code_line(["1 /etc/postfix/main.cf:", "2     relay_domains = example.tld", "3a    # newer:",
+                      "4a    smtpd_relay_restrictions = reject", "3b    # older:", "4b    smtpd_recipient_restrictions = reject",
+                      "5     relay_recipient_maps = hash:/etc/postfix/relay_recipients"]) == \
+        ("/etc/postfix/main.cf:; relay_domains = example.tld; # newer:; smtpd_relay_restrictions = reject; # older:; "
+         "smtpd_recipient_restrictions = reject; relay_recipient_maps = hash:/etc/postfix/relay_recipients")
+    assert code_line(["2019 spring", "2020 summer", "2021 autumn"]) == "2019 spring; 2020 summer; 2021 autumn"
 
 
 @pytest.mark.parametrize(("doc_id", "target", "expected"), [

@@ -225,6 +225,13 @@ def test_what_a_desktops_help_has_the_user_do_with_the_mouse_says_what_to_do():
         assert not says_what_to_do(sentence), sentence
 
 
+def test_what_an_administrators_guide_has_typed_says_what_to_do():
+    """Postfix's "Execute the command "newaliases" after changing the aliases file." is the step
+    that makes the aliases take effect; "The daemon executes the command." tells what a program does."""
+    assert says_what_to_do('Execute the command "newaliases" after changing the aliases file.')
+    assert not says_what_to_do("The local delivery agent executes the command as the recipient.")
+
+
 def test_what_can_be_done_by_pressing_or_clicking_says_what_to_do():
     """An image viewer's "Automatic Slideshow" says in the passive how to start one: "A slideshow
     … can be started from the image browser by pressing F5, …", and a notes application's tags

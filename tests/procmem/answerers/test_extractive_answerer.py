@@ -32,7 +32,7 @@ from procmem.answerers.extractive import (
 )
 from procmem.answerers.gathering import first_parts, names_page
 from procmem.answerers.lead import NOTHING_FOUND
-from procmem.answerers.retrieval import Hit
+from procmem.answerers.retrieval import Hit, Retriever
 from procmem.answerers.sections import continues, goes_on
 from procmem.answerers.sentence_roles import advises_asked
 from procmem.answerers.steps import unit_steps
@@ -2346,6 +2346,73 @@ def test_a_procedure_split_for_size_goes_on_into_its_next_part():
     assert second not in [c.unit for c in picked]
 
     assert not [step for step in _options_answer(other_part=3) if "Install::Auto" in step]
+
+
+def test_the_next_part_of_a_section_is_looked_up_not_searched_for():
+    """Postfix's "virtual MAILBOX example", a section split in five parts: its first says why
+    virtual mailboxes need no system accounts, its second is the example's settings. The
+    sections beside it share its header's words, and a search for the header within the page
+    ranked the second part eleventh: it was no candidate, and the answer had no setting. The
+    next part is the unit with the same header and the next number."""
+    meta = unit_meta("html/VIRTUAL_README.html", "Postfix Virtual Domain Hosting Howto", 5)
+    header = "Postfix virtual MAILBOX example: separate domains, non-UNIX accounts"
+    beside = [LogicUnit("Step", "", f"{header}, and a non-Postfix mailbox store (part {n} of 4)",
+                        "You can use the mailbox store of another program: separate domains, non-UNIX accounts, "
+                        "a virtual MAILBOX example of its own. Use the example below for Postfix.\n", [], meta)
+              for n in range(1, 5)]
+    first = LogicUnit("Step", "", f"{header} (part 1 of 5)", "As a system hosts more domains and users, "
+                      "give every recipient address its own virtual mailbox instead of a UNIX system account. "
+                      "If you find multiple tables bothersome, migrate the information to an SQL database.\n", [], meta)
+    second = LogicUnit("Step", "", f"{header} (part 2 of 5)", 'Here is an example of a virtual mailbox domain '
+                       '"example.com":\n\n```\n/etc/postfix/main.cf:\n    virtual_mailbox_domains = example.com\n'
+                       "    virtual_mailbox_maps = hash:/etc/postfix/vmailbox\n```\n", [], meta)
+    memory = MemoryDouble([first, *beside, second])
+    retriever = Retriever(memory)
+    hits, _ = retriever.search(header, k=4, kind="logic_unit", within=["html/VIRTUAL_README.html"])
+    assert second not in [hit.unit for hit in hits]  # what the search for its header finds
+    assert retriever.part_after(first) is second and retriever.part_after(second) is None
+    answer = make_answerer("extractive", memory=memory, k=1, cite=False).answer(
+        AnswerRequest("How do I give every recipient address its own mailbox instead of a system account?"))
+    assert any("virtual_mailbox_domains = example.com" in step for step in answer.procedures)
+
+
+def test_a_numbered_listings_line_of_marks_is_no_step_of_its_own():
+    """Postfix's backup MX example is a numbered listing whose last line, "19      . . .", stands
+    for the lines it leaves out: read as a numbered item ("19." then ". ."), it made the
+    section a numbered list of one step that was no step, and the sentence that introduces the
+    listing was lost with the settings it holds."""
+    meta = unit_meta("html/STANDARD_CONFIGURATION_README.html", "Postfix Standard Configuration Examples", 7)
+    unit = LogicUnit("Step", "", "Configuring Postfix as primary or backup MX host for a remote site",
+                     "When your system is SECONDARY MX host for a remote site this is all you need:\n\n```\n"
+                     " 1 /etc/postfix/main.cf:\n 2     relay_domains = the.backed-up.domain.tld\n"
+                     " 3     relay_recipient_maps = hash:/etc/postfix/relay_recipients\n 4\n"
+                     " 5 /etc/postfix/relay_recipients:\n 6     user1@the.backed-up.domain.tld   x\n 7      . . .\n```\n",
+                     [], meta)
+    assert unit_steps(unit) == [
+        "When your system is SECONDARY MX host for a remote site this is all you need: /etc/postfix/main.cf:; "
+        "relay_domains = the.backed-up.domain.tld; relay_recipient_maps = hash:/etc/postfix/relay_recipients; "
+        "/etc/postfix/relay_recipients:; user1@the.backed-up.domain.tld x; . . ."]
+
+
+def test_a_files_lines_under_its_path_join_the_step_they_follow_and_execute_says_what_to_do():
+    """Postfix's "What trouble to report to the postmaster": "… be sure to direct mail for the
+    super-user to a human person too.", then "/etc/aliases:" with "postmaster: you" and "root:
+    you" under it, then "Execute the command "newaliases" after changing the aliases file.".
+    The file's lines read as labelled values, what a program prints, and joined nothing; and
+    "Execute" was no verb that says what to do: the answer had neither the file nor the command."""
+    meta = unit_meta("html/BASIC_CONFIGURATION_README.html", "Postfix Basic Configuration", 9)
+    unit = LogicUnit("Step", "", "What trouble to report to the postmaster",
+                     "While you're updating the aliases(5) table, be sure to direct mail for the super-user to a "
+                     "human person too.\n\n```\n/etc/aliases:\n    postmaster: you\n    root: you\n```\n\n"
+                     'Execute the command "newaliases" after changing the aliases file.\n', [], meta)
+    assert unit_steps(unit) == [
+        "While you're updating the aliases(5) table, be sure to direct mail for the super-user to a human person "
+        "too: /etc/aliases:; postmaster: you; root: you",
+        'Execute the command "newaliases" after changing the aliases file.']
+    # what a program printed, under no file's name, stays apart
+    printed = LogicUnit("Step", "", "Checking the queue", "List the queue with the mailq command.\n\n```\n"
+                        "Queue: 3 messages\nDeferred: 2 messages\n```\n", [], meta)
+    assert unit_steps(printed) == ["List the queue with the mailq command."]
 
 
 def test_a_list_of_key_bindings_gives_the_one_that_says_what_is_asked():
