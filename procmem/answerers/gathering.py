@@ -187,12 +187,9 @@ def first_parts(retriever: Retriever, searches: list[tuple[list[Hit], float]], t
         firsts.update((hit.unit.id, hit.unit) for hits, _ in searches for hit in hits
                       if turn.question_terms <= set(terms(unit_header(hit.unit))))
     for unit in firsts.values():
-        if isinstance(unit, LogicUnit) and 1 < part_number(unit) <= part_count(unit) <= FIRST_PART_OF:
-            header = own_header(unit)
-            hits, _ = retriever.search(header, k=TOPIC_PARTS, kind="logic_unit",
-                                       within=[str(unit.meta.get("doc_id", ""))])
-            found.append(([h for h in hits if part_number(h.unit) == 1 and own_header(h.unit) == header],
-                          weight))
+        if isinstance(unit, LogicUnit) and 1 < part_number(unit) <= part_count(unit) <= FIRST_PART_OF \
+                and (first := retriever.part(unit, 1)) is not None:
+            found.append(([Hit(first, 0.0, 1, "first part")], weight))
     return found
 
 
@@ -208,7 +205,7 @@ def next_parts(retriever: Retriever, searches: list[tuple[list[Hit], float]],
     found: list[tuple[list[Hit], float]] = []
     firsts = {hits[0].unit.id: hits[0].unit for hits, _ in searches if hits}
     for unit in firsts.values():
-        following = retriever.part_after(unit) if steps_going_on(unit) else None
+        following = retriever.part(unit, part_number(unit) + 1) if steps_going_on(unit) else None
         if following is not None:
             found.append(([Hit(following, 0.0, 1, "next part")], 0.0))
     return found

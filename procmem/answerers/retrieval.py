@@ -248,16 +248,16 @@ class Retriever:
         self.holding(kind)
         return min(1.0, len(self.memory.units(kind)) / RANKED_AMONG)
 
-    def part_after(self, unit: Unit) -> Unit | None:
-        """The next part of the section split for size that ``unit`` is a part of, looked up by
-        its header and number, not searched for: the five parts of Postfix's "virtual MAILBOX
-        example" share their header's words with the sections beside them, and a search for it
-        ranked the second part, the example's settings, eleventh of the page's units."""
+    def part(self, unit: Unit, number: int) -> Unit | None:
+        """Part ``number`` of the section split for size that ``unit`` is a part of, looked up
+        by its header and number, not searched for: the five parts of Postfix's "virtual
+        MAILBOX example" share their header's words with the sections beside them, and a search
+        for it ranked the second part, the example's settings, eleventh of the page's units."""
         if self._parts is None or self._parts[0] is not self.memory:
             parts = {(str(u.meta.get("doc_id", "")), own_header(u), part_number(u)): u
                      for u in self.memory.units("logic_unit") if part_count(u) > 1}
             self._parts = (self.memory, parts)
-        return self._parts[1].get((str(unit.meta.get("doc_id", "")), own_header(unit), part_number(unit) + 1))
+        return self._parts[1].get((str(unit.meta.get("doc_id", "")), own_header(unit), number))
 
     def units(self, kind: str | None) -> tuple[list[Unit], str]:
         """All units of ``kind`` (chunks when there are none)."""
