@@ -104,7 +104,7 @@ def _bold_lines_marked(text: str, struck: str) -> str:
     primary or backup MX host for a remote site" is longer than a title found in the layout
     alone. A bold line with lines under it is a term ("encrypt", its description indented)."""
     lines, printed = text.split("\n"), struck.split("\n")
-    return "\n".join(f"{_BOLD}{line}" if _BOLD_LINE.fullmatch(printed[i]) and not "".join(lines[i + 1:i + 2]).strip()
+    return "\n".join(f"{_BOLD}{line}" if _BOLD_LINE.fullmatch(printed[i]) and (i + 1 == len(lines) or not lines[i + 1].strip())
                      else line for i, line in enumerate(lines))
 
 

@@ -186,7 +186,7 @@ def indented_blocks(paragraphs: list[str]) -> list[str]:
     update", an apt.conf stanza, "Please give the base URL …" that a program prints, Postfix's
     "    /etc/postfix/main.cf:" settings), is a fenced code block, not a paragraph nor code
     that only its indentation marks (which the answerers would read as prose); such blocks
-    with only blank lines between them are one. Sentences indented as a note is are a
+    with only blank lines between them are one. Sentences indented as a note are a
     paragraph, and terms with their descriptions under them are read as such
     (:func:`_term_list`). A list item's lines, and what goes on under one, stay as they are,
     and so does a word or two alone ("or" between two examples)."""

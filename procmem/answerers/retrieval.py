@@ -255,7 +255,7 @@ class Retriever:
         for it ranked the second part, the example's settings, eleventh of the page's units."""
         if self._parts is None or self._parts[0] is not self.memory:
             parts = {(str(u.meta.get("doc_id", "")), own_header(u), part_number(u)): u
-                     for u in self.memory.units("logic_unit") if part_count(u) > 1}
+                     for u in self.memory.units("logic_unit") if "(part " in u.header and part_count(u) > 1}
             self._parts = (self.memory, parts)
         return self._parts[1].get((str(unit.meta.get("doc_id", "")), own_header(unit), number))
 
