@@ -20,6 +20,9 @@ own). Per guide it prints, over the questions the guide answers:
 - plain: the share whose plain answer alone holds one;
 - page: the share whose first cited source is the answering page;
 - follow-ups: the keys share of the questions asked after others;
+- search@1, search@5: the share whose answering page is the first, or among the first five,
+  pages of the memory's default search for the question (with the same history), each page
+  at its best unit: retrieval as the answerers meet it;
 
 and how many of the questions the guide does not answer got "No matching instructions were
 found." `--misses` lists each question whose reply holds no key. The packages' versions are
@@ -172,13 +175,27 @@ class Conversations:
         """The reply to the last of ``questions``; an :class:`Answer` that says why when the
         answerer failed (the next turn's history keeps that, as a chat would)."""
         if questions not in self.replies:
-            history = [(q, self.reply(questions[:i + 1]).said()) for i, q in enumerate(questions[:-1])]
+            history = self.history(questions)
             try:
                 reply = self.answerer.answer(AnswerRequest(questions[-1], history=history))
             except (LLMError, ReplyParseError) as exc:
                 reply = Answer(f"{FAILED} {type(exc).__name__}: {exc}", [])
             self.replies[questions] = reply
         return self.replies[questions]
+
+    def history(self, questions: tuple[str, ...]) -> list[tuple[str, str]]:
+        """The chat before the last of ``questions``: each earlier question with its reply."""
+        return [(q, self.reply(questions[:i + 1]).said()) for i, q in enumerate(questions[:-1])]
+
+
+def searched_pages(memory: Memory, history: list[tuple[str, str]], question: str, k: int = 5) -> list[str]:
+    """The first ``k`` pages of the memory's default search for a conversation's last question
+    (the history-aware query of :meth:`Memory.search_conversation`), each at its best unit."""
+    pages: list[str] = []
+    for hit in memory.search_conversation(history, question, k=memory.config.candidates):
+        if _page(hit.doc_id) not in pages:
+            pages.append(_page(hit.doc_id))
+    return pages[:k]
 
 
 FAILED = "The answerer failed:"
@@ -188,7 +205,8 @@ def score_guide(memory: Memory, records: list[dict[str, Any]], answerer: str = "
                 llm: ChatModel | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The figures of one guide, and the questions whose reply holds no key."""
     chats = Conversations(memory, answerer, llm)
-    rows: dict[str, list[float]] = {"keys": [], "plain": [], "page": [], "follow_ups": []}
+    rows: dict[str, list[float]] = {"keys": [], "plain": [], "page": [], "follow_ups": [],
+                                    "search@1": [], "search@5": []}
     unanswerable = nothing_said = failed = 0
     misses = []
     for record in records:
@@ -201,7 +219,12 @@ def score_guide(memory: Memory, records: list[dict[str, Any]], answerer: str = "
         found = holds_key("\n".join([reply.answer, *reply.procedures]), record["keys"])
         rows["keys"].append(float(found))
         rows["plain"].append(float(holds_key(reply.answer, record["keys"])))
-        rows["page"].append(float(first_cited_page(reply) == _page(record["page"] or "")))
+        page = _page(record["page"] or "")
+        rows["page"].append(float(first_cited_page(reply) == page))
+        searched = searched_pages(memory, chats.history((*record["history"], record["question"])),
+                                  record["question"])
+        rows["search@1"].append(float(searched[:1] == [page]))
+        rows["search@5"].append(float(page in searched))
         if record["history"]:
             rows["follow_ups"].append(float(found))
         if not found:
