@@ -22,7 +22,13 @@ from procmem.retrieval.fusion import reorder_head
 from procmem.retrieval.index import Fusion, Method, SearchIndex, SearchSettings, unit_doc_ids
 from procmem.retrieval.language import text_language
 from procmem.retrieval.links import lift_linked
-from procmem.retrieval.query import asks_how_to, conversation_query
+from procmem.retrieval.query import (
+    action_terms,
+    asks_how_to,
+    conversation_query,
+    other_verbs,
+    terms,
+)
 from procmem.retrieval.quotes import named_codes, quoted_fragments, quoting_first
 from procmem.units import asks
 
@@ -175,7 +181,7 @@ class MemorySearch:
         if asks_how_to(question or query):
             hits = definitions_last(hits, config.question_window)
         if asked:
-            hits = headers_first(hits, ranked(asked, HEADER_POOL, "bm25"), asked)
+            hits = headers_first(hits, ranked(asked, HEADER_POOL, "bm25"), asked, follow_up=asked != query)
             if quotes or codes:
                 order = quoting_first(hits, quotes, lambda h: h.doc_id, lambda h: h.unit.render(), codes)
                 hits = [Hit(h.unit, hits[place].score, place + 1, h.method) for place, h in enumerate(order)]
@@ -252,6 +258,12 @@ class MemorySearch:
         return tuple(k for k in self.kinds if k in wanted) or self.kinds
 
 
+def _asking(hits: list[Hit], wanted: set[str], tokens: Callable[[str], list[str]]) -> list[Hit]:
+    """The hits whose unit's header asks the question whose terms are ``wanted`` (:func:`asks`),
+    each unit once."""
+    return list({h.unit.id: h for h in hits if asks(h.unit, wanted, tokens)}.values())
+
+
 def definitions_last(hits: list[Hit], window: int) -> list[Hit]:
     """Among the first ``window`` hits, the definitions (Terminology units) after the others: a
     question that asks how to do something wants the steps before what the thing is ("how do I
@@ -265,14 +277,31 @@ def definitions_last(hits: list[Hit], window: int) -> list[Hit]:
     return [Hit(h.unit, head[place].score, place + 1, h.method) for place, h in enumerate(order)] + hits[window:]
 
 
-HEADER_POOL = 10  # BM25's first results for the question, among which a header may ask it
-def headers_first(hits: list[Hit], lexical: list[Hit], question: str) -> list[Hit]:
-    """``hits`` with the sections whose header asks ``question`` first, in BM25's order (an FAQ
-    entry "Memcheck doesn't report any errors and I know my program has errors." for that
-    question, which the dense side may not find at all); each result takes the score of the
-    place it takes."""
-    wanted = set(tokenize(question))
-    first = [h for h in lexical if asks(h.unit, wanted, tokenize)]
+# the first results, of BM25 for the question and of the search, among which a header may ask it
+HEADER_POOL = 10
+
+
+def headers_first(hits: list[Hit], lexical: list[Hit], question: str, *, follow_up: bool = False) -> list[Hit]:
+    """``hits`` with the sections whose header asks ``question`` first: those among the first
+    :data:`HEADER_POOL` of ``hits`` in their order (the search's, which weighs the history and
+    the meaning of the words), then those only ``lexical`` (BM25's first results for the
+    question alone) holds, in its order (an FAQ entry "Memcheck doesn't report any errors and I
+    know my program has errors." for that question, which the dense side may not find at all);
+    each result takes the score of the place it takes.
+
+    A header asks the question in all its words ("Where can I get more help?") or, where none
+    does and a question asked first (not a ``follow_up``) names its task in two words or more,
+    in the words of the task, a verb that names the question's action read as the question's
+    (:func:`action_terms`, :func:`other_verbs`): "How do I create a contact list?" asks "Creating a contact list",
+    and "How do I create an appointment?" asks "Adding an Appointment". A follow-up's task is
+    said with what the history holds: "Can I save that search?" after a question on mail asks
+    no calendar's "Saved Searches", nor "How do I delete it?" after one on a folder "Deleting
+    a Panel"."""
+    pool = [*hits[:HEADER_POOL], *lexical]
+    first = _asking(pool, set(tokenize(question)), tokenize)
+    task = set(terms(question))
+    if not first and not follow_up and len(task) > 1:
+        first = _asking(pool, *action_terms(task, other_verbs(question, task)))
     if not first:
         return hits
     ids = {h.unit.id for h in first}

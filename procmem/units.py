@@ -165,6 +165,7 @@ def part_count(unit: Unit) -> int:
     return int(found.group(2) or found.group(1)) if found else 1
 
 
+_SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+")  # "11.5. ", no word of what a header asks
 HEADER_MATCH = 0.8  # a header asks the question when each holds this share of the other's terms
 
 
@@ -173,16 +174,24 @@ def asks(unit: Unit, question_terms: set[str], tokens: Callable[[str], Iterable[
     asks the question whose terms are ``question_terms``: each holds :data:`HEADER_MATCH` of the
     other's terms ("Why is Cargo rebuilding my code?" for "why is cargo rebuilding my code", not
     "What causes a blinking light" for "I did that but the light still blinks"), and the unit is
-    the first part of its section, where the answer opens. One term on each side is enough
-    ("What is sed?"). A term of the question that only the page's title says, not the header,
-    counts for neither side: "How do I rename a borg repository?" asks the Borg FAQ's "How do I
-    rename a repository?"; nor does a term of the header that only the title says, not the
-    question: "When I Alt+Tab out of full screen the window turns black" is Tux Paint's FAQ entry
-    "When I run Tux Paint full-screen and [Alt] + [Tab] out, the window turns black!"."""
+    the first part of its section, where the answer opens; a section number ("11.5.") is no term.
+    One term on each side is enough ("What is sed?"). A term of the question that only the
+    page's title says, not the header, counts for neither side: "How do I rename a borg
+    repository?" asks the Borg FAQ's "How do I rename a repository?"; nor does a term of the
+    header that only the title says, not the question: "When I Alt+Tab out of full screen the
+    window turns black" is Tux Paint's FAQ entry "When I run Tux Paint full-screen and [Alt] +
+    [Tab] out, the window turns black!". The header of a page read as one unit is its title:
+    what the title says in brackets after its own words (the chapter it belongs to) is its
+    page's context there: "11.5. Setting Up Windows Shares with Samba (Network Services:
+    Postfix, Apache, NFS, Samba, …)" does not ask "How do I set up an NFS share?"."""
     if not isinstance(unit, LogicUnit) or not question_terms or part_number(unit) != 1:
         return False
-    title = set(tokens(str(unit.meta.get("title", ""))))
-    header = set(tokens(own_header(unit))) - (title - question_terms)
+    header_text = _SECTION_NUMBER.sub("", own_header(unit))
+    title_text = _SECTION_NUMBER.sub("", str(unit.meta.get("title", "")))
+    if header_text == title_text:  # a page read as one unit
+        header_text, _, title_text = title_text.partition(" (")
+    header, title = set(tokens(header_text)), set(tokens(title_text))
+    header -= title - question_terms
     asked = (question_terms - title) | (question_terms & header)
     shared = len(header & asked)
     return bool(header) and bool(asked) and shared >= HEADER_MATCH * len(header) \

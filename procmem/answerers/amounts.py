@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from procmem.answerers.common import key_terms, terms
 from procmem.answerers.prose import plain_text
+from procmem.retrieval.query import key_terms, terms
 
 AMOUNT = re.compile(r"[\d½¼¾⅓⅔⅛]")
 MAX_WORDS = 12  # a longer line is a note about the ingredient, not its amount

@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 from inscoqa.corpus.common import NOTE_LABELS
 from procmem.answerers.base import SECTION_SEPARATOR
 from procmem.answerers.clauses import DOES
-from procmem.answerers.common import names, terms
+from procmem.answerers.common import names
 from procmem.answerers.prose import plain_text
 from procmem.answerers.retrieval import Hit
 from procmem.answerers.steps import (
@@ -41,6 +41,7 @@ from procmem.extract.markdown import (
     table_cells,
 )
 from procmem.extract.roles import labels_a_part
+from procmem.retrieval.query import terms
 from procmem.retrieval.quotes import documents_naming, documents_quoting
 from procmem.units import LogicUnit, Unit, asks, defines_asked, own_header
 

@@ -29,7 +29,6 @@ from procmem.answerers.parsing import (
     repair_json,
 )
 from procmem.answerers.schemas import protocol_caps, protocol_schema
-from procmem.retrieval.bm25 import stems, words
 from serving.errors import LLMSchemaError
 from serving.prompts import PromptTemplate, load_prompt
 from serving.types import ChatModel, Message, Usage
@@ -149,32 +148,6 @@ def schema_title(schema: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------- words
-
-# words of the conversation rather than of the task: question words, pronouns, politeness
-CHAT_WORDS = frozenset((
-    "about", "after", "again", "all", "also", "am", "any", "anything", "because", "been",
-    "before", "being", "can", "could", "did", "do", "does", "doing", "done", "even", "ever",
-    "from", "get", "gets", "getting", "got", "had", "has", "have", "having", "he", "hello",
-    "help", "her", "here", "hi", "him", "his", "how", "i", "instead", "its", "just", "know", "like",
-    "me", "more", "my", "myself", "need", "now", "ok", "okay", "one", "our", "please",
-    "rather", "really", "said", "say", "says", "she", "should", "so", "some", "something", "still",
-    "sure", "tell", "thank", "thanks", "them", "thing", "things", "those", "tried", "try",
-    "trying", "us", "use", "using", "very", "want", "way", "we", "what", "when", "where",
-    "which", "who", "why", "would", "yes", "you", "your",
-))
-
-
-def key_terms(text: str) -> list[tuple[str, str]]:
-    """``(stem, word)`` of each content word of ``text``, in order: the memory's BM25 tokens
-    (stop words dropped, Snowball stems) without the words of conversation."""
-    found = words(text)
-    return [(stem, word) for stem, word in zip(stems(found), found, strict=True)
-            if word not in CHAT_WORDS]
-
-
-def terms(text: str) -> list[str]:
-    """The stems of the content words of ``text`` (see :func:`key_terms`)."""
-    return [stem for stem, _ in key_terms(text)]
 
 
 # a word as code names it: a parameter, a name in CamelCase or with underscores, a number; or a

@@ -70,7 +70,7 @@ from procmem.answerers.candidates import (
     title_weights,
     topic_of,
 )
-from procmem.answerers.common import LLMParams, make_params, names, terms
+from procmem.answerers.common import LLMParams, make_params, names
 from procmem.answerers.gathering import candidates_from, gather
 from procmem.answerers.lead import NOTHING_FOUND, plain_answer
 from procmem.answerers.parsing import ReplyParseError
@@ -79,6 +79,7 @@ from procmem.answerers.rewrite import standalone_query
 from procmem.answerers.sections import FIRST_PART_OF, goes_on, points_on, possibilities_only
 from procmem.answerers.steps import unit_steps, with_way_there
 from procmem.answerers.turn import UNDO, Turn, setting_factor, step_settings
+from procmem.retrieval.query import terms
 from procmem.units import (
     LogicUnit,
     Procedure,

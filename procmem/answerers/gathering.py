@@ -23,7 +23,6 @@ from procmem.answerers.candidates import (
     share,
     topic_of,
 )
-from procmem.answerers.common import terms
 from procmem.answerers.retrieval import Hit, Retriever, hit_record
 from procmem.answerers.rewrite import StandaloneQuery
 from procmem.answerers.sections import (
@@ -35,6 +34,7 @@ from procmem.answerers.sections import (
 from procmem.answerers.steps import unit_header, unit_steps, usage_options
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import SENTENCE_BREAK
+from procmem.retrieval.query import terms
 from procmem.units import LogicUnit, UnitKind, own_header, part_count, part_number
 
 

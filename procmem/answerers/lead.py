@@ -39,7 +39,6 @@ from procmem.answerers.clauses import (
     sentences,
 )
 from procmem.answerers.code_blocks import commands_typed
-from procmem.answerers.common import terms
 from procmem.answerers.prose import (
     INTRODUCES,
     LIST_ITEM,
@@ -86,6 +85,7 @@ from procmem.answerers.steps import (
 )
 from procmem.answerers.turn import Turn
 from procmem.extract.markdown import SENTENCE_BREAK, first_sentence
+from procmem.retrieval.query import terms
 from procmem.units import LogicUnit, Unit, entry_name, own_header
 
 NOTHING_FOUND = "No matching instructions were found."

@@ -41,13 +41,12 @@ from procmem.answerers.common import (
     generate_answer,
     make_params,
     render,
-    terms,
 )
 from procmem.answerers.parsing import ReplyParseError, is_placeholder
 from procmem.answerers.retrieval import Retriever, hit_record, sources_from_hits
 from procmem.answerers.rewrite import PROMPTS as REWRITE_PROMPTS
 from procmem.answerers.rewrite import StandaloneQuery, standalone_query
-from procmem.retrieval.query import conversation_query
+from procmem.retrieval.query import conversation_query, terms
 from procmem.units import Linker, Unit
 from serving.errors import LLMError
 from serving.types import ChatModel

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from procmem.answerers.base import Trace
-from procmem.answerers.common import LLMParams, ask, format_history, render, terms
+from procmem.answerers.common import LLMParams, ask, format_history, render
 from procmem.answerers.parsing import ReplyParseError, is_placeholder, parse_query_text
 from procmem.answerers.schemas import query_schema
-from procmem.retrieval.query import conversation_query
+from procmem.retrieval.query import conversation_query, terms
 from serving.types import ChatModel
 
 REWRITE_MODES = ("llm", "heuristic", "none")

@@ -19,8 +19,9 @@ from procmem.answerers.clauses import (
     states,
     without_consequences,
 )
-from procmem.answerers.common import names, terms
+from procmem.answerers.common import names
 from procmem.answerers.turn import Turn
+from procmem.retrieval.query import terms
 
 # a sentence that says why: the cause, the setting or the limit behind what to do
 # "means" as a verb ("This means that …"), not a way ("another means to manage your files", "by

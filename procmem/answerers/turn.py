@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 
-from procmem.answerers.common import names, terms
+from procmem.answerers.common import names
 from procmem.extract.markdown import SENTENCE_BREAK
 from procmem.retrieval.bm25 import compound_parts, said_verbs
-from procmem.retrieval.query import HOW_DO_I, asks_how_to
+from procmem.retrieval.query import HOW_DO_I, asks_how_to, other_verbs, terms
 from procmem.retrieval.quotes import QUOTED, named_codes, quoted_fragments
 
 # One entry per setting a user may name; each lists the words that name it.
@@ -118,12 +118,6 @@ GERUND_OBJECT = re.compile(r" ((?!(?:(?:some|any|every|no)thing|during|morning|e
 # onto …?", "How do I set one up …?", "How do I turn on …?"): a section's header need not say them
 LIGHT_VERBS = frozenset(t for word in ("get", "make", "do", "have", "go", "let", "keep", "use", "try", "set",
                                        "fix", "put", "take", "see", "turn") for t in terms(word))
-# verbs a text names the same action by: "Adding a Bookmark" for "How do I create a bookmark?"
-# (beside "Create a Folder"), "New Contact" for "How do I create a contact?"
-SAME_ACTION = {terms(verb)[0]: frozenset(terms(other)[0] for other in others)
-               for verb, others in (("create", ("add", "new")), ("add", ("create", "new")))}
-# a question that asks how to add something to another thing ("… add a disk to a volume group?")
-ADDS_TO = re.compile(r"\badd\b[^?.!,;]{1,60}?\b(?:to|into|onto)\b", re.I)
 # a how-question that asks for more than one thing: "How do I steep black tea and brew green tea?"
 SEVERAL_ASKED = re.compile(HOW_DO_I + r" [^?.!]*\band\b", re.I)
 REFERS_BACK = re.compile(ASKED_ACTION.pattern + r" (?:it|them|this one|that one)\b", re.I)
@@ -399,13 +393,9 @@ class Turn:
 
     @cached_property
     def other_verbs(self) -> dict[str, frozenset[str]]:
-        """Each verb of :attr:`named_action` that other verbs also name (:data:`SAME_ACTION`), with
-        those verbs ("creat": "add", "new"); none when the question adds a thing to another
-        (:data:`ADDS_TO`: "How do I add a disk to an LVM volume group?" puts it there, and asks
-        no making of it)."""
-        if ADDS_TO.search(self.question):
-            return {}
-        return {verb: SAME_ACTION[verb] for verb in self.named_action if verb in SAME_ACTION}
+        """Each verb of :attr:`named_action` that other verbs also name, with those verbs
+        (:func:`other_verbs`)."""
+        return other_verbs(self.question, self.named_action)
 
     @cached_property
     def context_terms(self) -> set[str]:

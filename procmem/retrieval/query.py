@@ -9,7 +9,9 @@ question without history is searched as asked: there is nothing to weigh it agai
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from procmem.retrieval.bm25 import stems, words
 
 HISTORY_TURNS = 2
 # 3 rather than 2 or 4 to 5 (60 bundled conversations, hybrid search over all 2,104 bundled
@@ -17,6 +19,63 @@ HISTORY_TURNS = 2
 QUESTION_WEIGHT = 3
 MAX_HISTORY_WORDS = 80
 LAST_ANSWER_WORDS = 25
+
+
+# words of the conversation rather than of the task: question words, pronouns, politeness
+CHAT_WORDS = frozenset((
+    "about", "after", "again", "all", "also", "am", "any", "anything", "because", "been",
+    "before", "being", "can", "could", "did", "do", "does", "doing", "done", "even", "ever",
+    "from", "get", "gets", "getting", "got", "had", "has", "have", "having", "he", "hello",
+    "help", "her", "here", "hi", "him", "his", "how", "i", "instead", "its", "just", "know", "like",
+    "me", "more", "my", "myself", "need", "now", "ok", "okay", "one", "our", "please",
+    "rather", "really", "said", "say", "says", "she", "should", "so", "some", "something", "still",
+    "sure", "tell", "thank", "thanks", "them", "thing", "things", "those", "tried", "try",
+    "trying", "us", "use", "using", "very", "want", "way", "we", "what", "when", "where",
+    "which", "who", "why", "would", "yes", "you", "your",
+))
+
+
+def key_terms(text: str) -> list[tuple[str, str]]:
+    """``(stem, word)`` of each content word of ``text``, in order: the memory's BM25 tokens
+    (stop words dropped, Snowball stems) without the words of conversation."""
+    found = words(text)
+    return [(stem, word) for stem, word in zip(stems(found), found, strict=True)
+            if word not in CHAT_WORDS]
+
+
+def terms(text: str) -> list[str]:
+    """The stems of the content words of ``text`` (see :func:`key_terms`)."""
+    return [stem for stem, _ in key_terms(text)]
+
+
+# verbs a text names the same action by: "Adding a Bookmark" for "How do I create a bookmark?"
+# (beside "Create a Folder"), "New Contact" for "How do I create a contact?"
+SAME_ACTION = {terms(verb)[0]: frozenset(terms(other)[0] for other in others)
+               for verb, others in (("create", ("add", "new")), ("add", ("create", "new")))}
+
+
+# a question that asks how to add something to another thing ("… add a disk to a volume group?")
+ADDS_TO = re.compile(r"\badd\b[^?.!,;]{1,60}?\b(?:to|into|onto)\b", re.I)
+
+
+def other_verbs(question: str, verbs: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Each of a question's ``verbs`` (stems) that other verbs also name (:data:`SAME_ACTION`),
+    with those verbs ("creat": "add", "new"); none when the question adds a thing to another
+    (:data:`ADDS_TO`: "How do I add a disk to an LVM volume group?" puts it there, and asks no
+    making of it)."""
+    if ADDS_TO.search(question):
+        return {}
+    return {verb: SAME_ACTION[verb] for verb in verbs if verb in SAME_ACTION}
+
+
+def action_terms(question_terms: set[str], verbs: Mapping[str, frozenset[str]]) \
+        -> tuple[set[str], Callable[[str], list[str]]]:
+    """``question_terms``, and :func:`terms` for a text compared with them, each reading a verb
+    that names the same action as one of the question's ``verbs`` (:func:`other_verbs`) as one
+    verb: "Adding a Contact" says "create contact" for "How do I create a new contact?"."""
+    first = sorted(verbs)[:1]
+    same = {other: first[0] for verb, others in verbs.items() for other in others | {verb}}
+    return {same.get(term, term) for term in question_terms}, lambda text: [same.get(t, t) for t in terms(text)]
 
 
 # a question that asks how to do something ("how do I give it a fixed address?"), also for

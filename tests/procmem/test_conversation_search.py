@@ -13,11 +13,11 @@ import pytest
 
 from inscoqa.bundled import load_sample
 from inscoqa.corpus.document import Document
-from procmem.answerers.common import terms
 from procmem.memory import build_memory
 from procmem.records import Hit
 from procmem.retrieval.bm25 import tokenize
 from procmem.retrieval.fusion import reorder_head
+from procmem.retrieval.query import terms
 from procmem.search import headers_first
 from procmem.units import LogicUnit, asks
 
@@ -199,3 +199,58 @@ def test_a_section_whose_header_asks_the_question_comes_first(embedder):
     assert [h.unit.id for h in ordered] == [entry.id, loose.id, later.id]
     assert [h.score for h in ordered] == [0.9, 0.5, 0.5] and [h.rank for h in ordered] == [1, 2, 3]
     assert headers_first(hits, [Hit(loose, 2.0, 1, "bm25")], question) == hits
+
+
+def test_a_section_whose_header_names_the_asked_task_comes_first(embedder):
+    """Evolution's help: "How do I create a contact list?" asks the section "Creating a contact
+    list", compared without the words of asking; the shortcut table that says "Create a new
+    contact list." word for word does not come first. A page read as one unit, whose header
+    is its title, is asked by the title's own words, not those of the chapter it names in
+    brackets; a follow-up ("How do I delete it?") asks no header by its task's words alone."""
+    shortcuts = ("# Shortcut keys\n\n## Contacts\n\n| Shift+Ctrl+C | Create a new contact. |\n|---|---|\n"
+                 "| Shift+Ctrl+L | Create a new contact list. |\n| Ctrl+Delete | Delete the selected contact. |\n")
+    lists = ("# Using Contact Lists\n\nA contact list is a set of contacts with a single nickname that you create. "
+             "When you send mail to this nickname it goes to every contact of the list.\n\n"
+             "## Creating a contact list\n\n1. Click File > New > Contact List.\n2. Enter a name that you prefer.\n"
+             "3. Select the address book under Where.\n4. Drag contacts into the list and click OK.\n\n"
+             "## Deleting a contact list\n\n1. Right-click the list.\n2. Click Delete.\n")
+    docs = [Document("help/shortcuts.page", "Shortcut keys", shortcuts, {"format": "markdown"}),
+            Document("help/contact-lists.page", "Using Contact Lists", lists, {"format": "markdown"})]
+    memory = build_memory(docs, embedder=embedder, progress=False)
+    first = memory.search("How do I create a contact list?", k=3)[0]
+    assert first.unit.header.startswith("Creating a contact list")
+
+    title = "11.5. Setting Up Windows Shares with Samba (Network Services: Postfix, Apache, NFS, Samba, Squid)"
+    samba = LogicUnit("Appendix", "", title, "Samba serves files to Windows machines.", [],
+                      {"doc_id": "hb/samba.html", "title": title})
+    assert not asks(samba, set(terms("How do I set up an NFS share?")), terms)
+    assert asks(samba, set(terms("How do I set up Windows shares?")), terms)
+    panel = LogicUnit("Step", "", "Deleting a Panel (Using the Panels)", "Right-click the panel, choose Delete.", [],
+                      {"doc_id": "desk/panels.xml", "title": "Using the Panels"})
+    assert asks(panel, set(terms("How do I delete it?")), terms)  # the unit alone would
+    trash = LogicUnit("Step", "", "Moving a folder to Trash (Working with Files)", "Press Delete.", [],
+                      {"doc_id": "desk/files.xml", "title": "Working with Files"})
+
+    def ranked(text, n, by="hybrid"):
+        return [Hit(panel, 2.0, 1, by)] if by == "bm25" else [Hit(trash, 0.9, 1, by), Hit(panel, 0.8, 2, by)]
+
+    help_entry = LogicUnit("FAQ", "", "Where can I get more help? (Checker FAQ)", "Read the manual.", [],
+                           {"doc_id": "tool/faq.md", "title": "Checker FAQ"})
+    asked = headers_first([Hit(trash, 0.9, 1, "hybrid"), Hit(help_entry, 0.8, 2, "hybrid")], [],
+                          "Where can I get more help?")  # in all its words, none of them a task's
+    assert [h.unit for h in asked] == [help_entry, trash]
+    # of two pages' sections that ask it, the one the search ranks first leads; a follow-up's
+    # task words alone ask neither: "that search" is the one the history holds
+    on_mail = LogicUnit("Step", "", "Saving a search (Searching mail)", "Click Save Search.", [],
+                        {"doc_id": "help/mail-search.page", "title": "Searching mail"})
+    on_calendars = LogicUnit("Step", "", "Saving a search (Searching calendars)", "Click Save Search.", [],
+                             {"doc_id": "help/calendar-search.page", "title": "Searching calendars"})
+    searched = [Hit(trash, 0.9, 1, "hybrid"), Hit(on_mail, 0.8, 2, "hybrid")]
+    lexical = [Hit(on_calendars, 3.0, 1, "bm25"), Hit(on_mail, 2.0, 2, "bm25")]
+    asked = headers_first(searched, lexical, "How do I save a search?")
+    assert [h.unit for h in asked] == [on_mail, on_calendars, trash]
+    assert headers_first(searched, lexical, "Can I save that search?", follow_up=True) == searched
+    query = "How do I delete it? How do I rename a folder?"
+    assert [h.unit for h in memory.arrange(ranked, query, 2, asked="How do I delete it?")] == [trash, panel]
+    first = "How do I delete a panel?"  # asked first, its query is the question
+    assert [h.unit for h in memory.arrange(ranked, first, 2, asked=first)] == [panel, trash]

@@ -16,9 +16,9 @@ from inscoqa.cli import main
 from procmem.answerers import AnswerRequest
 from procmem.answerers import retrieval as given
 from procmem.answerers.base import Answer, Answerer
-from procmem.answerers.common import terms
 from procmem.answerers.retrieval import Hit
 from procmem.memory import Memory, build_memory
+from procmem.retrieval.query import terms
 from procmem.units import Chunk, Linker, LogicUnit, Procedure, Unit
 from serving.prompts import load_prompt
 from serving.scripted import ScriptedLLM

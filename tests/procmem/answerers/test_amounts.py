@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from procmem.answerers.amounts import amount_line, ingredient_names, with_amounts
-from procmem.answerers.common import terms
 from procmem.extract.deterministic import extract_rules
+from procmem.retrieval.query import terms
 
 GALETTE = ["500g buckwheat flour", "1 egg", "70cl water"]
 TACO_MEAT = ["1 pound (about 500 g) ground beef or turkey",

@@ -21,7 +21,6 @@ from procmem.answerers.candidates import (
     with_same_action,
 )
 from procmem.answerers.clauses import says_what_to_do
-from procmem.answerers.common import terms
 from procmem.answerers.extractive import (
     ExtractiveParams,
     compose,
@@ -38,6 +37,7 @@ from procmem.answerers.sentence_roles import advises_asked
 from procmem.answerers.steps import unit_steps
 from procmem.answerers.turn import Turn
 from procmem.records import DocumentHit
+from procmem.retrieval.query import terms
 from procmem.units import Chunk, Linker, LogicUnit, Procedure, defines_asked, entry_name
 from serving.scripted import unreachable_llm
 from tests.procmem.answerers.conftest import MemoryDouble, step_unit, unit_meta
@@ -4017,3 +4017,4 @@ def test_another_units_action_that_names_nothing_asked_does_not_lead_before_the_
     assert "Leave Message" not in answer
     # the list holds ways to choose among, not steps to follow after the first
     assert "then follow the steps below" not in answer
+

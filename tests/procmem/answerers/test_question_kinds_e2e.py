@@ -12,8 +12,8 @@ import pytest
 
 from procmem.answerers import AnswerRequest, make_answerer
 from procmem.answerers.candidates import header_share
-from procmem.answerers.common import terms
 from procmem.answerers.turn import Turn
+from procmem.retrieval.query import terms
 from tests.procmem.answerers.conftest import memory_from_files
 
 VIEWER = {

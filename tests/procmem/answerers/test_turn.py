@@ -2,8 +2,8 @@
 
 import pytest
 
-from procmem.answerers.common import terms
 from procmem.answerers.turn import Turn, narrowed, setting_factor, settings_named, word_pairs
+from procmem.retrieval.query import terms
 
 
 def test_the_setting_comes_from_the_users_messages_only():
