@@ -204,9 +204,7 @@ def test_a_section_whose_header_asks_the_question_comes_first(embedder):
 def test_a_section_whose_header_names_the_asked_task_comes_first(embedder):
     """Evolution's help: "How do I create a contact list?" asks the section "Creating a contact
     list", compared without the words of asking; the shortcut table that says "Create a new
-    contact list." word for word does not come first. A page read as one unit, whose header
-    is its title, is asked by the title's own words, not those of the chapter it names in
-    brackets; a follow-up ("How do I delete it?") asks no header by its task's words alone."""
+    contact list." word for word does not come first."""
     shortcuts = ("# Shortcut keys\n\n## Contacts\n\n| Shift+Ctrl+C | Create a new contact. |\n|---|---|\n"
                  "| Shift+Ctrl+L | Create a new contact list. |\n| Ctrl+Delete | Delete the selected contact. |\n")
     lists = ("# Using Contact Lists\n\nA contact list is a set of contacts with a single nickname that you create. "
@@ -220,27 +218,30 @@ def test_a_section_whose_header_names_the_asked_task_comes_first(embedder):
     first = memory.search("How do I create a contact list?", k=3)[0]
     assert first.unit.header.startswith("Creating a contact list")
 
+
+def test_a_page_read_as_one_unit_is_asked_by_its_titles_own_words():
+    """The Debian Handbook's page titles name their chapter in brackets; a section number and
+    the chapter are no words the question must say, nor words that ask it."""
     title = "11.5. Setting Up Windows Shares with Samba (Network Services: Postfix, Apache, NFS, Samba, Squid)"
     samba = LogicUnit("Appendix", "", title, "Samba serves files to Windows machines.", [],
                       {"doc_id": "hb/samba.html", "title": title})
     assert not asks(samba, set(terms("How do I set up an NFS share?")), terms)
     assert asks(samba, set(terms("How do I set up Windows shares?")), terms)
-    panel = LogicUnit("Step", "", "Deleting a Panel (Using the Panels)", "Right-click the panel, choose Delete.", [],
-                      {"doc_id": "desk/panels.xml", "title": "Using the Panels"})
-    assert asks(panel, set(terms("How do I delete it?")), terms)  # the unit alone would
+
+
+def test_headers_ask_in_all_their_words_and_a_follow_up_not_by_its_task_alone(breads):
+    """A header that is the question in all its words leads though none of them is a task's;
+    of two pages' sections that ask a first question, the one the search ranks first leads; a
+    follow-up ("How do I delete it?", "Can I save that search?") asks no header by its task's
+    words alone: what it is about, the history holds."""
     trash = LogicUnit("Step", "", "Moving a folder to Trash (Working with Files)", "Press Delete.", [],
                       {"doc_id": "desk/files.xml", "title": "Working with Files"})
-
-    def ranked(text, n, by="hybrid"):
-        return [Hit(panel, 2.0, 1, by)] if by == "bm25" else [Hit(trash, 0.9, 1, by), Hit(panel, 0.8, 2, by)]
-
     help_entry = LogicUnit("FAQ", "", "Where can I get more help? (Checker FAQ)", "Read the manual.", [],
                            {"doc_id": "tool/faq.md", "title": "Checker FAQ"})
     asked = headers_first([Hit(trash, 0.9, 1, "hybrid"), Hit(help_entry, 0.8, 2, "hybrid")], [],
-                          "Where can I get more help?")  # in all its words, none of them a task's
+                          "Where can I get more help?")
     assert [h.unit for h in asked] == [help_entry, trash]
-    # of two pages' sections that ask it, the one the search ranks first leads; a follow-up's
-    # task words alone ask neither: "that search" is the one the history holds
+
     on_mail = LogicUnit("Step", "", "Saving a search (Searching mail)", "Click Save Search.", [],
                         {"doc_id": "help/mail-search.page", "title": "Searching mail"})
     on_calendars = LogicUnit("Step", "", "Saving a search (Searching calendars)", "Click Save Search.", [],
@@ -250,6 +251,15 @@ def test_a_section_whose_header_names_the_asked_task_comes_first(embedder):
     asked = headers_first(searched, lexical, "How do I save a search?")
     assert [h.unit for h in asked] == [on_mail, on_calendars, trash]
     assert headers_first(searched, lexical, "Can I save that search?", follow_up=True) == searched
+
+    panel = LogicUnit("Step", "", "Deleting a Panel (Using the Panels)", "Right-click the panel, choose Delete.", [],
+                      {"doc_id": "desk/panels.xml", "title": "Using the Panels"})
+    assert asks(panel, set(terms("How do I delete it?")), terms)  # the unit alone would
+
+    def ranked(text, n, by="hybrid"):
+        return [Hit(panel, 2.0, 1, by)] if by == "bm25" else [Hit(trash, 0.9, 1, by), Hit(panel, 0.8, 2, by)]
+
+    memory = breads  # any memory: arranging reads its settings and links
     query = "How do I delete it? How do I rename a folder?"
     assert [h.unit for h in memory.arrange(ranked, query, 2, asked="How do I delete it?")] == [trash, panel]
     first = "How do I delete a panel?"  # asked first, its query is the question
