@@ -4,6 +4,11 @@ The last question leads (repeated ``question_weight`` times, which weighs it for
 the embedding towards it), followed by the earlier questions, most recent first, then the most
 recent answer, each trimmed; answers are long, so only the last one's opening words count. A
 question without history is searched as asked: there is nothing to weigh it against.
+
+What a question asks is read here too, for the search and the answerers alike: the words of its
+task (:func:`terms`, without the words of conversation), whether it asks how to do something
+(:func:`asks_how_to`), and the verbs that name its action (:func:`other_verbs`,
+:func:`action_terms`).
 """
 
 from __future__ import annotations
