@@ -54,8 +54,7 @@ QUOTE_FACTOR = 1.5  # a unit of a document that contains the message the user qu
 # worse answer elsewhere, 0.55: 0.476)
 DESCRIBED_TEXT = 0.45
 DOCUMENT_FACTOR = 1.5  # a unit of a document the memory ranks first for the conversation
-ELSEWHERE_FACTOR = 0.5  # a follow-up's unit of another product that shares little with the conversation
-ELSEWHERE_CONTEXT = 0.2  # ... less than this share of its (weighted) terms
+ELSEWHERE_FACTOR = 0.5  # a follow-up's unit of another product than the conversation's
 # weight of the share of a unit's page title that the last question names ("out of garam masala,
 # can I make my own?": the garam masala page, not the biriyani recipe the conversation is about);
 # step coverage 0.421 -> 0.436 with the memory over every bundled document, 0.428 -> 0.432 given
@@ -720,15 +719,15 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= 1.5
     if candidate.top_document:
         factor *= DOCUMENT_FACTOR
-    # (or that names nothing of what the question points back to: "How do I remove it again?" after
-    # adding a comment to a cell, and a contact's "Remove a contact")
-    if candidate.elsewhere and (parts["context"] < ELSEWHERE_CONTEXT or turn.referent_terms
-                                and not turn.referent_terms & body) and parts["title"] < 1 \
-            and not set(terms(candidate.manual.rsplit("/", 1)[-1])) & question:
-        # another product's unit that shares little with the conversation, and whose page or
-        # product the question does not name: "How do I find it later?" about a note, and a
-        # screen reader's "Orca Find"; a mail reader's draft files ("file", "line") for "dump
-        # everything the build printed into a file" about a terminal
+    if candidate.elsewhere and parts["title"] < 1 and not set(terms(candidate.manual.rsplit("/", 1)[-1])) & question \
+            and not turn.referent_terms & body:
+        # another product's unit, whose page or product the question does not name, nor it what
+        # the question points back to: "How do I find it later?" about a note, and a screen
+        # reader's "Orca Find"; a mail reader's draft files ("file", "line") for "dump everything
+        # the build printed into a file" about a terminal; "How do I remove it again?" after adding
+        # a comment to a cell, and a contact's "Remove a contact"; even when it shares the
+        # conversation's words: "I forgot my old one. What now?" after changing a password on the
+        # desktop, and the office suite's "Forgot password to sign in to Microsoft 365"
         factor *= ELSEWHERE_FACTOR
     parts.update(novelty=novelty, factor=factor, document=float(candidate.top_document))
     candidate.why = {k: round(v, 3) for k, v in parts.items()}

@@ -3993,6 +3993,31 @@ def test_another_products_unit_that_names_nothing_the_question_points_back_to_co
     assert scored(comments, True)[0] == scored(comments, False)[0]
 
 
+def test_another_products_unit_counts_half_in_a_follow_up_though_it_shares_the_conversations_words():
+    """The desktop's help beside the office suite's articles: "I forgot my old one. What now?"
+    after changing a password on the desktop found the office suite's "Forgot password to sign
+    in to Microsoft 365" first, whose words ("password", "change") are the conversation's; it
+    counts half as any other product's unit the question does not name. A unit of the
+    conversation's own product counts in full."""
+    turn = Turn("I forgot my old one. What now?", [("How do I change my password?", "Click the label next to "
+                                                     "Password, enter your current password, then a new one.")])
+    forgot = step_unit("Resolve: Forgot password", "If you forgot your password, ask your administrator to reset "
+                       "your password, or change it with the self-service password reset.\n",
+                       "officedocs/Microsoft365/admin/sign-in/forgot-sign-in-password.md",
+                       "Forgot password to sign in to Microsoft 365")
+    cand = Candidate(Hit(forgot, 1.0, 1, "x"))
+    near = score(cand, turn, 1.0)
+    assert cand.why["context"] == 1.0  # all the conversation's words
+    cand.elsewhere = True
+    assert score(cand, turn, 1.0) == pytest.approx(near / 2)
+    # ... unless the question names its page
+    named = Turn("I forgot my password to sign in to Microsoft 365. What now?", turn.history)
+    cand.elsewhere = False
+    near = score(cand, named, 1.0)
+    cand.elsewhere = True
+    assert score(cand, named, 1.0) == pytest.approx(near)
+
+
 def test_another_units_action_that_names_nothing_asked_does_not_lead_before_the_best_units_steps():
     """The MATE user guide's "Locking Your Screen", split in two parts: "How do I lock the screen?"
     led with the second part's "Move the mouse or press any key and then click Leave Message."
