@@ -84,7 +84,9 @@ class Candidate:
     # its sentence that says what lets one do what the user asks how to do (offering_sentence), if any
     offer: str = ""
     closeness: float | None = None  # how close in meaning it is to the conversation's query (None: unknown)
-    top_document: bool = False  # its document is among the first of the conversation's document ranking
+    # its document is among the first of the conversation's document ranking (and not elsewhere), or
+    # the question names its page
+    top_document: bool = False
     # a follow-up's unit of another product than the conversation's first document (other_product)
     elsewhere: bool = False
     score: float = 0.0

@@ -105,14 +105,18 @@ def gather(trace: Trace, retriever: Retriever, request: AnswerRequest, turn: Tur
         # a follow-up stays with the product the conversation opened with: that of the
         # first question's best unit (the follow-up's own first document may be another
         # product's, found by the words it shares: a mail reader's draft files for "dump
-        # everything the build printed into a file" in a conversation about a terminal)
+        # everything the build printed into a file" in a conversation about a terminal); the
+        # memory's first documents for the conversation lift only units of that product, unless
+        # the question names their page (the office suite's "Forgot password" article ranked
+        # first for "I forgot my old one. What now?" after a password was changed on the desktop)
         opening, _ = retriever.search(request.history[0][0], k=1, kind="logic_unit") \
             if request.history else ([], None)
         first = Candidate(opening[0]) if opening else None
         for cand in candidates:
             cand.quoted = cand.doc_id in quoting
-            cand.top_document = cand.doc_id in top_documents or bool(top_documents) and names_page(cand, turn)
             cand.elsewhere = first is not None and cand.other_product(first)
+            cand.top_document = cand.doc_id in top_documents and not cand.elsewhere \
+                or bool(top_documents) and names_page(cand, turn)
         all_hits = [h for hits, _ in searches for h in hits]
         restating = mark_restating(retriever, turn, candidates, p.restates)
         pointed_to = mark_pointed_to(turn, candidates)
