@@ -723,13 +723,14 @@ def score(candidate: Candidate, turn: Turn, best_retrieval: float,
         factor *= DOCUMENT_FACTOR
     if candidate.elsewhere and parts["title"] < 1 and not set(terms(candidate.manual.rsplit("/", 1)[-1])) & question \
             and not turn.referent_terms & body:
-        # another product's unit, whose page or product the question does not name, nor it what
-        # the question points back to: "How do I find it later?" about a note, and a screen
-        # reader's "Orca Find"; a mail reader's draft files ("file", "line") for "dump everything
-        # the build printed into a file" about a terminal; "How do I remove it again?" after adding
-        # a comment to a cell, and a contact's "Remove a contact"; even when it shares the
-        # conversation's words: "I forgot my old one. What now?" after changing a password on the
-        # desktop, and the office suite's "Forgot password to sign in to Microsoft 365"
+        # another product's unit whose page or product the question does not name, and which
+        # names nothing of what the question points back to: "How do I find it later?" about a
+        # note, and a screen reader's "Orca Find"; a mail reader's draft files ("file", "line")
+        # for "dump everything the build printed into a file" about a terminal; "How do I remove
+        # it again?" after adding a comment to a cell, and a contact's "Remove a contact"; even
+        # when it shares the conversation's words: "I forgot my old one. What now?" after
+        # changing a password on the desktop, and the office suite's "Forgot password to sign in
+        # to Microsoft 365"
         factor *= ELSEWHERE_FACTOR
     parts.update(novelty=novelty, factor=factor, document=float(candidate.top_document))
     candidate.why = {k: round(v, 3) for k, v in parts.items()}
