@@ -86,8 +86,11 @@ def action_terms(question_terms: set[str], verbs: Mapping[str, frozenset[str]]) 
 # a question that asks how to do something ("how do I give it a fixed address?"), also for
 # someone else ("how does he switch both on?", "How can she find the meeting ID?")
 HOW_DO_I = r"\bhow (?:do|does|can|could|should|would) (?:i|we|you|he|she|they|one)\b"
-# ... or a wish followed by a bare "How?" ("I want to add my own shortcut. How?")
-HOW_TO = re.compile(HOW_DO_I + r"|\bhow to\b|(?:^|[.!:;]\s+)how\?", re.I)
+# ... or a wish followed by a bare "How?" ("I want to add my own shortcut. How?"), or whether
+# there is a way ("Is there a way to trial these rules first so nothing gets rejected?", "Is it
+# possible to …?")
+HOW_TO = re.compile(HOW_DO_I + r"|\bhow to\b|(?:^|[.!:;]\s+)how\?"
+                    r"|\bis there (?:a|any) way\b|\bis it possible to\b", re.I)
 
 
 def asks_how_to(question: str) -> bool:

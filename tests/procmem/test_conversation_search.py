@@ -148,6 +148,9 @@ def test_a_how_to_question_puts_definitions_after_the_steps():
     ("How do they get the files back?", True),
     ("I want to add my own keyboard shortcut to open a terminal. How?", True),
     ("How?", True),
+    ("I'm nervous about losing mail. Is there a way to trial these rules first?", True),
+    ("Is it possible to print only part of it?", True),
+    ("Is there a newer version of the guide?", False),
     ("What is an IP address?", False),
     ("How does it work?", False),  # how something works, not how to do it
     ("How does this setting interact with the proxy?", False),
