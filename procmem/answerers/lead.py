@@ -42,6 +42,7 @@ from procmem.answerers.code_blocks import commands_typed
 from procmem.answerers.prose import (
     INTRODUCES,
     LIST_ITEM,
+    colon_outside_brackets,
     ended,
     introduced,
     paragraphs,
@@ -153,8 +154,9 @@ def _step_opening(step: str) -> str:
     that runs code alone."""
     if len(step.split()) <= LEAD_STEP_WORDS:
         return step
-    head, colon, _ = step.partition(": ")
-    if colon and 5 <= len(head.split()) <= LEAD_STEP_WORDS and not SENTENCE_BREAK.search(head):
+    colon = colon_outside_brackets(step)  # not a note's in brackets: "(note: there must be …): postlog …"
+    head = step[:colon]
+    if colon >= 0 and 5 <= len(head.split()) <= LEAD_STEP_WORDS and not SENTENCE_BREAK.search(head):
         # the words that introduce its code, when they are one sentence ("Sign in as an admin.
         # Note: …" opens with its first)
         return POINTS_AHEAD.sub("", head)  # the code it points to is in the steps

@@ -176,3 +176,19 @@ def unended(text: str) -> str:
 def ended(text: str) -> str:
     """``text`` ending as a sentence ends: as it is, or with a full stop for what it ended with."""
     return text if SENTENCE_END.search(text) else f"{unended(text)}."
+
+
+def colon_outside_brackets(text: str) -> int:
+    """Where the first ": " outside brackets is in ``text`` (-1 when there is none): the colon
+    that introduces a step's code or follows an entry's name, not one of a note in brackets
+    before it ("Add the following line to master.cf if not already present (note: there must be
+    no whitespace at the start of the line): postlog unix-dgram …")."""
+    depth = 0
+    for i, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == ":" and not depth and text[i + 1:i + 2] == " ":
+            return i
+    return -1

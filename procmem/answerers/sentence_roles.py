@@ -20,6 +20,7 @@ from procmem.answerers.clauses import (
     without_consequences,
 )
 from procmem.answerers.common import names
+from procmem.answerers.prose import colon_outside_brackets
 from procmem.answerers.turn import Turn
 from procmem.retrieval.query import terms
 
@@ -89,21 +90,22 @@ def unnamed_case(sentence: str, turn: Turn) -> bool:
 
 
 # a sentence for undoing something: "To cancel a task scheduled by cron, simply run crontab -e and
-# delete the corresponding line"
+# delete the corresponding line", "You can stop the firewall by executing nft flush ruleset as root."
 UNDO_VERBS = ("cancel", "remove", "delete", "undo", "disable", "uninstall", "revert", "unmount", "deactivate",
-              "unsubscribe", "unschedule", "unlock", "unshare", "turn off", "switch off")
+              "unsubscribe", "unschedule", "unlock", "unshare", "turn off", "switch off", "stop")
 UNDONE = ("cancell?ed", "removed", "deleted", "undone", "disabled", "uninstalled", "reverted", "unmounted",
-          "deactivated", "turned off", "switched off")
+          "deactivated", "turned off", "switched off", "stopped")
 # ... or says it can be undone: "Debian activates it by default, but this can be deactivated by changing ..."
-UNDOING = re.compile(rf"^(?:for (?:example|instance),?\s+)?to (?:{'|'.join(UNDO_VERBS)})\b"
+UNDOING = re.compile(rf"^(?:for (?:example|instance),?\s+)?(?:to|you can(?: also)?) (?:{'|'.join(UNDO_VERBS)})\b"
                      rf"|\bcan be (?:\w+ly )?(?:{'|'.join(UNDONE)})\b", re.I)
 _UNDO_TERMS = frozenset(term for verb in UNDO_VERBS for term in terms(verb)) - {"turn", "switch"}
 
 
 def undoes_unasked(sentence: str, turn: Turn) -> bool:
-    """A sentence that says how to undo something ("To cancel a task scheduled by cron, ...")
-    when the question asks to undo nothing ("How do I schedule a command ...?"; "delete" asks
-    what "To remove ..." says)."""
+    """A sentence that says how to undo or stop something ("To cancel a task scheduled by cron,
+    ...", "You can stop the firewall by …") when the question asks to undo nothing ("How do I
+    schedule a command ...?", "How do I set up a firewall?"; "delete" asks what "To remove ..."
+    says, and "stop" what "To disable ..." says)."""
     return bool(UNDOING.search(sentence)) and not _UNDO_TERMS & turn.question_terms
 
 
@@ -326,7 +328,8 @@ def sends_to_steps(sentence: str) -> bool:
     (:func:`states_after_clause`: "Libvirt does support SEV, but …") or what not to do
     (:data:`PROHIBITS`); an entry's name is passed by ("?narrow(filter, pattern): This term
     “narrows” the search …" describes)."""
-    _, named, rest = sentence.partition(": ")
+    colon = colon_outside_brackets(sentence)  # an entry's name, not a note in brackets
+    rest = sentence[colon + 2:] if colon >= 0 else ""
     return orders(sentence) \
-        and not any(describes(said) for said in (sentence, rest if named else "") if said) \
+        and not any(describes(said) for said in (sentence, rest) if said) \
         and not states_after_clause(sentence) and not PROHIBITS.search(sentence)

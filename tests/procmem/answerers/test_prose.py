@@ -3,7 +3,7 @@ opening that ends with a colon introduces."""
 
 from __future__ import annotations
 
-from procmem.answerers.prose import introduced, plain_text
+from procmem.answerers.prose import colon_outside_brackets, introduced, plain_text
 
 
 def test_plain_text_drops_emphasis_marks_but_keeps_names_with_underscores_and_stars() -> None:
@@ -45,3 +45,12 @@ def test_a_mark_that_points_to_a_footnote_is_no_part_of_a_step():
         "Install Xcode or see the guide."
     assert plain_text("Use halt to halt the system without powering it off [[15]](#ftn.idm2806).") == \
         "Use halt to halt the system without powering it off."
+
+
+def test_the_colon_that_introduces_code_is_the_first_outside_brackets():
+    step = ("Add the following line to master.cf if not already present (note: there must be no "
+            "whitespace at the start of the line): postlog unix-dgram n - n - 1 postlogd")
+    assert step[:colon_outside_brackets(step)].endswith("at the start of the line)")
+    assert colon_outside_brackets("?narrow(filter, pattern): This term narrows the search") == 24
+    assert colon_outside_brackets("Run it (see: the manual) now.") == -1
+    assert colon_outside_brackets("Set http://example.org as the proxy.") == -1

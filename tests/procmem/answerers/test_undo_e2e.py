@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from procmem.answerers import make_answerer
+from procmem.answerers.sentence_roles import undoes_unasked
 from procmem.answerers.turn import Turn
 from tests.procmem.answerers.conftest import help_pages_memory, two_turns
 
@@ -29,6 +30,19 @@ def test_a_question_that_takes_back_what_was_done_asks_to_undo(question, undo):
     assert ("undo" in turn.question_terms) is undo
     assert ("revers" in turn.question_terms) is ("reverse" in question and not undo)
     assert not Turn(question, []).asks_to_undo  # nothing was done yet
+
+
+@pytest.mark.parametrize(("sentence", "question", "unasked"), [
+    # stopping what the user asks to set up is no way to set it up
+    ("You can stop the firewall by executing nft flush ruleset as root.", "How do I set up a firewall?", True),
+    ("To stop the screensaver and return to the desktop, move the mouse.", "How do I set a screensaver?", True),
+    # ... and asked to stop something, disabling it answers ("How do I stop it from starting?")
+    ("To disable a program from starting automatically, uncheck the checkbox.", "How do I stop it from starting?",
+     False),
+    ("You can start the firewall with systemctl.", "How do I set up a firewall?", False),
+])
+def test_a_sentence_that_stops_or_undoes_leads_only_when_asked(sentence, question, unasked):
+    assert undoes_unasked(sentence, Turn(question, [])) is unasked
 
 
 @pytest.fixture(scope="module")
