@@ -155,8 +155,8 @@ def _step_opening(step: str) -> str:
     if len(step.split()) <= LEAD_STEP_WORDS:
         return step
     colon = colon_outside_brackets(step)  # not a note's in brackets: "(note: there must be …): postlog …"
-    head = step[:colon]
-    if colon >= 0 and 5 <= len(head.split()) <= LEAD_STEP_WORDS and not SENTENCE_BREAK.search(head):
+    head = step[:colon] if colon >= 0 else ""
+    if head and 5 <= len(head.split()) <= LEAD_STEP_WORDS and not SENTENCE_BREAK.search(head):
         # the words that introduce its code, when they are one sentence ("Sign in as an admin.
         # Note: …" opens with its first)
         return POINTS_AHEAD.sub("", head)  # the code it points to is in the steps
