@@ -20,7 +20,9 @@ and C-ROUGE-L F1 of the plain answer against the reference answer (the bench's f
 W-ROUGE-L of the answer and its steps together against the reference answer, steps per answer
 and words per step. Step coverage rewards long steps (a step that joins two of a page's steps
 matches a reference step written from both), so compare it between answerers whose steps are of
-about the same length.
+about the same length. Below the table, each file's step coverage ceiling: the coverage of an
+answer whose steps were every line and every sentence of the conversation's own documents, the
+most an answer that copies the documents' words can reach (``eval.step_coverage``).
 
     python benchmarks/answerers.py [--limit 3] [--answerers aag,rag,...] [--max-tokens 200]
                                    [--setting memory|given] [--data dev-officedocs]
@@ -32,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import tempfile
 from collections import defaultdict
@@ -45,7 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tqdm import tqdm  # noqa: E402
 
-from eval.rouge import rouge_l, rouge_l_batch  # noqa: E402
+from eval.rouge import rouge_l  # noqa: E402
+from eval.step_coverage import CITATION, extraction_ceiling, step_coverage  # noqa: E402
 from inscoqa.bundled import conversation_files, corpus_index, load_sample  # noqa: E402
 from inscoqa.records import Conversation  # noqa: E402
 from procmem.answerers import AnswerRequest, answerer_names, make_answerer  # noqa: E402
@@ -54,8 +56,6 @@ from serving import LLMError, connect, load_serving_config  # noqa: E402
 
 REFERENCE = "rag"
 MODEL_FREE = {"extractive"}
-STEP_MATCH_RECALL = 0.5
-CITATION = re.compile(r"\s*\[\d+\]$")
 
 
 @dataclass
@@ -123,19 +123,6 @@ def open_memory(path: Path | None, conversations: list[Conversation], every_docu
     return memory
 
 
-def step_coverage(steps: list[str], reference: list[str]) -> float:
-    """The share of reference steps with a close match among ``steps`` (word-level ROUGE-L
-    recall of the reference step >= 0.5)."""
-    if not reference:
-        return 0.0
-    if not steps:
-        return 0.0
-    plain = [CITATION.sub("", s) for s in steps]
-    scores = rouge_l_batch([c for _ in reference for c in plain], [r for r in reference for _ in plain])
-    best = [max(s.recall for s in scores[i * len(plain):(i + 1) * len(plain)]) for i in range(len(reference))]
-    return sum(b >= STEP_MATCH_RECALL for b in best) / len(reference)
-
-
 def quality(answer: Any, conv: Conversation) -> dict[str, float]:
     steps = [CITATION.sub("", s) for s in answer.procedures]
     both = " ".join([answer.answer, *steps])
@@ -177,6 +164,16 @@ def measure(names: list[str], conversations: list[tuple[str, Conversation]], mem
         results.append(cost)
     bar.close()
     return results
+
+
+def ceilings(conversations: list[tuple[str, Conversation]]) -> dict[str, float]:
+    """Per bundled file, the mean extraction ceiling of step coverage: what an answer made of every
+    line and sentence of each conversation's own documents would cover."""
+    per_file: dict[str, list[float]] = defaultdict(list)
+    for file, conv in conversations:
+        documents = [doc.text for doc in corpus_index().resolve(conv)]
+        per_file[file].append(extraction_ceiling(list(conv.procedures), documents))
+    return {file: sum(rows) / len(rows) for file, rows in per_file.items()}
 
 
 def table(results: list[AnswererCost]) -> str:
@@ -272,10 +269,11 @@ def main() -> int:
         with connect(config) if needs_engine else nullcontext() as llm:
             results = measure(names, conversations, memory, llm, args.max_tokens, args.setting)
             model = getattr(llm, "model", "")
+    ceiling = ceilings(conversations)
     if args.json:
         print(json.dumps({"conversations": [c.id for _, c in conversations], "model": model,
                           "setting": args.setting, "max_tokens": args.max_tokens,
-                          "answerers": to_json(results)}, indent=2))
+                          "answerers": to_json(results), "step_coverage_ceiling": ceiling}, indent=2))
         return 0
     where = "the conversations' own documents"
     if memory is not None:
@@ -287,6 +285,8 @@ def main() -> int:
           f"ratios against {REFERENCE} measured in this run\n")
     print(table(results))
     print(quality_table(results))
+    print("\nstep coverage ceiling (every line and sentence of the conversations' own documents as a "
+          "step): " + ", ".join(f"{file} {value:.3f}" for file, value in ceiling.items()))
     for result in results:
         for failure in result.failures:
             print(f"failed: {result.name} {failure}")
