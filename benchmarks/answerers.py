@@ -20,9 +20,10 @@ and C-ROUGE-L F1 of the plain answer against the reference answer (the bench's f
 W-ROUGE-L of the answer and its steps together against the reference answer, steps per answer
 and words per step. Step coverage rewards long steps (a step that joins two of a page's steps
 matches a reference step written from both), so compare it between answerers whose steps are of
-about the same length. Below the table, each file's step coverage ceiling: the coverage of an
-answer whose steps were every line and every sentence of the conversation's own documents, the
-most an answer that copies the documents' words can reach (``eval.step_coverage``).
+about the same length. Below the table, each file's ceilings (``eval.ceilings``): the step
+coverage of an answer whose steps were every line and every sentence of the conversation's own
+documents, and the W-ROUGE-L of the best one or two of their sentences as the plain answer, the
+most an answer that copies the documents' words can reach.
 
     python benchmarks/answerers.py [--limit 3] [--answerers aag,rag,...] [--max-tokens 200]
                                    [--setting memory|given] [--data dev-officedocs]
@@ -46,8 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tqdm import tqdm  # noqa: E402
 
+from eval.ceilings import plain_answer_ceiling, step_coverage_ceiling  # noqa: E402
 from eval.rouge import rouge_l  # noqa: E402
-from eval.step_coverage import CITATION, extraction_ceiling, step_coverage  # noqa: E402
+from eval.step_coverage import CITATION, step_coverage  # noqa: E402
 from inscoqa.bundled import conversation_files, corpus_index, load_sample  # noqa: E402
 from inscoqa.records import Conversation  # noqa: E402
 from procmem.answerers import AnswerRequest, answerer_names, make_answerer  # noqa: E402
@@ -166,14 +168,16 @@ def measure(names: list[str], conversations: list[tuple[str, Conversation]], mem
     return results
 
 
-def ceilings(conversations: list[tuple[str, Conversation]]) -> dict[str, float]:
-    """Per bundled file, the mean extraction ceiling of step coverage: what an answer made of every
-    line and sentence of each conversation's own documents would cover."""
-    per_file: dict[str, list[float]] = defaultdict(list)
+def ceilings(conversations: list[tuple[str, Conversation]]) -> dict[str, dict[str, float]]:
+    """Per bundled file, the mean ceilings of an answer copied from each conversation's own
+    documents (:mod:`eval.ceilings`): step coverage, and W-ROUGE-L of a plain answer."""
+    per_file: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for file, conv in conversations:
         documents = [doc.text for doc in corpus_index().resolve(conv)]
-        per_file[file].append(extraction_ceiling(list(conv.procedures), documents))
-    return {file: sum(rows) / len(rows) for file, rows in per_file.items()}
+        per_file[file].append((step_coverage_ceiling(list(conv.procedures), documents),
+                               plain_answer_ceiling(conv.answer, documents)))
+    return {file: {"steps": sum(r[0] for r in rows) / len(rows), "w_rouge": sum(r[1] for r in rows) / len(rows)}
+            for file, rows in per_file.items()}
 
 
 def table(results: list[AnswererCost]) -> str:
@@ -273,7 +277,7 @@ def main() -> int:
     if args.json:
         print(json.dumps({"conversations": [c.id for _, c in conversations], "model": model,
                           "setting": args.setting, "max_tokens": args.max_tokens,
-                          "answerers": to_json(results), "step_coverage_ceiling": ceiling}, indent=2))
+                          "answerers": to_json(results), "ceilings": ceiling}, indent=2))
         return 0
     where = "the conversations' own documents"
     if memory is not None:
@@ -285,8 +289,11 @@ def main() -> int:
           f"ratios against {REFERENCE} measured in this run\n")
     print(table(results))
     print(quality_table(results))
-    print("\nstep coverage ceiling (every line and sentence of the conversations' own documents as a "
-          "step): " + ", ".join(f"{file} {value:.3f}" for file, value in ceiling.items()))
+    print("\nceilings of an answer copied from each conversation's own documents (the reference in "
+          "hand): step coverage of every line and sentence as a step; W-ROUGE-L of the best one or "
+          "two sentences as the plain answer")
+    for file, value in ceiling.items():
+        print(f"  {file:<20} step cov {value['steps']:.3f}  W-RL {value['w_rouge']:.3f}")
     for result in results:
         for failure in result.failures:
             print(f"failed: {result.name} {failure}")

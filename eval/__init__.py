@@ -6,8 +6,8 @@
 * :mod:`eval.howto` — linear how-to metrics: action-item precision, recall, F1, success rate;
 * :mod:`eval.agreement` — agreement of two judges (system rankings and per sample);
 * :mod:`eval.retrieval_metrics` — recall@k and MRR of ranked documents.
-* :mod:`eval.step_coverage` — reference steps an answer's steps match, and the most that copying
-  the documents' lines and sentences could match.
+* :mod:`eval.step_coverage` — the share of reference steps that an answer's steps match;
+* :mod:`eval.ceilings` — the most an answer copied from the documents could reach on those figures.
 
 Submodules are imported on use, so ``import eval.rouge`` does not load the LLM stack.
 """
