@@ -17,11 +17,11 @@ from collections.abc import Iterable
 
 from eval.rouge import rouge_l_batch
 from eval.step_coverage import step_coverage
+from procmem.extract.markdown import split_sentences
 
 _MARKER = re.compile(r"^\s*(?:#{1,6}|\d{1,3}[.)]|[-*+>|])\s+")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(`])")
 PLAIN_SENTENCE_WORDS = (4, 60)  # the sentences a plain answer may be made of
 PAIRED = 25  # the best single sentences among which the best pair is sought
 
@@ -37,7 +37,7 @@ def passages(markdown: str) -> list[str]:
         if not text:
             continue
         found.append(text)
-        sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
+        sentences = [s.strip() for s in split_sentences(text) if s.strip()]
         if len(sentences) > 1:
             found.extend(sentences)
     return found
