@@ -126,16 +126,40 @@ def _opening(sentence: str) -> str:
 
 def _reads_as_prose(sentence: str) -> bool:
     """Prose, or prose that introduces the command it ends with ("If you're using Linux or
-    macOS, open a terminal and enter the following command: $ curl ... | sh"), not a session
-    with what its commands print."""
+    macOS, open a terminal and enter the following command: $ curl ... | sh") or the settings
+    of its example (:func:`settings_shown`), not a session with what its commands print."""
     head, colon, tail = sentence.partition(": ")
     introduces = bool(colon) and len(head.split()) >= 5 and is_prose(head)
-    return is_prose(sentence) or (introduces and ("; " not in tail or len(tail.split()) <= 12))  # one command, or a few
+    return is_prose(sentence) or (introduces and ("; " not in tail or len(tail.split()) <= 12  # one command, or a few
+                                                  or tail.endswith(SETTINGS_CUT)))
 
 
 LEAD_CODE_WORDS = 12  # code this short that a sentence introduces may lead with it, as what to do
 LEAD_CODE = re.compile(r"[A-Za-z.$\\/~<:]")  # ... when it is a command, a path or markup, not a drawing ("---o---o")
 LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its opening only
+# a line of a configuration file that sets a value ("relayhost = [mail.example.com]"), in code a
+# sentence introduces, its lines joined by "; "
+SETTING = re.compile(r"^[A-Za-z_][\w.-]*\s*=(?:\s|$)")
+LEAD_SETTINGS = 3  # a long example of settings leads with this many of them
+SETTINGS_CUT = "; …"  # ... and says that more follow
+
+
+def settings_shown(sentence: str) -> str:
+    """A sentence that introduces a longer example of configuration (more than
+    :data:`LEAD_CODE_WORDS` words, setting values: :data:`SETTING`) with the example's first
+    :data:`LEAD_SETTINGS` settings only, and the file they go in when it comes first ("Here is an
+    example of a virtual mailbox domain: /etc/postfix/main.cf:; virtual_mailbox_domains = …;
+    virtual_mailbox_base = …; virtual_mailbox_maps = …; …"); "" for any other sentence."""
+    colon = colon_outside_brackets(sentence)
+    code = sentence[colon + 1:].strip() if colon >= 0 else ""
+    if len(code.split()) <= LEAD_CODE_WORDS:
+        return ""
+    lines = [line.strip() for line in code.split("; ") if line.strip()]
+    settings = [line for line in lines if SETTING.match(line)][:LEAD_SETTINGS]
+    if not settings:
+        return ""
+    file = lines[:1] if lines[0].endswith(":") and not SETTING.match(lines[0]) else []
+    return f"{sentence[:colon]}: " + "; ".join([*file, *settings]) + SETTINGS_CUT
 
 
 # the words with which a text introduces ways to choose among rather than steps to follow
@@ -250,7 +274,8 @@ def plain_answer(chosen: list[Candidate], extra: list[Unit], turn: Turn, steps: 
     of what the user says they chose or asks (:func:`wish_not_asked`). A sentence that introduces a short
     command says what to do with it ("For mail through a smarthost, you reconfigure the packages
     as the following: sudo dpkg-reconfigure exim4-config"), unless it goes on from the one
-    before it (:data:`GOES_ON`). A reference entry that the question names
+    before it (:data:`GOES_ON`); one that introduces a longer example of settings does so with
+    the example's first ones (:func:`settings_shown`). A reference entry that the question names
     (:func:`asked_entries`), or the option of a list of options that does what it asks
     (:func:`answers_by_option`), leads, and says why only in its own words. A sentence that says
     why of the one before it (:data:`WHY_OF_BEFORE`: "However, this is expected …") is the why
@@ -327,7 +352,12 @@ class _Pool:
         # following: `sudo update-alternatives --config editor`"
         with_code = {step.split(": ", 1)[0]: step for step in (CITED.sub("", s) for s in steps) if ": " in step}
         for position, unit in enumerate(units):
-            unit_sentences = sentences(commands_typed(unit_text(unit)))  # a session's commands, not what they print
+            unit_sentences = []
+            for said in sentences(commands_typed(unit_text(unit))):  # a session's commands, not what they print
+                shown = settings_shown(said)  # a long example of settings: its first ones
+                unit_sentences.append(shown or said)
+                if shown and not GOES_ON.match(shown):
+                    pool.gives_code.add(shown)
             if position == 0 and not turn.asks_several:  # (what follows the steps may answer another part)
                 pool.aside.update(after_numbered_steps(unit))
             # a section of the task that reverses the asked one leads nothing ("If you do not have a
