@@ -142,23 +142,31 @@ LEAD_STEP_WORDS = 40  # a step longer than this leads the answer with its openin
 SETTING = re.compile(r"^[A-Za-z_][\w.-]*\s*=(?:\s|$)")
 LEAD_SETTINGS = 3  # a long example of settings leads with this many of them
 SETTINGS_CUT = "; …"  # ... and says that more follow
+CONFIG_FILE = re.compile(r"^[\w.~/$-]*[./][\w.~/$-]*:$")  # the file an example's settings go in: "/etc/postfix/main.cf:"
 
 
 def settings_shown(sentence: str) -> str:
     """A sentence that introduces a longer example of configuration (more than
-    :data:`LEAD_CODE_WORDS` words, setting values: :data:`SETTING`) with the example's first
-    :data:`LEAD_SETTINGS` settings only, and the file they go in when it comes first ("Here is an
-    example of a virtual mailbox domain: /etc/postfix/main.cf:; virtual_mailbox_domains = …;
-    virtual_mailbox_base = …; virtual_mailbox_maps = …; …"); "" for any other sentence."""
+    :data:`LEAD_CODE_WORDS` words that open by setting values: :data:`SETTING`) with the
+    example's first :data:`LEAD_SETTINGS` settings only, and the file they go in when it comes
+    first ("Here is an example of a virtual mailbox domain: /etc/postfix/main.cf:;
+    virtual_mailbox_domains = …; virtual_mailbox_base = …; virtual_mailbox_maps = …; …"). The
+    settings are the example's first lines, comments left out, up to its first line of another
+    kind; "" for any other sentence."""
     colon = colon_outside_brackets(sentence)
     code = sentence[colon + 1:].strip() if colon >= 0 else ""
     if len(code.split()) <= LEAD_CODE_WORDS:
         return ""
     lines = [line.strip() for line in code.split("; ") if line.strip()]
-    settings = [line for line in lines if SETTING.match(line)][:LEAD_SETTINGS]
+    file = lines[:1] if CONFIG_FILE.match(lines[0]) else []
+    settings: list[str] = []
+    for line in lines[len(file):]:
+        if len(settings) == LEAD_SETTINGS or not (SETTING.match(line) or line.startswith("#")):
+            break
+        if SETTING.match(line):
+            settings.append(line)
     if not settings:
         return ""
-    file = lines[:1] if lines[0].endswith(":") and not SETTING.match(lines[0]) else []
     return f"{sentence[:colon]}: " + "; ".join([*file, *settings]) + SETTINGS_CUT
 
 

@@ -46,10 +46,21 @@ FILES = {
 def test_a_long_example_of_settings_is_cut_to_its_first_settings() -> None:
     said = ("Here is an example: /etc/postfix/main.cf:; virtual_mailbox_domains = example.com; "
             "virtual_mailbox_base = /var/mail/vhosts; virtual_mailbox_maps = hash:/etc/postfix/vmailbox; "
-            "# a comment on the next ones; virtual_minimum_uid = 100")
+            "virtual_minimum_uid = 100")
     assert settings_shown(said) == ("Here is an example: /etc/postfix/main.cf:; virtual_mailbox_domains = "
                                     "example.com; virtual_mailbox_base = /var/mail/vhosts; virtual_mailbox_maps "
                                     "= hash:/etc/postfix/vmailbox; …")
+    commented = ("Examples of simple restriction lists are: /etc/postfix/main.cf:; # Trusted networks only.; "
+                 "smtpd_client_restrictions = permit_mynetworks, reject; # Known senders only.; "
+                 "smtpd_sender_restrictions = reject_unknown_sender_domain")
+    assert settings_shown(commented) == ("Examples of simple restriction lists are: /etc/postfix/main.cf:; "
+                                         "smtpd_client_restrictions = permit_mynetworks, reject; "
+                                         "smtpd_sender_restrictions = reject_unknown_sender_domain; …")
+    # the example's first lines as written: up to a line of another kind, which no file name opens
+    program = "For example, in your program: total = 0; for n in numbers:; total = total + n; print(total)"
+    assert settings_shown(program) == "For example, in your program: total = 0; …"
+    assert settings_shown("Add this to your program: for n in numbers:; total = total + n; print(total); "
+                          "return total") == ""
     assert settings_shown("Set it so: relayhost = [mail.isp.example]") == ""  # short: shown whole
     assert settings_shown("Run the following: ./configure --prefix=/usr/local --with-ssl --enable-foo "
                           "--enable-bar; make; make test; sudo make install; echo done") == ""  # no settings
