@@ -17,11 +17,9 @@ from collections.abc import Iterable
 
 from eval.rouge import rouge_l_batch
 from eval.step_coverage import step_coverage
-from procmem.extract.markdown import split_sentences
+from procmem.extract.markdown import FENCE, LINK, split_sentences
 
-_MARKER = re.compile(r"^\s*(?:#{1,6}|\d{1,3}[.)]|[-*+>|])\s+")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+_MARKER = re.compile(r"^\s*(?:#{1,6}|\d{1,3}[.)]|[-*+>|])\s+")  # a heading's, a list item's, a quote's or a table row's
 PLAIN_SENTENCE_WORDS = (4, 60)  # the sentences a plain answer may be made of
 PAIRED = 25  # the best single sentences among which the best pair is sought
 
@@ -31,9 +29,9 @@ def passages(markdown: str) -> list[str]:
     link targets dropped) and, when a line holds several sentences, each of them."""
     found: list[str] = []
     for line in markdown.splitlines():
-        if _FENCE.match(line):
+        if FENCE.match(line):
             continue
-        text = _LINK.sub(r"\1", _MARKER.sub("", line)).strip()
+        text = LINK.sub(r"\g<label>", _MARKER.sub("", line)).strip()
         if not text:
             continue
         found.append(text)
